@@ -1,0 +1,72 @@
+// Creation settings: what a caller hands World to add constraints and bodies. Plain data, validated by World.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "pbd/real.h"
+
+namespace pbd {
+
+/// Strength of a constraint in both methods; the world's Method picks which one is used.
+struct Strength {
+  Real compliance = 0;  ///< XPBD: inverse stiffness (m/N for distances), >= 0; 0 = rigid.
+  Real stiffness = 1;   ///< PBD: fraction of the error removed per substep, in [0,1]; 1 = rigid.
+};
+
+/// A distance constraint between particles i and j: C = |xi - xj| - clamp(|xi - xj|, minLength, maxLength).
+/// With minLength == maxLength it is bilateral (C = 0, a rod of that length); otherwise unilateral:
+/// it acts only while the distance is outside [minLength, maxLength] (minLength 0: a rope that only resists stretching).
+struct DistanceConstraintDef {
+  uint32_t i = 0;         ///< First particle index.
+  uint32_t j = 0;         ///< Second particle index, != i.
+  Real minLength = -1;    ///< m, >= 0; -1 = the current distance between the particles.
+  Real maxLength = -1;    ///< m, >= minLength; -1 = same as minLength (bilateral).
+  Strength strength;      ///< Compliance (XPBD) and stiffness (PBD).
+};
+
+/// Attaches a particle to a world point: C = |x - target| = 0. Move the target every frame for kinematic driving
+/// (a mouse grab). Unlike a pin (inverse mass 0), the particle keeps its mass and the attachment may be compliant.
+struct AttachmentDef {
+  uint32_t particle = 0;  ///< Particle index.
+  Vec3 target{0, 0, 0};   ///< m, world-space point the particle is pulled to.
+  Strength strength;      ///< Compliance (m/N) and stiffness.
+};
+
+/// A rectangular cloth of columns x rows particles in the plane spanned by axisU (columns) and axisV (rows).
+/// Particle (c, r) sits at origin + c*spacing*axisU + r*spacing*axisV and has index first + r*columns + c.
+/// Edges: stretch (grid neighbours), shear (both cell diagonals), bend (skip-one neighbours along both axes).
+struct ClothDef {
+  int columns = 2;                    ///< >= 2 particles along axisU.
+  int rows = 2;                       ///< >= 2 particles along axisV.
+  Real spacing = 0.1f;                ///< m, > 0, rest distance between grid neighbours.
+  Vec3 origin{0, 0, 0};               ///< m, position of particle (0, 0).
+  Vec3 axisU{1, 0, 0};                ///< Direction of the columns; normalized by the builder, must be non-zero.
+  Vec3 axisV{0, 0, 1};                ///< Direction of the rows; normalized, must not be parallel to axisU.
+  Real mass = 1;                      ///< kg, > 0, total mass spread evenly over the particles.
+  std::vector<uint32_t> pinned;       ///< Grid indices (r*columns + c) that get inverse mass 0.
+  Strength stretch;                   ///< Grid edges.
+  Strength shear;                     ///< Cell diagonals.
+  Strength bend{1e-4f, 0.5f};         ///< Skip-one edges; soft by default so the cloth folds.
+};
+
+/// A rope of `segments` links from `start` to `end` (segments + 1 particles, first particle at start).
+struct RopeDef {
+  int segments = 1;                   ///< >= 1.
+  Vec3 start{0, 0, 0};                ///< m.
+  Vec3 end{1, 0, 0};                  ///< m, != start; the rest length of a link is |end - start| / segments.
+  Real mass = 1;                      ///< kg, > 0, spread evenly over the particles.
+  std::vector<uint32_t> pinned;       ///< Rope particle indices (0 = start) that get inverse mass 0.
+  Strength stretch;                   ///< Links.
+  Strength bend{1e-3f, 0.2f};         ///< Skip-one links; set stiffness 0 and a huge compliance for a limp rope.
+};
+
+/// Where a body's particles and distance constraints landed in the world's arrays.
+struct BodyRange {
+  uint32_t firstParticle = 0;
+  uint32_t particleCount = 0;
+  uint32_t firstConstraint = 0;   ///< Index of the first distance constraint (see World::addDistanceConstraint).
+  uint32_t constraintCount = 0;
+};
+
+}  // namespace pbd

@@ -1,0 +1,35 @@
+// Solver settings of a world: what the step does, and how often.
+#pragma once
+
+#include "pbd/real.h"
+
+namespace pbd {
+
+/// How a constraint's strength is expressed and applied.
+enum class Method {
+  Pbd,   ///< Müller et al. 2006: stiffness k in [0,1], corrected for the iteration count as k' = 1 - (1-k)^(1/n).
+  Xpbd,  ///< Macklin et al. 2016: compliance alpha >= 0 (inverse stiffness), Lagrange multiplier reset each substep.
+};
+
+/// The ground: an infinite plane y = height with normal +Y, colliding with every particle.
+struct GroundSettings {
+  bool enabled = true;     ///< false: no ground contacts are generated.
+  Real height = 0;         ///< m, the plane's y coordinate.
+  Real thickness = 0;      ///< m, particles are kept at least this far above the plane (their radius).
+  Real friction = 0.5f;    ///< Coulomb coefficient (>= 0), applied in the velocity pass, limited by the normal impulse.
+  Real restitution = 0;    ///< [0,1], fraction of the approach speed kept after impact.
+  Real restitutionThreshold = 0.5f;  ///< m/s, approach speeds below this bounce inelastically (no jitter at rest).
+};
+
+/// Everything that controls one call of World::step(dt).
+struct SolverSettings {
+  Method method = Method::Xpbd;   ///< PBD (stiffness) or XPBD (compliance).
+  int substeps = 10;              ///< >= 1, the frame dt is split into this many equal substeps of Algorithm 1.
+  int iterations = 1;             ///< >= 1, constraint projection passes per substep.
+  Vec3 gravity{0, -9.81f, 0};     ///< m/s^2, applied to every particle with inverse mass > 0.
+  Real linearDamping = 0;         ///< 1/s, v *= max(0, 1 - linearDamping * h) each substep of length h.
+  Real rigidDamping = 0;          ///< [0,1], Müller 2006 damping of non-rigid motion per frame (0 = off, 1 = fully rigid).
+  GroundSettings ground;          ///< The ground plane.
+};
+
+}  // namespace pbd

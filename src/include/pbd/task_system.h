@@ -1,0 +1,77 @@
+// The library never owns how it runs in parallel: the caller hands a World a TaskSystem.
+// SerialTaskSystem runs everything on the calling thread; ThreadPool is a persistent std::thread pool
+// (pthreads under Emscripten). Both give bit-identical results: work is only split across independent items.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace pbd {
+
+/// A non-owning reference to a callable `void(size_t begin, size_t end)`. No allocation, unlike std::function,
+/// so it may be built inside step().
+class RangeFn {
+ public:
+  template <class F>
+  RangeFn(F& f) : object_(&f), call_([](void* o, size_t b, size_t e) { (*static_cast<F*>(o))(b, e); }) {}
+  void operator()(size_t begin, size_t end) const { call_(object_, begin, end); }
+
+ private:
+  void* object_;
+  void (*call_)(void*, size_t, size_t);
+};
+
+/// Runs `fn` over [0, count) split into ranges. Implementations must call fn on disjoint ranges covering [0, count)
+/// and return only when all calls have returned.
+class TaskSystem {
+ public:
+  virtual ~TaskSystem() = default;
+  /// Number of threads that execute ranges, the calling thread included (>= 1).
+  virtual unsigned concurrency() const = 0;
+  /// Ranges are at least `minRange` items long (except the last), so small loops stay on one thread.
+  virtual void parallelFor(size_t count, size_t minRange, RangeFn fn) = 0;
+};
+
+/// Runs every range on the calling thread. The default of a World.
+class SerialTaskSystem final : public TaskSystem {
+ public:
+  unsigned concurrency() const override { return 1; }
+  void parallelFor(size_t count, size_t, RangeFn fn) override {
+    if (count) fn(0, count);
+  }
+};
+
+/// A persistent pool: `workerCount` threads are started once and sleep between jobs; the calling thread works too.
+/// Never a thread per step. Safe to call from several threads (jobs are serialized).
+class ThreadPool final : public TaskSystem {
+ public:
+  /// Starts `workerCount` threads (0 is allowed: then it behaves like SerialTaskSystem).
+  explicit ThreadPool(unsigned workerCount);
+  ~ThreadPool() override;
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  unsigned concurrency() const override { return static_cast<unsigned>(workers_.size()) + 1; }
+  void parallelFor(size_t count, size_t minRange, RangeFn fn) override;
+
+ private:
+  struct Job;
+  void workerLoop();
+  static void runRanges(Job& job);
+
+  std::vector<std::thread> workers_;
+  std::mutex submitMutex_;  // one job at a time
+  std::mutex mutex_;        // guards job_, generation_, stopping_
+  std::condition_variable wake_;
+  std::condition_variable done_;
+  Job* job_ = nullptr;
+  unsigned long generation_ = 0;
+  unsigned busyWorkers_ = 0;
+  bool stopping_ = false;
+};
+
+}  // namespace pbd

@@ -1,0 +1,105 @@
+#include "world/body_builders.h"
+
+#include "pbd/world.h"
+#include "world/validate.h"
+
+namespace pbd {
+namespace {
+
+void checkStrength(const char* fn, const char* name, const Strength& s) {
+  check::atLeast(fn, std::string(name) + ".compliance", s.compliance, 0);
+  check::inRange(fn, std::string(name) + ".stiffness", s.stiffness, 0, 1);
+}
+
+void checkPins(const char* fn, const std::vector<uint32_t>& pinned, uint64_t count) {
+  for (size_t k = 0; k < pinned.size(); ++k) check::index(fn, "pinned[" + std::to_string(k) + "]", pinned[k], count);
+}
+
+Vec3 pointAt(const BodyBlueprint& b, uint32_t i) { return Vec3(b.positions[3 * i], b.positions[3 * i + 1], b.positions[3 * i + 2]); }
+
+/// A rod between two particles at their current distance.
+void addRod(BodyBlueprint& b, uint32_t i, uint32_t j, const Strength& s) {
+  const Real length = (pointAt(b, i) - pointAt(b, j)).norm();
+  b.constraints.push_back({i, j, length, length, s});
+}
+
+void spreadMass(BodyBlueprint& b, size_t count, Real mass, const std::vector<uint32_t>& pinned) {
+  b.inverseMasses.assign(count, Real(count) / mass);
+  for (uint32_t p : pinned) b.inverseMasses[p] = 0;
+}
+
+}  // namespace
+
+BodyBlueprint buildCloth(const ClothDef& def) {
+  const char* fn = "addCloth";
+  check::inRange(fn, "columns", def.columns, 2, kMaxParticles);
+  check::inRange(fn, "rows", def.rows, 2, kMaxParticles);
+  const uint64_t count = uint64_t(def.columns) * uint64_t(def.rows);
+  if (count > kMaxParticles) check::fail(fn, "columns*rows", ("exceeds " + std::to_string(kMaxParticles)).c_str(), count);
+  check::positive(fn, "spacing", def.spacing);
+  check::finite(fn, "origin", def.origin);
+  check::finite(fn, "axisU", def.axisU);
+  check::finite(fn, "axisV", def.axisV);
+  if (!(def.axisU.norm() > 0)) check::fail(fn, "axisU", "must be non-zero", def.axisU.norm());
+  if (!(def.axisV.norm() > 0)) check::fail(fn, "axisV", "must be non-zero", def.axisV.norm());
+  const Vec3 u = def.axisU.normalized(), v = def.axisV.normalized();
+  if (u.cross(v).norm() < Real(1e-3)) check::fail(fn, "axisV", "must not be parallel to axisU (|u x v|)", u.cross(v).norm());
+  check::positive(fn, "mass", def.mass);
+  checkPins(fn, def.pinned, count);
+  checkStrength(fn, "stretch", def.stretch);
+  checkStrength(fn, "shear", def.shear);
+  checkStrength(fn, "bend", def.bend);
+
+  const uint32_t C = uint32_t(def.columns), R = uint32_t(def.rows);
+  BodyBlueprint b;
+  b.positions.resize(3 * count);
+  for (uint32_t r = 0; r < R; ++r) {
+    for (uint32_t c = 0; c < C; ++c) {
+      const Vec3 x = def.origin + (Real(c) * def.spacing) * u + (Real(r) * def.spacing) * v;
+      for (int a = 0; a < 3; ++a) b.positions[3 * (r * C + c) + a] = x[a];
+    }
+  }
+  spreadMass(b, count, def.mass, def.pinned);
+  const auto id = [C](uint32_t c, uint32_t r) { return r * C + c; };
+  b.constraints.reserve(size_t(count) * 6);
+  for (uint32_t r = 0; r < R; ++r) {
+    for (uint32_t c = 0; c < C; ++c) {
+      if (c + 1 < C) addRod(b, id(c, r), id(c + 1, r), def.stretch);
+      if (r + 1 < R) addRod(b, id(c, r), id(c, r + 1), def.stretch);
+      if (c + 1 < C && r + 1 < R) {
+        addRod(b, id(c, r), id(c + 1, r + 1), def.shear);
+        addRod(b, id(c + 1, r), id(c, r + 1), def.shear);
+      }
+      if (c + 2 < C) addRod(b, id(c, r), id(c + 2, r), def.bend);
+      if (r + 2 < R) addRod(b, id(c, r), id(c, r + 2), def.bend);
+    }
+  }
+  return b;
+}
+
+BodyBlueprint buildRope(const RopeDef& def) {
+  const char* fn = "addRope";
+  check::inRange(fn, "segments", def.segments, 1, kMaxParticles - 1);
+  check::finite(fn, "start", def.start);
+  check::finite(fn, "end", def.end);
+  if (!((def.end - def.start).norm() > 0)) check::fail(fn, "end", "must differ from start (|end - start|)", 0);
+  check::positive(fn, "mass", def.mass);
+  const uint32_t count = uint32_t(def.segments) + 1;
+  checkPins(fn, def.pinned, count);
+  checkStrength(fn, "stretch", def.stretch);
+  checkStrength(fn, "bend", def.bend);
+
+  BodyBlueprint b;
+  b.positions.resize(3 * size_t(count));
+  for (uint32_t k = 0; k < count; ++k) {
+    const Vec3 x = def.start + (Real(k) / Real(def.segments)) * (def.end - def.start);
+    for (int a = 0; a < 3; ++a) b.positions[3 * k + a] = x[a];
+  }
+  spreadMass(b, count, def.mass, def.pinned);
+  b.constraints.reserve(2 * size_t(count));
+  for (uint32_t k = 0; k + 1 < count; ++k) addRod(b, k, k + 1, def.stretch);
+  for (uint32_t k = 0; k + 2 < count; ++k) addRod(b, k, k + 2, def.bend);
+  return b;
+}
+
+}  // namespace pbd

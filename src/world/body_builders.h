@@ -1,0 +1,23 @@
+// Topology builders: turn a ClothDef or RopeDef into particles and distance constraints, without touching a world.
+// World::addCloth/addRope append the result in one step, so a rejected def leaves the world unchanged.
+#pragma once
+
+#include <vector>
+
+#include "pbd/bodies.h"
+
+namespace pbd {
+
+/// Particles and constraints of one body, with particle indices local to the body (0 = its first particle).
+struct BodyBlueprint {
+  std::vector<Real> positions;                     ///< xyz per particle.
+  std::vector<Real> inverseMasses;                 ///< 1/kg per particle, 0 = pinned.
+  std::vector<DistanceConstraintDef> constraints;  ///< i, j local; min/max lengths resolved (never -1).
+};
+
+/// Validates `def` (throws InvalidArgument naming "addCloth: <field>") and builds the grid.
+BodyBlueprint buildCloth(const ClothDef& def);
+/// Validates `def` (throws InvalidArgument naming "addRope: <field>") and builds the chain.
+BodyBlueprint buildRope(const RopeDef& def);
+
+}  // namespace pbd

@@ -1,0 +1,55 @@
+// Argument checks shared by the World entry points. Each throws pbd::InvalidArgument with the message
+// "<function>: <argument> <reason> (got <value>)" so that JS users see which argument was wrong.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+#include <string>
+
+#include "pbd/errors.h"
+#include "pbd/real.h"
+
+namespace pbd::check {
+
+template <class T>
+[[noreturn]] void fail(const char* fn, const std::string& arg, const char* reason, const T& got) {
+  std::ostringstream s;
+  s << fn << ": " << arg << ' ' << reason << " (got " << got << ')';
+  throw InvalidArgument(s.str());
+}
+
+inline void finite(const char* fn, const std::string& arg, double value) {
+  if (!std::isfinite(value)) fail(fn, arg, "must be finite", value);
+}
+
+inline void finite(const char* fn, const std::string& arg, const Vec3& v) {
+  for (int a = 0; a < 3; ++a) finite(fn, arg + '.' + "xyz"[a], v[a]);
+}
+
+inline void atLeast(const char* fn, const std::string& arg, double value, double min) {
+  finite(fn, arg, value);
+  if (value < min) fail(fn, arg, ("must be >= " + std::to_string(min)).c_str(), value);
+}
+
+inline void positive(const char* fn, const std::string& arg, double value) {
+  finite(fn, arg, value);
+  if (!(value > 0)) fail(fn, arg, "must be > 0", value);
+}
+
+inline void inRange(const char* fn, const std::string& arg, double value, double lo, double hi) {
+  finite(fn, arg, value);
+  if (value < lo || value > hi) {
+    fail(fn, arg, ("must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]").c_str(), value);
+  }
+}
+
+inline void index(const char* fn, const std::string& arg, uint64_t value, uint64_t count) {
+  if (value >= count) fail(fn, arg, ("is out of range [0, " + std::to_string(count) + ")").c_str(), value);
+}
+
+inline void inverseMass(const char* fn, const std::string& arg, double value) {
+  atLeast(fn, arg, value, 0);
+}
+
+}  // namespace pbd::check

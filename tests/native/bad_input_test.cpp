@@ -1,0 +1,196 @@
+// Every setter and builder rejects bad input with pbd::InvalidArgument naming the argument, and leaves the world
+// exactly as it was (same state bits, same counts, same settings).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <string>
+
+#include "pbd/errors.h"
+#include "pbd/world.h"
+#include "scenes/scenes.h"
+
+using namespace pbd;
+
+namespace {
+
+const Real kNaN = std::numeric_limits<Real>::quiet_NaN();
+const Real kInf = std::numeric_limits<Real>::infinity();
+
+struct Snapshot {
+  uint64_t hash;
+  uint32_t particles, constraints;
+  int substeps, iterations;
+  Real gravityY, damping;
+  bool operator==(const Snapshot&) const = default;
+};
+
+Snapshot snapshot(const World& w) {
+  return {scenes::stateHash(w), w.particleCount(), w.constraintCount(), w.settings().substeps,
+          w.settings().iterations, w.settings().gravity.y(), w.settings().linearDamping};
+}
+
+class BadInput : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    scenes::hangingCloth(world, 4);
+    AttachmentDef a;
+    a.particle = 5;
+    a.target = Vec3(0, 1, 0);
+    attachment = world.addAttachment(a);
+    world.step(1.0f / 60);
+  }
+
+  /// The call must throw InvalidArgument whose message contains every fragment, and change nothing.
+  void expectRejected(const std::function<void()>& call, std::initializer_list<const char*> fragments) {
+    const Snapshot before = snapshot(world);
+    try {
+      call();
+      ADD_FAILURE() << "no exception; expected one mentioning " << *fragments.begin();
+    } catch (const InvalidArgument& e) {
+      for (const char* f : fragments) EXPECT_NE(std::string(e.what()).find(f), std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(snapshot(world) == before) << "the world changed";
+  }
+
+  World world;
+  uint32_t attachment = 0;
+};
+
+}  // namespace
+
+TEST_F(BadInput, Step) {
+  expectRejected([&] { world.step(0); }, {"step", "dt"});
+  expectRejected([&] { world.step(-1); }, {"step", "dt"});
+  expectRejected([&] { world.step(kNaN); }, {"step", "dt", "finite"});
+  expectRejected([&] { world.step(kInf); }, {"step", "dt"});
+  expectRejected([&] { world.step(100); }, {"step", "dt"});
+}
+
+TEST_F(BadInput, Settings) {
+  expectRejected([&] { world.setGravity(Vec3(0, kNaN, 0)); }, {"setGravity", "gravity.y"});
+  expectRejected([&] { world.setSubsteps(0); }, {"setSubsteps", "substeps"});
+  expectRejected([&] { world.setSubsteps(100000); }, {"setSubsteps", "substeps"});
+  expectRejected([&] { world.setIterations(-3); }, {"setIterations", "iterations"});
+  expectRejected([&] { world.setLinearDamping(-1); }, {"setLinearDamping", "linearDamping"});
+  expectRejected([&] { world.setLinearDamping(kInf); }, {"setLinearDamping", "linearDamping"});
+  expectRejected([&] { world.setRigidDamping(1.5f); }, {"setRigidDamping", "rigidDamping"});
+  expectRejected([&] { world.setMethod(Method(7)); }, {"setMethod", "method"});
+  GroundSettings g;
+  g.friction = -1;
+  expectRejected([&] { world.setGround(g); }, {"setGround", "ground.friction"});
+  g = GroundSettings{};
+  g.restitution = 2;
+  expectRejected([&] { world.setGround(g); }, {"setGround", "ground.restitution"});
+  g = GroundSettings{};
+  g.height = kNaN;
+  expectRejected([&] { world.setGround(g); }, {"setGround", "ground.height"});
+  SolverSettings s;
+  s.iterations = 0;
+  expectRejected([&] { world.setSettings(s); }, {"setSettings", "iterations"});
+}
+
+TEST_F(BadInput, Particles) {
+  expectRejected([&] { world.addParticle(Vec3(kNaN, 0, 0), 1); }, {"addParticle", "position.x"});
+  expectRejected([&] { world.addParticle(Vec3(0, 0, 0), -1); }, {"addParticle", "inverseMass"});
+  expectRejected([&] { world.addParticle(Vec3(0, 0, 0), kInf); }, {"addParticle", "inverseMass"});
+  expectRejected([&] { world.addParticle(Vec3(0, 0, 0), 1, Vec3(0, 0, kInf)); }, {"addParticle", "velocity.z"});
+  const Real xyz[6] = {0, 0, 0, 1, kNaN, 0};
+  const Real w[2] = {1, 1};
+  expectRejected([&] { world.addParticles(xyz, w, 2); }, {"addParticles", "positions[4]"});
+  const Real good[6] = {0, 0, 0, 1, 1, 0};
+  const Real badW[2] = {1, -2};
+  expectRejected([&] { world.addParticles(good, badW, 2); }, {"addParticles", "inverseMasses[1]"});
+  expectRejected([&] { world.addParticles(good, w, 0); }, {"addParticles", "count"});
+  expectRejected([&] { world.addParticles(good, w, size_t(kMaxParticles) + 1); }, {"addParticles", "count"});
+  expectRejected([&] { world.addParticles(nullptr, w, 2); }, {"addParticles", "positions"});
+  expectRejected([&] { world.setInverseMass(99, 1); }, {"setInverseMass", "particle", "out of range"});
+  expectRejected([&] { world.setInverseMass(1, kNaN); }, {"setInverseMass", "inverseMass"});
+  expectRejected([&] { world.setVelocity(99, Vec3::Zero()); }, {"setVelocity", "particle"});
+  expectRejected([&] { world.setVelocity(1, Vec3(kNaN, 0, 0)); }, {"setVelocity", "velocity.x"});
+  expectRejected([&] { world.setPosition(16, Vec3::Zero()); }, {"setPosition", "particle"});
+  expectRejected([&] { world.setPosition(1, Vec3(0, kInf, 0)); }, {"setPosition", "position.y"});
+  expectRejected([&] { world.setExternalForce(1, Vec3(0, kInf, 0)); }, {"setExternalForce", "force.y"});
+}
+
+TEST_F(BadInput, Constraints) {
+  DistanceConstraintDef d;
+  d.i = 0;
+  d.j = 16;
+  expectRejected([&] { world.addDistanceConstraint(d); }, {"addDistanceConstraint", "j", "out of range"});
+  d.j = 0;
+  expectRejected([&] { world.addDistanceConstraint(d); }, {"addDistanceConstraint", "j", "differ"});
+  d.j = 1;
+  d.strength.compliance = -1;
+  expectRejected([&] { world.addDistanceConstraint(d); }, {"addDistanceConstraint", "compliance"});
+  d.strength = Strength{0, 1.5f};
+  expectRejected([&] { world.addDistanceConstraint(d); }, {"addDistanceConstraint", "stiffness"});
+  d.strength = Strength{};
+  d.minLength = kNaN;
+  expectRejected([&] { world.addDistanceConstraint(d); }, {"addDistanceConstraint", "minLength"});
+  d.minLength = 2;
+  d.maxLength = 1;
+  expectRejected([&] { world.addDistanceConstraint(d); }, {"addDistanceConstraint", "maxLength"});
+  expectRejected([&] { world.setDistanceStrength(0, 1000, Strength{}); }, {"setDistanceStrength", "first+count"});
+  expectRejected([&] { world.setDistanceStrength(0, 1, Strength{kNaN, 1}); }, {"setDistanceStrength", "compliance"});
+
+  AttachmentDef a;
+  a.particle = 99;
+  expectRejected([&] { world.addAttachment(a); }, {"addAttachment", "particle"});
+  a.particle = 1;
+  a.target = Vec3(kNaN, 0, 0);
+  expectRejected([&] { world.addAttachment(a); }, {"addAttachment", "target.x"});
+  expectRejected([&] { world.setAttachmentTarget(attachment + 1, Vec3::Zero()); }, {"setAttachmentTarget", "attachment"});
+  expectRejected([&] { world.setAttachmentTarget(attachment, Vec3(0, 0, kInf)); }, {"setAttachmentTarget", "target.z"});
+  expectRejected([&] { world.removeAttachment(7); }, {"removeAttachment", "attachment"});
+  world.removeAttachment(attachment);
+  expectRejected([&] { world.removeAttachment(attachment); }, {"removeAttachment", "removed"});
+  expectRejected([&] { world.setAttachmentTarget(attachment, Vec3::Zero()); }, {"setAttachmentTarget", "removed"});
+}
+
+TEST_F(BadInput, Cloth) {
+  auto bad = [&](auto mutate, const char* field) {
+    ClothDef c;
+    c.columns = c.rows = 3;
+    mutate(c);
+    expectRejected([&] { world.addCloth(c); }, {"addCloth", field});
+  };
+  bad([](ClothDef& c) { c.columns = 1; }, "columns");
+  bad([](ClothDef& c) { c.rows = -5; }, "rows");
+  bad([](ClothDef& c) { c.columns = c.rows = 100000; }, "columns*rows");
+  bad([](ClothDef& c) { c.spacing = 0; }, "spacing");
+  bad([](ClothDef& c) { c.spacing = kNaN; }, "spacing");
+  bad([](ClothDef& c) { c.origin = Vec3(0, kInf, 0); }, "origin.y");
+  bad([](ClothDef& c) { c.axisU = Vec3::Zero(); }, "axisU");
+  bad([](ClothDef& c) { c.axisV = Vec3(2, 0, 0); }, "axisV");
+  bad([](ClothDef& c) { c.mass = -1; }, "mass");
+  bad([](ClothDef& c) { c.pinned = {0, 9}; }, "pinned[1]");
+  bad([](ClothDef& c) { c.stretch.compliance = -1; }, "stretch.compliance");
+  bad([](ClothDef& c) { c.shear.stiffness = 2; }, "shear.stiffness");
+  bad([](ClothDef& c) { c.bend.stiffness = kNaN; }, "bend.stiffness");
+}
+
+TEST_F(BadInput, Rope) {
+  auto bad = [&](auto mutate, const char* field) {
+    RopeDef r;
+    r.segments = 4;
+    mutate(r);
+    expectRejected([&] { world.addRope(r); }, {"addRope", field});
+  };
+  bad([](RopeDef& r) { r.segments = 0; }, "segments");
+  bad([](RopeDef& r) { r.end = r.start; }, "end");
+  bad([](RopeDef& r) { r.start = Vec3(kNaN, 0, 0); }, "start.x");
+  bad([](RopeDef& r) { r.mass = 0; }, "mass");
+  bad([](RopeDef& r) { r.pinned = {5}; }, "pinned[0]");
+  bad([](RopeDef& r) { r.stretch.compliance = kInf; }, "stretch.compliance");
+}
+
+TEST_F(BadInput, GoodInputStillWorksAfterRejections) {
+  world.setSubsteps(4);
+  const BodyRange rope = world.addRope(RopeDef{});
+  EXPECT_EQ(rope.particleCount, 2u);
+  EXPECT_EQ(world.particleCount(), 18u);
+  world.step(1.0f / 60);
+  for (uint32_t k = 0; k < 3 * world.particleCount(); ++k) EXPECT_TRUE(std::isfinite(world.positions()[k]));
+}

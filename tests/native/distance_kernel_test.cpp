@@ -1,0 +1,94 @@
+// The distance kernel against finite differences, and the momentum its correction carries (none).
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "constraints/distance.h"
+
+using namespace pbd;
+
+namespace {
+
+Real distanceC(const Vec3& a, const Vec3& b, Real lo, Real hi) {
+  Real C = 0;
+  Vec3 n;
+  evalDistance(a, b, lo, hi, C, n);
+  return C;
+}
+
+Vec3 randomVec(std::mt19937& rng, Real scale) {
+  std::uniform_real_distribution<Real> u(-scale, scale);
+  return Vec3(u(rng), u(rng), u(rng));
+}
+
+}  // namespace
+
+TEST(DistanceKernel, GradientMatchesCentralDifferences) {
+  std::mt19937 rng(1);
+  const Real eps = 1e-3f;
+  for (int trial = 0; trial < 200; ++trial) {
+    const Vec3 p1 = randomVec(rng, 1), p2 = randomVec(rng, 1);
+    const Real d = (p1 - p2).norm();
+    // Alternate between bilateral, too long (max active) and too short (min active).
+    const Real lo = trial % 3 == 0 ? 0.7f * d : (trial % 3 == 1 ? 0 : 1.5f * d);
+    const Real hi = trial % 3 == 0 ? lo : (trial % 3 == 1 ? 0.5f * d : 2 * d);
+    Real C;
+    Vec3 n;
+    ASSERT_TRUE(evalDistance(p1, p2, lo, hi, C, n));
+    for (int a = 0; a < 3; ++a) {
+      Vec3 e = Vec3::Zero();
+      e[a] = eps;
+      const Real fd1 = (distanceC(p1 + e, p2, lo, hi) - distanceC(p1 - e, p2, lo, hi)) / (2 * eps);
+      const Real fd2 = (distanceC(p1, p2 + e, lo, hi) - distanceC(p1, p2 - e, lo, hi)) / (2 * eps);
+      EXPECT_NEAR(fd1, n[a], 2e-3f) << "trial " << trial << " axis " << a;
+      EXPECT_NEAR(fd2, -n[a], 2e-3f) << "trial " << trial << " axis " << a;
+    }
+  }
+}
+
+TEST(DistanceKernel, ZeroCorrectionAtRestAndInsideTheSlack) {
+  Vec3 p1(0, 0, 0), p2(1, 0, 0);
+  EXPECT_EQ(projectDistance(p1, p2, 1, 1, 1, 1, true, 1, 0, 0), 0);
+  EXPECT_EQ(projectDistance(p1, p2, 1, 1, 0.5f, 2, true, 1, 0, 0), 0);
+  EXPECT_EQ(p1, Vec3(0, 0, 0));
+  EXPECT_EQ(p2, Vec3(1, 0, 0));
+}
+
+TEST(DistanceKernel, RigidProjectionReachesRestLengthInOneStep) {
+  Vec3 p1(0, 0, 0), p2(2, 0.5f, -1);
+  projectDistance(p1, p2, 1, 3, 1.2f, 1.2f, true, 1, 0, 0);
+  EXPECT_NEAR((p1 - p2).norm(), 1.2f, 1e-6f);
+}
+
+TEST(DistanceKernel, CorrectionCarriesNoLinearOrAngularMomentum) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<Real> mass(0.1f, 10);
+  for (int trial = 0; trial < 100; ++trial) {
+    Vec3 p1 = randomVec(rng, 1), p2 = randomVec(rng, 1);
+    const Vec3 q1 = p1, q2 = p2;
+    const Real m1 = mass(rng), m2 = mass(rng);
+    const bool xpbd = trial % 2;
+    projectDistance(p1, p2, 1 / m1, 1 / m2, 0.3f, 0.3f, xpbd, 0.6f, 1e-2f, 0);
+    const Vec3 linear = m1 * (p1 - q1) + m2 * (p2 - q2);
+    // The correction is along p1 - p2, so its moment about any point vanishes.
+    const Vec3 angular = m1 * p1.cross(p1 - q1) + m2 * p2.cross(p2 - q2);
+    EXPECT_LT(linear.norm(), 1e-5f * (m1 + m2));
+    EXPECT_LT(angular.norm(), 1e-5f * (m1 + m2));
+  }
+}
+
+TEST(DistanceKernel, CoincidentParticlesAreLeftAlone) {
+  Vec3 p1(1, 1, 1), p2(1, 1, 1);
+  EXPECT_EQ(projectDistance(p1, p2, 1, 1, 1, 1, true, 1, 0, 0), 0);
+  EXPECT_TRUE(p1.allFinite() && p2.allFinite());
+}
+
+TEST(CorrectedStiffness, RemovesTheSameFractionForAnyIterationCount) {
+  for (Real k : {0.1f, 0.5f, 0.9f}) {
+    for (int n : {1, 4, 32}) {
+      const Real kp = correctedStiffness(k, n);
+      EXPECT_NEAR(std::pow(1 - kp, Real(n)), 1 - k, 1e-5f);
+    }
+  }
+  EXPECT_EQ(correctedStiffness(1, 7), 1);
+}

@@ -1,0 +1,76 @@
+// A mass hanging from a pinned particle by one distance constraint.
+// XPBD: the static extension is m g α whatever the substeps and iterations (Macklin et al. 2016).
+// PBD with k' = 1 - (1-k)^(1/n): the stretch does not depend on the iteration count n (Müller et al. 2006, 3.3).
+#include <gtest/gtest.h>
+
+#include <tuple>
+
+#include "pbd/world.h"
+
+using namespace pbd;
+
+namespace {
+
+constexpr Real kLength = 1;
+constexpr Real kGravity = 9.81f;
+
+/// Builds the hanging spring, runs `seconds` of undamped motion and returns the spring's length averaged over the
+/// last half: the mean of the (numerically decaying) oscillation is the equilibrium. No velocity damping, because
+/// damping applied after gravity in Algorithm 1 would shift the equilibrium by a factor (1 - c h).
+Real settledLength(Method method, int substeps, int iterations, Real mass, Strength strength, Real seconds) {
+  World world;
+  SolverSettings s;
+  s.method = method;
+  s.substeps = substeps;
+  s.iterations = iterations;
+  s.gravity = Vec3(0, -kGravity, 0);
+  s.ground.enabled = false;
+  world.setSettings(s);
+  const uint32_t pin = world.addParticle(Vec3(0, 0, 0), 0);
+  const uint32_t bob = world.addParticle(Vec3(0, -kLength, 0), 1 / mass);
+  DistanceConstraintDef d;
+  d.i = pin;
+  d.j = bob;
+  d.strength = strength;
+  world.addDistanceConstraint(d);
+  const int frames = int(seconds * 60);
+  double sum = 0;
+  int samples = 0;
+  for (int f = 0; f < frames; ++f) {
+    world.step(1.0f / 60);
+    if (f >= frames / 2) {
+      sum += -world.positions()[3 * bob + 1];
+      ++samples;
+    }
+  }
+  return Real(sum / samples);
+}
+
+class XpbdSpring : public ::testing::TestWithParam<std::tuple<int, int>> {};
+class PbdSpring : public ::testing::TestWithParam<int> {};
+
+}  // namespace
+
+TEST_P(XpbdSpring, SettlesAtExtensionMgAlpha) {
+  const auto [substeps, iterations] = GetParam();
+  const Real mass = 2, alpha = 1e-3f;
+  const Real extension = settledLength(Method::Xpbd, substeps, iterations, mass, Strength{alpha, 1}, 20) - kLength;
+  const Real expected = mass * kGravity * alpha;
+  EXPECT_NEAR(extension, expected, 0.01f * expected) << "substeps " << substeps << " iterations " << iterations;
+}
+
+INSTANTIATE_TEST_SUITE_P(SubstepsAndIterations, XpbdSpring,
+                         ::testing::Combine(::testing::Values(1, 4, 16), ::testing::Values(1, 4, 16)));
+
+TEST_P(PbdSpring, StretchDoesNotDependOnIterations) {
+  const int iterations = GetParam();
+  const Real k = 0.5f, substeps = 2, dt = 1.0f / 60;
+  const Real stretch = settledLength(Method::Pbd, int(substeps), iterations, 1, Strength{0, k}, 20) - kLength;
+  // Each projection sequence removes a fraction k of the error of the prediction x + h² g, so at rest
+  // s = (1 - k)(s + h² g), s = (1 - k) h² g / k.
+  const Real h = dt / substeps;
+  const Real expected = (1 - k) * h * h * kGravity / k;
+  EXPECT_NEAR(stretch, expected, 0.01f * expected) << "iterations " << iterations;
+}
+
+INSTANTIATE_TEST_SUITE_P(Iterations, PbdSpring, ::testing::Values(1, 4, 32));

@@ -1,0 +1,44 @@
+// Scene builders shared by the tests and the benchmarks, so both measure the same thing.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "pbd/world.h"
+
+namespace pbd::scenes {
+
+/// The Foundation issue's benchmark cloth: n x n particles, 1 m wide, 1 kg, two corners pinned, hanging in the
+/// XY plane, rigid XPBD constraints, 10 substeps x 1 iteration.
+inline BodyRange hangingCloth(World& world, int n) {
+  SolverSettings s;
+  s.method = Method::Xpbd;
+  s.substeps = 10;
+  s.iterations = 1;
+  s.ground.height = -2;
+  world.setSettings(s);
+  ClothDef c;
+  c.columns = c.rows = n;
+  c.spacing = 1.0f / Real(n - 1);
+  c.origin = Vec3(-0.5f, 1.0f, 0);
+  c.axisU = Vec3(1, 0, 0);
+  c.axisV = Vec3(0, 0, 1);
+  c.mass = 1;
+  c.pinned = {0, uint32_t(n - 1)};
+  c.bend = Strength{0, 1};
+  return world.addCloth(c);
+}
+
+/// FNV-1a over the bytes of positions and velocities: equal hashes mean bit-identical states.
+inline uint64_t stateHash(const World& world) {
+  uint64_t h = 1469598103934665603ull;
+  auto mix = [&h](const Real* data, size_t n) {
+    const unsigned char* b = reinterpret_cast<const unsigned char*>(data);
+    for (size_t k = 0; k < n * sizeof(Real); ++k) h = (h ^ b[k]) * 1099511628211ull;
+  };
+  mix(world.positions(), 3 * size_t(world.particleCount()));
+  mix(world.velocities(), 3 * size_t(world.particleCount()));
+  return h;
+}
+
+}  // namespace pbd::scenes
