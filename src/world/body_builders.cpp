@@ -1,5 +1,7 @@
 #include "world/body_builders.h"
 
+#include <algorithm>
+
 #include "pbd/world.h"
 #include "world/validate.h"
 
@@ -62,18 +64,30 @@ BodyBlueprint buildCloth(const ClothDef& def) {
   spreadMass(b, count, def.mass, def.pinned);
   const auto id = [C](uint32_t c, uint32_t r) { return r * C + c; };
   b.constraints.reserve(size_t(count) * 6);
-  for (uint32_t r = 0; r < R; ++r) {
-    for (uint32_t c = 0; c < C; ++c) {
-      if (c + 1 < C) addRod(b, id(c, r), id(c + 1, r), def.stretch);
-      if (r + 1 < R) addRod(b, id(c, r), id(c, r + 1), def.stretch);
-      if (c + 1 < C && r + 1 < R) {
-        addRod(b, id(c, r), id(c + 1, r + 1), def.shear);
-        addRod(b, id(c + 1, r), id(c, r + 1), def.shear);
+  // Each family is emitted as two independent sets (no two constraints of a set share a particle). Gauss-Seidel
+  // over this order is the red-black ordering: on large rigid cloths the row-major order lets the error grow until
+  // the cloth explodes (64 x 64, 10 substeps x 1 iteration, measured); this order does not.
+  // An edge starting at column c, spanning k columns (or k rows when it is vertical), is in set (c / k) % 2.
+  struct Edge {
+    uint32_t c0, r0, c1, r1;  // offsets of the two endpoints from (c, r)
+    uint32_t span;            // k
+  };
+  const auto family = [&](Edge e, const Strength& s) {
+    const uint32_t dc = std::max(e.c0, e.c1), dr = std::max(e.r0, e.r1);
+    for (uint32_t set = 0; set < 2; ++set) {
+      for (uint32_t r = 0; r + dr < R; ++r) {
+        for (uint32_t c = 0; c + dc < C; ++c) {
+          if (((dc ? c : r) / e.span) % 2 == set) addRod(b, id(c + e.c0, r + e.r0), id(c + e.c1, r + e.r1), s);
+        }
       }
-      if (c + 2 < C) addRod(b, id(c, r), id(c + 2, r), def.bend);
-      if (r + 2 < R) addRod(b, id(c, r), id(c, r + 2), def.bend);
     }
-  }
+  };
+  family({0, 0, 1, 0, 1}, def.stretch);  // horizontal
+  family({0, 0, 0, 1, 1}, def.stretch);  // vertical
+  family({0, 0, 1, 1, 1}, def.shear);    // diagonal
+  family({1, 0, 0, 1, 1}, def.shear);    // anti-diagonal
+  family({0, 0, 2, 0, 2}, def.bend);     // skip-one horizontal
+  family({0, 0, 0, 2, 2}, def.bend);     // skip-one vertical
   return b;
 }
 

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Builds both wasm variants and copies them into the package (web/lib/wasm/{threaded,single}).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export NODE_PATH=/usr/share/nodejs   # emcc's JS optimizer needs acorn from Debian's node modules
+for variant in threaded single; do
+  threads=ON; [ "$variant" = single ] && threads=OFF
+  dir=build/wasm-$variant
+  if [ ! -f "$dir/CMakeCache.txt" ]; then
+    emcmake cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DPBD_WASM_THREADS=$threads \
+      "-DCMAKE_CXX_LINKER_LAUNCHER=env;NODE_PATH=/usr/share/nodejs" \
+      "-DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node;--no-experimental-fetch" >/dev/null
+  fi
+  cmake --build "$dir" -j2
+  out=web/lib/wasm/$variant
+  mkdir -p "$out"
+  cp "$dir"/wasm/pbd_wasm.mjs "$dir"/wasm/pbd_wasm.wasm "$out"/
+  if [ "$variant" = threaded ]; then
+    cp "$dir"/wasm/pbd_wasm.worker.js "$out"/
+    # The worker is CommonJS; without this Node would load it as ESM inside our "type":"module" package.
+    echo '{"type":"commonjs"}' > "$out"/package.json
+  fi
+done

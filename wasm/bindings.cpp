@@ -1,0 +1,414 @@
+// Embind layer: the only C++ that includes Emscripten. It converts JS values to the core's types, turns every C++
+// exception into a JS Error carrying the core's message, and hands out zero-copy views of the particle arrays.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+#include <malloc.h>
+
+#include <cmath>
+#include <memory>
+#include <new>
+#include <string>
+
+#include "pbd/errors.h"
+#include "pbd/world.h"
+
+using emscripten::val;
+using namespace pbd;
+
+namespace {
+
+// --- Errors ----------------------------------------------------------------------------------------------------
+
+[[noreturn]] void throwJsError(std::string message) {
+  val error = val::global("Error").new_(val(message));
+  std::string().swap(message);  // throw_ unwinds through JS: nothing after it runs, so free the text first
+  error.throw_();
+}
+
+/// Runs `body`; a C++ exception becomes a JS Error. The core validates before mutating, so the world is unchanged.
+template <class F>
+auto guarded(const char* fn, F&& body) -> decltype(body()) {
+  std::string message;
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    message = std::string(fn) + ": out of memory (the request does not fit in the wasm heap)";
+  } catch (const std::exception& e) {
+    message = e.what();
+  }
+  throwJsError(std::move(message));
+}
+
+// --- JS value conversion ----------------------------------------------------------------------------------------
+
+/// A JS number that must be an index (a non-negative integer below 2^32).
+uint32_t toIndex(const char* fn, const char* arg, double value) {
+  if (!(value >= 0 && value <= 4294967295.0 && value == std::floor(value))) {
+    throw InvalidArgument(std::string(fn) + ": " + arg + " must be a non-negative integer (got " +
+                          std::to_string(value) + ")");
+  }
+  return uint32_t(value);
+}
+
+int toInt(const char* fn, const char* arg, double value) {
+  if (!(std::fabs(value) <= 2147483647.0 && value == std::floor(value))) {
+    throw InvalidArgument(std::string(fn) + ": " + arg + " must be an integer (got " + std::to_string(value) + ")");
+  }
+  return int(value);
+}
+
+bool has(const val& obj, const char* key) { return obj[key].typeOf().as<std::string>() != "undefined"; }
+
+/// obj[key] as a number, or `fallback` when absent. A present non-number is an error naming the field.
+double numberField(const char* fn, const val& obj, const std::string& key, double fallback) {
+  const val v = obj[key];
+  const std::string type = v.typeOf().as<std::string>();
+  if (type == "undefined") return fallback;
+  if (type != "number") throw InvalidArgument(std::string(fn) + ": " + key + " must be a number (got a " + type + ")");
+  return v.as<double>();
+}
+
+/// obj[key] as [x, y, z] (an array or typed array of 3 numbers), or `fallback` when absent.
+Vec3 vec3Field(const char* fn, const val& obj, const std::string& key, const Vec3& fallback) {
+  const val v = obj[key];
+  if (v.typeOf().as<std::string>() == "undefined") return fallback;
+  if (!v["length"].isNumber() || v["length"].as<int>() != 3) {
+    throw InvalidArgument(std::string(fn) + ": " + key + " must be an array of 3 numbers");
+  }
+  Vec3 out;
+  for (int a = 0; a < 3; ++a) out[a] = Real(numberField(fn, v, std::to_string(a), NAN));
+  return out;
+}
+
+Strength strengthField(const char* fn, const val& obj, const std::string& key, const Strength& fallback) {
+  const val v = obj[key];
+  if (v.typeOf().as<std::string>() == "undefined") return fallback;
+  if (v.typeOf().as<std::string>() != "object") {
+    throw InvalidArgument(std::string(fn) + ": " + key + " must be an object {compliance, stiffness}");
+  }
+  return Strength{Real(numberField(fn, v, "compliance", fallback.compliance)),
+                  Real(numberField(fn, v, "stiffness", fallback.stiffness))};
+}
+
+std::vector<uint32_t> indexArrayField(const char* fn, const val& obj, const std::string& key) {
+  std::vector<uint32_t> out;
+  const val v = obj[key];
+  if (v.typeOf().as<std::string>() == "undefined") return out;
+  if (!v["length"].isNumber()) throw InvalidArgument(std::string(fn) + ": " + key + " must be an array of indices");
+  const int n = v["length"].as<int>();
+  out.reserve(size_t(n));
+  for (int k = 0; k < n; ++k) {
+    const std::string name = key + "[" + std::to_string(k) + "]";
+    out.push_back(toIndex(fn, name.c_str(), numberField(fn, v, std::to_string(k), NAN)));
+  }
+  return out;
+}
+
+/// A JS array or typed array of numbers as floats; `expected` elements, or any multiple of `multipleOf`.
+std::vector<Real> floatArray(const char* fn, const char* arg, const val& v) {
+  if (v.isUndefined() || v.isNull() || !v["length"].isNumber()) {
+    throw InvalidArgument(std::string(fn) + ": " + arg + " must be an array or typed array of numbers");
+  }
+  return emscripten::convertJSArrayToNumberVector<Real>(v);
+}
+
+val bodyRangeToJs(const BodyRange& r) {
+  val o = val::object();
+  o.set("firstParticle", r.firstParticle);
+  o.set("particleCount", r.particleCount);
+  o.set("firstConstraint", r.firstConstraint);
+  o.set("constraintCount", r.constraintCount);
+  return o;
+}
+
+// --- Threads ----------------------------------------------------------------------------------------------------
+
+/// The task system every world uses. Its address is stable; the pool behind it can be resized between steps.
+class ModuleTasks final : public TaskSystem {
+ public:
+  unsigned concurrency() const override { return pool_ ? pool_->concurrency() : 1; }
+  void parallelFor(size_t count, size_t minRange, RangeFn fn) override {
+    if (pool_) pool_->parallelFor(count, minRange, fn);
+    else if (count) fn(0, count);
+  }
+  /// `available` = pthread workers the loader pre-spawned; asking for more would block on a worker that never comes.
+  unsigned configure(unsigned requested, unsigned available) {
+#if PBD_WASM_THREADS
+    const unsigned threads = std::max(1u, std::min(requested, available + 1));
+    if (threads != concurrency()) {
+      pool_.reset();
+      if (threads > 1) pool_ = std::make_unique<ThreadPool>(threads - 1);
+    }
+#else
+    (void)requested;
+    (void)available;
+#endif
+    return concurrency();
+  }
+
+ private:
+  std::unique_ptr<ThreadPool> pool_;
+};
+
+ModuleTasks& moduleTasks() {
+  static ModuleTasks tasks;
+  return tasks;
+}
+
+unsigned configureThreads(double requested, double available) {
+  return guarded("configureThreads", [&] {
+    return moduleTasks().configure(toIndex("configureThreads", "threads", requested),
+                                   toIndex("configureThreads", "available", available));
+  });
+}
+
+unsigned threadCount() { return moduleTasks().concurrency(); }
+bool isThreadedBuild() {
+#if PBD_WASM_THREADS
+  return true;
+#else
+  return false;
+#endif
+}
+
+/// Bytes currently allocated by malloc: lets JS tests check that create/step/delete cycles do not leak.
+double heapBytesInUse() { return double(mallinfo().uordblks); }
+
+// --- The World as JS sees it -------------------------------------------------------------------------------------
+
+Method parseMethod(const std::string& name) {
+  if (name == "pbd") return Method::Pbd;
+  if (name == "xpbd") return Method::Xpbd;
+  throw InvalidArgument("setMethod: method must be 'pbd' or 'xpbd' (got '" + name + "')");
+}
+
+class JsWorld {
+ public:
+  JsWorld() : world_(&moduleTasks()) {}
+
+  void setGravity(double x, double y, double z) {
+    guarded("setGravity", [&] { world_.setGravity(Vec3(Real(x), Real(y), Real(z))); });
+  }
+  val getGravity() const {
+    const Vec3& g = world_.settings().gravity;
+    val a = val::array();
+    for (int k = 0; k < 3; ++k) a.call<void>("push", g[k]);
+    return a;
+  }
+  void setMethod(std::string m) { guarded("setMethod", [&] { world_.setMethod(parseMethod(m)); }); }
+  std::string getMethod() const { return world_.settings().method == Method::Pbd ? "pbd" : "xpbd"; }
+  void setSubsteps(double n) { guarded("setSubsteps", [&] { world_.setSubsteps(toInt("setSubsteps", "substeps", n)); }); }
+  int getSubsteps() const { return world_.settings().substeps; }
+  void setIterations(double n) {
+    guarded("setIterations", [&] { world_.setIterations(toInt("setIterations", "iterations", n)); });
+  }
+  int getIterations() const { return world_.settings().iterations; }
+  void setLinearDamping(double d) { guarded("setLinearDamping", [&] { world_.setLinearDamping(Real(d)); }); }
+  double getLinearDamping() const { return world_.settings().linearDamping; }
+  void setRigidDamping(double k) { guarded("setRigidDamping", [&] { world_.setRigidDamping(Real(k)); }); }
+  double getRigidDamping() const { return world_.settings().rigidDamping; }
+
+  void setGround(val o) {
+    guarded("setGround", [&] {
+      const char* fn = "setGround";
+      if (o.typeOf().as<std::string>() != "object") throw InvalidArgument("setGround: settings must be an object");
+      GroundSettings g = world_.settings().ground;
+      if (has(o, "enabled")) g.enabled = o["enabled"].as<bool>();
+      g.height = Real(numberField(fn, o, "height", g.height));
+      g.thickness = Real(numberField(fn, o, "thickness", g.thickness));
+      g.friction = Real(numberField(fn, o, "friction", g.friction));
+      g.restitution = Real(numberField(fn, o, "restitution", g.restitution));
+      g.restitutionThreshold = Real(numberField(fn, o, "restitutionThreshold", g.restitutionThreshold));
+      world_.setGround(g);
+    });
+  }
+  val getGround() const {
+    const GroundSettings& g = world_.settings().ground;
+    val o = val::object();
+    o.set("enabled", g.enabled);
+    o.set("height", g.height);
+    o.set("thickness", g.thickness);
+    o.set("friction", g.friction);
+    o.set("restitution", g.restitution);
+    o.set("restitutionThreshold", g.restitutionThreshold);
+    return o;
+  }
+
+  uint32_t addParticle(double x, double y, double z, double inverseMass) {
+    return guarded("addParticle", [&] { return world_.addParticle(Vec3(Real(x), Real(y), Real(z)), Real(inverseMass)); });
+  }
+  uint32_t addParticles(val positions, val inverseMasses) {
+    return guarded("addParticles", [&] {
+      const char* fn = "addParticles";
+      const std::vector<Real> xyz = floatArray(fn, "positions", positions);
+      if (xyz.size() % 3 != 0) {
+        throw InvalidArgument("addParticles: positions length must be a multiple of 3 (got " +
+                              std::to_string(xyz.size()) + ")");
+      }
+      const size_t n = xyz.size() / 3;
+      if (inverseMasses.isUndefined()) return world_.addParticles(xyz.data(), nullptr, n);
+      const std::vector<Real> w = floatArray(fn, "inverseMasses", inverseMasses);
+      if (w.size() != n) {
+        throw InvalidArgument("addParticles: inverseMasses length must equal the particle count " + std::to_string(n) +
+                              " (got " + std::to_string(w.size()) + ")");
+      }
+      return world_.addParticles(xyz.data(), w.data(), n);
+    });
+  }
+  void setInverseMass(double i, double w) {
+    guarded("setInverseMass", [&] { world_.setInverseMass(toIndex("setInverseMass", "particle", i), Real(w)); });
+  }
+  void setVelocity(double i, double x, double y, double z) {
+    guarded("setVelocity", [&] { world_.setVelocity(toIndex("setVelocity", "particle", i), Vec3(Real(x), Real(y), Real(z))); });
+  }
+  void setPosition(double i, double x, double y, double z) {
+    guarded("setPosition", [&] { world_.setPosition(toIndex("setPosition", "particle", i), Vec3(Real(x), Real(y), Real(z))); });
+  }
+  void setExternalForce(double i, double x, double y, double z) {
+    guarded("setExternalForce", [&] {
+      world_.setExternalForce(toIndex("setExternalForce", "particle", i), Vec3(Real(x), Real(y), Real(z)));
+    });
+  }
+
+  uint32_t addDistanceConstraint(double i, double j, val options) {
+    return guarded("addDistanceConstraint", [&] {
+      const char* fn = "addDistanceConstraint";
+      DistanceConstraintDef d;
+      d.i = toIndex(fn, "i", i);
+      d.j = toIndex(fn, "j", j);
+      if (!options.isUndefined()) {
+        const double rest = numberField(fn, options, "restLength", -1);
+        d.minLength = Real(numberField(fn, options, "minLength", rest));
+        d.maxLength = Real(numberField(fn, options, "maxLength", rest));
+        d.strength = Strength{Real(numberField(fn, options, "compliance", 0)), Real(numberField(fn, options, "stiffness", 1))};
+      }
+      return world_.addDistanceConstraint(d);
+    });
+  }
+  void setDistanceStrength(double first, double count, double compliance, double stiffness) {
+    guarded("setDistanceStrength", [&] {
+      const char* fn = "setDistanceStrength";
+      world_.setDistanceStrength(toIndex(fn, "first", first), toIndex(fn, "count", count),
+                                 Strength{Real(compliance), Real(stiffness)});
+    });
+  }
+  uint32_t addAttachment(double particle, double x, double y, double z, val options) {
+    return guarded("addAttachment", [&] {
+      const char* fn = "addAttachment";
+      AttachmentDef a;
+      a.particle = toIndex(fn, "particle", particle);
+      a.target = Vec3(Real(x), Real(y), Real(z));
+      if (!options.isUndefined()) {
+        a.strength = Strength{Real(numberField(fn, options, "compliance", 0)), Real(numberField(fn, options, "stiffness", 1))};
+      }
+      return world_.addAttachment(a);
+    });
+  }
+  void setAttachmentTarget(double handle, double x, double y, double z) {
+    guarded("setAttachmentTarget", [&] {
+      world_.setAttachmentTarget(toIndex("setAttachmentTarget", "attachment", handle), Vec3(Real(x), Real(y), Real(z)));
+    });
+  }
+  void removeAttachment(double handle) {
+    guarded("removeAttachment", [&] { world_.removeAttachment(toIndex("removeAttachment", "attachment", handle)); });
+  }
+
+  val addCloth(val o) {
+    const BodyRange r = guarded("addCloth", [&] {
+      const char* fn = "addCloth";
+      if (o.typeOf().as<std::string>() != "object") throw InvalidArgument("addCloth: options must be an object");
+      ClothDef c;
+      c.columns = toInt(fn, "columns", numberField(fn, o, "columns", NAN));
+      c.rows = toInt(fn, "rows", numberField(fn, o, "rows", NAN));
+      c.spacing = Real(numberField(fn, o, "spacing", c.spacing));
+      c.origin = vec3Field(fn, o, "origin", c.origin);
+      c.axisU = vec3Field(fn, o, "axisU", c.axisU);
+      c.axisV = vec3Field(fn, o, "axisV", c.axisV);
+      c.mass = Real(numberField(fn, o, "mass", c.mass));
+      c.pinned = indexArrayField(fn, o, "pinned");
+      c.stretch = strengthField(fn, o, "stretch", c.stretch);
+      c.shear = strengthField(fn, o, "shear", c.shear);
+      c.bend = strengthField(fn, o, "bend", c.bend);
+      return world_.addCloth(c);
+    });
+    return bodyRangeToJs(r);
+  }
+  val addRope(val o) {
+    const BodyRange r = guarded("addRope", [&] {
+      const char* fn = "addRope";
+      if (o.typeOf().as<std::string>() != "object") throw InvalidArgument("addRope: options must be an object");
+      RopeDef d;
+      d.segments = toInt(fn, "segments", numberField(fn, o, "segments", NAN));
+      d.start = vec3Field(fn, o, "start", d.start);
+      d.end = vec3Field(fn, o, "end", d.end);
+      d.mass = Real(numberField(fn, o, "mass", d.mass));
+      d.pinned = indexArrayField(fn, o, "pinned");
+      d.stretch = strengthField(fn, o, "stretch", d.stretch);
+      d.bend = strengthField(fn, o, "bend", d.bend);
+      return world_.addRope(d);
+    });
+    return bodyRangeToJs(r);
+  }
+
+  void step(double dt) { guarded("step", [&] { world_.step(Real(dt)); }); }
+
+  // Zero-copy views into the wasm heap: valid until the next call that may allocate (adding particles or bodies).
+  val positions() const { return view(world_.positions(), 3 * size_t(world_.particleCount())); }
+  val velocities() const { return view(world_.velocities(), 3 * size_t(world_.particleCount())); }
+  val inverseMasses() const { return view(world_.inverseMasses(), world_.particleCount()); }
+  uint32_t particleCount() const { return world_.particleCount(); }
+  uint32_t constraintCount() const { return world_.constraintCount(); }
+  uint32_t contactCount() const { return world_.contactCount(); }
+
+ private:
+  static val view(const Real* data, size_t n) { return val(emscripten::typed_memory_view(n, data)); }
+  World world_;
+};
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(pbd) {
+  using emscripten::class_;
+  using emscripten::function;
+  function("configureThreads", &configureThreads);
+  function("threadCount", &threadCount);
+  function("isThreadedBuild", &isThreadedBuild);
+  function("heapBytesInUse", &heapBytesInUse);
+
+  class_<JsWorld>("World")
+      .constructor<>()
+      .function("setGravity", &JsWorld::setGravity)
+      .function("getGravity", &JsWorld::getGravity)
+      .function("setMethod", &JsWorld::setMethod)
+      .function("getMethod", &JsWorld::getMethod)
+      .function("setSubsteps", &JsWorld::setSubsteps)
+      .function("getSubsteps", &JsWorld::getSubsteps)
+      .function("setIterations", &JsWorld::setIterations)
+      .function("getIterations", &JsWorld::getIterations)
+      .function("setLinearDamping", &JsWorld::setLinearDamping)
+      .function("getLinearDamping", &JsWorld::getLinearDamping)
+      .function("setRigidDamping", &JsWorld::setRigidDamping)
+      .function("getRigidDamping", &JsWorld::getRigidDamping)
+      .function("setGround", &JsWorld::setGround)
+      .function("getGround", &JsWorld::getGround)
+      .function("addParticle", &JsWorld::addParticle)
+      .function("addParticles", &JsWorld::addParticles)
+      .function("setInverseMass", &JsWorld::setInverseMass)
+      .function("setVelocity", &JsWorld::setVelocity)
+      .function("setPosition", &JsWorld::setPosition)
+      .function("setExternalForce", &JsWorld::setExternalForce)
+      .function("addDistanceConstraint", &JsWorld::addDistanceConstraint)
+      .function("setDistanceStrength", &JsWorld::setDistanceStrength)
+      .function("addAttachment", &JsWorld::addAttachment)
+      .function("setAttachmentTarget", &JsWorld::setAttachmentTarget)
+      .function("removeAttachment", &JsWorld::removeAttachment)
+      .function("addCloth", &JsWorld::addCloth)
+      .function("addRope", &JsWorld::addRope)
+      .function("step", &JsWorld::step)
+      .function("positions", &JsWorld::positions)
+      .function("velocities", &JsWorld::velocities)
+      .function("inverseMasses", &JsWorld::inverseMasses)
+      .function("particleCount", &JsWorld::particleCount)
+      .function("constraintCount", &JsWorld::constraintCount)
+      .function("contactCount", &JsWorld::contactCount);
+}

@@ -1,0 +1,114 @@
+/**
+ * pbd-wasm: position-based dynamics (PBD and XPBD) compiled to WebAssembly.
+ *
+ * @example
+ * import { createPbd } from 'pbd-wasm';
+ * const pbd = await createPbd();
+ * const world = new pbd.World();
+ * world.addCloth({ columns: 32, rows: 32, spacing: 0.03, origin: [-0.5, 1.5, 0], pinned: [0, 31] });
+ * world.step(1 / 60);
+ * const xyz = world.positions(); // Float32Array view into wasm memory, no copy
+ * world.delete();
+ *
+ * Two builds ship side by side: `threaded` (pthreads + SIMD; needs SharedArrayBuffer, i.e. a cross-origin isolated
+ * page) and `single` (SIMD, runs anywhere). createPbd() picks one at run time.
+ */
+
+const isNode = typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
+
+const VARIANTS = ['threaded', 'single'];
+const MAX_THREADS = 64;
+
+function defaultThreadCount() {
+  const cores = isNode ? undefined : globalThis.navigator?.hardwareConcurrency;
+  return Math.max(1, Math.min(cores ?? 2, 4));
+}
+
+/** Which build createPbd() would load here when no variant is forced, and why. */
+export function preferredVariant() {
+  if (isNode) return { variant: 'threaded', reason: 'Node.js supports SharedArrayBuffer and worker threads' };
+  if (globalThis.crossOriginIsolated && typeof SharedArrayBuffer !== 'undefined') {
+    return { variant: 'threaded', reason: 'the page is cross-origin isolated' };
+  }
+  return {
+    variant: 'single',
+    reason: 'the page is not cross-origin isolated (serve it with COOP: same-origin and COEP: require-corp for threads)',
+  };
+}
+
+function checkOptions(options) {
+  if (options === null || typeof options !== 'object') throw new Error('createPbd: options must be an object');
+  const { variant, threads } = options;
+  if (variant !== undefined && !VARIANTS.includes(variant)) {
+    throw new Error(`createPbd: options.variant must be 'threaded' or 'single' (got ${JSON.stringify(variant)})`);
+  }
+  if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1 && threads <= MAX_THREADS)) {
+    throw new Error(`createPbd: options.threads must be an integer in [1, ${MAX_THREADS}] (got ${threads})`);
+  }
+}
+
+async function nodeModuleArgs(variant) {
+  const [{ readFile }, { fileURLToPath }, { createRequire }] = await Promise.all([
+    import(/* @vite-ignore */ 'node:fs/promises'),
+    import(/* @vite-ignore */ 'node:url'),
+    import(/* @vite-ignore */ 'node:module'),
+  ]);
+  const dirUrl = new URL(`./wasm/${variant}/`, import.meta.url);
+  // Emscripten 3.1.6's ES6 glue uses these CommonJS globals in its Node branch; Node 20's fetch cannot load file URLs.
+  globalThis.__dirname ??= fileURLToPath(dirUrl);
+  globalThis.require ??= createRequire(new URL('pbd_wasm.mjs', dirUrl));
+  return {
+    wasmBinary: await readFile(new URL('pbd_wasm.wasm', dirUrl)),
+    locateFile: (file) => fileURLToPath(new URL(file, dirUrl)),
+  };
+}
+
+async function importVariant(variant) {
+  // Two literal imports, so that bundlers (Vite) see and emit both builds.
+  const mod = variant === 'threaded'
+    ? await import('./wasm/threaded/pbd_wasm.mjs')
+    : await import('./wasm/single/pbd_wasm.mjs');
+  return mod.default;
+}
+
+/**
+ * Loads the WebAssembly module.
+ * @param {{variant?: 'threaded'|'single', threads?: number}} [options]
+ *   variant: force a build (default: threaded in Node and on cross-origin isolated pages, single otherwise).
+ *   threads: solver threads including the calling one (threaded build only; default min(cores, 4)).
+ * @returns {Promise<import('./index').Pbd>}
+ */
+export async function createPbd(options = {}) {
+  checkOptions(options);
+  const variant = options.variant ?? preferredVariant().variant;
+  if (variant === 'threaded' && typeof SharedArrayBuffer === 'undefined') {
+    throw new Error("createPbd: options.variant 'threaded' needs SharedArrayBuffer, which this page does not have " +
+      '(serve it with COOP: same-origin and COEP: require-corp)');
+  }
+  const threads = variant === 'single' ? 1 : (options.threads ?? defaultThreadCount());
+  // The pthread pool is spawned at load; never ask the C++ side for more threads than it holds.
+  const poolSize = variant === 'threaded' ? Math.max(1, threads - 1) : 0;
+  const moduleArgs = { pthreadPoolSize: poolSize, ...(isNode ? await nodeModuleArgs(variant) : {}) };
+  const factory = await importVariant(variant);
+  const M = await factory(moduleArgs);
+  M.configureThreads(threads, poolSize);
+  return {
+    World: M.World,
+    variant,
+    get threads() { return M.threadCount(); },
+    setThreads(n) {
+      if (!(Number.isInteger(n) && n >= 1 && n <= MAX_THREADS)) {
+        throw new Error(`setThreads: threads must be an integer in [1, ${MAX_THREADS}] (got ${n})`);
+      }
+      return M.configureThreads(n, poolSize);
+    },
+    heapBytesInUse: () => M.heapBytesInUse(),
+    /** The wasm memory's buffer (a SharedArrayBuffer in the threaded build): views into it are zero-copy. */
+    get memory() { return M.HEAPU8.buffer; },
+    /** Stops the pthread workers, so that a Node process can exit. The module is unusable afterwards. */
+    terminate() { M.PThread?.terminateAllThreads(); },
+    module: M,
+  };
+}
+
+export default createPbd;
