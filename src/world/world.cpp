@@ -30,7 +30,9 @@ struct DistanceConstraint {
 
 struct Attachment {
   uint32_t particle;  ///< Particle index.
-  Vec3 target;        ///< m.
+  Vec3 target;        ///< m, where the particle is pulled at the end of the next step.
+  Vec3 startTarget;   ///< m, the target at the start of the step; substeps move linearly from it to `target`, so a
+                      ///< dragged particle moves smoothly and keeps the drag's velocity when released.
   Real compliance;    ///< XPBD α, m/N.
   Real stiffness;     ///< PBD k.
   Real kPrime;        ///< Cached corrected stiffness.
@@ -217,7 +219,7 @@ struct World::Impl {
   }
 
   /// (9-11) One projection pass over every constraint, contacts last so that they hold when the loop ends.
-  void projectConstraints(Real h) {
+  void projectConstraints(Real h, Real stepFraction) {
     const bool xpbd = settings.method == Method::Xpbd;
     const Real invH2 = 1 / (h * h);
     Vec3* P = reinterpret_cast<Vec3*>(p.data());
@@ -229,7 +231,8 @@ struct World::Impl {
     for (size_t a = 0; a < attachments.size(); ++a) {
       const Attachment& at = attachments[a];
       if (!at.active) continue;
-      attachmentLambda[a] += projectAttachment(P[at.particle], w[at.particle], at.target, xpbd, at.kPrime,
+      const Vec3 target = at.startTarget + stepFraction * (at.target - at.startTarget);
+      attachmentLambda[a] += projectAttachment(P[at.particle], w[at.particle], target, xpbd, at.kPrime,
                                                at.compliance * invH2, attachmentLambda[a]);
     }
     const Real surface = groundSurface();
@@ -275,14 +278,15 @@ struct World::Impl {
     }
   }
 
-  void substep(Real h) {
+  /// One substep of length h; `stepFraction` = how far through the frame its end is, in (0, 1].
+  void substep(Real h, Real stepFraction) {
     applyExternalForces(h);
     dampVelocities(h);
     predictPositions(h);
     generateContacts();
     std::fill(distanceLambda.begin(), distanceLambda.end(), Real(0));
     std::fill(attachmentLambda.begin(), attachmentLambda.end(), Real(0));
-    for (int it = 0; it < settings.iterations; ++it) projectConstraints(h);
+    for (int it = 0; it < settings.iterations; ++it) projectConstraints(h, stepFraction);
     addLateContacts();
     commitPositions(h);
     updateContactVelocities(h);
@@ -348,6 +352,7 @@ uint32_t World::addParticle(const Vec3& position, Real inverseMass, const Vec3& 
 }
 
 uint32_t World::addParticles(const Real* xyz, const Real* inverseMasses, size_t count) {
+  if (count == 0) check::fail("addParticles", "count", "must be > 0", count);
   if (!xyz) check::fail("addParticles", "positions", "must not be null", 0);
   return impl_->appendParticles("addParticles", xyz, inverseMasses, count);
 }
@@ -410,7 +415,7 @@ uint32_t World::addAttachment(const AttachmentDef& def) {
   check::index(fn, "particle", def.particle, m.count());
   check::finite(fn, "target", def.target);
   checkStrength(fn, def.strength);
-  const Attachment a{def.particle, def.target, def.strength.compliance, def.strength.stiffness,
+  const Attachment a{def.particle, def.target, def.target, def.strength.compliance, def.strength.stiffness,
                      correctedStiffness(def.strength.stiffness, m.settings.iterations), true};
   if (!m.freeAttachments.empty()) {
     const uint32_t handle = m.freeAttachments.back();
@@ -455,7 +460,8 @@ void World::step(Real dt) {
   Impl& m = *impl_;
   m.refreshKPrime();
   const Real h = dt / Real(m.settings.substeps);
-  for (int s = 0; s < m.settings.substeps; ++s) m.substep(h);
+  for (int s = 0; s < m.settings.substeps; ++s) m.substep(h, Real(s + 1) / Real(m.settings.substeps));
+  for (Attachment& a : m.attachments) a.startTarget = a.target;
 }
 
 const Real* World::positions() const { return impl_->x.data(); }

@@ -62,6 +62,7 @@ class World {
   void setDistanceStrength(uint32_t first, uint32_t count, const Strength& strength);
   /// Returns an attachment handle, valid until removeAttachment(); handles of removed attachments are reused.
   uint32_t addAttachment(const AttachmentDef& def);
+  /// The particle is moved to `target` over the next step, linearly across its substeps (kinematic driving).
   void setAttachmentTarget(uint32_t attachment, const Vec3& target);
   void removeAttachment(uint32_t attachment);
 

@@ -1,0 +1,110 @@
+// The package in Node: loading, a cloth that runs, views that are zero-copy, errors that name the argument and
+// leave the world unchanged, and no heap growth over create/step/delete cycles.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPbd } from '../../../web/lib/index.js';
+
+let pbd;
+beforeAll(async () => { pbd = await createPbd({ threads: 2 }); });
+afterAll(() => pbd?.terminate());
+
+function hangingCloth(world, n = 16) {
+  return world.addCloth({ columns: n, rows: n, spacing: 1 / (n - 1), origin: [-0.5, 1, 0], axisU: [1, 0, 0],
+    axisV: [0, 0, 1], mass: 1, pinned: [0, n - 1] });
+}
+
+describe('loading', () => {
+  it('picks the threaded build in Node and runs on the requested threads', () => {
+    expect(pbd.variant).toBe('threaded');
+    expect(pbd.module.isThreadedBuild()).toBe(true);
+    expect(pbd.threads).toBe(2);
+  });
+
+  it('loads the single-threaded build when asked', async () => {
+    const single = await createPbd({ variant: 'single' });
+    expect(single.variant).toBe('single');
+    expect(single.module.isThreadedBuild()).toBe(false);
+    expect(single.threads).toBe(1);
+    const w = new single.World();
+    hangingCloth(w, 8);
+    w.step(1 / 60);
+    expect(w.positions()[3 * 5 + 1]).toBeLessThan(1);
+    w.delete();
+  });
+
+  it('rejects bad loader options with a message naming them', async () => {
+    await expect(createPbd({ variant: 'gpu' })).rejects.toThrow(/options\.variant/);
+    await expect(createPbd({ threads: 0 })).rejects.toThrow(/options\.threads/);
+    await expect(createPbd({ threads: 2.5 })).rejects.toThrow(/options\.threads/);
+    expect(() => pbd.setThreads(-1)).toThrow(/threads/);
+  });
+});
+
+describe('a cloth', () => {
+  it('falls under gravity, and the positions view changes in place', () => {
+    const w = new pbd.World();
+    const range = hangingCloth(w);
+    expect(range).toEqual({ firstParticle: 0, particleCount: 256, firstConstraint: 0, constraintCount: w.constraintCount() });
+    const view = w.positions();
+    expect(view).toBeInstanceOf(Float32Array);
+    expect(view.length).toBe(3 * 256);
+    const corner = 3 * 255 + 1;   // a free corner
+    const before = view[corner];
+    for (let f = 0; f < 5; f++) w.step(1 / 60);
+    expect(w.velocities()[corner]).toBeLessThan(-0.5);     // falling
+    for (let f = 0; f < 25; f++) w.step(1 / 60);
+    expect(view[corner]).toBeLessThan(before - 0.1);        // the same view, updated by the step: no copy
+    expect(w.positions()[corner]).toBe(view[corner]);
+    expect(view[1]).toBe(1);                                 // pinned corner did not move
+    expect(w.inverseMasses()[0]).toBe(0);
+    w.delete();
+  });
+
+  it('exposes settings through setters and getters', () => {
+    const w = new pbd.World();
+    w.setGravity(0, -3, 1);
+    expect(w.getGravity()).toEqual([0, -3, 1]);
+    w.setMethod('pbd');
+    expect(w.getMethod()).toBe('pbd');
+    w.setSubsteps(7);
+    w.setIterations(3);
+    w.setLinearDamping(0.5);
+    w.setRigidDamping(0.25);
+    w.setGround({ height: -1, friction: 0.2 });
+    expect([w.getSubsteps(), w.getIterations(), w.getLinearDamping(), w.getRigidDamping()]).toEqual([7, 3, 0.5, 0.25]);
+    expect(w.getGround()).toMatchObject({ enabled: true, height: -1 });
+    expect(w.getGround().friction).toBeCloseTo(0.2, 6);
+    w.delete();
+  });
+
+  it('drags a particle with an attachment and lets go', () => {
+    const w = new pbd.World();
+    hangingCloth(w, 8);
+    const grab = w.addAttachment(63, 0.5, 1, 1, { compliance: 0 });
+    expect(w.constraintCount()).toBeGreaterThan(0);
+    for (let f = 0; f < 20; f++) { w.setAttachmentTarget(grab, 0.5, 1, 1 + f * 0.01); w.step(1 / 60); }
+    const p = w.positions();
+    expect(p[3 * 63 + 2]).toBeCloseTo(1.19, 2);
+    const vz = w.velocities()[3 * 63 + 2];
+    expect(vz).toBeGreaterThan(0.3);                         // it moves with the drag's velocity (0.6 m/s)
+    w.removeAttachment(grab);
+    expect(() => w.setAttachmentTarget(grab, 0, 0, 0)).toThrow(/removed/);
+    w.delete();
+  });
+
+  it('ropes, single particles and distance constraints work from JS', () => {
+    const w = new pbd.World();
+    const rope = w.addRope({ segments: 10, start: [0, 2, 0], end: [1, 2, 0], pinned: [0] });
+    expect(rope.particleCount).toBe(11);
+    const a = w.addParticle(3, 3, 0, 0);
+    const b = w.addParticles(new Float32Array([3, 2, 0]), new Float32Array([1]));
+    w.addDistanceConstraint(a, b, { restLength: 1, compliance: 0 });
+    w.setExternalForce(b, 5, 0, 0);
+    w.setVelocity(b, 0, 0, 1);
+    for (let f = 0; f < 60; f++) w.step(1 / 60);
+    const p = w.positions();
+    const len = Math.hypot(p[3 * a] - p[3 * b], p[3 * a + 1] - p[3 * b + 1], p[3 * a + 2] - p[3 * b + 2]);
+    expect(len).toBeCloseTo(1, 3);
+    expect(p[3 * b]).toBeGreaterThan(3.05);                  // pushed by the force
+    w.delete();
+  });
+});

@@ -1,0 +1,37 @@
+import { defineConfig } from 'vitest/config';
+import { playwright } from '@vitest/browser-playwright';
+import { isolationHeaders } from './vite.config.js';
+
+const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--enable-unsafe-swiftshader', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'node',
+          include: ['tests/js/node/**/*.test.js', 'tests/js/e2e/**/*.test.js'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        server: { headers: isolationHeaders },
+        test: {
+          name: 'chromium',
+          include: ['tests/js/browser/**/*.test.js'],
+          testTimeout: 60_000,
+          browser: {
+            enabled: true,
+            headless: true,
+            instances: [{ browser: 'chromium' }],
+            provider: playwright({ launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumArgs } }),
+          },
+        },
+      },
+    ],
+  },
+});
