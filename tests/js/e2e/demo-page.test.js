@@ -1,0 +1,114 @@
+// The demo page in headless Chromium, driven by Playwright: served isolated (threaded build, zero-copy) and
+// served without COOP/COEP (single-threaded fallback with a notice). It must render the cloth and follow a drag.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from 'vite';
+import { chromium } from 'playwright';
+import viteConfig, { isolationHeaders } from '../../../vite.config.js';
+
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--enable-unsafe-swiftshader', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
+const COLUMNS = 64;
+
+let browser;
+const servers = [];
+
+async function serve(headers) {
+  // The config file's settings, but with these headers only (createServer would merge, not replace, them).
+  const server = await createServer({ ...viteConfig, configFile: false, logLevel: 'silent',
+    root: new URL('../../../web', import.meta.url).pathname,
+    server: { port: 0, host: '127.0.0.1', headers, hmr: false } });
+  await server.listen();
+  servers.push(server);
+  return server.resolvedUrls.local[0];
+}
+
+async function openDemo(url) {
+  const page = await browser.newPage({ viewport: { width: 900, height: 650 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  await page.waitForFunction(() => window.__pbdDemo?.ready && window.__pbdDemo.frames > 30, null, { timeout: 45_000 });
+  return { page, errors };
+}
+
+beforeAll(async () => {
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all(servers.map((s) => s.close()));
+});
+
+describe('served with COOP/COEP', () => {
+  let page;
+  let errors;
+  beforeAll(async () => { ({ page, errors } = await openDemo(await serve(isolationHeaders))); });
+
+  it('runs the threaded build and renders the cloth on a non-blank canvas', async () => {
+    const info = await page.evaluate(() => ({ isolated: crossOriginIsolated, variant: __pbdDemo.variant,
+      threads: __pbdDemo.threads, stats: __pbdDemo.canvasStats(),
+      notice: getComputedStyle(document.getElementById('notice')).display }));
+    expect(info.isolated).toBe(true);
+    expect(info.variant).toBe('threaded');
+    expect(info.threads).toBeGreaterThanOrEqual(1);
+    expect(info.stats.distinctColours).toBeGreaterThan(20);
+    expect(info.stats.clothPixels).toBeGreaterThan(200);   // of 19,200 sampled pixels
+    expect(info.notice).toBe('none');
+    expect(errors).toEqual([]);
+  });
+
+  it('follows a scripted mouse drag and throws the cloth on release', async () => {
+    await page.waitForTimeout(1500);                         // let the first swing calm down
+    const start = await page.evaluate((i) => __pbdDemo.screenOf(i), 50 * COLUMNS + COLUMNS / 2);
+    await page.mouse.move(start.x, start.y);
+    await page.mouse.down();
+    const grabbed = await page.evaluate(() => __pbdDemo.grabbed);
+    expect(grabbed).toBeTypeOf('number');
+    const before = await page.evaluate((i) => __pbdDemo.particle(i), grabbed);
+    const end = { x: start.x + 240, y: start.y - 80 };
+    for (let k = 1; k <= 20; k++) {
+      await page.mouse.move(start.x + (end.x - start.x) * k / 20, start.y + (end.y - start.y) * k / 20);
+      await page.waitForTimeout(30);
+    }
+    await page.waitForTimeout(500);
+    const held = await page.evaluate((i) => __pbdDemo.particle(i), grabbed);
+    const onScreen = await page.evaluate((i) => __pbdDemo.screenOf(i), grabbed);
+    await page.mouse.up();
+    // The grabbed particle sits under the cursor, having moved a long way in the world.
+    expect(Math.hypot(onScreen.x - end.x, onScreen.y - end.y)).toBeLessThan(15);
+    expect(Math.hypot(held[0] - before[0], held[1] - before[1], held[2] - before[2])).toBeGreaterThan(0.3);
+    // Released, it is free again: it falls back under gravity.
+    await page.waitForTimeout(1500);
+    const after = await page.evaluate((i) => __pbdDemo.particle(i), grabbed);
+    expect(after[1]).toBeLessThan(held[1] - 0.05);
+    expect(after.every(Number.isFinite)).toBe(true);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('served without COOP/COEP', () => {
+  it('falls back to the single-threaded build, says so, and still simulates', async () => {
+    const { page, errors } = await openDemo(await serve({}));
+    const info = await page.evaluate(() => {
+      const meanHeight = () => {
+        let sum = 0;
+        for (let i = 0; i < 64 * 64; i++) sum += __pbdDemo.particle(i)[1];
+        return sum / (64 * 64);
+      };
+      return { isolated: crossOriginIsolated, variant: __pbdDemo.variant,
+      notice: document.getElementById('notice').textContent, stats: __pbdDemo.canvasStats(),
+      frames: __pbdDemo.frames, meanY: meanHeight() };
+    });
+    expect(info.isolated).toBe(false);
+    expect(info.variant).toBe('single');
+    expect(info.notice).toMatch(/not cross-origin isolated/);
+    expect(info.stats.clothPixels).toBeGreaterThan(200);   // of 19,200 sampled pixels
+    // It fell: energy is only lost, so the centre of mass stays below the starting height of 1.8 m.
+    expect(info.meanY).toBeLessThan(1.6);
+    await page.waitForTimeout(500);
+    expect(await page.evaluate(() => __pbdDemo.frames)).toBeGreaterThan(info.frames + 5);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});

@@ -1,0 +1,24 @@
+// The demo's scene description, shared by the page (for rendering) and the simulation worker (for building).
+
+/** A 64 x 64 cloth, 1.5 m wide, hanging from two corners above the ground. */
+export const CLOTH = {
+  columns: 64,
+  rows: 64,
+  spacing: 1.5 / 63,
+  origin: [-0.75, 1.8, 0],
+  axisU: [1, 0, 0],
+  axisV: [0, 0, 1],
+  mass: 1,
+  pinned: [0, 63],
+};
+
+/** The panel's initial values. */
+export const DEFAULT_PARAMS = {
+  method: 'xpbd',
+  substeps: 10,
+  iterations: 1,
+  stiffness: 1,       // PBD: fraction of the error removed per substep, [0, 1]
+  compliance: 0,      // XPBD: inverse stiffness, m/N
+  damping: 0.1,       // 1/s, global linear damping
+  gravity: -9.81,     // m/s^2
+};

@@ -1,0 +1,103 @@
+// The simulation runs here, off the main thread. With the threaded build the page reads the particle positions
+// straight out of the shared wasm memory; with the single-threaded build each frame's positions are transferred.
+import { createPbd } from '../lib/index.js';
+import { CLOTH, DEFAULT_PARAMS } from './cloth-scene.js';
+
+const FRAME_DT = 1 / 60;
+
+let pbd;
+let world;
+let cloth;
+let params = { ...DEFAULT_PARAMS };
+let paused = false;
+let grab = null;            // attachment handle while the mouse holds a particle
+let sharedBuffer = null;    // the SharedArrayBuffer last sent to the page
+let sharedOffset = -1;
+
+function applyParams() {
+  world.setMethod(params.method);
+  world.setSubsteps(params.substeps);
+  world.setIterations(params.iterations);
+  world.setLinearDamping(params.damping);
+  world.setGravity(0, params.gravity, 0);
+  // Stretch and shear follow the panel; the skip-one bending edges (the cloth's last family) stay soft.
+  const bend = (CLOTH.columns - 2) * CLOTH.rows + CLOTH.columns * (CLOTH.rows - 2);
+  world.setDistanceStrength(cloth.firstConstraint, cloth.constraintCount - bend, params.compliance, params.stiffness);
+}
+
+function buildWorld() {
+  world?.delete();
+  world = new pbd.World();
+  world.setGround({ height: 0, friction: 0.4, thickness: 0.005 });
+  cloth = world.addCloth(CLOTH);
+  grab = null;
+  applyParams();
+}
+
+/** Sends the page what it needs to read positions: the shared buffer (threaded) or a copy (single). */
+function publish(stats) {
+  const view = world.positions();
+  if (pbd.variant === 'threaded') {
+    if (view.buffer !== sharedBuffer || view.byteOffset !== sharedOffset) {
+      sharedBuffer = view.buffer;
+      sharedOffset = view.byteOffset;
+      postMessage({ type: 'positions-shared', buffer: sharedBuffer, byteOffset: sharedOffset, length: view.length });
+    }
+    postMessage({ type: 'frame', ...stats });
+  } else {
+    const copy = view.slice();
+    postMessage({ type: 'frame', ...stats, positions: copy }, [copy.buffer]);
+  }
+}
+
+function stepOnce() {
+  const t0 = performance.now();
+  world.step(FRAME_DT);
+  return performance.now() - t0;
+}
+
+let nextTick = 0;
+function loop() {
+  const solverMs = paused ? 0 : stepOnce();
+  publish({ solverMs, paused });
+  // Self-timed at 60 Hz: the worker never blocks the page, and a slow step just delays the next one.
+  nextTick = Math.max(nextTick + FRAME_DT * 1000, performance.now());
+  setTimeout(loop, Math.max(0, nextTick - performance.now()));
+}
+
+const handlers = {
+  init(msg) {
+    start(msg).catch((error) => postMessage({ type: 'error', message: `failed to start: ${error.message}` }));
+  },
+  params(msg) { params = { ...params, ...msg.params }; applyParams(); },
+  pause(msg) { paused = msg.value; },
+  step() { publish({ solverMs: stepOnce(), paused }); },
+  reset() { buildWorld(); sharedBuffer = null; publish({ solverMs: 0, paused }); },
+  grab(msg) {
+    if (grab !== null) world.removeAttachment(grab);
+    grab = world.addAttachment(msg.index, ...msg.target, { compliance: 0, stiffness: 1 });
+  },
+  drag(msg) { if (grab !== null) world.setAttachmentTarget(grab, ...msg.target); },
+  release() {
+    // The particle followed the target across the substeps, so it keeps the drag's velocity when let go.
+    if (grab !== null) world.removeAttachment(grab);
+    grab = null;
+  },
+};
+
+onmessage = (event) => {
+  try {
+    handlers[event.data.type]?.(event.data);
+  } catch (error) {
+    postMessage({ type: 'error', message: error.message });
+  }
+};
+
+async function start({ variant }) {
+  pbd = await createPbd(variant ? { variant } : {});
+  buildWorld();
+  postMessage({ type: 'ready', variant: pbd.variant, threads: pbd.threads, cloth, clothShape: CLOTH });
+  nextTick = performance.now();
+  loop();
+}
+
