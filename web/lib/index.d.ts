@@ -1,0 +1,192 @@
+/**
+ * pbd-wasm: position-based dynamics (PBD and XPBD) in WebAssembly.
+ *
+ * Memory: a World lives in the wasm heap. Call `world.delete()` when done; the garbage collector will not.
+ * Views: `positions()`, `velocities()` and `inverseMasses()` return Float32Array views into wasm memory (no copy).
+ * A view stays valid and is updated in place by `step()`, until the next call that may allocate: `addParticle`,
+ * `addParticles`, `addCloth`, `addRope` (and, for safety, `addDistanceConstraint`/`addAttachment`). Fetch it again
+ * after those. In the threaded build the views are over a SharedArrayBuffer.
+ * Errors: every bad argument throws an `Error` whose message names the function and the argument, e.g.
+ * `"step: dt must be in (0, 1] seconds (got -1)"`; the world is unchanged when that happens.
+ */
+
+export type Vec3 = [number, number, number] | Float32Array | Float64Array;
+
+/** Strength of a constraint in both methods; the world's method decides which one is used. */
+export interface Strength {
+  /** XPBD: inverse stiffness in m/N, >= 0 (0 = rigid). Default 0. */
+  compliance?: number;
+  /** PBD: fraction of the error removed per substep, in [0, 1] (1 = rigid). Default 1. */
+  stiffness?: number;
+}
+
+export interface ClothOptions {
+  /** Particles along axisU, >= 2. */
+  columns: number;
+  /** Particles along axisV, >= 2. */
+  rows: number;
+  /** Rest distance between grid neighbours in m, > 0. Default 0.1. */
+  spacing?: number;
+  /** Position of particle (0, 0) in m. Default [0, 0, 0]. */
+  origin?: Vec3;
+  /** Direction of the columns. Default [1, 0, 0]. */
+  axisU?: Vec3;
+  /** Direction of the rows, not parallel to axisU. Default [0, 0, 1]. */
+  axisV?: Vec3;
+  /** Total mass in kg, > 0. Default 1. */
+  mass?: number;
+  /** Grid indices (row * columns + column) to pin (inverse mass 0). */
+  pinned?: number[];
+  /** Grid edges. Default rigid. */
+  stretch?: Strength;
+  /** Cell diagonals. Default rigid. */
+  shear?: Strength;
+  /** Skip-one edges. Default { compliance: 1e-4, stiffness: 0.5 }. */
+  bend?: Strength;
+}
+
+export interface RopeOptions {
+  /** Number of links, >= 1 (segments + 1 particles). */
+  segments: number;
+  /** First particle, m. Default [0, 0, 0]. */
+  start?: Vec3;
+  /** Last particle, m, != start. Default [1, 0, 0]. */
+  end?: Vec3;
+  /** Total mass in kg. Default 1. */
+  mass?: number;
+  /** Rope particle indices to pin (0 = start). */
+  pinned?: number[];
+  stretch?: Strength;
+  /** Skip-one links. Default { compliance: 1e-3, stiffness: 0.2 }. */
+  bend?: Strength;
+}
+
+/**
+ * Where a body landed. Particles are [firstParticle, firstParticle + particleCount); its distance constraints are
+ * [firstConstraint, firstConstraint + constraintCount). A cloth's constraints come in this order: stretch, shear,
+ * bend.
+ */
+export interface BodyRange {
+  firstParticle: number;
+  particleCount: number;
+  firstConstraint: number;
+  constraintCount: number;
+}
+
+export interface DistanceOptions extends Strength {
+  /** Rest length in m (bilateral). Default: the particles' current distance. */
+  restLength?: number;
+  /** With maxLength: the constraint is unilateral and only acts outside [minLength, maxLength]. */
+  minLength?: number;
+  maxLength?: number;
+}
+
+export interface GroundSettings {
+  enabled?: boolean;
+  /** The plane y = height, m. Default 0. */
+  height?: number;
+  /** Particles stay this far above the plane, m. Default 0. */
+  thickness?: number;
+  /** Coulomb friction coefficient, >= 0. Default 0.5. */
+  friction?: number;
+  /** Restitution in [0, 1]. Default 0. */
+  restitution?: number;
+  /** Approach speeds below this (m/s) do not bounce. Default 0.5. */
+  restitutionThreshold?: number;
+}
+
+export declare class World {
+  constructor();
+  setGravity(x: number, y: number, z: number): void;
+  getGravity(): [number, number, number];
+  /** 'pbd': stiffness with the iteration-count correction; 'xpbd': compliance. Default 'xpbd'. */
+  setMethod(method: 'pbd' | 'xpbd'): void;
+  getMethod(): 'pbd' | 'xpbd';
+  /** Substeps per step(dt), in [1, 1000]. Default 10. */
+  setSubsteps(n: number): void;
+  getSubsteps(): number;
+  /** Projection passes per substep, in [1, 1000]. Default 1. */
+  setIterations(n: number): void;
+  getIterations(): number;
+  /** Global linear damping in 1/s, >= 0. */
+  setLinearDamping(perSecond: number): void;
+  getLinearDamping(): number;
+  /** Damping of non-rigid motion per frame (Müller 2006), in [0, 1]. */
+  setRigidDamping(k: number): void;
+  getRigidDamping(): number;
+  /** Changes the given fields of the ground plane. */
+  setGround(ground: GroundSettings): void;
+  getGround(): Required<GroundSettings>;
+
+  /** Adds a particle; inverseMass 0 pins it. Returns its index. */
+  addParticle(x: number, y: number, z: number, inverseMass: number): number;
+  /** Adds particles from xyz triples (and inverse masses, default 1); returns the first index. */
+  addParticles(positions: ArrayLike<number>, inverseMasses: ArrayLike<number> | undefined): number;
+  /** 0 pins the particle (and zeroes its velocity). */
+  setInverseMass(particle: number, inverseMass: number): void;
+  setVelocity(particle: number, x: number, y: number, z: number): void;
+  setPosition(particle: number, x: number, y: number, z: number): void;
+  /** A force in N that stays until changed. */
+  setExternalForce(particle: number, x: number, y: number, z: number): void;
+
+  /** Returns the constraint's index. */
+  addDistanceConstraint(i: number, j: number, options: DistanceOptions | undefined): number;
+  /** Sets compliance and stiffness of distance constraints [first, first + count). */
+  setDistanceStrength(first: number, count: number, compliance: number, stiffness: number): void;
+  /** Pulls a particle to a world point; returns a handle. */
+  addAttachment(particle: number, x: number, y: number, z: number, options: Strength | undefined): number;
+  /** The particle is moved there over the next step, linearly across its substeps (drag it every frame). */
+  setAttachmentTarget(attachment: number, x: number, y: number, z: number): void;
+  removeAttachment(attachment: number): void;
+
+  addCloth(options: ClothOptions): BodyRange;
+  addRope(options: RopeOptions): BodyRange;
+
+  /** Advances by dt seconds, 0 < dt <= 1. */
+  step(dt: number): void;
+
+  /** xyz per particle, m. A live view: see the note at the top of this file. */
+  positions(): Float32Array;
+  /** xyz per particle, m/s. A live view. */
+  velocities(): Float32Array;
+  /** 1/kg per particle, 0 = pinned. A live view. */
+  inverseMasses(): Float32Array;
+  particleCount(): number;
+  /** Distance constraints plus active attachments. */
+  constraintCount(): number;
+  /** Ground contacts in the last substep. */
+  contactCount(): number;
+  /** Frees the world's wasm memory. The object is unusable afterwards. */
+  delete(): void;
+}
+
+export interface Pbd {
+  World: typeof World;
+  /** The build that was loaded. */
+  variant: 'threaded' | 'single';
+  /** Solver threads, the calling one included. */
+  readonly threads: number;
+  /** Changes the thread count (threaded build; capped at the pool size chosen at load). Returns the new count. */
+  setThreads(n: number): number;
+  /** Bytes currently allocated in the wasm heap. */
+  heapBytesInUse(): number;
+  /** The wasm memory (a SharedArrayBuffer in the threaded build). */
+  readonly memory: ArrayBuffer | SharedArrayBuffer;
+  /** Stops the pthread workers so a Node process can exit; the module is unusable afterwards. */
+  terminate(): void;
+  /** The raw Emscripten module. */
+  module: unknown;
+}
+
+export interface CreatePbdOptions {
+  /** Force a build. Default: 'threaded' in Node and on cross-origin isolated pages, 'single' otherwise. */
+  variant?: 'threaded' | 'single';
+  /** Threads including the calling one, 1..64 (threaded build). Default min(hardwareConcurrency, 4). */
+  threads?: number;
+}
+
+/** Loads the WebAssembly module. */
+export declare function createPbd(options?: CreatePbdOptions): Promise<Pbd>;
+/** Which build createPbd() would pick here, and why. */
+export declare function preferredVariant(): { variant: 'threaded' | 'single'; reason: string };
+export default createPbd;
