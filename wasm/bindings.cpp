@@ -80,14 +80,23 @@ Vec3 vec3Field(const char* fn, const val& obj, const std::string& key, const Vec
   return out;
 }
 
+void requireObject(const char* fn, const char* arg, const val& v) {
+  if (v.typeOf().as<std::string>() != "object" || v.isNull()) {
+    throw InvalidArgument(std::string(fn) + ": " + arg + " must be an object");
+  }
+}
+
+/// {compliance, stiffness} read from an options object (either may be absent).
+Strength strengthOf(const char* fn, const val& options, const Strength& fallback) {
+  return Strength{Real(numberField(fn, options, "compliance", fallback.compliance)),
+                  Real(numberField(fn, options, "stiffness", fallback.stiffness))};
+}
+
 Strength strengthField(const char* fn, const val& obj, const std::string& key, const Strength& fallback) {
   const val v = obj[key];
   if (v.typeOf().as<std::string>() == "undefined") return fallback;
-  if (v.typeOf().as<std::string>() != "object") {
-    throw InvalidArgument(std::string(fn) + ": " + key + " must be an object {compliance, stiffness}");
-  }
-  return Strength{Real(numberField(fn, v, "compliance", fallback.compliance)),
-                  Real(numberField(fn, v, "stiffness", fallback.stiffness))};
+  requireObject(fn, key.c_str(), v);
+  return strengthOf(fn, v, fallback);
 }
 
 std::vector<uint32_t> indexArrayField(const char* fn, const val& obj, const std::string& key) {
@@ -211,7 +220,7 @@ class JsWorld {
   void setGround(val o) {
     guarded("setGround", [&] {
       const char* fn = "setGround";
-      if (o.typeOf().as<std::string>() != "object") throw InvalidArgument("setGround: settings must be an object");
+      requireObject(fn, "settings", o);
       GroundSettings g = world_.settings().ground;
       if (has(o, "enabled")) g.enabled = o["enabled"].as<bool>();
       g.height = Real(numberField(fn, o, "height", g.height));
@@ -280,7 +289,7 @@ class JsWorld {
         const double rest = numberField(fn, options, "restLength", -1);
         d.minLength = Real(numberField(fn, options, "minLength", rest));
         d.maxLength = Real(numberField(fn, options, "maxLength", rest));
-        d.strength = Strength{Real(numberField(fn, options, "compliance", 0)), Real(numberField(fn, options, "stiffness", 1))};
+        d.strength = strengthOf(fn, options, d.strength);
       }
       return world_.addDistanceConstraint(d);
     });
@@ -299,7 +308,7 @@ class JsWorld {
       a.particle = toIndex(fn, "particle", particle);
       a.target = Vec3(Real(x), Real(y), Real(z));
       if (!options.isUndefined()) {
-        a.strength = Strength{Real(numberField(fn, options, "compliance", 0)), Real(numberField(fn, options, "stiffness", 1))};
+        a.strength = strengthOf(fn, options, a.strength);
       }
       return world_.addAttachment(a);
     });
@@ -316,7 +325,7 @@ class JsWorld {
   val addCloth(val o) {
     const BodyRange r = guarded("addCloth", [&] {
       const char* fn = "addCloth";
-      if (o.typeOf().as<std::string>() != "object") throw InvalidArgument("addCloth: options must be an object");
+      requireObject(fn, "options", o);
       ClothDef c;
       c.columns = toInt(fn, "columns", numberField(fn, o, "columns", NAN));
       c.rows = toInt(fn, "rows", numberField(fn, o, "rows", NAN));
@@ -336,7 +345,7 @@ class JsWorld {
   val addRope(val o) {
     const BodyRange r = guarded("addRope", [&] {
       const char* fn = "addRope";
-      if (o.typeOf().as<std::string>() != "object") throw InvalidArgument("addRope: options must be an object");
+      requireObject(fn, "options", o);
       RopeDef d;
       d.segments = toInt(fn, "segments", numberField(fn, o, "segments", NAN));
       d.start = vec3Field(fn, o, "start", d.start);
