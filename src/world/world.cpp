@@ -295,6 +295,8 @@ struct World::Impl {
 
 World::World(TaskSystem* tasks) : impl_(std::make_unique<Impl>()) { setTaskSystem(tasks); }
 World::~World() = default;
+World::World(World&&) noexcept = default;
+World& World::operator=(World&&) noexcept = default;
 
 const SolverSettings& World::settings() const { return impl_->settings; }
 

@@ -29,6 +29,8 @@ class World {
   ~World();
   World(const World&) = delete;
   World& operator=(const World&) = delete;
+  World(World&&) noexcept;             ///< The moved-from world is empty and may only be destroyed or assigned.
+  World& operator=(World&&) noexcept;
 
   // --- Settings --------------------------------------------------------------------------------------------
   const SolverSettings& settings() const;
