@@ -3,11 +3,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs   # emcc's JS optimizer needs acorn from Debian's node modules
+# Emscripten's test binaries (pbd_tests.js and its worker) are CommonJS; our package.json says "type":"module".
+mkdir -p build && echo '{"type":"commonjs"}' > build/package.json
 for variant in threaded single; do
-  threads=ON; [ "$variant" = single ] && threads=OFF
+  # The GoogleTest suite is also built as wasm, in the threaded variant (it tests the thread pool too).
+  threads=ON; tests=ON
+  [ "$variant" = single ] && threads=OFF && tests=OFF
   dir=build/wasm-$variant
   if [ ! -f "$dir/CMakeCache.txt" ]; then
-    emcmake cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DPBD_WASM_THREADS=$threads \
+    emcmake cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DPBD_WASM_THREADS=$threads -DPBD_BUILD_TESTS=$tests \
       "-DCMAKE_CXX_LINKER_LAUNCHER=env;NODE_PATH=/usr/share/nodejs" \
       "-DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node;--no-experimental-fetch" >/dev/null
   fi

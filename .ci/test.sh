@@ -1,15 +1,34 @@
 #!/usr/bin/env bash
-# Runs every test (GoogleTest via ctest, Vitest in Node and headless Chromium) and ends with one totals line.
+# Runs every test: GoogleTest natively and as wasm under Node (ctest), then Vitest (Node and headless Chromium).
+# Ends with one line totalling them all: "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p build/reports
+passed=0
+failed=0
 
-echo "== GoogleTest (native, ctest)"
-(cd build/native && ctest -j2 --output-on-failure) 2>&1 | tee build/reports/ctest.log
-ctest_line=$(grep -E '[0-9]+ tests failed out of [0-9]+' build/reports/ctest.log | tail -1)
-ctest_failed=$(sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\1/' <<<"$ctest_line")
-ctest_total=$(sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\2/' <<<"$ctest_line")
-if [ -z "$ctest_line" ]; then ctest_failed=1; ctest_total=1; echo "ctest did not report a result"; fi
+# run_ctest NAME DIR: adds the suite's counts to the totals.
+run_ctest() {
+  local name=$1 dir=$2 log=build/reports/ctest-$1.log line
+  echo "== GoogleTest, $name (ctest in $dir)"
+  (cd "$dir" && ctest -j2 --output-on-failure) 2>&1 | tee "$log"
+  line=$(grep -E '[0-9]+ tests failed out of [0-9]+' "$log" | tail -1)
+  if [ -z "$line" ]; then
+    echo "ctest ($name) did not report a result"
+    failed=$((failed + 1))
+    return
+  fi
+  local f t
+  f=$(sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\1/' <<<"$line")
+  t=$(sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\2/' <<<"$line")
+  passed=$((passed + t - f))
+  failed=$((failed + f))
+  summary+="ctest $name: $((t - f)) passed, $f failed; "
+}
+
+summary=""
+run_ctest native build/native
+run_ctest wasm build/wasm-threaded
 
 echo "== Vitest (Node and headless Chromium)"
 rm -f build/reports/vitest.json
@@ -19,9 +38,9 @@ read -r vitest_passed vitest_failed < <(node -e "
   try { const r = require('./build/reports/vitest.json'); console.log(r.numPassedTests, r.numFailedTests + (r.numRuntimeErrorTestSuites || 0)); }
   catch { console.log(0, 1); }")
 [ "$vitest_status" -ne 0 ] && [ "$vitest_failed" -eq 0 ] && vitest_failed=1
+passed=$((passed + vitest_passed))
+failed=$((failed + vitest_failed))
 
-passed=$(( ctest_total - ctest_failed + vitest_passed ))
-failed=$(( ctest_failed + vitest_failed ))
-echo "ctest: $(( ctest_total - ctest_failed )) passed, $ctest_failed failed; vitest: $vitest_passed passed, $vitest_failed failed"
+echo "${summary}vitest: $vitest_passed passed, $vitest_failed failed"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
