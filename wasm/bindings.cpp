@@ -191,6 +191,23 @@ Method parseMethod(const std::string& name) {
   throw InvalidArgument("setMethod: method must be 'pbd' or 'xpbd' (got '" + name + "')");
 }
 
+Solver parseSolver(const std::string& name) {
+  if (name == "gauss-seidel") return Solver::GaussSeidel;
+  if (name == "jacobi") return Solver::Jacobi;
+  if (name == "coloured-gauss-seidel") return Solver::ColouredGaussSeidel;
+  throw InvalidArgument("setSolver: solver must be 'gauss-seidel', 'jacobi' or 'coloured-gauss-seidel' (got '" + name +
+                        "')");
+}
+
+std::string solverName(Solver s) {
+  switch (s) {
+    case Solver::GaussSeidel: return "gauss-seidel";
+    case Solver::Jacobi: return "jacobi";
+    case Solver::ColouredGaussSeidel: break;
+  }
+  return "coloured-gauss-seidel";
+}
+
 class JsWorld {
  public:
   JsWorld() : world_(&moduleTasks()) {}
@@ -212,6 +229,15 @@ class JsWorld {
     guarded("setIterations", [&] { world_.setIterations(toInt("setIterations", "iterations", n)); });
   }
   int getIterations() const { return world_.settings().iterations; }
+  void setSolver(std::string name) { guarded("setSolver", [&] { world_.setSolver(parseSolver(name)); }); }
+  std::string getSolver() const { return solverName(world_.settings().solver); }
+  void setJacobiRelaxation(double omega) {
+    guarded("setJacobiRelaxation", [&] { world_.setJacobiRelaxation(Real(omega)); });
+  }
+  double getJacobiRelaxation() const { return world_.settings().jacobiRelaxation; }
+  void setRecordResiduals(bool on) { guarded("setRecordResiduals", [&] { world_.setRecordResiduals(on); }); }
+  /// (max, rms) per projection pass of the last step; a view, valid until the next step.
+  val residuals() const { return view(world_.residuals(), 2 * size_t(world_.residualCount())); }
   void setLinearDamping(double d) { guarded("setLinearDamping", [&] { world_.setLinearDamping(Real(d)); }); }
   double getLinearDamping() const { return world_.settings().linearDamping; }
   void setRigidDamping(double k) { guarded("setRigidDamping", [&] { world_.setRigidDamping(Real(k)); }); }
@@ -394,6 +420,12 @@ EMSCRIPTEN_BINDINGS(pbd) {
       .function("getSubsteps", &JsWorld::getSubsteps)
       .function("setIterations", &JsWorld::setIterations)
       .function("getIterations", &JsWorld::getIterations)
+      .function("setSolver", &JsWorld::setSolver)
+      .function("getSolver", &JsWorld::getSolver)
+      .function("setJacobiRelaxation", &JsWorld::setJacobiRelaxation)
+      .function("getJacobiRelaxation", &JsWorld::getJacobiRelaxation)
+      .function("setRecordResiduals", &JsWorld::setRecordResiduals)
+      .function("residuals", &JsWorld::residuals)
       .function("setLinearDamping", &JsWorld::setLinearDamping)
       .function("getLinearDamping", &JsWorld::getLinearDamping)
       .function("setRigidDamping", &JsWorld::setRigidDamping)

@@ -1,9 +1,25 @@
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 
 #include "pbd/task_system.h"
 
 namespace pbd {
+
+namespace {
+/// How long an idle thread polls for the next job before it sleeps. A step hands out jobs back to back (one per
+/// colour per iteration), and waking a sleeping thread costs more than most of those jobs.
+constexpr std::chrono::microseconds kSpinTime{200};
+
+template <class Ready>
+bool spinUntil(Ready ready) {
+  const auto until = std::chrono::steady_clock::now() + kSpinTime;
+  for (int k = 0;; ++k) {
+    if (ready()) return true;
+    if ((k & 63) == 63 && std::chrono::steady_clock::now() > until) return false;
+  }
+}
+}  // namespace
 
 struct ThreadPool::Job {
   RangeFn fn;
@@ -21,6 +37,7 @@ ThreadPool::~ThreadPool() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
+    stoppingFlag_.store(true, std::memory_order_release);
   }
   wake_.notify_all();
   for (std::thread& t : workers_) t.join();
@@ -37,22 +54,32 @@ void ThreadPool::runRanges(Job& job) {
 void ThreadPool::workerLoop() {
   unsigned long seen = 0;
   for (;;) {
+    spinUntil([&] {
+      return publishedGeneration_.load(std::memory_order_acquire) != seen ||
+             stoppingFlag_.load(std::memory_order_relaxed);
+    });
     Job* job;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
+      if (generation_ == seen && !stopping_) {
+        ++sleepers_;
+        wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
+        --sleepers_;
+      }
       if (stopping_) return;
       seen = generation_;
       job = job_;
       if (!job) continue;  // woke after the job had already finished
-      ++busyWorkers_;
+      busy_.fetch_add(1, std::memory_order_relaxed);
     }
     runRanges(*job);
+    bool callerSleeps;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      --busyWorkers_;
+      busy_.fetch_sub(1, std::memory_order_release);
+      callerSleeps = callerSleeping_;
     }
-    done_.notify_one();
+    if (callerSleeps) done_.notify_one();
   }
 }
 
@@ -68,17 +95,25 @@ void ThreadPool::parallelFor(size_t count, size_t minRange, RangeFn fn) {
   const size_t rangeSize = std::max(minRange, (count + threads * 4 - 1) / (threads * 4));
   std::lock_guard<std::mutex> submit(submitMutex_);
   Job job{fn, count, rangeSize};
+  bool wakeSleepers;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     job_ = &job;
     ++generation_;
+    publishedGeneration_.store(generation_, std::memory_order_release);
+    wakeSleepers = sleepers_ > 0;
   }
-  wake_.notify_all();
+  if (wakeSleepers) wake_.notify_all();
   runRanges(job);
-  // Workers that woke late find no range left; wait until every worker that took the job has left it,
-  // and clear job_ so that none picks the dead job up after we return.
+  // Wait until every worker that took the job has left it, then clear job_ under the lock so that no late worker
+  // can pick up this (stack) job after we return.
+  spinUntil([&] { return busy_.load(std::memory_order_acquire) == 0; });
   std::unique_lock<std::mutex> lock(mutex_);
-  done_.wait(lock, [&] { return busyWorkers_ == 0; });
+  if (busy_.load(std::memory_order_acquire) != 0) {
+    callerSleeping_ = true;
+    done_.wait(lock, [&] { return busy_.load(std::memory_order_acquire) == 0; });
+    callerSleeping_ = false;
+  }
   job_ = nullptr;
 }
 

@@ -1,54 +1,15 @@
 #include "pbd/world.h"
 
 #include <algorithm>
-#include <cmath>
 #include <vector>
 
-#include "constraints/attachment.h"
-#include "constraints/distance.h"
-#include "constraints/plane_contact.h"
-#include "math/wide_float.h"
+#include "constraints/multiplier.h"
 #include "world/body_builders.h"
-#include "world/rigid_damping.h"
 #include "world/validate.h"
+#include "world/world_state.h"
 
 namespace pbd {
 namespace {
-
-/// Particles per range handed to the task system: below this a loop stays on one thread.
-constexpr size_t kParticlesPerTask = 4096;
-
-/// A distance constraint as stored: DistanceConstraintDef plus the cached PBD stiffness.
-struct DistanceConstraint {
-  uint32_t i, j;     ///< Particle indices.
-  Real minLength;    ///< m.
-  Real maxLength;    ///< m, >= minLength; equal = bilateral.
-  Real compliance;   ///< XPBD α, m/N.
-  Real stiffness;    ///< PBD k in [0,1].
-  Real kPrime;       ///< 1 - (1-k)^(1/iterations), refreshed when iterations change.
-};
-
-struct Attachment {
-  uint32_t particle;  ///< Particle index.
-  Vec3 target;        ///< m, where the particle is pulled at the end of the next step.
-  Vec3 startTarget;   ///< m, the target at the start of the step; substeps move linearly from it to `target`, so a
-                      ///< dragged particle moves smoothly and keeps the drag's velocity when released.
-  Real compliance;    ///< XPBD α, m/N.
-  Real stiffness;     ///< PBD k.
-  Real kPrime;        ///< Cached corrected stiffness.
-  bool active;        ///< false = removed, slot free for reuse.
-};
-
-/// A ground contact of the current substep.
-struct Contact {
-  uint32_t particle;    ///< Particle index.
-  Real approachSpeed;   ///< m/s, normal velocity v·n when the contact was generated (negative = approaching).
-  Real normalPush;      ///< m, total normal correction applied this substep (the normal impulse times h/m).
-};
-
-struct ParticleRange {
-  uint32_t begin, end;
-};
 
 Vec3 load3(const std::vector<Real>& a, uint32_t i) { return Vec3(a[3 * i], a[3 * i + 1], a[3 * i + 2]); }
 void store3(std::vector<Real>& a, uint32_t i, const Vec3& v) {
@@ -74,224 +35,98 @@ void checkSettings(const char* fn, const SolverSettings& s) {
   check::inRange(fn, "ground.restitution", s.ground.restitution, 0, 1);
   check::atLeast(fn, "ground.restitutionThreshold", s.ground.restitutionThreshold, 0);
   if (s.method != Method::Pbd && s.method != Method::Xpbd) check::fail(fn, "method", "is unknown", int(s.method));
+  if (s.solver != Solver::GaussSeidel && s.solver != Solver::Jacobi && s.solver != Solver::ColouredGaussSeidel) {
+    check::fail(fn, "solver", "is unknown", int(s.solver));
+  }
+  check::finite(fn, "jacobiRelaxation", s.jacobiRelaxation);
+  if (!(s.jacobiRelaxation > 0 && s.jacobiRelaxation < 2)) check::fail(fn, "jacobiRelaxation", "must be in (0, 2)", s.jacobiRelaxation);
 }
 
 }  // namespace
 
-struct World::Impl {
-  SolverSettings settings;
-  SerialTaskSystem serial;
-  TaskSystem* tasks = &serial;
-
-  // Particle state, structure of arrays, xyz per particle. x is what callers read (positions()); p is the
-  // substep's solution, starting from the inertial prediction x + h v, which is kept for the velocity update.
-  std::vector<Real> x, p, inertial, v, force;
-  std::vector<Real> w;               // inverse mass per particle
-  std::vector<ParticleRange> bodies; // particle ranges for rigid-motion damping
-
-  std::vector<DistanceConstraint> distances;
-  std::vector<Real> distanceLambda;  // XPBD multipliers, reset each substep
-  std::vector<Attachment> attachments;
-  std::vector<Real> attachmentLambda;
-  std::vector<uint32_t> freeAttachments;
-  std::vector<Contact> contacts;     // capacity = particle count, so step() never allocates
-  int kPrimeIterations = 0;          // iteration count the cached k' were computed for
-
-  uint32_t count() const { return uint32_t(w.size()); }
-
-  /// Appends particles as one body; strong guarantee (reserve everything first, then append without throwing).
-  uint32_t appendParticles(const char* fn, const Real* xyz, const Real* invMass, size_t n) {
-    if (n == 0) check::fail(fn, "count", "must be > 0", n);
-    if (n > kMaxParticles || count() + n > kMaxParticles) {
-      check::fail(fn, "count", ("would exceed the particle limit " + std::to_string(kMaxParticles)).c_str(), n);
-    }
-    for (size_t i = 0; i < 3 * n; ++i) check::finite(fn, "positions[" + std::to_string(i) + "]", xyz[i]);
-    if (invMass) {
-      for (size_t i = 0; i < n; ++i) check::inverseMass(fn, "inverseMasses[" + std::to_string(i) + "]", invMass[i]);
-    }
-    const size_t newCount = count() + n;
-    for (auto* a : {&x, &p, &inertial, &v, &force}) a->reserve(3 * newCount);
-    w.reserve(newCount);
-    contacts.reserve(newCount);
-    bodies.reserve(bodies.size() + 1);
-    const uint32_t first = count();
-    x.insert(x.end(), xyz, xyz + 3 * n);
-    p.insert(p.end(), xyz, xyz + 3 * n);
-    inertial.insert(inertial.end(), xyz, xyz + 3 * n);
-    v.insert(v.end(), 3 * n, Real(0));
-    force.insert(force.end(), 3 * n, Real(0));
-    if (invMass) w.insert(w.end(), invMass, invMass + n);
-    else w.insert(w.end(), n, Real(1));
-    bodies.push_back({first, uint32_t(newCount)});
-    return first;
+uint32_t World::Impl::appendParticles(const char* fn, const Real* xyz, const Real* invMass, size_t n) {
+  if (n == 0) check::fail(fn, "count", "must be > 0", n);
+  if (n > kMaxParticles || count() + n > kMaxParticles) {
+    check::fail(fn, "count", ("would exceed the particle limit " + std::to_string(kMaxParticles)).c_str(), n);
   }
-
-  void checkDistance(const char* fn, const DistanceConstraintDef& d, uint32_t particleCount) const {
-    check::index(fn, "i", d.i, particleCount);
-    check::index(fn, "j", d.j, particleCount);
-    if (d.i == d.j) check::fail(fn, "j", "must differ from i", d.j);
-    if (d.minLength != -1) check::atLeast(fn, "minLength", d.minLength, 0);
-    if (d.maxLength != -1) check::atLeast(fn, "maxLength", d.maxLength, d.minLength == -1 ? 0 : d.minLength);
-    checkStrength(fn, d.strength);
+  for (size_t i = 0; i < 3 * n; ++i) check::finite(fn, "positions[" + std::to_string(i) + "]", xyz[i]);
+  if (invMass) {
+    for (size_t i = 0; i < n; ++i) check::inverseMass(fn, "inverseMasses[" + std::to_string(i) + "]", invMass[i]);
   }
+  // Reserve everything first (may throw, nothing changed yet), then append without throwing.
+  const size_t newCount = count() + n;
+  for (auto* a : {&x, &p, &inertial, &v, &force, &jacobiDelta}) a->reserve(3 * newCount);
+  w.reserve(newCount);
+  contacts.reserve(newCount);
+  schedule.constraintsPerParticle.reserve(newCount);
+  colouring.reserveParticles(newCount);
+  bodies.reserve(bodies.size() + 1);
+  const uint32_t first = count();
+  x.insert(x.end(), xyz, xyz + 3 * n);
+  p.insert(p.end(), xyz, xyz + 3 * n);
+  inertial.insert(inertial.end(), xyz, xyz + 3 * n);
+  v.insert(v.end(), 3 * n, Real(0));
+  force.insert(force.end(), 3 * n, Real(0));
+  jacobiDelta.insert(jacobiDelta.end(), 3 * n, Real(0));
+  if (invMass) w.insert(w.end(), invMass, invMass + n);
+  else w.insert(w.end(), n, Real(1));
+  colouring.resizeParticles(newCount);
+  bodies.push_back({first, uint32_t(newCount)});
+  schedule.dirty = true;
+  return first;
+}
 
-  DistanceConstraint makeDistance(const DistanceConstraintDef& d) const {
-    const Real current = (load3(x, d.i) - load3(x, d.j)).norm();
-    const Real lo = d.minLength == -1 ? current : d.minLength;
-    const Real hi = d.maxLength == -1 ? lo : d.maxLength;
-    return {d.i, d.j, lo, hi, d.strength.compliance, d.strength.stiffness,
-            correctedStiffness(d.strength.stiffness, settings.iterations)};
+void World::Impl::reserveDistances(size_t extra) {
+  const size_t total = distances.size() + extra;
+  if (total > kMaxConstraints) check::fail("addDistanceConstraint", "constraint count", "would exceed the limit", total);
+  distances.reserve(total);
+  distanceLambda.reserve(total);
+  distanceColour.reserve(total);
+  schedule.constraints.reserve(total);
+  schedule.lambda.reserve(total);
+}
+
+void World::Impl::appendDistance(const DistanceConstraintDef& d) {
+  const Real current = (load3(x, d.i) - load3(x, d.j)).norm();
+  const Real lo = d.minLength == -1 ? current : d.minLength;
+  const Real hi = d.maxLength == -1 ? lo : d.maxLength;
+  distances.push_back({d.i, d.j, lo, hi, d.strength.compliance, d.strength.stiffness,
+                       correctedStiffness(d.strength.stiffness, settings.iterations)});
+  distanceLambda.push_back(0);
+  distanceColour.push_back(colouring.add(d.i, d.j));
+  schedule.dirty = true;
+}
+
+void World::Impl::reserveResiduals(int substeps, int iterations) {
+  if (recordResiduals) residuals.reserve(2 * size_t(substeps) * size_t(iterations));
+}
+
+namespace {
+
+void checkDistance(const char* fn, const DistanceConstraintDef& d, uint32_t particleCount) {
+  check::index(fn, "i", d.i, particleCount);
+  check::index(fn, "j", d.j, particleCount);
+  if (d.i == d.j) check::fail(fn, "j", "must differ from i", d.j);
+  if (d.minLength != -1) check::atLeast(fn, "minLength", d.minLength, 0);
+  if (d.maxLength != -1) check::atLeast(fn, "maxLength", d.maxLength, d.minLength == -1 ? 0 : d.minLength);
+  checkStrength(fn, d.strength);
+}
+
+}  // namespace
+
+/// Appends a body's particles and constraints in one step: validated and reserved before anything changes.
+BodyRange World::Impl::appendBody(const char* fn, const BodyBlueprint& b) {
+  const size_t n = b.inverseMasses.size();
+  reserveDistances(b.constraints.size());
+  const uint32_t firstConstraint = uint32_t(distances.size());
+  const uint32_t first = appendParticles(fn, b.positions.data(), b.inverseMasses.data(), n);
+  for (DistanceConstraintDef d : b.constraints) {
+    d.i += first;
+    d.j += first;
+    appendDistance(d);
   }
-
-  void refreshKPrime() {
-    if (kPrimeIterations == settings.iterations) return;
-    kPrimeIterations = settings.iterations;
-    for (auto& c : distances) c.kPrime = correctedStiffness(c.stiffness, kPrimeIterations);
-    for (auto& a : attachments) a.kPrime = correctedStiffness(a.stiffness, kPrimeIterations);
-  }
-
-  BodyRange appendBody(const char* fn, const BodyBlueprint& b) {
-    const size_t n = b.inverseMasses.size();
-    if (distances.size() + b.constraints.size() > kMaxConstraints) {
-      check::fail(fn, "constraint count", "would exceed the constraint limit", distances.size() + b.constraints.size());
-    }
-    distances.reserve(distances.size() + b.constraints.size());
-    distanceLambda.reserve(distances.size() + b.constraints.size());
-    const uint32_t firstConstraint = uint32_t(distances.size());
-    const uint32_t first = appendParticles(fn, b.positions.data(), b.inverseMasses.data(), n);
-    for (DistanceConstraintDef d : b.constraints) {
-      d.i += first;
-      d.j += first;
-      distances.push_back(makeDistance(d));
-    }
-    distanceLambda.resize(distances.size(), 0);
-    return {first, uint32_t(n), firstConstraint, uint32_t(b.constraints.size())};
-  }
-
-  // --- The stages of Algorithm 1 ----------------------------------------------------------------------------
-
-  /// (5) v += h (g + w f) for every free particle.
-  void applyExternalForces(Real h) {
-    const Vec3 g = settings.gravity;
-    auto body = [&](size_t begin, size_t end) {
-      for (size_t i = begin; i < end; ++i) {
-        if (w[i] == 0) continue;
-        for (int a = 0; a < 3; ++a) v[3 * i + a] += h * (g[a] + w[i] * force[3 * i + a]);
-      }
-    };
-    tasks->parallelFor(count(), kParticlesPerTask, body);
-  }
-
-  /// (6) dampVelocities: global linear damping, then Müller's damping of non-rigid motion per body.
-  void dampVelocities(Real h) {
-    if (settings.linearDamping > 0) {
-      const Real keep = std::max(Real(0), 1 - settings.linearDamping * h);
-      for (Real& vk : v) vk *= keep;
-    }
-    if (settings.rigidDamping > 0) {
-      // k is per frame; per substep use 1 - (1-k)^(1/substeps) so the frame's damping does not depend on substeps.
-      const Real k = settings.rigidDamping >= 1
-                         ? Real(1)
-                         : 1 - std::pow(1 - settings.rigidDamping, Real(1) / Real(settings.substeps));
-      for (const ParticleRange& b : bodies) dampNonRigidMotion(x.data(), v.data(), w.data(), b.begin, b.end, k);
-    }
-  }
-
-  /// (7) p = x + h v, a flat SIMD loop over xyz; the prediction is kept as `inertial`.
-  void predictPositions(Real h) {
-    auto body = [&](size_t begin, size_t end) {
-      axpyRange(inertial.data(), x.data(), h, v.data(), 3 * begin, 3 * end);
-      std::copy(inertial.begin() + 3 * begin, inertial.begin() + 3 * end, p.begin() + 3 * begin);
-    };
-    tasks->parallelFor(count(), kParticlesPerTask, body);
-  }
-
-  Real groundSurface() const { return settings.ground.height + settings.ground.thickness; }
-
-  /// (8) generateCollisionConstraints: a ground contact for every free particle predicted below the surface.
-  void generateContacts() {
-    contacts.clear();
-    if (!settings.ground.enabled) return;
-    const Real surface = groundSurface();
-    for (uint32_t i = 0; i < count(); ++i) {
-      if (w[i] != 0 && p[3 * i + 1] < surface) contacts.push_back({i, v[3 * i + 1], 0});
-    }
-  }
-
-  /// (9-11) One projection pass over every constraint, contacts last so that they hold when the loop ends.
-  void projectConstraints(Real h, Real stepFraction) {
-    const bool xpbd = settings.method == Method::Xpbd;
-    const Real invH2 = 1 / (h * h);
-    Vec3* P = reinterpret_cast<Vec3*>(p.data());
-    for (size_t c = 0; c < distances.size(); ++c) {
-      const DistanceConstraint& d = distances[c];
-      distanceLambda[c] += projectDistance(P[d.i], P[d.j], w[d.i], w[d.j], d.minLength, d.maxLength, xpbd, d.kPrime,
-                                           d.compliance * invH2, distanceLambda[c]);
-    }
-    for (size_t a = 0; a < attachments.size(); ++a) {
-      const Attachment& at = attachments[a];
-      if (!at.active) continue;
-      const Vec3 target = at.startTarget + stepFraction * (at.target - at.startTarget);
-      attachmentLambda[a] += projectAttachment(P[at.particle], w[at.particle], target, xpbd, at.kPrime,
-                                               at.compliance * invH2, attachmentLambda[a]);
-    }
-    const Real surface = groundSurface();
-    for (Contact& c : contacts) c.normalPush += projectGroundContact(p[3 * c.particle + 1], surface);
-  }
-
-  /// Particles pushed below the ground by other constraints after contact generation get a contact now,
-  /// so that no particle ever ends a step below the ground.
-  void addLateContacts() {
-    if (!settings.ground.enabled) return;
-    const Real surface = groundSurface();
-    for (uint32_t i = 0; i < count(); ++i) {
-      if (w[i] == 0 || p[3 * i + 1] >= surface) continue;
-      const Real push = projectGroundContact(p[3 * i + 1], surface);
-      contacts.push_back({i, v[3 * i + 1], push});
-    }
-  }
-
-  /// (12-15) v = (p - x) / h, x = p.
-  void commitPositions(Real h) {
-    const Real invH = 1 / h;
-    auto body = [&](size_t begin, size_t end) {
-      commitRange(x.data(), v.data(), p.data(), inertial.data(), invH, 3 * begin, 3 * end);
-    };
-    tasks->parallelFor(count(), kParticlesPerTask, body);
-  }
-
-  /// (16) velocityUpdate: Coulomb friction limited by the normal impulse, and restitution, for this substep's contacts.
-  void updateContactVelocities(Real h) {
-    const GroundSettings& g = settings.ground;
-    for (const Contact& c : contacts) {
-      Real* vi = &v[3 * c.particle];
-      // Tangential velocity is reduced by at most mu * (normal velocity change) = mu * normalPush / h.
-      const Real vt = std::hypot(vi[0], vi[2]);
-      if (vt > 0) {
-        const Real scale = std::max(Real(0), vt - g.friction * c.normalPush / h) / vt;
-        vi[0] *= scale;
-        vi[2] *= scale;
-      }
-      if (g.restitution > 0 && -c.approachSpeed > g.restitutionThreshold) {
-        vi[1] = std::max(vi[1], -g.restitution * c.approachSpeed);
-      }
-    }
-  }
-
-  /// One substep of length h; `stepFraction` = how far through the frame its end is, in (0, 1].
-  void substep(Real h, Real stepFraction) {
-    applyExternalForces(h);
-    dampVelocities(h);
-    predictPositions(h);
-    generateContacts();
-    std::fill(distanceLambda.begin(), distanceLambda.end(), Real(0));
-    std::fill(attachmentLambda.begin(), attachmentLambda.end(), Real(0));
-    for (int it = 0; it < settings.iterations; ++it) projectConstraints(h, stepFraction);
-    addLateContacts();
-    commitPositions(h);
-    updateContactVelocities(h);
-  }
-};
+  return {first, uint32_t(n), firstConstraint, uint32_t(b.constraints.size())};
+}
 
 World::World(TaskSystem* tasks) : impl_(std::make_unique<Impl>()) { setTaskSystem(tasks); }
 World::~World() = default;
@@ -302,6 +137,7 @@ const SolverSettings& World::settings() const { return impl_->settings; }
 
 void World::setSettings(const SolverSettings& s) {
   checkSettings("setSettings", s);
+  impl_->reserveResiduals(s.substeps, s.iterations);
   impl_->settings = s;
 }
 
@@ -317,13 +153,45 @@ void World::setMethod(Method m) {
 
 void World::setSubsteps(int n) {
   check::inRange("setSubsteps", "substeps", n, 1, 1000);
+  impl_->reserveResiduals(n, impl_->settings.iterations);
   impl_->settings.substeps = n;
 }
 
 void World::setIterations(int n) {
   check::inRange("setIterations", "iterations", n, 1, 1000);
+  impl_->reserveResiduals(impl_->settings.substeps, n);
   impl_->settings.iterations = n;
 }
+
+void World::setSolver(Solver solver) {
+  SolverSettings s = impl_->settings;
+  s.solver = solver;
+  checkSettings("setSolver", s);
+  impl_->settings = s;
+}
+
+void World::setJacobiRelaxation(Real omega) {
+  SolverSettings s = impl_->settings;
+  s.jacobiRelaxation = omega;
+  checkSettings("setJacobiRelaxation", s);
+  impl_->settings = s;
+}
+
+void World::setRecordResiduals(bool record) {
+  Impl& m = *impl_;
+  const bool was = m.recordResiduals;
+  m.recordResiduals = record;
+  try {
+    m.reserveResiduals(m.settings.substeps, m.settings.iterations);
+  } catch (...) {
+    m.recordResiduals = was;
+    throw;
+  }
+  if (!record) m.residuals.clear();
+}
+
+const Real* World::residuals() const { return impl_->residuals.data(); }
+uint32_t World::residualCount() const { return uint32_t(impl_->residuals.size() / 2); }
 
 void World::setLinearDamping(Real perSecond) {
   check::atLeast("setLinearDamping", "linearDamping", perSecond, 0);
@@ -386,13 +254,27 @@ void World::setExternalForce(uint32_t particle, const Vec3& f) {
 
 uint32_t World::addDistanceConstraint(const DistanceConstraintDef& def) {
   Impl& m = *impl_;
-  m.checkDistance("addDistanceConstraint", def, m.count());
-  if (m.distances.size() >= kMaxConstraints) check::fail("addDistanceConstraint", "constraint count", "is at the limit", m.distances.size());
-  m.distances.reserve(m.distances.size() + 1);
-  m.distanceLambda.reserve(m.distances.size() + 1);
-  m.distances.push_back(m.makeDistance(def));
-  m.distanceLambda.push_back(0);
+  checkDistance("addDistanceConstraint", def, m.count());
+  m.reserveDistances(1);
+  m.appendDistance(def);
   return uint32_t(m.distances.size() - 1);
+}
+
+DistanceConstraintDef World::distanceConstraint(uint32_t constraint) const {
+  check::index("distanceConstraint", "constraint", constraint, impl_->distances.size());
+  const DistanceConstraint& c = impl_->distances[constraint];
+  DistanceConstraintDef d;
+  d.i = c.i;
+  d.j = c.j;
+  d.minLength = c.minLength;
+  d.maxLength = c.maxLength;
+  d.strength = Strength{c.compliance, c.stiffness};
+  return d;
+}
+
+uint32_t World::distanceConstraintColour(uint32_t constraint) const {
+  check::index("distanceConstraintColour", "constraint", constraint, impl_->distances.size());
+  return impl_->distanceColour[constraint];
 }
 
 void World::setDistanceStrength(uint32_t first, uint32_t count, const Strength& strength) {
@@ -409,6 +291,7 @@ void World::setDistanceStrength(uint32_t first, uint32_t count, const Strength& 
     m.distances[c].stiffness = strength.stiffness;
     m.distances[c].kPrime = kPrime;
   }
+  m.schedule.dirty = true;
 }
 
 uint32_t World::addAttachment(const AttachmentDef& def) {
@@ -459,11 +342,7 @@ BodyRange World::addRope(const RopeDef& def) { return impl_->appendBody("addRope
 void World::step(Real dt) {
   check::finite("step", "dt", dt);
   if (!(dt > 0) || dt > 1) check::fail("step", "dt", "must be in (0, 1] seconds", dt);
-  Impl& m = *impl_;
-  m.refreshKPrime();
-  const Real h = dt / Real(m.settings.substeps);
-  for (int s = 0; s < m.settings.substeps; ++s) m.substep(h, Real(s + 1) / Real(m.settings.substeps));
-  for (Attachment& a : m.attachments) a.startTarget = a.target;
+  impl_->step(dt);
 }
 
 const Real* World::positions() const { return impl_->x.data(); }

@@ -77,6 +77,10 @@ TEST_F(BadInput, Settings) {
   expectRejected([&] { world.setLinearDamping(kInf); }, {"setLinearDamping", "linearDamping"});
   expectRejected([&] { world.setRigidDamping(1.5f); }, {"setRigidDamping", "rigidDamping"});
   expectRejected([&] { world.setMethod(Method(7)); }, {"setMethod", "method"});
+  expectRejected([&] { world.setSolver(Solver(9)); }, {"setSolver", "solver"});
+  expectRejected([&] { world.setJacobiRelaxation(0); }, {"setJacobiRelaxation", "jacobiRelaxation"});
+  expectRejected([&] { world.setJacobiRelaxation(2); }, {"setJacobiRelaxation", "jacobiRelaxation"});
+  expectRejected([&] { world.setJacobiRelaxation(kNaN); }, {"setJacobiRelaxation", "jacobiRelaxation"});
   GroundSettings g;
   g.friction = -1;
   expectRejected([&] { world.setGround(g); }, {"setGround", "ground.friction"});
@@ -110,6 +114,8 @@ TEST_F(BadInput, Particles) {
   expectRejected([&] { world.setVelocity(99, Vec3::Zero()); }, {"setVelocity", "particle"});
   expectRejected([&] { world.setVelocity(1, Vec3(kNaN, 0, 0)); }, {"setVelocity", "velocity.x"});
   expectRejected([&] { world.setPosition(16, Vec3::Zero()); }, {"setPosition", "particle"});
+  expectRejected([&] { world.distanceConstraint(1u << 30); }, {"distanceConstraint", "constraint"});
+  expectRejected([&] { world.distanceConstraintColour(1u << 30); }, {"distanceConstraintColour", "constraint"});
   expectRejected([&] { world.setPosition(1, Vec3(0, kInf, 0)); }, {"setPosition", "position.y"});
   expectRejected([&] { world.setExternalForce(1, Vec3(0, kInf, 0)); }, {"setExternalForce", "force.y"});
 }

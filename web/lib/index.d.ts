@@ -108,6 +108,23 @@ export declare class World {
   /** Projection passes per substep, in [1, 1000]. Default 1. */
   setIterations(n: number): void;
   getIterations(): number;
+  /**
+   * How the projections of one iteration are ordered: 'gauss-seidel' (serial, in the order constraints were added:
+   * the reference), 'jacobi' (all from the same positions, corrections averaged, times ω), or
+   * 'coloured-gauss-seidel' (colour by colour, each colour in parallel; the default, bit-identical on any thread count).
+   */
+  setSolver(solver: 'gauss-seidel' | 'jacobi' | 'coloured-gauss-seidel'): void;
+  getSolver(): 'gauss-seidel' | 'jacobi' | 'coloured-gauss-seidel';
+  /** Jacobi's relaxation ω in (0, 2). Default 1. */
+  setJacobiRelaxation(omega: number): void;
+  getJacobiRelaxation(): number;
+  /** Record the distance constraints' residual after every projection pass (costs one extra evaluation per pass). */
+  setRecordResiduals(on: boolean): void;
+  /**
+   * Pairs (max |r|, RMS r) per projection pass of the last step (substeps x iterations pairs); r = C for PBD and
+   * C + α̃λ for XPBD. A live view, valid until the next step. Empty unless recording is on.
+   */
+  residuals(): Float32Array;
   /** Global linear damping in 1/s, >= 0. */
   setLinearDamping(perSecond: number): void;
   getLinearDamping(): number;

@@ -11,6 +11,13 @@ enum class Method {
   Xpbd,  ///< Macklin et al. 2016: compliance alpha >= 0 (inverse stiffness), Lagrange multiplier reset each substep.
 };
 
+/// How the constraint projections of one iteration are ordered and combined.
+enum class Solver {
+  GaussSeidel,          ///< Non-linear Gauss-Seidel in the order constraints were added; serial. The reference.
+  Jacobi,               ///< Every constraint from the same positions; corrections averaged per particle, times ω.
+  ColouredGaussSeidel,  ///< Gauss-Seidel colour by colour; each colour in parallel. Bit-identical for any thread count.
+};
+
 /// The ground: an infinite plane y = height with normal +Y, colliding with every particle.
 struct GroundSettings {
   bool enabled = true;     ///< false: no ground contacts are generated.
@@ -24,6 +31,8 @@ struct GroundSettings {
 /// Everything that controls one call of World::step(dt).
 struct SolverSettings {
   Method method = Method::Xpbd;   ///< PBD (stiffness) or XPBD (compliance).
+  Solver solver = Solver::ColouredGaussSeidel;  ///< Projection order; see Solver.
+  Real jacobiRelaxation = 1;      ///< ω in (0, 2): Jacobi's averaged correction is scaled by it (SOR).
   int substeps = 10;              ///< >= 1, the frame dt is split into this many equal substeps of Algorithm 1.
   int iterations = 1;             ///< >= 1, constraint projection passes per substep.
   Vec3 gravity{0, -9.81f, 0};     ///< m/s^2, applied to every particle with inverse mass > 0.

@@ -3,6 +3,7 @@
 // (pthreads under Emscripten). Both give bit-identical results: work is only split across independent items.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <memory>
@@ -45,8 +46,8 @@ class SerialTaskSystem final : public TaskSystem {
   }
 };
 
-/// A persistent pool: `workerCount` threads are started once and sleep between jobs; the calling thread works too.
-/// Never a thread per step. Safe to call from several threads (jobs are serialized).
+/// A persistent pool: `workerCount` threads are started once; between jobs they poll briefly, then sleep. The
+/// calling thread works too. Never a thread per step. Safe to call from several threads (jobs are serialized).
 class ThreadPool final : public TaskSystem {
  public:
   /// Starts `workerCount` threads (0 is allowed: then it behaves like SerialTaskSystem).
@@ -65,12 +66,16 @@ class ThreadPool final : public TaskSystem {
 
   std::vector<std::thread> workers_;
   std::mutex submitMutex_;  // one job at a time
-  std::mutex mutex_;        // guards job_, generation_, stopping_
-  std::condition_variable wake_;
-  std::condition_variable done_;
+  std::mutex mutex_;        // guards job_, generation_, sleepers_, callerSleeping_, stopping_, and changes of busy_
+  std::condition_variable wake_;  // workers sleep here
+  std::condition_variable done_;  // the caller sleeps here
   Job* job_ = nullptr;
-  unsigned long generation_ = 0;
-  unsigned busyWorkers_ = 0;
+  unsigned long generation_ = 0;                       // jobs published so far
+  std::atomic<unsigned long> publishedGeneration_{0};  // generation_, readable without the lock (polling)
+  std::atomic<unsigned> busy_{0};                      // workers inside the current job
+  std::atomic<bool> stoppingFlag_{false};
+  unsigned sleepers_ = 0;
+  bool callerSleeping_ = false;
   bool stopping_ = false;
 };
 

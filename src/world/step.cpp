@@ -1,0 +1,265 @@
+// The step of Algorithm 1 (Müller et al. 2006), stage by stage, and the three constraint solvers.
+#include <algorithm>
+#include <cmath>
+
+#include "constraints/attachment.h"
+#include "constraints/distance.h"
+#include "constraints/plane_contact.h"
+#include "math/wide_float.h"
+#include "world/rigid_damping.h"
+#include "world/world_state.h"
+
+namespace pbd {
+
+void World::Impl::step(Real dt) {
+  refreshDerivedData();
+  const Real h = dt / Real(settings.substeps);
+  if (recordResiduals) residuals.assign(2 * size_t(settings.substeps) * size_t(settings.iterations), Real(0));
+  for (int s = 0; s < settings.substeps; ++s) {
+    // One substep of length h; the fraction says how far through the frame it ends, for kinematic targets.
+    const Real stepFraction = Real(s + 1) / Real(settings.substeps);
+    applyExternalForces(h);
+    dampVelocities(h);
+    predictPositions(h);
+    generateContacts();
+    std::vector<Real>& lambda = settings.solver == Solver::GaussSeidel ? distanceLambda : schedule.lambda;
+    std::fill(lambda.begin(), lambda.end(), Real(0));
+    std::fill(attachmentLambda.begin(), attachmentLambda.end(), Real(0));
+    const bool xpbd = settings.method == Method::Xpbd;
+    const Real invH2 = 1 / (h * h);
+    for (int it = 0; it < settings.iterations; ++it) {
+      switch (settings.solver) {
+        case Solver::GaussSeidel: projectDistancesGaussSeidel(xpbd, invH2); break;
+        case Solver::Jacobi: projectDistancesJacobi(xpbd, invH2); break;
+        case Solver::ColouredGaussSeidel: projectDistancesColoured(xpbd, invH2); break;
+      }
+      projectAttachmentsAndContacts(xpbd, invH2, stepFraction);
+      if (recordResiduals) recordResidual(size_t(s) * size_t(settings.iterations) + size_t(it), invH2);
+    }
+    addLateContacts();
+    commitPositions(h);
+    updateContactVelocities(h);
+  }
+  for (Attachment& a : attachments) a.startTarget = a.target;
+}
+
+/// k' depends on the iteration count, and the colour schedule on the constraints: both are refreshed here, before
+/// the substeps, into buffers reserved when constraints were added (no allocation).
+void World::Impl::refreshDerivedData() {
+  if (kPrimeIterations != settings.iterations) {
+    kPrimeIterations = settings.iterations;
+    for (DistanceConstraint& c : distances) c.kPrime = correctedStiffness(c.stiffness, kPrimeIterations);
+    for (Attachment& a : attachments) a.kPrime = correctedStiffness(a.stiffness, kPrimeIterations);
+    schedule.dirty = true;
+  }
+  if (!schedule.dirty) return;
+  // Counting sort by colour.
+  constexpr uint32_t kGroups = GraphColouring::kColours + 1;
+  uint32_t* begin = schedule.colourBegin;
+  std::fill(begin, begin + kGroups + 1, 0u);
+  for (uint32_t colour : distanceColour) ++begin[colour + 1];
+  for (uint32_t g = 0; g < kGroups; ++g) begin[g + 1] += begin[g];
+  schedule.constraints.resize(distances.size());
+  schedule.lambda.resize(distances.size());
+  uint32_t next[kGroups];
+  std::copy(begin, begin + kGroups, next);
+  for (size_t c = 0; c < distances.size(); ++c) schedule.constraints[next[distanceColour[c]]++] = distances[c];
+  schedule.constraintsPerParticle.assign(count(), 0);
+  for (const DistanceConstraint& d : distances) {
+    ++schedule.constraintsPerParticle[d.i];
+    ++schedule.constraintsPerParticle[d.j];
+  }
+  schedule.dirty = false;
+}
+
+/// (5) v += h (g + w f) for every free particle.
+void World::Impl::applyExternalForces(Real h) {
+  const Vec3 g = settings.gravity;
+  auto body = [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      if (w[i] == 0) continue;
+      for (int a = 0; a < 3; ++a) v[3 * i + a] += h * (g[a] + w[i] * force[3 * i + a]);
+    }
+  };
+  tasks->parallelFor(count(), kParticlesPerTask, body);
+}
+
+/// (6) dampVelocities: global linear damping, then Müller's damping of non-rigid motion per body.
+void World::Impl::dampVelocities(Real h) {
+  if (settings.linearDamping > 0) {
+    const Real keep = std::max(Real(0), 1 - settings.linearDamping * h);
+    for (Real& vk : v) vk *= keep;
+  }
+  if (settings.rigidDamping > 0) {
+    // k is per frame; per substep use 1 - (1-k)^(1/substeps) so the frame's damping does not depend on substeps.
+    const Real k = settings.rigidDamping >= 1
+                       ? Real(1)
+                       : 1 - std::pow(1 - settings.rigidDamping, Real(1) / Real(settings.substeps));
+    for (const ParticleRange& b : bodies) dampNonRigidMotion(x.data(), v.data(), w.data(), b.begin, b.end, k);
+  }
+}
+
+/// (7) p = x + h v, a flat SIMD loop over xyz; the prediction is kept as `inertial`.
+void World::Impl::predictPositions(Real h) {
+  auto body = [&](size_t begin, size_t end) {
+    axpyRange(inertial.data(), x.data(), h, v.data(), 3 * begin, 3 * end);
+    std::copy(inertial.begin() + 3 * begin, inertial.begin() + 3 * end, p.begin() + 3 * begin);
+  };
+  tasks->parallelFor(count(), kParticlesPerTask, body);
+}
+
+/// (8) generateCollisionConstraints: a ground contact for every free particle predicted below the surface.
+void World::Impl::generateContacts() {
+  contacts.clear();
+  if (!settings.ground.enabled) return;
+  const Real surface = groundSurface();
+  for (uint32_t i = 0; i < count(); ++i) {
+    if (w[i] != 0 && p[3 * i + 1] < surface) contacts.push_back({i, v[3 * i + 1], 0});
+  }
+}
+
+namespace {
+
+Vec3* asVec3(std::vector<Real>& xyz) { return reinterpret_cast<Vec3*>(xyz.data()); }
+
+/// Projects constraints [begin, end) of `cs` in order, accumulating their multipliers.
+void projectRange(const DistanceConstraint* cs, Real* lambda, size_t begin, size_t end, Vec3* P, const Real* w,
+                  bool xpbd, Real invH2) {
+  for (size_t k = begin; k < end; ++k) {
+    const DistanceConstraint& d = cs[k];
+    lambda[k] += projectDistance(P[d.i], P[d.j], w[d.i], w[d.j], d.minLength, d.maxLength, xpbd, d.kPrime,
+                                 d.compliance * invH2, lambda[k]);
+  }
+}
+
+}  // namespace
+
+/// (9-11) Gauss-Seidel: each constraint in the order added, seeing the corrections of all before it.
+void World::Impl::projectDistancesGaussSeidel(bool xpbd, Real invH2) {
+  projectRange(distances.data(), distanceLambda.data(), 0, distances.size(), asVec3(p), w.data(), xpbd, invH2);
+}
+
+/// Gauss-Seidel colour by colour. Within a colour no two constraints share a particle, so its ranges run on any
+/// thread in any order with the same result; the overflow group runs serially last.
+void World::Impl::projectDistancesColoured(bool xpbd, Real invH2) {
+  Vec3* P = asVec3(p);
+  const DistanceConstraint* cs = schedule.constraints.data();
+  Real* lambda = schedule.lambda.data();
+  for (uint32_t colour = 0; colour < GraphColouring::kColours; ++colour) {
+    const size_t first = schedule.colourBegin[colour], last = schedule.colourBegin[colour + 1];
+    auto body = [&](size_t b, size_t e) { projectRange(cs, lambda, first + b, first + e, P, w.data(), xpbd, invH2); };
+    tasks->parallelFor(last - first, kConstraintsPerTask, body);
+  }
+  projectRange(cs, lambda, schedule.colourBegin[GraphColouring::kOverflow],
+               schedule.colourBegin[GraphColouring::kOverflow + 1], P, w.data(), xpbd, invH2);
+}
+
+/// Jacobi: every constraint is evaluated at the positions of the start of the iteration, and the corrections are
+/// summed per particle. To keep momentum, a constraint's correction is divided by the larger constraint count of its
+/// two particles (the same factor at both ends), not by each particle's own count; a particle thus moves by at most
+/// the mean of its corrections, times ω. Colours fix the summation order, so the result is deterministic.
+void World::Impl::projectDistancesJacobi(bool xpbd, Real invH2) {
+  std::fill(jacobiDelta.begin(), jacobiDelta.end(), Real(0));
+  const Vec3* P = asVec3(p);
+  Vec3* D = asVec3(jacobiDelta);
+  const DistanceConstraint* cs = schedule.constraints.data();
+  const uint32_t* perParticle = schedule.constraintsPerParticle.data();
+  Real* lambda = schedule.lambda.data();
+  auto accumulate = [&](size_t begin, size_t end) {
+    for (size_t k = begin; k < end; ++k) {
+      const DistanceConstraint& d = cs[k];
+      Vec3 p1 = P[d.i], p2 = P[d.j];
+      lambda[k] += projectDistance(p1, p2, w[d.i], w[d.j], d.minLength, d.maxLength, xpbd, d.kPrime,
+                                   d.compliance * invH2, lambda[k]);
+      const Real share = Real(1) / Real(std::max(perParticle[d.i], perParticle[d.j]));
+      D[d.i] += share * (p1 - P[d.i]);
+      D[d.j] += share * (p2 - P[d.j]);
+    }
+  };
+  for (uint32_t colour = 0; colour < GraphColouring::kColours; ++colour) {
+    const size_t first = schedule.colourBegin[colour], last = schedule.colourBegin[colour + 1];
+    auto body = [&](size_t b, size_t e) { accumulate(first + b, first + e); };
+    tasks->parallelFor(last - first, kConstraintsPerTask, body);
+  }
+  accumulate(schedule.colourBegin[GraphColouring::kOverflow], schedule.colourBegin[GraphColouring::kOverflow + 1]);
+  const Real omega = settings.jacobiRelaxation;
+  auto apply = [&](size_t begin, size_t end) {
+    axpyRange(p.data(), p.data(), omega, jacobiDelta.data(), 3 * begin, 3 * end);
+  };
+  tasks->parallelFor(count(), kParticlesPerTask, apply);
+}
+
+/// Attachments, then contacts last, so that contacts hold when the iteration ends.
+void World::Impl::projectAttachmentsAndContacts(bool xpbd, Real invH2, Real stepFraction) {
+  Vec3* P = asVec3(p);
+  for (size_t a = 0; a < attachments.size(); ++a) {
+    const Attachment& at = attachments[a];
+    if (!at.active) continue;
+    const Vec3 target = at.startTarget + stepFraction * (at.target - at.startTarget);
+    attachmentLambda[a] += projectAttachment(P[at.particle], w[at.particle], target, xpbd, at.kPrime,
+                                             at.compliance * invH2, attachmentLambda[a]);
+  }
+  const Real surface = groundSurface();
+  for (Contact& c : contacts) c.normalPush += projectGroundContact(p[3 * c.particle + 1], surface);
+}
+
+/// Residual of the distance constraints after a pass: r = C (PBD) or C + α̃λ (XPBD, the multiplier's equation).
+void World::Impl::recordResidual(size_t pass, Real invH2) {
+  const bool gaussSeidel = settings.solver == Solver::GaussSeidel;
+  const DistanceConstraint* cs = gaussSeidel ? distances.data() : schedule.constraints.data();
+  const Real* lambda = gaussSeidel ? distanceLambda.data() : schedule.lambda.data();
+  const bool xpbd = settings.method == Method::Xpbd;
+  const Vec3* P = asVec3(p);
+  double maxAbs = 0, sumSq = 0;
+  for (size_t k = 0; k < distances.size(); ++k) {
+    Real C = 0;
+    Vec3 n;
+    evalDistance(P[cs[k].i], P[cs[k].j], cs[k].minLength, cs[k].maxLength, C, n);
+    const double r = xpbd ? double(C) + double(cs[k].compliance * invH2) * double(lambda[k]) : double(C);
+    maxAbs = std::max(maxAbs, std::abs(r));
+    sumSq += r * r;
+  }
+  residuals[2 * pass] = Real(maxAbs);
+  residuals[2 * pass + 1] = distances.empty() ? Real(0) : Real(std::sqrt(sumSq / double(distances.size())));
+}
+
+/// Particles pushed below the ground by other constraints after contact generation get a contact now,
+/// so that no particle ever ends a step below the ground.
+void World::Impl::addLateContacts() {
+  if (!settings.ground.enabled) return;
+  const Real surface = groundSurface();
+  for (uint32_t i = 0; i < count(); ++i) {
+    if (w[i] == 0 || p[3 * i + 1] >= surface) continue;
+    const Real push = projectGroundContact(p[3 * i + 1], surface);
+    contacts.push_back({i, v[3 * i + 1], push});
+  }
+}
+
+/// (12-15) v = (p - x) / h, x = p.
+void World::Impl::commitPositions(Real h) {
+  const Real invH = 1 / h;
+  auto body = [&](size_t begin, size_t end) {
+    commitRange(x.data(), v.data(), p.data(), inertial.data(), invH, 3 * begin, 3 * end);
+  };
+  tasks->parallelFor(count(), kParticlesPerTask, body);
+}
+
+/// (16) velocityUpdate: Coulomb friction limited by the normal impulse, and restitution, for this substep's contacts.
+void World::Impl::updateContactVelocities(Real h) {
+  const GroundSettings& g = settings.ground;
+  for (const Contact& c : contacts) {
+    Real* vi = &v[3 * c.particle];
+    // Tangential velocity is reduced by at most mu * (normal velocity change) = mu * normalPush / h.
+    const Real vt = std::hypot(vi[0], vi[2]);
+    if (vt > 0) {
+      const Real scale = std::max(Real(0), vt - g.friction * c.normalPush / h) / vt;
+      vi[0] *= scale;
+      vi[2] *= scale;
+    }
+    if (g.restitution > 0 && -c.approachSpeed > g.restitutionThreshold) {
+      vi[1] = std::max(vi[1], -g.restitution * c.approachSpeed);
+    }
+  }
+}
+
+}  // namespace pbd

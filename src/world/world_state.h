@@ -1,0 +1,116 @@
+// The World's internals: runtime state in structure-of-arrays form, constraint arrays (one per kind), the colour
+// schedule, and the stages of the step. Only src/world/*.cpp include this.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "pbd/world.h"
+#include "schedule/graph_colouring.h"
+
+namespace pbd {
+
+struct BodyBlueprint;
+
+/// Particles per range handed to the task system: below this a loop stays on one thread.
+inline constexpr size_t kParticlesPerTask = 4096;
+/// Constraints per range when a colour is projected in parallel.
+inline constexpr size_t kConstraintsPerTask = 1024;
+
+/// A distance constraint as stored: DistanceConstraintDef plus the cached PBD stiffness.
+struct DistanceConstraint {
+  uint32_t i, j;     ///< Particle indices.
+  Real minLength;    ///< m.
+  Real maxLength;    ///< m, >= minLength; equal = bilateral.
+  Real compliance;   ///< XPBD α, m/N.
+  Real stiffness;    ///< PBD k in [0,1].
+  Real kPrime;       ///< 1 - (1-k)^(1/iterations), refreshed when iterations change.
+};
+
+struct Attachment {
+  uint32_t particle;  ///< Particle index.
+  Vec3 target;        ///< m, where the particle is pulled at the end of the next step.
+  Vec3 startTarget;   ///< m, the target at the start of the step; substeps move linearly from it to `target`, so a
+                      ///< dragged particle moves smoothly and keeps the drag's velocity when released.
+  Real compliance;    ///< XPBD α, m/N.
+  Real stiffness;     ///< PBD k.
+  Real kPrime;        ///< Cached corrected stiffness.
+  bool active;        ///< false = removed, slot free for reuse.
+};
+
+/// A ground contact of the current substep.
+struct Contact {
+  uint32_t particle;    ///< Particle index.
+  Real approachSpeed;   ///< m/s, normal velocity v·n when the contact was generated (negative = approaching).
+  Real normalPush;      ///< m, total normal correction applied this substep (the normal impulse times h/m).
+};
+
+struct ParticleRange {
+  uint32_t begin, end;
+};
+
+/// Distance constraints regrouped by colour for the parallel solvers: derived from World::Impl::distances,
+/// rebuilt (without allocating) at the next step after any change.
+struct ColourSchedule {
+  std::vector<DistanceConstraint> constraints;  ///< Sorted by colour, overflow last.
+  std::vector<Real> lambda;                     ///< XPBD multipliers of `constraints`.
+  uint32_t colourBegin[GraphColouring::kColours + 2] = {};  ///< Colour c is [colourBegin[c], colourBegin[c+1]).
+  std::vector<uint32_t> constraintsPerParticle; ///< Jacobi's averaging divisor.
+  bool dirty = true;
+};
+
+struct World::Impl {
+  SolverSettings settings;
+  SerialTaskSystem serial;
+  TaskSystem* tasks = &serial;
+
+  // Particle state, xyz per particle. x is what callers read (positions()); p is the substep's solution, starting
+  // from the inertial prediction x + h v, which is kept for the velocity update.
+  std::vector<Real> x, p, inertial, v, force;
+  std::vector<Real> w;                // inverse mass per particle
+  std::vector<Real> jacobiDelta;      // xyz per particle: Jacobi's summed corrections of one iteration
+  std::vector<ParticleRange> bodies;  // particle ranges for rigid-motion damping
+
+  std::vector<DistanceConstraint> distances;  // in the order added: the API's indices, and Gauss-Seidel's order
+  std::vector<Real> distanceLambda;
+  std::vector<uint32_t> distanceColour;       // colour of each distance constraint (GraphColouring::kOverflow too)
+  GraphColouring colouring;
+  ColourSchedule schedule;
+  int kPrimeIterations = 0;                   // iteration count the cached k' were computed for
+
+  std::vector<Attachment> attachments;
+  std::vector<Real> attachmentLambda;
+  std::vector<uint32_t> freeAttachments;
+  std::vector<Contact> contacts;              // capacity = particle count, so step() never allocates
+
+  bool recordResiduals = false;
+  std::vector<Real> residuals;                // (max |r|, rms r) per projection pass of the last step
+
+  uint32_t count() const { return uint32_t(w.size()); }
+
+  // --- Building (world.cpp) ---
+  uint32_t appendParticles(const char* fn, const Real* xyz, const Real* invMass, size_t n);
+  void reserveDistances(size_t extra);
+  void appendDistance(const DistanceConstraintDef& def);  // after reserveDistances: never throws
+  void reserveResiduals(int substeps, int iterations);
+  BodyRange appendBody(const char* fn, const BodyBlueprint& blueprint);
+
+  // --- The step (step.cpp) ---
+  void step(Real dt);
+  void refreshDerivedData();
+  void applyExternalForces(Real h);
+  void dampVelocities(Real h);
+  void predictPositions(Real h);
+  void generateContacts();
+  void projectDistancesGaussSeidel(bool xpbd, Real invH2);
+  void projectDistancesColoured(bool xpbd, Real invH2);
+  void projectDistancesJacobi(bool xpbd, Real invH2);
+  void projectAttachmentsAndContacts(bool xpbd, Real invH2, Real stepFraction);
+  void recordResidual(size_t pass, Real invH2);
+  void addLateContacts();
+  void commitPositions(Real h);
+  void updateContactVelocities(Real h);
+  Real groundSurface() const { return settings.ground.height + settings.ground.thickness; }
+};
+
+}  // namespace pbd
