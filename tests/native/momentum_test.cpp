@@ -7,26 +7,11 @@
 #include <random>
 
 #include "pbd/world.h"
+#include "scenes/measures.h"
 
 using namespace pbd;
 
 namespace {
-
-struct Momenta {
-  Eigen::Vector3d linear, angular;
-};
-
-Momenta momenta(const World& w) {
-  Momenta m{Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()};
-  for (uint32_t i = 0; i < w.particleCount(); ++i) {
-    const double mass = 1.0 / w.inverseMasses()[i];
-    const Eigen::Vector3d x(w.positions()[3 * i], w.positions()[3 * i + 1], w.positions()[3 * i + 2]);
-    const Eigen::Vector3d v(w.velocities()[3 * i], w.velocities()[3 * i + 1], w.velocities()[3 * i + 2]);
-    m.linear += mass * v;
-    m.angular += mass * x.cross(v);
-  }
-  return m;
-}
 
 /// A 12x12 cloth with uneven masses, tumbling and translating, plus random velocity noise.
 void buildTumblingCloth(World& world, Method method, int substeps) {
@@ -58,9 +43,9 @@ double angularDrift(Method method, int substeps) {
   World world;
   buildTumblingCloth(world, method, substeps);
   world.step(1.0f / 60);  // the first step removes the noise's constraint-violating part
-  const Momenta before = momenta(world);
+  const scenes::Momenta before = scenes::momenta(world);
   for (int f = 0; f < 60; ++f) world.step(1.0f / 60);
-  const Momenta after = momenta(world);
+  const scenes::Momenta after = scenes::momenta(world);
   // Positions are float32: each projection's round-off stays in the positions and so becomes a velocity, a random
   // walk of about 1e-4 |P| over a second at 20 substeps (measured). A real leak (a one-sided correction) is O(1).
   EXPECT_LT((after.linear - before.linear).norm(), 2e-3 * before.linear.norm());

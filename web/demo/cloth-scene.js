@@ -15,6 +15,7 @@ export const CLOTH = {
 /** The panel's initial values. */
 export const DEFAULT_PARAMS = {
   method: 'xpbd',
+  solver: 'coloured-gauss-seidel',
   substeps: 10,
   iterations: 1,
   stiffness: 1,       // PBD: fraction of the error removed per substep, [0, 1]

@@ -46,7 +46,7 @@ const worker = new Worker(new URL('./sim-worker.js', import.meta.url), { type: '
 const forcedVariant = new URLSearchParams(location.search).get('variant') ?? undefined;
 worker.postMessage({ type: 'init', variant: forcedVariant });
 
-const state = { ready: false, variant: null, threads: 0, frames: 0, solverMs: 0, cloth: null, shape: null };
+const state = { ready: false, variant: null, threads: 0, frames: 0, solverMs: 0, cloth: null, shape: null, residuals: null };
 let positions = null;   // Float32Array: a view on the shared wasm memory, or the last transferred copy
 
 function usePositions(view) {
@@ -81,6 +81,7 @@ worker.onmessage = ({ data }) => {
     case 'frame':
       state.frames++;
       state.solverMs = data.solverMs;
+      if (data.residuals?.length) state.residuals = data.residuals;
       if (data.positions) usePositions(data.positions);
       break;
     case 'error': {
@@ -152,6 +153,8 @@ const params = { ...DEFAULT_PARAMS, paused: false };
 const gui = new GUI({ title: 'Simulation' });
 const send = () => worker.postMessage({ type: 'params', params: { ...params, paused: undefined } });
 gui.add(params, 'method', { 'PBD (stiffness)': 'pbd', 'XPBD (compliance)': 'xpbd' }).onChange(send);
+gui.add(params, 'solver', { 'Gauss-Seidel': 'gauss-seidel', 'Jacobi': 'jacobi',
+  'coloured Gauss-Seidel (parallel)': 'coloured-gauss-seidel' }).onChange(send);
 gui.add(params, 'substeps', 1, 50, 1).onChange(send);
 gui.add(params, 'iterations', 1, 50, 1).onChange(send);
 gui.add(params, 'stiffness', 0, 1, 0.01).name('stiffness (PBD)').onChange(send);
@@ -161,6 +164,28 @@ gui.add(params, 'gravity', -30, 0, 0.01).name('gravity (m/s²)').onChange(send);
 gui.add(params, 'paused').onChange((value) => worker.postMessage({ type: 'pause', value }));
 gui.add({ step: () => worker.postMessage({ type: 'step' }) }, 'step').name('single step');
 gui.add({ reset: () => worker.postMessage({ type: 'reset' }) }, 'reset');
+
+// --- Convergence plot: RMS residual of the stretch/shear/bend constraints after every pass of the last step ------
+const plot = document.getElementById('residuals');
+const plotContext = plot.getContext('2d');
+function drawResiduals(r) {
+  if (!r) return;
+  const { width, height } = plot;
+  plotContext.clearRect(0, 0, width, height);
+  const passes = r.length / 2;
+  const rms = Array.from({ length: passes }, (_, k) => Math.log10(Math.max(r[2 * k + 1], 1e-12)));
+  const lo = Math.min(...rms) - 0.2, hi = Math.max(...rms) + 0.2;
+  plotContext.strokeStyle = '#7fd4ff';
+  plotContext.beginPath();
+  rms.forEach((y, k) => {
+    const px = passes > 1 ? (k / (passes - 1)) * (width - 8) + 4 : width / 2;
+    const py = height - 14 - ((y - lo) / (hi - lo || 1)) * (height - 22);
+    k ? plotContext.lineTo(px, py) : plotContext.moveTo(px, py);
+  });
+  plotContext.stroke();
+  plotContext.fillStyle = '#ccd';
+  plotContext.fillText(`RMS residual per pass (log), last ${r[r.length - 1].toExponential(1)} m`, 4, height - 3);
+}
 
 // --- Frame loop ----------------------------------------------------------------------------------------------------
 let fps = 0;
@@ -172,6 +197,7 @@ renderer.setAnimationLoop((time) => {
   controls.update();
   renderer.render(scene, camera);
   statsLabel.textContent = `${fps.toFixed(0)} fps · solver ${state.solverMs.toFixed(2)} ms per step`;
+  drawResiduals(state.residuals);
 });
 
 // --- Hooks for the end-to-end tests (read-only) --------------------------------------------------------------------

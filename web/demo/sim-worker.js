@@ -16,6 +16,7 @@ let sharedOffset = -1;
 
 function applyParams() {
   world.setMethod(params.method);
+  world.setSolver(params.solver);
   world.setSubsteps(params.substeps);
   world.setIterations(params.iterations);
   world.setLinearDamping(params.damping);
@@ -29,6 +30,7 @@ function buildWorld() {
   world?.delete();
   world = new pbd.World();
   world.setGround({ height: 0, friction: 0.4, thickness: 0.005 });
+  world.setRecordResiduals(true);   // the page plots the convergence of every step
   cloth = world.addCloth(CLOTH);
   grab = null;
   applyParams();
@@ -36,6 +38,7 @@ function buildWorld() {
 
 /** Sends the page what it needs to read positions: the shared buffer (threaded) or a copy (single). */
 function publish(stats) {
+  stats.residuals = world.residuals().slice();   // a few floats per pass: small, and the page keeps them
   const view = world.positions();
   if (pbd.variant === 'threaded') {
     if (view.buffer !== sharedBuffer || view.byteOffset !== sharedOffset) {
