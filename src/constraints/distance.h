@@ -2,38 +2,108 @@
 //
 //   d = |p1 - p2|,  C(p1, p2) = d - clamp(d, Lmin, Lmax)
 //   ∇_p1 C = n = (p1 - p2) / d,   ∇_p2 C = -n
+//   Δλ from constraints/multiplier.h,   Δp1 = +Δλ w1 n,   Δp2 = -Δλ w2 n
 // With Lmin == Lmax == L it is the bilateral C = d - L. C is 0 (inactive) while d lies inside [Lmin, Lmax].
+//
+// The projection is written once, as a template over the lane type: `float` for one constraint, `Float4` for four
+// independent constraints of one colour. Both run the same IEEE operations in the same order, without branches,
+// so a constraint gets the same bits whichever path projects it.
 #pragma once
 
+#include <cmath>
+#include <cstdint>
+
 #include "constraints/multiplier.h"
+#include "math/wide_float.h"
 #include "pbd/real.h"
 
 namespace pbd {
+
+/// A distance constraint as the solvers store it: one array of these per world (and per colour schedule).
+struct DistanceConstraint {
+  uint32_t i, j;     ///< Particle indices.
+  Real minLength;    ///< m.
+  Real maxLength;    ///< m, >= minLength; equal = bilateral.
+  Real compliance;   ///< XPBD α, m/N.
+  Real stiffness;    ///< PBD k in [0,1].
+  Real kPrime;       ///< 1 - (1-k)^(1/iterations), refreshed when iterations change.
+};
+
+inline float select(bool mask, float a, float b) { return mask ? a : b; }
+
+/// A constant in every lane.
+template <class T>
+T lanes(float c);
+template <>
+inline float lanes<float>(float c) { return c; }
+template <>
+inline Float4 lanes<Float4>(float c) { return Float4::splat(c); }
+
+/// The inputs and outputs of one projection, per lane.
+template <class T>
+struct DistanceLanes {
+  T p1x, p1y, p1z, p2x, p2y, p2z;  ///< In: positions; out: corrected positions.
+  T w1, w2;                         ///< Inverse masses.
+  T minLength, maxLength;
+  T kPrime;                         ///< PBD corrected stiffness.
+  T alphaTilde;                     ///< XPBD α / h².
+  T lambda;                         ///< XPBD multiplier so far this substep.
+};
+
+/// Projects every lane; returns Δλ per lane (0 where inactive: inside the slack, coincident, or both pinned).
+template <class T>
+T projectDistanceLanes(DistanceLanes<T>& l, bool xpbd) {
+  using std::sqrt;
+  const T dx = l.p1x - l.p2x, dy = l.p1y - l.p2y, dz = l.p1z - l.p2z;
+  const T d = sqrt((dx * dx + dy * dy) + dz * dz);
+  const T zero = lanes<T>(0), one = lanes<T>(1);
+  const auto valid = d > lanes<T>(1e-9f);
+  const T target = select(d < l.minLength, l.minLength, select(d > l.maxLength, l.maxLength, d));
+  const T C = d - target;
+  const T wSum = l.w1 + l.w2;
+  const auto active = valid & (C != zero) & (wSum > zero);
+  const T invD = select(valid, one / select(valid, d, one), zero);
+  const T nx = dx * invD, ny = dy * invD, nz = dz * invD;
+  const T numerator = xpbd ? (-C - l.alphaTilde * l.lambda) : -(l.kPrime * C);
+  const T denominator = xpbd ? (wSum + l.alphaTilde) : wSum;
+  const T dLambda = select(active, numerator / select(active, denominator, one), zero);
+  const T s1 = dLambda * l.w1, s2 = dLambda * l.w2;
+  l.p1x = l.p1x + s1 * nx;
+  l.p1y = l.p1y + s1 * ny;
+  l.p1z = l.p1z + s1 * nz;
+  l.p2x = l.p2x - s2 * nx;
+  l.p2y = l.p2y - s2 * ny;
+  l.p2z = l.p2z - s2 * nz;
+  return dLambda;
+}
 
 /// The value and the unit gradient direction of the distance constraint. Returns false when the constraint is
 /// inactive or the particles coincide (the gradient is undefined there; no correction is the safe choice).
 inline bool evalDistance(const Vec3& p1, const Vec3& p2, Real minLength, Real maxLength, Real& C, Vec3& n) {
   const Vec3 delta = p1 - p2;
-  const Real d = delta.norm();
+  const Real d = std::sqrt((delta.x() * delta.x() + delta.y() * delta.y()) + delta.z() * delta.z());
   if (!(d > Real(1e-9))) return false;
   const Real target = d < minLength ? minLength : (d > maxLength ? maxLength : d);
   C = d - target;
   if (C == 0) return false;
-  n = delta * (Real(1) / d);  // one division instead of three
+  n = delta * (Real(1) / d);
   return true;
 }
 
 /// Projects one distance constraint in place; returns the multiplier step Δλ (0 when nothing was done).
 inline Real projectDistance(Vec3& p1, Vec3& p2, Real w1, Real w2, Real minLength, Real maxLength, bool xpbd,
                             Real kPrime, Real alphaTilde, Real lambda) {
-  const Real wSum = w1 + w2;
-  Real C;
-  Vec3 n;
-  if (wSum == 0 || !evalDistance(p1, p2, minLength, maxLength, C, n)) return 0;
-  const Real dLambda = multiplierStep(C, wSum, xpbd, kPrime, alphaTilde, lambda);
-  p1 += (dLambda * w1) * n;
-  p2 -= (dLambda * w2) * n;
+  DistanceLanes<float> l{p1.x(), p1.y(), p1.z(), p2.x(), p2.y(), p2.z(), w1, w2,
+                         minLength, maxLength, kPrime, alphaTilde, lambda};
+  const Real dLambda = projectDistanceLanes(l, xpbd);
+  p1 = Vec3(l.p1x, l.p1y, l.p1z);
+  p2 = Vec3(l.p2x, l.p2y, l.p2z);
   return dLambda;
 }
+
+/// Projects constraints [begin, end) of `cs`, which must share no particle (one colour), four at a time.
+/// Bit-identical to calling projectDistance on each in turn. `xyz` holds the particle positions.
+void projectDistancesBatched(const DistanceConstraint* cs, Real* lambda, size_t begin, size_t end, Real* xyz,
+                             const Real* inverseMasses, bool xpbd, Real invH2);
 
 }  // namespace pbd

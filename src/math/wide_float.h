@@ -1,8 +1,11 @@
 // Four floats processed together: wasm SIMD128 under Emscripten with -msimd128, SSE on x86, scalar elsewhere.
 // Eigen 3.4 has no wasm SIMD backend, so the batched loops over flat SoA arrays use this instead.
-// Every operation is an exact IEEE single-precision op lane by lane, so all three paths give identical bits
-// (no fused multiply-add: the build uses -ffp-contract=off).
+// Every operation is an exact IEEE single-precision op lane by lane, and min/max/select are defined by compares, so
+// all three paths give identical bits (no fused multiply-add: the build uses -ffp-contract=off).
 #pragma once
+
+#include <cmath>
+#include <cstddef>
 
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>
@@ -14,33 +17,89 @@
 
 namespace pbd {
 
-struct Float4 {
 #if PBD_WIDE_WASM
+/// Per-lane booleans (all bits set = true).
+struct Mask4 {
+  v128_t m;
+  friend Mask4 operator&(Mask4 a, Mask4 b) { return {wasm_v128_and(a.m, b.m)}; }
+};
+struct Float4 {
   v128_t v;
   static Float4 load(const float* p) { return {wasm_v128_load(p)}; }
   static Float4 splat(float s) { return {wasm_f32x4_splat(s)}; }
+  static Float4 make(float a, float b, float c, float d) { return {wasm_f32x4_make(a, b, c, d)}; }
   void store(float* p) const { wasm_v128_store(p, v); }
+  template <int k>
+  float lane() const { return wasm_f32x4_extract_lane(v, k); }
   friend Float4 operator+(Float4 a, Float4 b) { return {wasm_f32x4_add(a.v, b.v)}; }
   friend Float4 operator-(Float4 a, Float4 b) { return {wasm_f32x4_sub(a.v, b.v)}; }
   friend Float4 operator*(Float4 a, Float4 b) { return {wasm_f32x4_mul(a.v, b.v)}; }
+  friend Float4 operator/(Float4 a, Float4 b) { return {wasm_f32x4_div(a.v, b.v)}; }
+  friend Float4 operator-(Float4 a) { return {wasm_f32x4_neg(a.v)}; }
+  friend Float4 sqrt(Float4 a) { return {wasm_f32x4_sqrt(a.v)}; }
+  friend Mask4 operator<(Float4 a, Float4 b) { return {wasm_f32x4_lt(a.v, b.v)}; }
+  friend Mask4 operator>(Float4 a, Float4 b) { return {wasm_f32x4_gt(a.v, b.v)}; }
+  friend Mask4 operator!=(Float4 a, Float4 b) { return {wasm_f32x4_ne(a.v, b.v)}; }
+  /// mask ? a : b, lane by lane.
+  friend Float4 select(Mask4 mask, Float4 a, Float4 b) { return {wasm_v128_bitselect(a.v, b.v, mask.m)}; }
+};
 #elif PBD_WIDE_SSE
+struct Mask4 {
+  __m128 m;
+  friend Mask4 operator&(Mask4 a, Mask4 b) { return {_mm_and_ps(a.m, b.m)}; }
+};
+struct Float4 {
   __m128 v;
   static Float4 load(const float* p) { return {_mm_loadu_ps(p)}; }
   static Float4 splat(float s) { return {_mm_set1_ps(s)}; }
+  static Float4 make(float a, float b, float c, float d) { return {_mm_setr_ps(a, b, c, d)}; }
   void store(float* p) const { _mm_storeu_ps(p, v); }
+  template <int k>
+  float lane() const { return _mm_cvtss_f32(_mm_shuffle_ps(v, v, _MM_SHUFFLE(k, k, k, k))); }
   friend Float4 operator+(Float4 a, Float4 b) { return {_mm_add_ps(a.v, b.v)}; }
   friend Float4 operator-(Float4 a, Float4 b) { return {_mm_sub_ps(a.v, b.v)}; }
   friend Float4 operator*(Float4 a, Float4 b) { return {_mm_mul_ps(a.v, b.v)}; }
+  friend Float4 operator/(Float4 a, Float4 b) { return {_mm_div_ps(a.v, b.v)}; }
+  friend Float4 operator-(Float4 a) { return {_mm_xor_ps(a.v, _mm_set1_ps(-0.0f))}; }
+  friend Float4 sqrt(Float4 a) { return {_mm_sqrt_ps(a.v)}; }
+  friend Mask4 operator<(Float4 a, Float4 b) { return {_mm_cmplt_ps(a.v, b.v)}; }
+  friend Mask4 operator>(Float4 a, Float4 b) { return {_mm_cmpgt_ps(a.v, b.v)}; }
+  friend Mask4 operator!=(Float4 a, Float4 b) { return {_mm_cmpneq_ps(a.v, b.v)}; }
+  friend Float4 select(Mask4 mask, Float4 a, Float4 b) {
+    return {_mm_or_ps(_mm_and_ps(mask.m, a.v), _mm_andnot_ps(mask.m, b.v))};
+  }
+};
 #else
+struct Mask4 {
+  bool m[4];
+  friend Mask4 operator&(Mask4 a, Mask4 b) { return {{a.m[0] && b.m[0], a.m[1] && b.m[1], a.m[2] && b.m[2], a.m[3] && b.m[3]}}; }
+};
+struct Float4 {
   float v[4];
   static Float4 load(const float* p) { return {{p[0], p[1], p[2], p[3]}}; }
   static Float4 splat(float s) { return {{s, s, s, s}}; }
+  static Float4 make(float a, float b, float c, float d) { return {{a, b, c, d}}; }
   void store(float* p) const { for (int i = 0; i < 4; ++i) p[i] = v[i]; }
-  friend Float4 operator+(Float4 a, Float4 b) { return {{a.v[0] + b.v[0], a.v[1] + b.v[1], a.v[2] + b.v[2], a.v[3] + b.v[3]}}; }
-  friend Float4 operator-(Float4 a, Float4 b) { return {{a.v[0] - b.v[0], a.v[1] - b.v[1], a.v[2] - b.v[2], a.v[3] - b.v[3]}}; }
-  friend Float4 operator*(Float4 a, Float4 b) { return {{a.v[0] * b.v[0], a.v[1] * b.v[1], a.v[2] * b.v[2], a.v[3] * b.v[3]}}; }
-#endif
+  template <int k>
+  float lane() const { return v[k]; }
+  template <class Op>
+  static Float4 map(Float4 a, Float4 b, Op op) { return {{op(a.v[0], b.v[0]), op(a.v[1], b.v[1]), op(a.v[2], b.v[2]), op(a.v[3], b.v[3])}}; }
+  template <class Op>
+  static Mask4 test(Float4 a, Float4 b, Op op) { return {{op(a.v[0], b.v[0]), op(a.v[1], b.v[1]), op(a.v[2], b.v[2]), op(a.v[3], b.v[3])}}; }
+  friend Float4 operator+(Float4 a, Float4 b) { return map(a, b, [](float x, float y) { return x + y; }); }
+  friend Float4 operator-(Float4 a, Float4 b) { return map(a, b, [](float x, float y) { return x - y; }); }
+  friend Float4 operator*(Float4 a, Float4 b) { return map(a, b, [](float x, float y) { return x * y; }); }
+  friend Float4 operator/(Float4 a, Float4 b) { return map(a, b, [](float x, float y) { return x / y; }); }
+  friend Float4 operator-(Float4 a) { return {{-a.v[0], -a.v[1], -a.v[2], -a.v[3]}}; }
+  friend Float4 sqrt(Float4 a) { return {{std::sqrt(a.v[0]), std::sqrt(a.v[1]), std::sqrt(a.v[2]), std::sqrt(a.v[3])}}; }
+  friend Mask4 operator<(Float4 a, Float4 b) { return test(a, b, [](float x, float y) { return x < y; }); }
+  friend Mask4 operator>(Float4 a, Float4 b) { return test(a, b, [](float x, float y) { return x > y; }); }
+  friend Mask4 operator!=(Float4 a, Float4 b) { return test(a, b, [](float x, float y) { return x != y; }); }
+  friend Float4 select(Mask4 mask, Float4 a, Float4 b) {
+    return {{mask.m[0] ? a.v[0] : b.v[0], mask.m[1] ? a.v[1] : b.v[1], mask.m[2] ? a.v[2] : b.v[2], mask.m[3] ? a.v[3] : b.v[3]}};
+  }
 };
+#endif
 
 /// out[k] = a[k] + s * b[k] for k in [begin, end): the prediction p = x + h v over flat xyz arrays.
 inline void axpyRange(float* out, const float* a, float s, const float* b, size_t begin, size_t end) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "constraints/distance.h"
 #include "pbd/world.h"
 #include "schedule/graph_colouring.h"
 
@@ -16,16 +17,6 @@ struct BodyBlueprint;
 inline constexpr size_t kParticlesPerTask = 4096;
 /// Constraints per range when a colour is projected in parallel.
 inline constexpr size_t kConstraintsPerTask = 1024;
-
-/// A distance constraint as stored: DistanceConstraintDef plus the cached PBD stiffness.
-struct DistanceConstraint {
-  uint32_t i, j;     ///< Particle indices.
-  Real minLength;    ///< m.
-  Real maxLength;    ///< m, >= minLength; equal = bilateral.
-  Real compliance;   ///< XPBD α, m/N.
-  Real stiffness;    ///< PBD k in [0,1].
-  Real kPrime;       ///< 1 - (1-k)^(1/iterations), refreshed when iterations change.
-};
 
 struct Attachment {
   uint32_t particle;  ///< Particle index.
