@@ -140,6 +140,10 @@ class ModuleTasks final : public TaskSystem {
     if (pool_) pool_->parallelFor(count, minRange, fn);
     else if (count) fn(0, count);
   }
+  void parallelPhases(size_t phaseCount, const size_t* sizes, const size_t* minRanges, PhaseRangeFn fn) override {
+    if (pool_) pool_->parallelPhases(phaseCount, sizes, minRanges, fn);
+    else TaskSystem::parallelPhases(phaseCount, sizes, minRanges, fn);
+  }
   /// `available` = pthread workers the loader pre-spawned; asking for more would block on a worker that never comes.
   unsigned configure(unsigned requested, unsigned available) {
 #if PBD_WASM_THREADS

@@ -1,14 +1,15 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <stdexcept>
 
 #include "pbd/task_system.h"
 
 namespace pbd {
 
 namespace {
-/// How long an idle thread polls for the next job before it sleeps. A step hands out jobs back to back (one per
-/// colour per iteration), and waking a sleeping thread costs more than most of those jobs.
+/// How long an idle thread polls for the next job before it sleeps. A step hands out jobs back to back, and
+/// waking a sleeping thread costs more than most of those jobs.
 constexpr std::chrono::microseconds kSpinTime{200};
 
 template <class Ready>
@@ -21,11 +22,15 @@ bool spinUntil(Ready ready) {
 }
 }  // namespace
 
+/// One job: phases of ranges. `next` hands out ranges, `done` counts finished items; a phase is over when done
+/// reaches its size, which is the barrier every thread waits at before taking ranges of the next phase.
 struct ThreadPool::Job {
-  RangeFn fn;
-  size_t count;
-  size_t rangeSize;
-  std::atomic<size_t> nextBegin{0};
+  PhaseRangeFn fn;
+  size_t phaseCount;
+  size_t size[kMaxPhases];
+  size_t rangeSize[kMaxPhases];
+  std::atomic<size_t> next[kMaxPhases];
+  std::atomic<size_t> done[kMaxPhases];
 };
 
 ThreadPool::ThreadPool(unsigned workerCount) {
@@ -43,11 +48,21 @@ ThreadPool::~ThreadPool() {
   for (std::thread& t : workers_) t.join();
 }
 
-void ThreadPool::runRanges(Job& job) {
-  for (;;) {
-    size_t begin = job.nextBegin.fetch_add(job.rangeSize, std::memory_order_relaxed);
-    if (begin >= job.count) return;
-    job.fn(begin, std::min(begin + job.rangeSize, job.count));
+void ThreadPool::runJob(Job& job) {
+  for (size_t ph = 0; ph < job.phaseCount; ++ph) {
+    const size_t size = job.size[ph], rangeSize = job.rangeSize[ph];
+    for (;;) {
+      const size_t begin = job.next[ph].fetch_add(rangeSize, std::memory_order_relaxed);
+      if (begin >= size) break;
+      const size_t end = std::min(size, begin + std::min(rangeSize, size - begin));
+      job.fn(ph, begin, end);
+      job.done[ph].fetch_add(end - begin, std::memory_order_acq_rel);
+    }
+    // Barrier: the ranges of this phase that other threads took must finish before the next phase reads their
+    // results. They are short (one colour's share), so poll, yielding now and then.
+    for (int k = 0; job.done[ph].load(std::memory_order_acquire) < size; ++k) {
+      if ((k & 1023) == 1023) std::this_thread::yield();
+    }
   }
 }
 
@@ -72,7 +87,7 @@ void ThreadPool::workerLoop() {
       if (!job) continue;  // woke after the job had already finished
       busy_.fetch_add(1, std::memory_order_relaxed);
     }
-    runRanges(*job);
+    runJob(*job);
     bool callerSleeps;
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -84,17 +99,33 @@ void ThreadPool::workerLoop() {
 }
 
 void ThreadPool::parallelFor(size_t count, size_t minRange, RangeFn fn) {
-  if (count == 0) return;
+  auto phase = [&](size_t, size_t b, size_t e) { fn(b, e); };
+  parallelPhases(1, &count, &minRange, phase);
+}
+
+void ThreadPool::parallelPhases(size_t phaseCount, const size_t* phaseSizes, const size_t* minRanges,
+                                PhaseRangeFn fn) {
+  if (phaseCount > kMaxPhases) throw std::invalid_argument("parallelPhases: more than kMaxPhases phases");
   const size_t threads = concurrency();
-  minRange = std::max<size_t>(minRange, 1);
-  if (threads == 1 || count <= minRange) {
-    fn(0, count);
+  // Nothing to share out: run on this thread without waking anyone.
+  bool anyParallel = false;
+  for (size_t ph = 0; ph < phaseCount; ++ph) anyParallel |= phaseSizes[ph] > std::max<size_t>(minRanges[ph], 1);
+  if (threads == 1 || !anyParallel) {
+    for (size_t ph = 0; ph < phaseCount; ++ph) {
+      if (phaseSizes[ph]) fn(ph, 0, phaseSizes[ph]);
+    }
     return;
   }
-  // A few ranges per thread balance uneven work without much contention on nextBegin.
-  const size_t rangeSize = std::max(minRange, (count + threads * 4 - 1) / (threads * 4));
   std::lock_guard<std::mutex> submit(submitMutex_);
-  Job job{fn, count, rangeSize};
+  Job job{fn, phaseCount, {}, {}, {}, {}};
+  for (size_t ph = 0; ph < phaseCount; ++ph) {
+    const size_t minRange = std::max<size_t>(minRanges[ph], 1);
+    job.size[ph] = phaseSizes[ph];
+    // A few ranges per thread balance uneven work without much contention on `next`.
+    job.rangeSize[ph] = std::max(minRange, (phaseSizes[ph] + threads * 4 - 1) / (threads * 4));
+    job.next[ph].store(0, std::memory_order_relaxed);
+    job.done[ph].store(0, std::memory_order_relaxed);
+  }
   bool wakeSleepers;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -104,7 +135,7 @@ void ThreadPool::parallelFor(size_t count, size_t minRange, RangeFn fn) {
     wakeSleepers = sleepers_ > 0;
   }
   if (wakeSleepers) wake_.notify_all();
-  runRanges(job);
+  runJob(job);
   // Wait until every worker that took the job has left it, then clear job_ under the lock so that no late worker
   // can pick up this (stack) job after we return.
   spinUntil([&] { return busy_.load(std::memory_order_acquire) == 0; });

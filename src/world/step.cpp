@@ -143,18 +143,21 @@ void World::Impl::projectDistancesGaussSeidel(bool xpbd, Real invH2) {
 /// thread, four constraints at a time in SIMD, in any order, with the same result; the overflow group runs
 /// serially last.
 void World::Impl::projectDistancesColoured(bool xpbd, Real invH2) {
-  Vec3* P = asVec3(p);
+  Real* P = p.data();
   const DistanceConstraint* cs = schedule.constraints.data();
   Real* lambda = schedule.lambda.data();
-  for (uint32_t colour = 0; colour < GraphColouring::kColours; ++colour) {
-    const size_t first = schedule.colourBegin[colour], last = schedule.colourBegin[colour + 1];
-    auto body = [&](size_t b, size_t e) {
-      projectDistancesBatched(cs, lambda, first + b, first + e, p.data(), w.data(), xpbd, invH2);
-    };
-    tasks->parallelFor(last - first, kConstraintsPerTask, body);
-  }
-  projectRange(cs, lambda, schedule.colourBegin[GraphColouring::kOverflow],
-               schedule.colourBegin[GraphColouring::kOverflow + 1], P, w.data(), xpbd, invH2);
+  const uint32_t* begin = schedule.colourBegin;
+  size_t sizes[ColourSchedule::kPhases], minRanges[ColourSchedule::kPhases];
+  schedule.phases(sizes, minRanges);
+  // One phase per colour, then the overflow group as one serial range (its constraints may share particles).
+  auto body = [&](size_t colour, size_t b, size_t e) {
+    if (colour == GraphColouring::kOverflow) {
+      projectRange(cs, lambda, begin[colour] + b, begin[colour] + e, asVec3(p), w.data(), xpbd, invH2);
+    } else {
+      projectDistancesBatched(cs, lambda, begin[colour] + b, begin[colour] + e, P, w.data(), xpbd, invH2);
+    }
+  };
+  tasks->parallelPhases(ColourSchedule::kPhases, sizes, minRanges, body);
 }
 
 /// Jacobi: every constraint is evaluated at the positions of the start of the iteration, and the corrections are
@@ -179,17 +182,20 @@ void World::Impl::projectDistancesJacobi(bool xpbd, Real invH2) {
       D[d.j] += share * (p2 - P[d.j]);
     }
   };
-  for (uint32_t colour = 0; colour < GraphColouring::kColours; ++colour) {
-    const size_t first = schedule.colourBegin[colour], last = schedule.colourBegin[colour + 1];
-    auto body = [&](size_t b, size_t e) { accumulate(first + b, first + e); };
-    tasks->parallelFor(last - first, kConstraintsPerTask, body);
-  }
-  accumulate(schedule.colourBegin[GraphColouring::kOverflow], schedule.colourBegin[GraphColouring::kOverflow + 1]);
+  // One phase per colour (the summation order per particle is the colour order, whatever the threads), the
+  // overflow group serially, then the update of every particle.
+  const uint32_t* begin = schedule.colourBegin;
   const Real omega = settings.jacobiRelaxation;
-  auto apply = [&](size_t begin, size_t end) {
-    axpyRange(p.data(), p.data(), omega, jacobiDelta.data(), 3 * begin, 3 * end);
+  constexpr size_t kApply = ColourSchedule::kPhases;
+  size_t sizes[kApply + 1], minRanges[kApply + 1];
+  schedule.phases(sizes, minRanges);
+  sizes[kApply] = count();
+  minRanges[kApply] = kParticlesPerTask;
+  auto body = [&](size_t phase, size_t b, size_t e) {
+    if (phase == kApply) axpyRange(p.data(), p.data(), omega, jacobiDelta.data(), 3 * b, 3 * e);
+    else accumulate(begin[phase] + b, begin[phase] + e);
   };
-  tasks->parallelFor(count(), kParticlesPerTask, apply);
+  tasks->parallelPhases(kApply + 1, sizes, minRanges, body);
 }
 
 /// Attachments, then contacts last, so that contacts hold when the iteration ends.

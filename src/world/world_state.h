@@ -48,6 +48,15 @@ struct ColourSchedule {
   uint32_t colourBegin[GraphColouring::kColours + 2] = {};  ///< Colour c is [colourBegin[c], colourBegin[c+1]).
   std::vector<uint32_t> constraintsPerParticle; ///< Jacobi's averaging divisor.
   bool dirty = true;
+
+  /// The schedule as TaskSystem phases: one per colour, then the overflow group as a single serial range.
+  static constexpr size_t kPhases = GraphColouring::kColours + 1;
+  void phases(size_t* sizes, size_t* minRanges) const {
+    for (uint32_t g = 0; g < kPhases; ++g) {
+      sizes[g] = colourBegin[g + 1] - colourBegin[g];
+      minRanges[g] = g == GraphColouring::kOverflow ? TaskSystem::kOneRange : kConstraintsPerTask;
+    }
+  }
 };
 
 struct World::Impl {

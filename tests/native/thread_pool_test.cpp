@@ -26,6 +26,32 @@ TEST(ThreadPool, ParallelForCoversEveryIndexExactlyOnce) {
   }
 }
 
+TEST(ThreadPool, PhasesRunInOrderWithABarrierBetweenThem) {
+  // Phase k reads what every range of phase k - 1 wrote; a missing barrier shows up as a wrong sum.
+  for (unsigned workers : {0u, 1u, 3u}) {
+    ThreadPool pool(workers);
+    const size_t n = 20000;
+    std::vector<int> value(n, 0);
+    std::atomic<int> errors{0};
+    size_t sizes[6], minRanges[6];
+    for (size_t k = 0; k < 6; ++k) sizes[k] = n, minRanges[k] = k == 3 ? TaskSystem::kOneRange : 64;
+    auto body = [&](size_t phase, size_t b, size_t e) {
+      for (size_t i = b; i < e; ++i) {
+        // Every neighbour must already hold this phase's input value.
+        const size_t j = (i * 7919) % n;
+        if (value[j] < int(phase)) errors.fetch_add(1);
+      }
+      for (size_t i = b; i < e; ++i) value[i] = int(phase) + 1;
+    };
+    for (int repeat = 0; repeat < 10; ++repeat) {
+      std::fill(value.begin(), value.end(), 0);
+      pool.parallelPhases(6, sizes, minRanges, body);
+      for (size_t i = 0; i < n; ++i) ASSERT_EQ(value[i], 6);
+    }
+    EXPECT_EQ(errors.load(), 0) << "workers " << workers;
+  }
+}
+
 TEST(Determinism, StateHashIsIdenticalForAnyThreadCountAndRun) {
   auto run = [](TaskSystem* tasks) {
     World world(tasks);

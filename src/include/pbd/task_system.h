@@ -26,15 +26,40 @@ class RangeFn {
   void (*call_)(void*, size_t, size_t);
 };
 
+/// A non-owning reference to a callable `void(size_t phase, size_t begin, size_t end)`.
+class PhaseRangeFn {
+ public:
+  template <class F>
+  PhaseRangeFn(F& f)
+      : object_(&f), call_([](void* o, size_t p, size_t b, size_t e) { (*static_cast<F*>(o))(p, b, e); }) {}
+  void operator()(size_t phase, size_t begin, size_t end) const { call_(object_, phase, begin, end); }
+
+ private:
+  void* object_;
+  void (*call_)(void*, size_t, size_t, size_t);
+};
+
 /// Runs `fn` over [0, count) split into ranges. Implementations must call fn on disjoint ranges covering [0, count)
 /// and return only when all calls have returned.
 class TaskSystem {
  public:
+  static constexpr size_t kMaxPhases = 64;
+  static constexpr size_t kOneRange = ~size_t(0);  ///< As a minRange: the whole phase is one range (serial work).
+
   virtual ~TaskSystem() = default;
   /// Number of threads that execute ranges, the calling thread included (>= 1).
   virtual unsigned concurrency() const = 0;
   /// Ranges are at least `minRange` items long (except the last), so small loops stay on one thread.
   virtual void parallelFor(size_t count, size_t minRange, RangeFn fn) = 0;
+  /// Runs phases 0 .. phaseCount-1 (at most kMaxPhases) in order: phase k covers [0, phaseSizes[k]) in ranges of at
+  /// least minRanges[k]; every range of a phase has returned before any range of the next phase starts. A pool
+  /// does this with one wake-up and a barrier between phases (one phase per graph colour, say).
+  virtual void parallelPhases(size_t phaseCount, const size_t* phaseSizes, const size_t* minRanges, PhaseRangeFn fn) {
+    for (size_t k = 0; k < phaseCount; ++k) {
+      auto range = [&](size_t b, size_t e) { fn(k, b, e); };
+      parallelFor(phaseSizes[k], minRanges[k], range);
+    }
+  }
 };
 
 /// Runs every range on the calling thread. The default of a World.
@@ -58,11 +83,12 @@ class ThreadPool final : public TaskSystem {
 
   unsigned concurrency() const override { return static_cast<unsigned>(workers_.size()) + 1; }
   void parallelFor(size_t count, size_t minRange, RangeFn fn) override;
+  void parallelPhases(size_t phaseCount, const size_t* phaseSizes, const size_t* minRanges, PhaseRangeFn fn) override;
 
  private:
   struct Job;
   void workerLoop();
-  static void runRanges(Job& job);
+  static void runJob(Job& job);
 
   std::vector<std::thread> workers_;
   std::mutex submitMutex_;  // one job at a time
