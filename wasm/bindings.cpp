@@ -127,6 +127,7 @@ val bodyRangeToJs(const BodyRange& r) {
   o.set("particleCount", r.particleCount);
   o.set("firstConstraint", r.firstConstraint);
   o.set("constraintCount", r.constraintCount);
+  o.set("tetherCount", r.tetherCount);
   return o;
 }
 
@@ -368,6 +369,15 @@ class JsWorld {
       c.stretch = strengthField(fn, o, "stretch", c.stretch);
       c.shear = strengthField(fn, o, "shear", c.shear);
       c.bend = strengthField(fn, o, "bend", c.bend);
+      if (has(o, "tethers")) {
+        if (!o["tethers"].isString()) throw InvalidArgument("addCloth: tethers must be 'none', 'euclidean' or 'geodesic'");
+        const std::string mode = o["tethers"].as<std::string>();
+        if (mode == "none") c.tethers = TetherMode::None;
+        else if (mode == "euclidean") c.tethers = TetherMode::Euclidean;
+        else if (mode == "geodesic") c.tethers = TetherMode::Geodesic;
+        else throw InvalidArgument("addCloth: tethers must be 'none', 'euclidean' or 'geodesic' (got '" + mode + "')");
+      }
+      c.tetherSlack = Real(numberField(fn, o, "tetherSlack", c.tetherSlack));
       return world_.addCloth(c);
     });
     return bodyRangeToJs(r);
@@ -397,6 +407,7 @@ class JsWorld {
   val inverseMasses() const { return view(world_.inverseMasses(), world_.particleCount()); }
   uint32_t particleCount() const { return world_.particleCount(); }
   uint32_t constraintCount() const { return world_.constraintCount(); }
+  uint32_t tetherCount() const { return world_.tetherCount(); }
   uint32_t contactCount() const { return world_.contactCount(); }
 
  private:
@@ -455,5 +466,6 @@ EMSCRIPTEN_BINDINGS(pbd) {
       .function("inverseMasses", &JsWorld::inverseMasses)
       .function("particleCount", &JsWorld::particleCount)
       .function("constraintCount", &JsWorld::constraintCount)
+      .function("tetherCount", &JsWorld::tetherCount)
       .function("contactCount", &JsWorld::contactCount);
 }

@@ -1,6 +1,8 @@
 #include "world/body_builders.h"
 
 #include <algorithm>
+#include <limits>
+#include <queue>
 
 #include "pbd/world.h"
 #include "world/validate.h"
@@ -30,6 +32,45 @@ void spreadMass(BodyBlueprint& b, size_t count, Real mass, const std::vector<uin
   for (uint32_t p : pinned) b.inverseMasses[p] = 0;
 }
 
+/// Tethers every free particle of `b` to its nearest pinned particle (Euclidean, or geodesic over the body's
+/// constraint edges by multi-source Dijkstra), with the limit slack x that distance.
+void addTethers(BodyBlueprint& b, TetherMode mode, Real slack) {
+  const uint32_t n = uint32_t(b.inverseMasses.size());
+  std::vector<uint32_t> pins;
+  for (uint32_t i = 0; i < n; ++i) if (b.inverseMasses[i] == 0) pins.push_back(i);
+  std::vector<double> distance(n, std::numeric_limits<double>::infinity());
+  std::vector<uint32_t> anchor(n, 0);
+  if (mode == TetherMode::Euclidean) {
+    for (uint32_t i = 0; i < n; ++i) {
+      for (uint32_t pin : pins) {
+        const double d = (pointAt(b, i) - pointAt(b, pin)).norm();
+        if (d < distance[i]) distance[i] = d, anchor[i] = pin;
+      }
+    }
+  } else {
+    std::vector<std::vector<std::pair<uint32_t, double>>> adjacency(n);
+    for (const DistanceConstraintDef& c : b.constraints) {
+      adjacency[c.i].push_back({c.j, c.minLength});
+      adjacency[c.j].push_back({c.i, c.minLength});
+    }
+    using Entry = std::pair<double, uint32_t>;
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue;
+    for (uint32_t pin : pins) distance[pin] = 0, anchor[pin] = pin, queue.push({0.0, pin});
+    while (!queue.empty()) {
+      const auto [d, i] = queue.top();
+      queue.pop();
+      if (d > distance[i]) continue;
+      for (const auto& [j, length] : adjacency[i]) {
+        if (d + length < distance[j]) distance[j] = d + length, anchor[j] = anchor[i], queue.push({distance[j], j});
+      }
+    }
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    if (b.inverseMasses[i] == 0 || !std::isfinite(distance[i])) continue;  // pinned, or not connected to a pin
+    b.tethers.push_back({i, anchor[i], Real(distance[i] * slack)});
+  }
+}
+
 }  // namespace
 
 BodyBlueprint buildCloth(const ClothDef& def) {
@@ -51,6 +92,13 @@ BodyBlueprint buildCloth(const ClothDef& def) {
   checkStrength(fn, "stretch", def.stretch);
   checkStrength(fn, "shear", def.shear);
   checkStrength(fn, "bend", def.bend);
+  if (def.tethers != TetherMode::None && def.tethers != TetherMode::Euclidean && def.tethers != TetherMode::Geodesic) {
+    check::fail(fn, "tethers", "is unknown", int(def.tethers));
+  }
+  check::inRange(fn, "tetherSlack", def.tetherSlack, 1, 1e6);
+  if (def.tethers != TetherMode::None && def.pinned.empty()) {
+    check::fail(fn, "tethers", "need at least one pinned particle (pinned is empty)", 0);
+  }
 
   const uint32_t C = uint32_t(def.columns), R = uint32_t(def.rows);
   BodyBlueprint b;
@@ -88,6 +136,7 @@ BodyBlueprint buildCloth(const ClothDef& def) {
   family({1, 0, 0, 1, 1}, def.shear);    // anti-diagonal
   family({0, 0, 2, 0, 2}, def.bend);     // skip-one horizontal
   family({0, 0, 0, 2, 2}, def.bend);     // skip-one vertical
+  if (def.tethers != TetherMode::None) addTethers(b, def.tethers, def.tetherSlack);
   return b;
 }
 

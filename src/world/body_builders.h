@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "constraints/tether.h"
 #include "pbd/bodies.h"
 
 namespace pbd {
@@ -13,6 +14,7 @@ struct BodyBlueprint {
   std::vector<Real> positions;                     ///< xyz per particle.
   std::vector<Real> inverseMasses;                 ///< 1/kg per particle, 0 = pinned.
   std::vector<DistanceConstraintDef> constraints;  ///< i, j local; min/max lengths resolved (never -1).
+  std::vector<Tether> tethers;                     ///< particle and anchor local; at most one per particle.
 };
 
 /// Validates `def` (throws InvalidArgument naming "addCloth: <field>") and builds the grid.

@@ -33,6 +33,7 @@ void World::Impl::step(Real dt) {
         case Solver::Jacobi: projectDistancesJacobi(xpbd, invH2); break;
         case Solver::ColouredGaussSeidel: projectDistancesColoured(xpbd, invH2); break;
       }
+      projectTethers();
       projectAttachmentsAndContacts(xpbd, invH2, stepFraction);
       if (recordResiduals) recordResidual(size_t(s) * size_t(settings.iterations) + size_t(it), invH2);
     }
@@ -196,6 +197,20 @@ void World::Impl::projectDistancesJacobi(bool xpbd, Real invH2) {
     else accumulate(begin[phase] + b, begin[phase] + e);
   };
   tasks->parallelPhases(kApply + 1, sizes, minRanges, body);
+}
+
+/// Tethers after the distance constraints: whatever stretch the iteration left, no particle ends it further from
+/// its anchor than allowed. Each tether moves only its own particle, so they run in parallel.
+void World::Impl::projectTethers() {
+  if (tethers.empty()) return;
+  Vec3* P = asVec3(p);
+  auto body = [&](size_t begin, size_t end) {
+    for (size_t k = begin; k < end; ++k) {
+      const Tether& t = tethers[k];
+      if (w[t.particle] != 0) projectTether(P[t.particle], P[t.anchor], t.maxLength);
+    }
+  };
+  tasks->parallelFor(tethers.size(), kParticlesPerTask, body);
 }
 
 /// Attachments, then contacts last, so that contacts hold when the iteration ends.

@@ -118,6 +118,7 @@ void checkDistance(const char* fn, const DistanceConstraintDef& d, uint32_t part
 BodyRange World::Impl::appendBody(const char* fn, const BodyBlueprint& b) {
   const size_t n = b.inverseMasses.size();
   reserveDistances(b.constraints.size());
+  tethers.reserve(tethers.size() + b.tethers.size());
   const uint32_t firstConstraint = uint32_t(distances.size());
   const uint32_t first = appendParticles(fn, b.positions.data(), b.inverseMasses.data(), n);
   for (DistanceConstraintDef d : b.constraints) {
@@ -125,7 +126,8 @@ BodyRange World::Impl::appendBody(const char* fn, const BodyBlueprint& b) {
     d.j += first;
     appendDistance(d);
   }
-  return {first, uint32_t(n), firstConstraint, uint32_t(b.constraints.size())};
+  for (const Tether& t : b.tethers) tethers.push_back({t.particle + first, t.anchor + first, t.maxLength});
+  return {first, uint32_t(n), firstConstraint, uint32_t(b.constraints.size()), uint32_t(b.tethers.size())};
 }
 
 World::World(TaskSystem* tasks) : impl_(std::make_unique<Impl>()) { setTaskSystem(tasks); }
@@ -351,8 +353,10 @@ const Real* World::inverseMasses() const { return impl_->w.data(); }
 uint32_t World::particleCount() const { return impl_->count(); }
 uint32_t World::distanceConstraintCount() const { return uint32_t(impl_->distances.size()); }
 uint32_t World::constraintCount() const {
-  return uint32_t(impl_->distances.size() + impl_->attachments.size() - impl_->freeAttachments.size());
+  return uint32_t(impl_->distances.size() + impl_->tethers.size() + impl_->attachments.size() -
+                  impl_->freeAttachments.size());
 }
+uint32_t World::tetherCount() const { return uint32_t(impl_->tethers.size()); }
 uint32_t World::contactCount() const { return uint32_t(impl_->contacts.size()); }
 
 }  // namespace pbd

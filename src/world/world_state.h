@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "constraints/distance.h"
+#include "constraints/tether.h"
 #include "pbd/world.h"
 #include "schedule/graph_colouring.h"
 
@@ -78,6 +79,8 @@ struct World::Impl {
   ColourSchedule schedule;
   int kPrimeIterations = 0;                   // iteration count the cached k' were computed for
 
+  std::vector<Tether> tethers;                // at most one per particle, so all independent
+
   std::vector<Attachment> attachments;
   std::vector<Real> attachmentLambda;
   std::vector<uint32_t> freeAttachments;
@@ -105,6 +108,7 @@ struct World::Impl {
   void projectDistancesGaussSeidel(bool xpbd, Real invH2);
   void projectDistancesColoured(bool xpbd, Real invH2);
   void projectDistancesJacobi(bool xpbd, Real invH2);
+  void projectTethers();
   void projectAttachmentsAndContacts(bool xpbd, Real invH2, Real stepFraction);
   void recordResidual(size_t pass, Real invH2);
   void addLateContacts();

@@ -175,6 +175,10 @@ TEST_F(BadInput, Cloth) {
   bad([](ClothDef& c) { c.stretch.compliance = -1; }, "stretch.compliance");
   bad([](ClothDef& c) { c.shear.stiffness = 2; }, "shear.stiffness");
   bad([](ClothDef& c) { c.bend.stiffness = kNaN; }, "bend.stiffness");
+  bad([](ClothDef& c) { c.tethers = TetherMode::Geodesic; }, "tethers");  // no pins
+  bad([](ClothDef& c) { c.tethers = TetherMode(5); }, "tethers");
+  bad([](ClothDef& c) { c.tetherSlack = 0.5f; }, "tetherSlack");
+  bad([](ClothDef& c) { c.tetherSlack = kNaN; }, "tetherSlack");
 }
 
 TEST_F(BadInput, Rope) {

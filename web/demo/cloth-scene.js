@@ -10,6 +10,7 @@ export const CLOTH = {
   axisV: [0, 0, 1],
   mass: 1,
   pinned: [0, 63],
+  tethers: 'geodesic',   // long-range attachments: the cloth does not sag however few iterations are set
 };
 
 /** The panel's initial values. */

@@ -33,6 +33,14 @@ struct AttachmentDef {
   Strength strength;      ///< Compliance (m/N) and stiffness.
 };
 
+/// Long-range attachments added by a body builder: each free particle is tethered to its nearest pinned particle.
+enum class TetherMode {
+  None,       ///< No tethers.
+  Euclidean,  ///< Nearest pin by straight-line rest distance; the limit is that distance.
+  Geodesic,   ///< Nearest pin along the cloth's edges (Dijkstra over stretch and shear edges); the limit is that
+              ///< path length, which lets the cloth fold around corners that a straight line would cut.
+};
+
 /// A rectangular cloth of columns x rows particles in the plane spanned by axisU (columns) and axisV (rows).
 /// Particle (c, r) sits at origin + c*spacing*axisU + r*spacing*axisV and has index first + r*columns + c.
 /// Edges: stretch (grid neighbours), shear (both cell diagonals), bend (skip-one neighbours along both axes).
@@ -48,6 +56,8 @@ struct ClothDef {
   Strength stretch;                   ///< Grid edges.
   Strength shear;                     ///< Cell diagonals.
   Strength bend{1e-4f, 0.5f};         ///< Skip-one edges; soft by default so the cloth folds.
+  TetherMode tethers = TetherMode::None;  ///< Long-range attachments to the pinned particles (needs pins).
+  Real tetherSlack = 1;               ///< >= 1: a tether allows this factor times the rest distance.
 };
 
 /// A rope of `segments` links from `start` to `end` (segments + 1 particles, first particle at start).
@@ -66,7 +76,8 @@ struct BodyRange {
   uint32_t firstParticle = 0;
   uint32_t particleCount = 0;
   uint32_t firstConstraint = 0;   ///< Index of the first distance constraint (see World::addDistanceConstraint).
-  uint32_t constraintCount = 0;
+  uint32_t constraintCount = 0;   ///< Distance constraints of the body.
+  uint32_t tetherCount = 0;       ///< Tethers the body added (see World::tetherCount).
 };
 
 }  // namespace pbd

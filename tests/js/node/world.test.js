@@ -43,7 +43,8 @@ describe('a cloth', () => {
   it('falls under gravity, and the positions view changes in place', () => {
     const w = new pbd.World();
     const range = hangingCloth(w);
-    expect(range).toEqual({ firstParticle: 0, particleCount: 256, firstConstraint: 0, constraintCount: w.constraintCount() });
+    expect(range).toEqual({ firstParticle: 0, particleCount: 256, firstConstraint: 0, constraintCount: w.constraintCount(),
+      tetherCount: 0 });
     const view = w.positions();
     expect(view).toBeInstanceOf(Float32Array);
     expect(view.length).toBe(3 * 256);
@@ -105,6 +106,32 @@ describe('a cloth', () => {
     const len = Math.hypot(p[3 * a] - p[3 * b], p[3 * a + 1] - p[3 * b + 1], p[3 * a + 2] - p[3 * b + 2]);
     expect(len).toBeCloseTo(1, 3);
     expect(p[3 * b]).toBeGreaterThan(3.05);                  // pushed by the force
+    w.delete();
+  });
+});
+
+describe('tethers', () => {
+  it('keeps every particle within its rest distance of the nearest pin', () => {
+    const w = new pbd.World();
+    const n = 64;
+    const r = w.addCloth({ columns: n, rows: n, spacing: 1 / (n - 1), origin: [-0.5, 1, 0], pinned: [0, n - 1],
+      tethers: 'euclidean', bend: { compliance: 0, stiffness: 1 } });
+    expect(r.tetherCount).toBe(n * n - 2);
+    expect(w.tetherCount()).toBe(n * n - 2);
+    for (let f = 0; f < 60; f++) w.step(1 / 60);
+    const x = w.positions();
+    let worst = 0;
+    for (let i = 0; i < n * n; i++) {
+      const c = i % n, row = Math.floor(i / n);
+      if (row === 0 && (c === 0 || c === n - 1)) continue;
+      const restTo = (pc) => Math.hypot((c - pc) / (n - 1), row / (n - 1));
+      const pin = restTo(0) <= restTo(n - 1) ? 0 : n - 1;
+      const d = Math.hypot(x[3 * i] - x[3 * pin], x[3 * i + 1] - x[3 * pin + 1], x[3 * i + 2] - x[3 * pin + 2]);
+      worst = Math.max(worst, d / restTo(pin));
+    }
+    expect(worst).toBeLessThan(1.0001);
+    expect(() => w.addCloth({ columns: 3, rows: 3, tethers: 'rubber', pinned: [0] })).toThrow(/addCloth: tethers must be/);
+    expect(() => w.addCloth({ columns: 3, rows: 3, tethers: 'geodesic' })).toThrow(/addCloth: tethers need at least one pinned/);
     w.delete();
   });
 });
