@@ -400,6 +400,15 @@ class JsWorld {
   }
 
   void step(double dt) { guarded("step", [&] { world_.step(Real(dt)); }); }
+  val lastStepReport() const {
+    const StepReport& r = world_.lastStepReport();
+    val o = val::object();
+    o.set("rolledBack", r.rolledBack);
+    o.set("nonFiniteCount", r.nonFiniteCount);
+    o.set("particle", r.particle);
+    o.set("body", r.body);
+    return o;
+  }
 
   // Zero-copy views into the wasm heap: valid until the next call that may allocate (adding particles or bodies).
   val positions() const { return view(world_.positions(), 3 * size_t(world_.particleCount())); }
@@ -461,6 +470,7 @@ EMSCRIPTEN_BINDINGS(pbd) {
       .function("addCloth", &JsWorld::addCloth)
       .function("addRope", &JsWorld::addRope)
       .function("step", &JsWorld::step)
+      .function("lastStepReport", &JsWorld::lastStepReport)
       .function("positions", &JsWorld::positions)
       .function("velocities", &JsWorld::velocities)
       .function("inverseMasses", &JsWorld::inverseMasses)

@@ -1,5 +1,6 @@
 // The step of Algorithm 1 (Müller et al. 2006), stage by stage, and the three constraint solvers.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 #include "constraints/attachment.h"
@@ -12,6 +13,49 @@
 namespace pbd {
 
 void World::Impl::step(Real dt) {
+  savedX.assign(x.begin(), x.end());  // capacity reserved with the particles: no allocation
+  savedV.assign(v.begin(), v.end());
+  runSubsteps(dt);
+  report = StepReport{};
+  if (!stateIsFinite()) rollBack();
+}
+
+/// True when every position and velocity is finite. A flat reduction, split across threads; the answer does not
+/// depend on how.
+bool World::Impl::stateIsFinite() {
+  std::atomic<bool> finite{true};
+  auto body = [&](size_t begin, size_t end) {
+    Real sum = 0;  // Inf or NaN anywhere makes x - x NaN
+    for (size_t k = 3 * begin; k < 3 * end; ++k) sum += (x[k] - x[k]) + (v[k] - v[k]);
+    if (sum != 0) finite.store(false, std::memory_order_relaxed);
+  };
+  tasks->parallelFor(count(), kParticlesPerTask, body);
+  return finite.load();
+}
+
+/// The non-finite guard's policy: undo the step for the whole world, and stop every body that went non-finite.
+void World::Impl::rollBack() {
+  report.rolledBack = true;
+  bool first = true;
+  for (uint32_t b = 0; b < bodies.size(); ++b) {
+    bool bad = false;
+    for (uint32_t i = bodies[b].begin; i < bodies[b].end; ++i) {
+      bool finiteParticle = true;
+      for (int a = 0; a < 3; ++a) finiteParticle &= std::isfinite(x[3 * i + a]) && std::isfinite(v[3 * i + a]);
+      if (finiteParticle) continue;
+      ++report.nonFiniteCount;
+      bad = true;
+      if (first) report.particle = i, report.body = b, first = false;
+    }
+    if (!bad) continue;
+    std::fill(savedV.begin() + 3 * size_t(bodies[b].begin), savedV.begin() + 3 * size_t(bodies[b].end), Real(0));
+  }
+  // Copy back, not swap: x and v must keep their addresses, callers hold views of them.
+  std::copy(savedX.begin(), savedX.end(), x.begin());
+  std::copy(savedV.begin(), savedV.end(), v.begin());
+}
+
+void World::Impl::runSubsteps(Real dt) {
   refreshDerivedData();
   const Real h = dt / Real(settings.substeps);
   if (recordResiduals) residuals.assign(2 * size_t(settings.substeps) * size_t(settings.iterations), Real(0));

@@ -55,7 +55,7 @@ uint32_t World::Impl::appendParticles(const char* fn, const Real* xyz, const Rea
   }
   // Reserve everything first (may throw, nothing changed yet), then append without throwing.
   const size_t newCount = count() + n;
-  for (auto* a : {&x, &p, &inertial, &v, &force, &jacobiDelta}) a->reserve(3 * newCount);
+  for (auto* a : {&x, &p, &inertial, &v, &force, &jacobiDelta, &savedX, &savedV}) a->reserve(3 * newCount);
   w.reserve(newCount);
   contacts.reserve(newCount);
   schedule.constraintsPerParticle.reserve(newCount);
@@ -347,6 +347,7 @@ void World::step(Real dt) {
   impl_->step(dt);
 }
 
+const StepReport& World::lastStepReport() const { return impl_->report; }
 const Real* World::positions() const { return impl_->x.data(); }
 const Real* World::velocities() const { return impl_->v.data(); }
 const Real* World::inverseMasses() const { return impl_->w.data(); }

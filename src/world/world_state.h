@@ -70,7 +70,9 @@ struct World::Impl {
   std::vector<Real> x, p, inertial, v, force;
   std::vector<Real> w;                // inverse mass per particle
   std::vector<Real> jacobiDelta;      // xyz per particle: Jacobi's summed corrections of one iteration
-  std::vector<ParticleRange> bodies;  // particle ranges for rigid-motion damping
+  std::vector<ParticleRange> bodies;  // particle ranges for rigid-motion damping and step reports
+  std::vector<Real> savedX, savedV;   // x and v at the start of the step, for the non-finite guard's rollback
+  StepReport report;
 
   std::vector<DistanceConstraint> distances;  // in the order added: the API's indices, and Gauss-Seidel's order
   std::vector<Real> distanceLambda;
@@ -100,6 +102,9 @@ struct World::Impl {
 
   // --- The step (step.cpp) ---
   void step(Real dt);
+  void runSubsteps(Real dt);
+  bool stateIsFinite();
+  void rollBack();
   void refreshDerivedData();
   void applyExternalForces(Real h);
   void dampVelocities(Real h);

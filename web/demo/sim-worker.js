@@ -56,7 +56,13 @@ function publish(stats) {
 function stepOnce() {
   const t0 = performance.now();
   world.step(FRAME_DT);
-  return performance.now() - t0;
+  const ms = performance.now() - t0;
+  const report = world.lastStepReport();
+  if (report.rolledBack) {
+    postMessage({ type: 'error', message: `A step blew up (particle ${report.particle} went non-finite) and was ` +
+      'undone; the cloth was stopped. Try gentler settings.' });
+  }
+  return ms;
 }
 
 let nextTick = 0;

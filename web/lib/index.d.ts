@@ -169,8 +169,14 @@ export declare class World {
   addCloth(options: ClothOptions): BodyRange;
   addRope(options: RopeOptions): BodyRange;
 
-  /** Advances by dt seconds, 0 < dt <= 1. */
+  /**
+   * Advances by dt seconds, 0 < dt <= 1. If the step would leave any position or velocity NaN or Inf (extreme
+   * forces or parameters), it is undone for the whole world, every body that had such a particle is stopped, and
+   * lastStepReport() says so: the world never carries NaN.
+   */
   step(dt: number): void;
+  /** What the last step did about non-finite values. `body` counts bodies in the order they were added. */
+  lastStepReport(): { rolledBack: boolean; nonFiniteCount: number; particle: number; body: number };
 
   /** xyz per particle, m. A live view: see the note at the top of this file. */
   positions(): Float32Array;

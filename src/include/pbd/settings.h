@@ -1,6 +1,8 @@
 // Solver settings of a world: what the step does, and how often.
 #pragma once
 
+#include <cstdint>
+
 #include "pbd/real.h"
 
 namespace pbd {
@@ -26,6 +28,14 @@ struct GroundSettings {
   Real friction = 0.5f;    ///< Coulomb coefficient (>= 0), applied in the velocity pass, limited by the normal impulse.
   Real restitution = 0;    ///< [0,1], fraction of the approach speed kept after impact.
   Real restitutionThreshold = 0.5f;  ///< m/s, approach speeds below this bounce inelastically (no jitter at rest).
+};
+
+/// What the last World::step(dt) did about non-finite values (see World::lastStepReport).
+struct StepReport {
+  bool rolledBack = false;     ///< true: the step produced NaN or Inf and was undone (the world is as before it).
+  uint32_t nonFiniteCount = 0; ///< Particles whose position or velocity became non-finite.
+  uint32_t particle = 0;       ///< The first of them (lowest index); valid when rolledBack.
+  uint32_t body = 0;           ///< The body it belongs to (bodies are numbered in the order they were added).
 };
 
 /// Everything that controls one call of World::step(dt).

@@ -80,7 +80,12 @@ class World {
 
   // --- Simulation ------------------------------------------------------------------------------------------
   /// Advances by dt seconds (> 0, finite, at most 1 s) in settings().substeps substeps.
+  /// Non-finite guard: if the step leaves any position or velocity NaN or Inf (extreme forces or parameters), it is
+  /// undone for the whole world, every body that had such a particle loses its velocity (so the next step starts
+  /// from rest rather than repeating the blow-up), and lastStepReport() says which particle and body. The world
+  /// never carries NaN.
   void step(Real dt);
+  const StepReport& lastStepReport() const;
 
   // --- State (zero-copy) -----------------------------------------------------------------------------------
   const Real* positions() const;      ///< xyz per particle, 3 * particleCount() floats.

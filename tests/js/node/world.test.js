@@ -110,6 +110,29 @@ describe('a cloth', () => {
   });
 });
 
+describe('non-finite guard', () => {
+  it('undoes a step that blows up, reports it, and never shows NaN', () => {
+    const w = new pbd.World();
+    hangingCloth(w, 8);
+    w.step(1 / 60);
+    expect(w.lastStepReport().rolledBack).toBe(false);
+    const view = w.positions();
+    const before = view.slice();
+    w.setExternalForce(40, 0, 3e38, 0);
+    w.step(1 / 60);
+    const report = w.lastStepReport();
+    expect(report).toMatchObject({ rolledBack: true, body: 0 });
+    expect(report.nonFiniteCount).toBeGreaterThan(0);
+    expect(view).toEqual(before);                           // undone, in the same view
+    expect(w.velocities().every((v) => v === 0)).toBe(true); // the body was stopped
+    w.setExternalForce(40, 0, 0, 0);
+    w.step(1 / 60);
+    expect(w.lastStepReport().rolledBack).toBe(false);
+    expect(w.positions().every(Number.isFinite)).toBe(true);
+    w.delete();
+  });
+});
+
 describe('tethers', () => {
   it('keeps every particle within its rest distance of the nearest pin', () => {
     const w = new pbd.World();
