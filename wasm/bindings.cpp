@@ -92,6 +92,17 @@ Strength strengthOf(const char* fn, const val& options, const Strength& fallback
                   Real(numberField(fn, options, "stiffness", fallback.stiffness))};
 }
 
+/// obj[key] as a quaternion [x, y, z, w], or `fallback` when absent.
+Quat quatField(const char* fn, const val& obj, const std::string& key, const Quat& fallback) {
+  const val v = obj[key];
+  if (v.typeOf().as<std::string>() == "undefined") return fallback;
+  if (!v["length"].isNumber() || v["length"].as<int>() != 4) {
+    throw InvalidArgument(std::string(fn) + ": " + key + " must be a quaternion [x, y, z, w]");
+  }
+  return Quat(Real(numberField(fn, v, "3", NAN)), Real(numberField(fn, v, "0", NAN)), Real(numberField(fn, v, "1", NAN)),
+              Real(numberField(fn, v, "2", NAN)));
+}
+
 Strength strengthField(const char* fn, const val& obj, const std::string& key, const Strength& fallback) {
   const val v = obj[key];
   if (v.typeOf().as<std::string>() == "undefined") return fallback;
@@ -399,6 +410,35 @@ class JsWorld {
     return bodyRangeToJs(r);
   }
 
+  uint32_t addCollider(val o) {
+    return guarded("addCollider", [&] {
+      const char* fn = "addCollider";
+      requireObject(fn, "options", o);
+      ColliderDef d;
+      const std::string shape = has(o, "shape") && o["shape"].isString() ? o["shape"].as<std::string>() : "";
+      if (shape == "sphere") d.shape = ColliderShape::Sphere;
+      else if (shape == "capsule") d.shape = ColliderShape::Capsule;
+      else if (shape == "box") d.shape = ColliderShape::Box;
+      else throw InvalidArgument("addCollider: shape must be 'sphere', 'capsule' or 'box' (got '" + shape + "')");
+      d.position = vec3Field(fn, o, "position", d.position);
+      d.rotation = quatField(fn, o, "rotation", d.rotation);
+      d.radius = Real(numberField(fn, o, "radius", d.radius));
+      d.halfHeight = Real(numberField(fn, o, "halfHeight", d.halfHeight));
+      d.halfExtents = vec3Field(fn, o, "halfExtents", d.halfExtents);
+      d.thickness = Real(numberField(fn, o, "thickness", d.thickness));
+      d.friction = Real(numberField(fn, o, "friction", d.friction));
+      d.restitution = Real(numberField(fn, o, "restitution", d.restitution));
+      return world_.addCollider(d);
+    });
+  }
+  void setColliderPose(double k, double px, double py, double pz, double qx, double qy, double qz, double qw) {
+    guarded("setColliderPose", [&] {
+      world_.setColliderPose(toIndex("setColliderPose", "collider", k), Vec3(Real(px), Real(py), Real(pz)),
+                             Quat(Real(qw), Real(qx), Real(qy), Real(qz)));
+    });
+  }
+  uint32_t colliderCount() const { return world_.colliderCount(); }
+
   void step(double dt) { guarded("step", [&] { world_.step(Real(dt)); }); }
   val lastStepReport() const {
     const StepReport& r = world_.lastStepReport();
@@ -469,6 +509,9 @@ EMSCRIPTEN_BINDINGS(pbd) {
       .function("removeAttachment", &JsWorld::removeAttachment)
       .function("addCloth", &JsWorld::addCloth)
       .function("addRope", &JsWorld::addRope)
+      .function("addCollider", &JsWorld::addCollider)
+      .function("setColliderPose", &JsWorld::setColliderPose)
+      .function("colliderCount", &JsWorld::colliderCount)
       .function("step", &JsWorld::step)
       .function("lastStepReport", &JsWorld::lastStepReport)
       .function("positions", &JsWorld::positions)

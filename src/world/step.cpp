@@ -5,7 +5,6 @@
 
 #include "constraints/attachment.h"
 #include "constraints/distance.h"
-#include "constraints/plane_contact.h"
 #include "math/wide_float.h"
 #include "world/rigid_damping.h"
 #include "world/world_state.h"
@@ -62,10 +61,11 @@ void World::Impl::runSubsteps(Real dt) {
   for (int s = 0; s < settings.substeps; ++s) {
     // One substep of length h; the fraction says how far through the frame it ends, for kinematic targets.
     const Real stepFraction = Real(s + 1) / Real(settings.substeps);
+    updateColliderPoses(Real(s) / Real(settings.substeps), stepFraction);
     applyExternalForces(h);
     dampVelocities(h);
     predictPositions(h);
-    generateContacts();
+    generateContacts(h);
     std::vector<Real>& lambda = settings.solver == Solver::GaussSeidel ? distanceLambda : schedule.lambda;
     std::fill(lambda.begin(), lambda.end(), Real(0));
     std::fill(attachmentLambda.begin(), attachmentLambda.end(), Real(0));
@@ -81,11 +81,12 @@ void World::Impl::runSubsteps(Real dt) {
       projectAttachmentsAndContacts(xpbd, invH2, stepFraction);
       if (recordResiduals) recordResidual(size_t(s) * size_t(settings.iterations) + size_t(it), invH2);
     }
-    addLateContacts();
+    addLateContacts(h);
     commitPositions(h);
     updateContactVelocities(h);
   }
   for (Attachment& a : attachments) a.startTarget = a.target;
+  for (Collider& c : colliders) c.startPosition = c.def.position, c.startRotation = c.def.rotation;
 }
 
 /// k' depends on the iteration count, and the colour schedule on the constraints: both are refreshed here, before
@@ -151,16 +152,6 @@ void World::Impl::predictPositions(Real h) {
     std::copy(inertial.begin() + 3 * begin, inertial.begin() + 3 * end, p.begin() + 3 * begin);
   };
   tasks->parallelFor(count(), kParticlesPerTask, body);
-}
-
-/// (8) generateCollisionConstraints: a ground contact for every free particle predicted below the surface.
-void World::Impl::generateContacts() {
-  contacts.clear();
-  if (!settings.ground.enabled) return;
-  const Real surface = groundSurface();
-  for (uint32_t i = 0; i < count(); ++i) {
-    if (w[i] != 0 && p[3 * i + 1] < surface) contacts.push_back({i, v[3 * i + 1], 0});
-  }
 }
 
 namespace {
@@ -267,8 +258,7 @@ void World::Impl::projectAttachmentsAndContacts(bool xpbd, Real invH2, Real step
     attachmentLambda[a] += projectAttachment(P[at.particle], w[at.particle], target, xpbd, at.kPrime,
                                              at.compliance * invH2, attachmentLambda[a]);
   }
-  const Real surface = groundSurface();
-  for (Contact& c : contacts) c.normalPush += projectGroundContact(p[3 * c.particle + 1], surface);
+  projectContacts();
 }
 
 /// Residual of the distance constraints after a pass: r = C (PBD) or C + α̃λ (XPBD, the multiplier's equation).
@@ -291,18 +281,6 @@ void World::Impl::recordResidual(size_t pass, Real invH2) {
   residuals[2 * pass + 1] = distances.empty() ? Real(0) : Real(std::sqrt(sumSq / double(distances.size())));
 }
 
-/// Particles pushed below the ground by other constraints after contact generation get a contact now,
-/// so that no particle ever ends a step below the ground.
-void World::Impl::addLateContacts() {
-  if (!settings.ground.enabled) return;
-  const Real surface = groundSurface();
-  for (uint32_t i = 0; i < count(); ++i) {
-    if (w[i] == 0 || p[3 * i + 1] >= surface) continue;
-    const Real push = projectGroundContact(p[3 * i + 1], surface);
-    contacts.push_back({i, v[3 * i + 1], push});
-  }
-}
-
 /// (12-15) v = (p - x) / h, x = p.
 void World::Impl::commitPositions(Real h) {
   const Real invH = 1 / h;
@@ -310,24 +288,6 @@ void World::Impl::commitPositions(Real h) {
     commitRange(x.data(), v.data(), p.data(), inertial.data(), invH, 3 * begin, 3 * end);
   };
   tasks->parallelFor(count(), kParticlesPerTask, body);
-}
-
-/// (16) velocityUpdate: Coulomb friction limited by the normal impulse, and restitution, for this substep's contacts.
-void World::Impl::updateContactVelocities(Real h) {
-  const GroundSettings& g = settings.ground;
-  for (const Contact& c : contacts) {
-    Real* vi = &v[3 * c.particle];
-    // Tangential velocity is reduced by at most mu * (normal velocity change) = mu * normalPush / h.
-    const Real vt = std::hypot(vi[0], vi[2]);
-    if (vt > 0) {
-      const Real scale = std::max(Real(0), vt - g.friction * c.normalPush / h) / vt;
-      vi[0] *= scale;
-      vi[2] *= scale;
-    }
-    if (g.restitution > 0 && -c.approachSpeed > g.restitutionThreshold) {
-      vi[1] = std::max(vi[1], -g.restitution * c.approachSpeed);
-    }
-  }
 }
 
 }  // namespace pbd

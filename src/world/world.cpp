@@ -57,7 +57,7 @@ uint32_t World::Impl::appendParticles(const char* fn, const Real* xyz, const Rea
   const size_t newCount = count() + n;
   for (auto* a : {&x, &p, &inertial, &v, &force, &jacobiDelta, &savedX, &savedV}) a->reserve(3 * newCount);
   w.reserve(newCount);
-  contacts.reserve(newCount);
+  reserveContacts(newCount, colliders.size());
   schedule.constraintsPerParticle.reserve(newCount);
   colouring.reserveParticles(newCount);
   bodies.reserve(bodies.size() + 1);
@@ -337,6 +337,51 @@ void World::removeAttachment(uint32_t attachment) {
   impl_->attachments[attachment].active = false;
   impl_->freeAttachments.push_back(attachment);
 }
+
+namespace {
+
+/// Validates a collider's shape and material; returns its rotation normalized.
+Quat checkCollider(const char* fn, const ColliderDef& def) {
+  if (def.shape != ColliderShape::Sphere && def.shape != ColliderShape::Capsule && def.shape != ColliderShape::Box) {
+    check::fail(fn, "shape", "is unknown", int(def.shape));
+  }
+  check::finite(fn, "position", def.position);
+  for (int a = 0; a < 4; ++a) check::finite(fn, std::string("rotation.") + "xyzw"[a], def.rotation.coeffs()[a]);
+  if (!(def.rotation.norm() > Real(1e-6))) check::fail(fn, "rotation", "must be a non-zero quaternion", def.rotation.norm());
+  check::positive(fn, "radius", def.radius);
+  check::atLeast(fn, "halfHeight", def.halfHeight, 0);
+  for (int a = 0; a < 3; ++a) check::positive(fn, std::string("halfExtents.") + "xyz"[a], def.halfExtents[a]);
+  check::atLeast(fn, "thickness", def.thickness, 0);
+  check::atLeast(fn, "friction", def.friction, 0);
+  check::inRange(fn, "restitution", def.restitution, 0, 1);
+  return def.rotation.normalized();
+}
+
+}  // namespace
+
+uint32_t World::addCollider(const ColliderDef& def) {
+  Impl& m = *impl_;
+  const Quat rotation = checkCollider("addCollider", def);
+  if (m.colliders.size() >= 4096) check::fail("addCollider", "collider count", "is at the limit 4096", m.colliders.size());
+  m.reserveContacts(m.count(), m.colliders.size() + 1);
+  m.colliders.reserve(m.colliders.size() + 1);
+  Collider c{def, def.position, rotation, def.position, def.position, rotation, rotation};
+  c.def.rotation = rotation;
+  m.colliders.push_back(c);
+  return uint32_t(m.colliders.size() - 1);
+}
+
+void World::setColliderPose(uint32_t collider, const Vec3& position, const Quat& rotation) {
+  const char* fn = "setColliderPose";
+  check::index(fn, "collider", collider, impl_->colliders.size());
+  ColliderDef def = impl_->colliders[collider].def;
+  def.position = position;
+  def.rotation = rotation;
+  impl_->colliders[collider].def.rotation = checkCollider(fn, def);
+  impl_->colliders[collider].def.position = position;
+}
+
+uint32_t World::colliderCount() const { return uint32_t(impl_->colliders.size()); }
 
 BodyRange World::addCloth(const ClothDef& def) { return impl_->appendBody("addCloth", buildCloth(def)); }
 BodyRange World::addRope(const RopeDef& def) { return impl_->appendBody("addRope", buildRope(def)); }

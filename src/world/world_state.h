@@ -7,6 +7,7 @@
 
 #include "constraints/distance.h"
 #include "constraints/tether.h"
+#include "pbd/colliders.h"
 #include "pbd/world.h"
 #include "schedule/graph_colouring.h"
 
@@ -30,11 +31,25 @@ struct Attachment {
   bool active;        ///< false = removed, slot free for reuse.
 };
 
-/// A ground contact of the current substep.
+/// The collider index of a contact with the ground plane.
+inline constexpr uint32_t kGroundCollider = ~0u;
+
+/// A contact of the current substep, with the ground or a collider.
 struct Contact {
   uint32_t particle;    ///< Particle index.
-  Real approachSpeed;   ///< m/s, normal velocity v·n when the contact was generated (negative = approaching).
+  uint32_t collider;    ///< Collider index, or kGroundCollider.
+  Real approachSpeed;   ///< m/s, relative normal velocity when the contact was generated (negative = approaching).
   Real normalPush;      ///< m, total normal correction applied this substep (the normal impulse times h/m).
+  Vec3 normal;          ///< Outward surface normal at the last projection (world frame).
+};
+
+/// A collider and its poses: `def` holds the pose at the end of the step; the substep poses are interpolated.
+struct Collider {
+  ColliderDef def;
+  Vec3 startPosition;                  ///< Pose at the start of the step.
+  Quat startRotation;
+  Vec3 subStartPosition, subEndPosition;  ///< Pose at the start and end of the current substep.
+  Quat subStartRotation, subEndRotation;
 };
 
 struct ParticleRange {
@@ -86,7 +101,8 @@ struct World::Impl {
   std::vector<Attachment> attachments;
   std::vector<Real> attachmentLambda;
   std::vector<uint32_t> freeAttachments;
-  std::vector<Contact> contacts;              // capacity = particle count, so step() never allocates
+  std::vector<Collider> colliders;
+  std::vector<Contact> contacts;              // capacity reserved (see reserveContacts), so step() never allocates
 
   bool recordResiduals = false;
   std::vector<Real> residuals;                // (max |r|, rms r) per projection pass of the last step
@@ -109,14 +125,17 @@ struct World::Impl {
   void applyExternalForces(Real h);
   void dampVelocities(Real h);
   void predictPositions(Real h);
-  void generateContacts();
+  void reserveContacts(size_t particles, size_t colliderCount);
+  void updateColliderPoses(Real fractionStart, Real fractionEnd);
+  void generateContacts(Real h);
   void projectDistancesGaussSeidel(bool xpbd, Real invH2);
   void projectDistancesColoured(bool xpbd, Real invH2);
   void projectDistancesJacobi(bool xpbd, Real invH2);
   void projectTethers();
   void projectAttachmentsAndContacts(bool xpbd, Real invH2, Real stepFraction);
+  void projectContacts();
   void recordResidual(size_t pass, Real invH2);
-  void addLateContacts();
+  void addLateContacts(Real h);
   void commitPositions(Real h);
   void updateContactVelocities(Real h);
   Real groundSurface() const { return settings.ground.height + settings.ground.thickness; }

@@ -155,6 +155,28 @@ TEST_F(BadInput, Constraints) {
   expectRejected([&] { world.setAttachmentTarget(attachment, Vec3::Zero()); }, {"setAttachmentTarget", "removed"});
 }
 
+TEST_F(BadInput, Colliders) {
+  auto bad = [&](auto mutate, const char* field) {
+    ColliderDef d;
+    mutate(d);
+    expectRejected([&] { world.addCollider(d); }, {"addCollider", field});
+  };
+  bad([](ColliderDef& d) { d.shape = ColliderShape(9); }, "shape");
+  bad([](ColliderDef& d) { d.position = Vec3(0, kNaN, 0); }, "position.y");
+  bad([](ColliderDef& d) { d.rotation = Quat(0, 0, 0, 0); }, "rotation");
+  bad([](ColliderDef& d) { d.rotation = Quat(kInf, 0, 0, 0); }, "rotation.w");
+  bad([](ColliderDef& d) { d.radius = 0; }, "radius");
+  bad([](ColliderDef& d) { d.halfHeight = -1; }, "halfHeight");
+  bad([](ColliderDef& d) { d.halfExtents = Vec3(1, 0, 1); }, "halfExtents.y");
+  bad([](ColliderDef& d) { d.thickness = -0.1f; }, "thickness");
+  bad([](ColliderDef& d) { d.friction = kNaN; }, "friction");
+  bad([](ColliderDef& d) { d.restitution = 1.5f; }, "restitution");
+  const uint32_t k = world.addCollider(ColliderDef{});
+  expectRejected([&] { world.setColliderPose(k + 1, Vec3::Zero(), Quat::Identity()); }, {"setColliderPose", "collider"});
+  expectRejected([&] { world.setColliderPose(k, Vec3(kInf, 0, 0), Quat::Identity()); }, {"setColliderPose", "position.x"});
+  expectRejected([&] { world.setColliderPose(k, Vec3::Zero(), Quat(0, 0, 0, 0)); }, {"setColliderPose", "rotation"});
+}
+
 TEST_F(BadInput, Cloth) {
   auto bad = [&](auto mutate, const char* field) {
     ClothDef c;

@@ -13,6 +13,13 @@ export const CLOTH = {
   tethers: 'geodesic',   // long-range attachments: the cloth does not sag however few iterations are set
 };
 
+/** Shapes under the hanging cloth: it swings down and drapes over them. */
+export const COLLIDERS = [
+  { shape: 'sphere', position: [-0.35, 0.3, -0.15], radius: 0.3, thickness: 0.012, friction: 0.6 },
+  { shape: 'box', position: [0.45, 0.15, -0.1], rotation: [0, 0.2588, 0, 0.9659], halfExtents: [0.2, 0.15, 0.2],
+    thickness: 0.012, friction: 0.6 },
+];
+
 /** The panel's initial values. */
 export const DEFAULT_PARAMS = {
   method: 'xpbd',

@@ -3,7 +3,7 @@ import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import GUI from 'lil-gui';
 import { createClothGeometry, refreshGeometry, setGeometryPositions } from '../lib/three.js';
-import { DEFAULT_PARAMS } from './cloth-scene.js';
+import { COLLIDERS, DEFAULT_PARAMS } from './cloth-scene.js';
 
 const app = document.getElementById('app');
 const buildLabel = document.getElementById('build');
@@ -31,6 +31,18 @@ const ground = new THREE.Mesh(new THREE.PlaneGeometry(8, 8), new THREE.MeshStand
 ground.rotation.x = -Math.PI / 2;
 scene.add(ground);
 scene.add(new THREE.GridHelper(8, 32, 0x555b66, 0x474c55));
+
+// The colliders, drawn slightly smaller than their collision thickness so the cloth visibly rests on them.
+const colliderMaterial = new THREE.MeshStandardMaterial({ color: 0x8fa3b8, roughness: 0.5 });
+for (const c of COLLIDERS) {
+  const geometry = c.shape === 'sphere' ? new THREE.SphereGeometry(c.radius, 48, 24)
+    : c.shape === 'box' ? new THREE.BoxGeometry(2 * c.halfExtents[0], 2 * c.halfExtents[1], 2 * c.halfExtents[2])
+      : new THREE.CapsuleGeometry(c.radius, 2 * c.halfHeight, 12, 32);
+  const mesh = new THREE.Mesh(geometry, colliderMaterial);
+  mesh.position.fromArray(c.position);
+  if (c.rotation) mesh.quaternion.fromArray(c.rotation);
+  scene.add(mesh);
+}
 
 const clothMaterial = new THREE.MeshStandardMaterial({ color: 0xd9603b, side: THREE.DoubleSide, roughness: 0.8 });
 let clothMesh = null;

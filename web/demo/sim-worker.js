@@ -1,7 +1,7 @@
 // The simulation runs here, off the main thread. With the threaded build the page reads the particle positions
 // straight out of the shared wasm memory; with the single-threaded build each frame's positions are transferred.
 import { createPbd } from '../lib/index.js';
-import { CLOTH, DEFAULT_PARAMS } from './cloth-scene.js';
+import { CLOTH, COLLIDERS, DEFAULT_PARAMS } from './cloth-scene.js';
 
 const FRAME_DT = 1 / 60;
 
@@ -31,6 +31,7 @@ function buildWorld() {
   world = new pbd.World();
   world.setGround({ height: 0, friction: 0.4, thickness: 0.005 });
   world.setRecordResiduals(true);   // the page plots the convergence of every step
+  for (const collider of COLLIDERS) world.addCollider(collider);
   cloth = world.addCloth(CLOTH);
   grab = null;
   applyParams();

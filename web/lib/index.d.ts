@@ -105,6 +105,27 @@ export interface GroundSettings {
   restitutionThreshold?: number;
 }
 
+/** A static or kinematic collision shape. */
+export interface ColliderOptions {
+  shape: 'sphere' | 'capsule' | 'box';
+  /** Centre, m. Default [0, 0, 0]. */
+  position?: Vec3;
+  /** Orientation as a quaternion [x, y, z, w]. Default identity. */
+  rotation?: [number, number, number, number];
+  /** Sphere and capsule radius, m, > 0. Default 0.5. */
+  radius?: number;
+  /** Capsule: half the length of its axis segment (local Y), m, >= 0. Default 0.5. */
+  halfHeight?: number;
+  /** Box half sizes, m, each > 0. Default [0.5, 0.5, 0.5]. */
+  halfExtents?: Vec3;
+  /** Particles stay this far outside the surface, m. Default 0. */
+  thickness?: number;
+  /** Coulomb friction coefficient on the velocity relative to the collider. Default 0.5. */
+  friction?: number;
+  /** Restitution in [0, 1]. Default 0. */
+  restitution?: number;
+}
+
 export declare class World {
   constructor();
   setGravity(x: number, y: number, z: number): void;
@@ -165,6 +186,15 @@ export declare class World {
   /** The particle is moved there over the next step, linearly across its substeps (drag it every frame). */
   setAttachmentTarget(attachment: number, x: number, y: number, z: number): void;
   removeAttachment(attachment: number): void;
+
+  /** Adds a collider; returns its index. */
+  addCollider(options: ColliderOptions): number;
+  /**
+   * Moves a collider: over the next step it goes linearly from its current pose to this one, and drags touching
+   * particles along through friction.
+   */
+  setColliderPose(collider: number, x: number, y: number, z: number, qx: number, qy: number, qz: number, qw: number): void;
+  colliderCount(): number;
 
   addCloth(options: ClothOptions): BodyRange;
   addRope(options: RopeOptions): BodyRange;

@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "pbd/bodies.h"
+#include "pbd/colliders.h"
 #include "pbd/real.h"
 #include "pbd/settings.h"
 #include "pbd/task_system.h"
@@ -73,6 +74,14 @@ class World {
   /// The particle is moved to `target` over the next step, linearly across its substeps (kinematic driving).
   void setAttachmentTarget(uint32_t attachment, const Vec3& target);
   void removeAttachment(uint32_t attachment);
+
+  // --- Colliders -------------------------------------------------------------------------------------------
+  /// Adds a static or kinematic collider; returns its index.
+  uint32_t addCollider(const ColliderDef& def);
+  /// Moves a collider: over the next step it goes linearly from its current pose to this one, and drags the
+  /// particles touching it along (friction acts on the velocity relative to it).
+  void setColliderPose(uint32_t collider, const Vec3& position, const Quat& rotation);
+  uint32_t colliderCount() const;
 
   // --- Bodies ----------------------------------------------------------------------------------------------
   BodyRange addCloth(const ClothDef& def);

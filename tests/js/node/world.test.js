@@ -110,6 +110,34 @@ describe('a cloth', () => {
   });
 });
 
+describe('colliders', () => {
+  it('a cloth drapes over a sphere and a moving box carries a particle', () => {
+    const w = new pbd.World();
+    w.setGround({ enabled: false });
+    const sphere = w.addCollider({ shape: 'sphere', position: [0, 0, 0], radius: 0.3, thickness: 0.01 });
+    w.addCloth({ columns: 20, rows: 20, spacing: 0.05, origin: [-0.475, 0.5, -0.475] });
+    const box = w.addCollider({ shape: 'box', position: [3, 0, 0], halfExtents: [1, 0.1, 1], friction: 1 });
+    const rider = w.addParticle(3, 0.1, 0, 1);
+    expect([sphere, box, w.colliderCount()]).toEqual([0, 1, 2]);
+    for (let f = 1; f <= 90; f++) {
+      w.setColliderPose(box, 3 + f / 60, 0, 0, 0, 0, 0, 1);
+      w.step(1 / 60);
+    }
+    const x = w.positions();
+    for (let i = 0; i < 400; i++) {
+      expect(Math.hypot(x[3 * i], x[3 * i + 1], x[3 * i + 2])).toBeGreaterThan(0.31 - 1e-4);
+    }
+    expect(x[3 * 210 + 1]).toBeGreaterThan(0.25);             // the middle rests on top of the sphere
+    expect(w.velocities()[3 * rider]).toBeCloseTo(1, 1);      // carried at the box's speed, 1 m/s
+    expect(() => w.addCollider({ shape: 'cone' })).toThrow(/addCollider: shape must be/);
+    expect(() => w.addCollider({ shape: 'sphere', radius: -1 })).toThrow(/addCollider: radius/);
+    expect(() => w.addCollider({ shape: 'box', rotation: [0, 0, 1] })).toThrow(/addCollider: rotation must be a quaternion/);
+    expect(() => w.setColliderPose(5, 0, 0, 0, 0, 0, 0, 1)).toThrow(/setColliderPose: collider/);
+    expect(() => w.setColliderPose(0, 0, 0, 0, 0, 0, 0, 0)).toThrow(/setColliderPose: rotation/);
+    w.delete();
+  });
+});
+
 describe('non-finite guard', () => {
   it('undoes a step that blows up, reports it, and never shows NaN', () => {
     const w = new pbd.World();

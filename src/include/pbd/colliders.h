@@ -1,0 +1,33 @@
+// Static or kinematic collision shapes that particles cannot enter.
+#pragma once
+
+#include <Eigen/Geometry>
+
+#include "pbd/real.h"
+
+namespace pbd {
+
+/// A rotation, as a unit quaternion (x, y, z, w).
+using Quat = Eigen::Quaternion<Real, Eigen::DontAlign>;
+
+enum class ColliderShape {
+  Sphere,   ///< radius around the position.
+  Capsule,  ///< radius around the segment from -halfHeight to +halfHeight on the local Y axis.
+  Box,      ///< halfExtents along the local axes.
+};
+
+/// A collider. Its pose can be changed every frame (World::setColliderPose); it then moves linearly across the
+/// substeps of the next step, and its velocity drags touching particles along through friction.
+struct ColliderDef {
+  ColliderShape shape = ColliderShape::Sphere;
+  Vec3 position{0, 0, 0};              ///< m, centre.
+  Quat rotation = Quat::Identity();    ///< Orientation; normalized by the world.
+  Real radius = 0.5f;                  ///< m, > 0 (sphere, capsule).
+  Real halfHeight = 0.5f;              ///< m, >= 0 (capsule: half the length of its axis segment).
+  Vec3 halfExtents{0.5f, 0.5f, 0.5f};  ///< m, each > 0 (box).
+  Real thickness = 0;                  ///< m, >= 0: particles are kept this far outside the surface (their radius).
+  Real friction = 0.5f;                ///< Coulomb coefficient >= 0, applied to the velocity relative to the collider.
+  Real restitution = 0;                ///< [0,1], of the relative approach speed (above the world's threshold).
+};
+
+}  // namespace pbd

@@ -1,0 +1,147 @@
+// Contacts with the ground plane and the colliders: generation (stage 8 of Algorithm 1), projection within the
+// iterations, the late pass that guarantees nothing ends inside, and the velocity pass (stage 16).
+#include <algorithm>
+#include <cmath>
+
+#include "collision/shape_distance.h"
+#include "constraints/plane_contact.h"
+#include "world/world_state.h"
+
+namespace pbd {
+namespace {
+
+const Vec3 kUp(0, 1, 0);
+
+Vec3 particleAt(const std::vector<Real>& xyz, uint32_t i) { return Vec3(xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]); }
+
+/// Signed distance of world point p to the collider at its end-of-substep pose, with the world normal.
+ShapeDistance worldDistance(const Collider& c, const Vec3& p) {
+  const Vec3 q = c.subEndRotation.conjugate() * (p - c.subEndPosition);
+  ShapeDistance d = shapeDistance(c.def, q);
+  d.n = c.subEndRotation * d.n;
+  return d;
+}
+
+/// Velocity of the collider's material point under p over the substep (kinematic colliders drag particles along).
+Vec3 colliderVelocity(const Collider& c, const Vec3& p, Real invH) {
+  const Vec3 q = c.subEndRotation.conjugate() * (p - c.subEndPosition);
+  const Vec3 before = c.subStartPosition + c.subStartRotation * q;
+  return (p - before) * invH;
+}
+
+/// Calls visit(i, p_i, distance) for every free particle of `p` inside collider c (closer than its thickness).
+template <class Visit>
+void forEachPenetration(const Collider& c, const std::vector<Real>& p, const std::vector<Real>& w, Visit visit) {
+  const Real reach = boundingRadius(c.def) + c.def.thickness;
+  for (uint32_t i = 0; i < uint32_t(w.size()); ++i) {
+    if (w[i] == 0) continue;
+    const Vec3 pi = particleAt(p, i);
+    if ((pi - c.subEndPosition).squaredNorm() > reach * reach) continue;  // broad phase: bounding sphere
+    const ShapeDistance d = worldDistance(c, pi);
+    if (d.phi < c.def.thickness) visit(i, pi, d);
+  }
+}
+
+}  // namespace
+
+void World::Impl::reserveContacts(size_t particles, size_t colliderCount) {
+  // Each particle can touch the ground and every collider, and the late pass can add as many again.
+  contacts.reserve(2 * particles * (colliderCount + 1));
+}
+
+void World::Impl::updateColliderPoses(Real fractionStart, Real fractionEnd) {
+  for (Collider& c : colliders) {
+    c.subStartPosition = c.startPosition + fractionStart * (c.def.position - c.startPosition);
+    c.subEndPosition = c.startPosition + fractionEnd * (c.def.position - c.startPosition);
+    c.subStartRotation = c.startRotation.slerp(fractionStart, c.def.rotation);
+    c.subEndRotation = c.startRotation.slerp(fractionEnd, c.def.rotation);
+  }
+}
+
+/// (8) generateCollisionConstraints: a contact for every free particle predicted inside the ground or a collider.
+void World::Impl::generateContacts(Real h) {
+  contacts.clear();
+  if (settings.ground.enabled) {
+    const Real surface = groundSurface();
+    for (uint32_t i = 0; i < count(); ++i) {
+      if (w[i] != 0 && p[3 * i + 1] < surface) contacts.push_back({i, kGroundCollider, v[3 * i + 1], 0, kUp});
+    }
+  }
+  for (uint32_t k = 0; k < colliders.size(); ++k) {
+    const Collider& c = colliders[k];
+    forEachPenetration(c, p, w, [&](uint32_t i, const Vec3& pi, const ShapeDistance& d) {
+      const Vec3 relative = particleAt(v, i) - colliderVelocity(c, pi, 1 / h);
+      contacts.push_back({i, k, d.n.dot(relative), 0, d.n});
+    });
+  }
+}
+
+/// One projection of every contact (unilateral, rigid): the particle is put back on the surface.
+void World::Impl::projectContacts() {
+  const Real surface = groundSurface();
+  for (Contact& c : contacts) {
+    if (c.collider == kGroundCollider) {
+      c.normalPush += projectGroundContact(p[3 * c.particle + 1], surface);
+      continue;
+    }
+    const Collider& col = colliders[c.collider];
+    const Vec3 pi = particleAt(p, c.particle);
+    const ShapeDistance d = worldDistance(col, pi);
+    if (d.phi >= col.def.thickness) continue;
+    const Real push = col.def.thickness - d.phi;
+    const Vec3 corrected = pi + push * d.n;
+    for (int a = 0; a < 3; ++a) p[3 * c.particle + a] = corrected[a];
+    c.normalPush += push;
+    c.normal = d.n;
+  }
+}
+
+/// Particles pushed inside by other constraints after contact generation get a contact now, so that no particle
+/// ends a substep inside the ground or a collider. Contacts beyond the reserved capacity are still projected,
+/// just not kept for the velocity pass (step() never allocates).
+void World::Impl::addLateContacts(Real h) {
+  auto keep = [&](const Contact& c) {
+    if (contacts.size() < contacts.capacity()) contacts.push_back(c);
+  };
+  if (settings.ground.enabled) {
+    const Real surface = groundSurface();
+    for (uint32_t i = 0; i < count(); ++i) {
+      if (w[i] == 0 || p[3 * i + 1] >= surface) continue;
+      const Real push = projectGroundContact(p[3 * i + 1], surface);
+      keep({i, kGroundCollider, v[3 * i + 1], push, kUp});
+    }
+  }
+  for (uint32_t k = 0; k < colliders.size(); ++k) {
+    const Collider& c = colliders[k];
+    forEachPenetration(c, p, w, [&](uint32_t i, const Vec3& pi, const ShapeDistance& d) {
+      const Real push = c.def.thickness - d.phi;
+      const Vec3 corrected = pi + push * d.n;
+      for (int a = 0; a < 3; ++a) p[3 * i + a] = corrected[a];
+      keep({i, k, d.n.dot(particleAt(v, i) - colliderVelocity(c, pi, 1 / h)), push, d.n});
+    });
+  }
+}
+
+/// (16) velocityUpdate, relative to the surface's own velocity: Coulomb friction reduces the tangential part by at
+/// most mu * (normal velocity change) = mu * normalPush / h; restitution restores e times the approach speed.
+void World::Impl::updateContactVelocities(Real h) {
+  const Real invH = 1 / h;
+  const Real threshold = settings.ground.restitutionThreshold;
+  for (const Contact& c : contacts) {
+    const bool ground = c.collider == kGroundCollider;
+    const Real friction = ground ? settings.ground.friction : colliders[c.collider].def.friction;
+    const Real restitution = ground ? settings.ground.restitution : colliders[c.collider].def.restitution;
+    const Vec3 surfaceVelocity = ground ? Vec3::Zero() : colliderVelocity(colliders[c.collider], particleAt(p, c.particle), invH);
+    const Vec3 relative = particleAt(v, c.particle) - surfaceVelocity;
+    const Real vn = relative.dot(c.normal);
+    Vec3 tangential = relative - vn * c.normal;
+    const Real vt = tangential.norm();
+    if (vt > 0) tangential *= std::max(Real(0), vt - friction * c.normalPush * invH) / vt;
+    Real newNormal = vn;
+    if (restitution > 0 && -c.approachSpeed > threshold) newNormal = std::max(vn, -restitution * c.approachSpeed);
+    const Vec3 result = surfaceVelocity + newNormal * c.normal + tangential;
+    for (int a = 0; a < 3; ++a) v[3 * c.particle + a] = result[a];
+  }
+}
+
+}  // namespace pbd

@@ -1,0 +1,133 @@
+// Colliders: the shape distances against finite differences, nothing ends inside a collider, moving colliders
+// drag particles along by friction, and restitution off a collider.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "collision/shape_distance.h"
+#include "pbd/world.h"
+
+using namespace pbd;
+
+namespace {
+
+ColliderDef shape(ColliderShape kind) {
+  ColliderDef d;
+  d.shape = kind;
+  d.radius = 0.4f;
+  d.halfHeight = 0.3f;
+  d.halfExtents = Vec3(0.5f, 0.2f, 0.3f);
+  return d;
+}
+
+}  // namespace
+
+TEST(ShapeDistance, NormalIsTheGradientOfTheSignedDistance) {
+  std::mt19937 rng(2);
+  std::uniform_real_distribution<Real> u(-1, 1);
+  const Real eps = 1e-3f;
+  for (ColliderShape kind : {ColliderShape::Sphere, ColliderShape::Capsule, ColliderShape::Box}) {
+    const ColliderDef d = shape(kind);
+    int checked = 0;
+    for (int trial = 0; trial < 300; ++trial) {
+      const Vec3 q(u(rng), u(rng), u(rng));
+      const ShapeDistance sd = shapeDistance(d, q);
+      Vec3 fd;
+      for (int a = 0; a < 3; ++a) {
+        Vec3 e = Vec3::Zero();
+        e[a] = eps;
+        fd[a] = (shapeDistance(d, q + e).phi - shapeDistance(d, q - e).phi) / (2 * eps);
+      }
+      // Skip the ridges where the distance is not differentiable (box edges and medial planes).
+      if (std::abs(fd.norm() - 1) > 1e-2f) continue;
+      ++checked;
+      EXPECT_LT((fd - sd.n).norm(), 5e-3f) << "shape " << int(kind) << " q " << q.transpose();
+      EXPECT_NEAR(sd.n.norm(), 1, 1e-5f);
+    }
+    EXPECT_GT(checked, 200) << "shape " << int(kind);
+  }
+  EXPECT_NEAR(sphereDistance(Vec3(0, 2, 0), 0.5f).phi, 1.5f, 1e-6f);
+  EXPECT_NEAR(capsuleDistance(Vec3(0, 2, 0), 0.5f, 1).phi, 0.5f, 1e-6f);
+  EXPECT_NEAR(capsuleDistance(Vec3(0.25f, 0.7f, 0), 0.5f, 1).phi, -0.25f, 1e-6f);
+  EXPECT_NEAR(boxDistance(Vec3(0, 0.05f, 0), Vec3(1, 0.2f, 1)).phi, -0.15f, 1e-6f);
+  EXPECT_NEAR(boxDistance(Vec3(1.3f, 0.6f, 0), Vec3(1, 0.2f, 1)).phi, 0.5f, 1e-6f);
+}
+
+TEST(Colliders, ADrapedClothNeverEndsInsideAnyShape) {
+  for (ColliderShape kind : {ColliderShape::Sphere, ColliderShape::Capsule, ColliderShape::Box}) {
+    World world;
+    SolverSettings s;
+    s.substeps = 5;
+    s.ground.height = -2;
+    world.setSettings(s);
+    ColliderDef d = shape(kind);
+    d.rotation = Quat(Eigen::AngleAxis<Real>(0.6f, Vec3(0.3f, 0.2f, 1).normalized()));
+    d.thickness = 0.01f;
+    const uint32_t k = world.addCollider(d);
+    EXPECT_EQ(k, 0u);
+    ClothDef c;
+    c.columns = c.rows = 24;
+    c.spacing = 0.05f;
+    c.origin = Vec3(-0.6f, 0.8f, -0.6f);
+    world.addCloth(c);
+    world.addParticle(Vec3(0.05f, 3, 0.02f), 1, Vec3(0, -40, 0));  // a fast one
+    for (int f = 0; f < 90; ++f) {
+      world.step(1.0f / 60);
+      for (uint32_t i = 0; i < world.particleCount(); ++i) {
+        const Vec3 p(world.positions()[3 * i], world.positions()[3 * i + 1], world.positions()[3 * i + 2]);
+        const Vec3 q = d.rotation.conjugate() * (p - d.position);
+        ASSERT_GE(shapeDistance(d, q).phi, d.thickness - 1e-5f) << "shape " << int(kind) << " frame " << f;
+      }
+    }
+    // The cloth rests on the shape: it did not fall past it to the ground.
+    EXPECT_GT(world.positions()[3 * (12 * 24 + 12) + 1], -0.5f);
+  }
+}
+
+TEST(Colliders, AMovingPlatformDragsAParticleAlongByFriction) {
+  World world;
+  SolverSettings s;
+  s.substeps = 10;
+  s.ground.enabled = false;
+  world.setSettings(s);
+  ColliderDef platform;
+  platform.shape = ColliderShape::Box;
+  platform.halfExtents = Vec3(5, 0.1f, 5);
+  platform.friction = 1;
+  const uint32_t k = world.addCollider(platform);
+  const uint32_t p = world.addParticle(Vec3(0, 0.1f, 0), 1);
+  const Real speed = 1.2f, dt = 1.0f / 60;
+  for (int f = 1; f <= 60; ++f) {
+    world.setColliderPose(k, Vec3(speed * dt * f, 0, 0), Quat::Identity());
+    world.step(dt);
+  }
+  // Static friction: the particle moves with the platform, at its speed, still on its top face.
+  EXPECT_NEAR(world.velocities()[3 * p], speed, 0.02f);
+  EXPECT_NEAR(world.positions()[3 * p + 1], 0.1f, 1e-3f);
+  EXPECT_GT(world.positions()[3 * p], 0.9f * speed);
+}
+
+TEST(Colliders, RestitutionOffASphereBouncesToESquaredTimesTheHeight) {
+  const Real e = 0.5f, drop = 1.5f;
+  World world;
+  SolverSettings s;
+  s.substeps = 40;
+  s.ground.enabled = false;
+  world.setSettings(s);
+  ColliderDef ball;
+  ball.radius = 0.5f;
+  ball.restitution = e;
+  ball.friction = 0;
+  world.addCollider(ball);
+  world.addParticle(Vec3(0, 0.5f + drop, 0), 1);
+  Real apex = 0;
+  bool bounced = false;
+  for (int f = 0; f < 100; ++f) {
+    world.step(1.0f / 60);
+    if (world.velocities()[1] > 0) bounced = true;
+    if (bounced) apex = std::max(apex, world.positions()[1] - 0.5f);
+  }
+  ASSERT_TRUE(bounced);
+  EXPECT_NEAR(apex, e * e * drop, 0.05f * e * e * drop);
+}
