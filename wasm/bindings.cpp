@@ -285,6 +285,24 @@ class JsWorld {
     return o;
   }
 
+  void setSelfCollision(val o) {
+    guarded("setSelfCollision", [&] {
+      const char* fn = "setSelfCollision";
+      requireObject(fn, "settings", o);
+      SelfCollisionSettings sc = world_.settings().selfCollision;
+      if (has(o, "enabled")) sc.enabled = o["enabled"].as<bool>();
+      sc.radius = Real(numberField(fn, o, "radius", sc.radius));
+      world_.setSelfCollision(sc);
+    });
+  }
+  val getSelfCollision() const {
+    val o = val::object();
+    o.set("enabled", world_.settings().selfCollision.enabled);
+    o.set("radius", world_.settings().selfCollision.radius);
+    return o;
+  }
+  uint32_t selfCollisionPairCount() const { return world_.selfCollisionPairCount(); }
+
   uint32_t addParticle(double x, double y, double z, double inverseMass) {
     return guarded("addParticle", [&] { return world_.addParticle(Vec3(Real(x), Real(y), Real(z)), Real(inverseMass)); });
   }
@@ -496,6 +514,9 @@ EMSCRIPTEN_BINDINGS(pbd) {
       .function("getRigidDamping", &JsWorld::getRigidDamping)
       .function("setGround", &JsWorld::setGround)
       .function("getGround", &JsWorld::getGround)
+      .function("setSelfCollision", &JsWorld::setSelfCollision)
+      .function("getSelfCollision", &JsWorld::getSelfCollision)
+      .function("selfCollisionPairCount", &JsWorld::selfCollisionPairCount)
       .function("addParticle", &JsWorld::addParticle)
       .function("addParticles", &JsWorld::addParticles)
       .function("setInverseMass", &JsWorld::setInverseMass)

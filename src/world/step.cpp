@@ -66,6 +66,7 @@ void World::Impl::runSubsteps(Real dt) {
     dampVelocities(h);
     predictPositions(h);
     generateContacts(h);
+    findSelfCollisionPairs();
     std::vector<Real>& lambda = settings.solver == Solver::GaussSeidel ? distanceLambda : schedule.lambda;
     std::fill(lambda.begin(), lambda.end(), Real(0));
     std::fill(attachmentLambda.begin(), attachmentLambda.end(), Real(0));
@@ -78,6 +79,7 @@ void World::Impl::runSubsteps(Real dt) {
         case Solver::ColouredGaussSeidel: projectDistancesColoured(xpbd, invH2); break;
       }
       projectTethers();
+      projectSelfCollisions();
       projectAttachmentsAndContacts(xpbd, invH2, stepFraction);
       if (recordResiduals) recordResidual(size_t(s) * size_t(settings.iterations) + size_t(it), invH2);
     }

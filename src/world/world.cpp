@@ -38,6 +38,7 @@ void checkSettings(const char* fn, const SolverSettings& s) {
   if (s.solver != Solver::GaussSeidel && s.solver != Solver::Jacobi && s.solver != Solver::ColouredGaussSeidel) {
     check::fail(fn, "solver", "is unknown", int(s.solver));
   }
+  check::positive(fn, "selfCollision.radius", s.selfCollision.radius);
   check::finite(fn, "jacobiRelaxation", s.jacobiRelaxation);
   if (!(s.jacobiRelaxation > 0 && s.jacobiRelaxation < 2)) check::fail(fn, "jacobiRelaxation", "must be in (0, 2)", s.jacobiRelaxation);
 }
@@ -55,7 +56,9 @@ uint32_t World::Impl::appendParticles(const char* fn, const Real* xyz, const Rea
   }
   // Reserve everything first (may throw, nothing changed yet), then append without throwing.
   const size_t newCount = count() + n;
-  for (auto* a : {&x, &p, &inertial, &v, &force, &jacobiDelta, &savedX, &savedV}) a->reserve(3 * newCount);
+  for (auto* a : {&x, &p, &inertial, &v, &force, &jacobiDelta, &savedX, &savedV, &restX}) a->reserve(3 * newCount);
+  selfCollisionHash.reserve(newCount);
+  selfCollisionPairs.reserve(kSelfCollisionPairsPerParticle * newCount);
   w.reserve(newCount);
   reserveContacts(newCount, colliders.size());
   schedule.constraintsPerParticle.reserve(newCount);
@@ -65,6 +68,7 @@ uint32_t World::Impl::appendParticles(const char* fn, const Real* xyz, const Rea
   x.insert(x.end(), xyz, xyz + 3 * n);
   p.insert(p.end(), xyz, xyz + 3 * n);
   inertial.insert(inertial.end(), xyz, xyz + 3 * n);
+  restX.insert(restX.end(), xyz, xyz + 3 * n);
   v.insert(v.end(), 3 * n, Real(0));
   force.insert(force.end(), 3 * n, Real(0));
   jacobiDelta.insert(jacobiDelta.end(), 3 * n, Real(0));
@@ -194,6 +198,15 @@ void World::setRecordResiduals(bool record) {
 
 const Real* World::residuals() const { return impl_->residuals.data(); }
 uint32_t World::residualCount() const { return uint32_t(impl_->residuals.size() / 2); }
+
+void World::setSelfCollision(const SelfCollisionSettings& selfCollision) {
+  SolverSettings s = impl_->settings;
+  s.selfCollision = selfCollision;
+  checkSettings("setSelfCollision", s);
+  impl_->settings = s;
+}
+
+uint32_t World::selfCollisionPairCount() const { return uint32_t(impl_->selfCollisionPairs.size()); }
 
 void World::setLinearDamping(Real perSecond) {
   check::atLeast("setLinearDamping", "linearDamping", perSecond, 0);

@@ -9,6 +9,7 @@
 #include "constraints/tether.h"
 #include "pbd/colliders.h"
 #include "pbd/world.h"
+#include "collision/spatial_hash.h"
 #include "schedule/graph_colouring.h"
 
 namespace pbd {
@@ -17,6 +18,8 @@ struct BodyBlueprint;
 
 /// Particles per range handed to the task system: below this a loop stays on one thread.
 inline constexpr size_t kParticlesPerTask = 4096;
+/// Self-collision pairs reserved per particle; a denser pile keeps the first ones found (step() never allocates).
+inline constexpr size_t kSelfCollisionPairsPerParticle = 8;
 /// Constraints per range when a colour is projected in parallel.
 inline constexpr size_t kConstraintsPerTask = 1024;
 
@@ -101,6 +104,9 @@ struct World::Impl {
   std::vector<Attachment> attachments;
   std::vector<Real> attachmentLambda;
   std::vector<uint32_t> freeAttachments;
+  std::vector<Real> restX;                    // xyz at creation: self-collision ignores pairs that start close
+  SpatialHash selfCollisionHash;
+  std::vector<std::pair<uint32_t, uint32_t>> selfCollisionPairs;
   std::vector<Collider> colliders;
   std::vector<Contact> contacts;              // capacity reserved (see reserveContacts), so step() never allocates
 
@@ -132,6 +138,8 @@ struct World::Impl {
   void projectDistancesColoured(bool xpbd, Real invH2);
   void projectDistancesJacobi(bool xpbd, Real invH2);
   void projectTethers();
+  void findSelfCollisionPairs();
+  void projectSelfCollisions();
   void projectAttachmentsAndContacts(bool xpbd, Real invH2, Real stepFraction);
   void projectContacts();
   void recordResidual(size_t pass, Real invH2);

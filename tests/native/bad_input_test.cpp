@@ -90,6 +90,11 @@ TEST_F(BadInput, Settings) {
   g = GroundSettings{};
   g.height = kNaN;
   expectRejected([&] { world.setGround(g); }, {"setGround", "ground.height"});
+  SelfCollisionSettings sc;
+  sc.radius = 0;
+  expectRejected([&] { world.setSelfCollision(sc); }, {"setSelfCollision", "selfCollision.radius"});
+  sc.radius = kNaN;
+  expectRejected([&] { world.setSelfCollision(sc); }, {"setSelfCollision", "selfCollision.radius"});
   SolverSettings s;
   s.iterations = 0;
   expectRejected([&] { world.setSettings(s); }, {"setSettings", "iterations"});

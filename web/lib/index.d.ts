@@ -156,6 +156,15 @@ export declare class World {
    * C + α̃λ for XPBD. A live view, valid until the next step. Empty unless recording is on.
    */
   residuals(): Float32Array;
+  /**
+   * Particle-particle collision between all dynamic particles (a cloth on itself, cloth on cloth), found with a
+   * spatial hash every substep; particles are kept 2 radius apart. Pairs closer than that in the rest shape
+   * (neighbours) are ignored. Default { enabled: false, radius: 0.01 }.
+   */
+  setSelfCollision(settings: { enabled?: boolean; radius?: number }): void;
+  getSelfCollision(): { enabled: boolean; radius: number };
+  /** Pairs the last substep's self-collision kept apart. */
+  selfCollisionPairCount(): number;
   /** Global linear damping in 1/s, >= 0. */
   setLinearDamping(perSecond: number): void;
   getLinearDamping(): number;

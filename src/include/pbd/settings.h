@@ -30,6 +30,14 @@ struct GroundSettings {
   Real restitutionThreshold = 0.5f;  ///< m/s, approach speeds below this bounce inelastically (no jitter at rest).
 };
 
+/// Particle-particle collision between all dynamic particles (cloth on itself, cloth on cloth), found with a
+/// spatial hash every substep. Pairs that are already closer than 2 radius in the rest shape (neighbours in one
+/// cloth) are ignored, so a fine cloth does not fight itself.
+struct SelfCollisionSettings {
+  bool enabled = false;
+  Real radius = 0.01f;  ///< m, > 0: particles are kept 2 radius apart.
+};
+
 /// What the last World::step(dt) did about non-finite values (see World::lastStepReport).
 struct StepReport {
   bool rolledBack = false;     ///< true: the step produced NaN or Inf and was undone (the world is as before it).
@@ -49,6 +57,7 @@ struct SolverSettings {
   Real linearDamping = 0;         ///< 1/s, v *= max(0, 1 - linearDamping * h) each substep of length h.
   Real rigidDamping = 0;          ///< [0,1], Müller 2006 damping of non-rigid motion per frame (0 = off, 1 = fully rigid).
   GroundSettings ground;          ///< The ground plane.
+  SelfCollisionSettings selfCollision;  ///< Particle-particle collision.
 };
 
 }  // namespace pbd

@@ -138,6 +138,29 @@ describe('colliders', () => {
   });
 });
 
+describe('self-collision', () => {
+  it('keeps a cloth dropped on another apart, and rejects a bad radius', () => {
+    const w = new pbd.World();
+    w.setSelfCollision({ enabled: true, radius: 0.012 });
+    expect(w.getSelfCollision().enabled).toBe(true);
+    w.addCloth({ columns: 12, rows: 12, spacing: 0.05, origin: [-0.3, 0.2, -0.3] });
+    w.addCloth({ columns: 12, rows: 12, spacing: 0.05, origin: [-0.3, 0.4, -0.295] });   // 5 mm off: on the ground they would nearly coincide
+    let sawPairs = false;
+    for (let f = 0; f < 60; f++) { w.step(1 / 60); sawPairs ||= w.selfCollisionPairCount() > 0; }
+    expect(sawPairs).toBe(true);
+    const x = w.positions();
+    let closest = Infinity;
+    for (let i = 0; i < 144; i++) {
+      for (let j = 144; j < 288; j++) {
+        closest = Math.min(closest, Math.hypot(x[3 * i] - x[3 * j], x[3 * i + 1] - x[3 * j + 1], x[3 * i + 2] - x[3 * j + 2]));
+      }
+    }
+    expect(closest).toBeGreaterThan(0.85 * 0.024);
+    expect(() => w.setSelfCollision({ radius: -1 })).toThrow(/setSelfCollision: selfCollision\.radius/);
+    w.delete();
+  });
+});
+
 describe('non-finite guard', () => {
   it('undoes a step that blows up, reports it, and never shows NaN', () => {
     const w = new pbd.World();

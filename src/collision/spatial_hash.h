@@ -1,0 +1,61 @@
+// A spatial hash over particle positions (Teschner et al. 2003; Ten Minute Physics' dense variant): cells of a
+// fixed size hashed into a table of 2n buckets, filled by a counting sort. Rebuilt from scratch into buffers
+// reserved with the particles, so it never allocates inside step(), and its order is deterministic.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "pbd/real.h"
+
+namespace pbd {
+
+class SpatialHash {
+ public:
+  /// Makes room for `particles` (may throw); build() then never allocates.
+  void reserve(size_t particles) {
+    cellStart_.reserve(2 * particles + 2);
+    entries_.reserve(particles);
+  }
+
+  /// Hashes the n positions xyz with cells of `spacing` metres.
+  void build(const Real* xyz, uint32_t n, Real spacing) {
+    spacing_ = spacing;
+    const size_t tableSize = 2 * size_t(n) + 1;
+    cellStart_.assign(tableSize + 1, 0);
+    entries_.resize(n);
+    for (uint32_t i = 0; i < n; ++i) ++cellStart_[bucketOf(xyz + 3 * size_t(i))];
+    for (size_t b = 1; b <= tableSize; ++b) cellStart_[b] += cellStart_[b - 1];  // cellStart_[b] = end of bucket b
+    for (uint32_t i = n; i-- > 0;) entries_[--cellStart_[bucketOf(xyz + 3 * size_t(i))]] = i;
+  }
+
+  /// Calls visit(j) for every particle hashed into the cells overlapping the cube of half-size `radius` around p
+  /// (a superset of the particles within `radius`: buckets can collide, the caller checks distances).
+  template <class Visit>
+  void query(const Real* p, Real radius, Visit visit) const {
+    const int64_t x0 = cell(p[0] - radius), x1 = cell(p[0] + radius);
+    const int64_t y0 = cell(p[1] - radius), y1 = cell(p[1] + radius);
+    const int64_t z0 = cell(p[2] - radius), z1 = cell(p[2] + radius);
+    for (int64_t x = x0; x <= x1; ++x)
+      for (int64_t y = y0; y <= y1; ++y)
+        for (int64_t z = z0; z <= z1; ++z) {
+          const size_t b = bucket(x, y, z);
+          for (uint32_t k = cellStart_[b]; k < cellStart_[b + 1]; ++k) visit(entries_[k]);
+        }
+  }
+
+ private:
+  int64_t cell(Real coordinate) const { return int64_t(std::floor(coordinate / spacing_)); }
+  size_t bucket(int64_t x, int64_t y, int64_t z) const {
+    const uint64_t h = (uint64_t(x) * 92837111ull) ^ (uint64_t(y) * 689287499ull) ^ (uint64_t(z) * 283923481ull);
+    return size_t(h % (cellStart_.size() - 1));
+  }
+  size_t bucketOf(const Real* p) const { return bucket(cell(p[0]), cell(p[1]), cell(p[2])); }
+
+  Real spacing_ = 1;
+  std::vector<uint32_t> cellStart_;  // bucket b holds entries_[cellStart_[b], cellStart_[b+1])
+  std::vector<uint32_t> entries_;    // particle indices sorted by bucket
+};
+
+}  // namespace pbd
