@@ -245,6 +245,16 @@ class JsWorld {
     guarded("setIterations", [&] { world_.setIterations(toInt("setIterations", "iterations", n)); });
   }
   int getIterations() const { return world_.settings().iterations; }
+  void setIntegrator(std::string name) {
+    guarded("setIntegrator", [&] {
+      if (name == "implicit-euler") world_.setIntegrator(Integrator::ImplicitEuler);
+      else if (name == "bdf2") world_.setIntegrator(Integrator::Bdf2);
+      else throw InvalidArgument("setIntegrator: integrator must be 'implicit-euler' or 'bdf2' (got '" + name + "')");
+    });
+  }
+  std::string getIntegrator() const {
+    return world_.settings().integrator == Integrator::Bdf2 ? "bdf2" : "implicit-euler";
+  }
   void setSolver(std::string name) { guarded("setSolver", [&] { world_.setSolver(parseSolver(name)); }); }
   std::string getSolver() const { return solverName(world_.settings().solver); }
   void setJacobiRelaxation(double omega) {
@@ -502,6 +512,8 @@ EMSCRIPTEN_BINDINGS(pbd) {
       .function("getSubsteps", &JsWorld::getSubsteps)
       .function("setIterations", &JsWorld::setIterations)
       .function("getIterations", &JsWorld::getIterations)
+      .function("setIntegrator", &JsWorld::setIntegrator)
+      .function("getIntegrator", &JsWorld::getIntegrator)
       .function("setSolver", &JsWorld::setSolver)
       .function("getSolver", &JsWorld::getSolver)
       .function("setJacobiRelaxation", &JsWorld::setJacobiRelaxation)

@@ -49,6 +49,7 @@ void World::Impl::rollBack() {
     if (!bad) continue;
     std::fill(savedV.begin() + 3 * size_t(bodies[b].begin), savedV.begin() + 3 * size_t(bodies[b].end), Real(0));
   }
+  historyValid = false;
   // Copy back, not swap: x and v must keep their addresses, callers hold views of them.
   std::copy(savedX.begin(), savedX.end(), x.begin());
   std::copy(savedV.begin(), savedV.end(), v.begin());
@@ -62,16 +63,23 @@ void World::Impl::runSubsteps(Real dt) {
     // One substep of length h; the fraction says how far through the frame it ends, for kinematic targets.
     const Real stepFraction = Real(s + 1) / Real(settings.substeps);
     updateColliderPoses(Real(s) / Real(settings.substeps), stepFraction);
-    applyExternalForces(h);
-    dampVelocities(h);
-    predictPositions(h);
+    const bool useBdf2 = settings.integrator == Integrator::Bdf2 && historyValid;
+    if (useBdf2) {
+      dampVelocities(h);
+      predictBdf2(h);
+    } else {
+      applyExternalForces(h);
+      dampVelocities(h);
+      predictPositions(h);
+    }
     generateContacts(h);
     findSelfCollisionPairs();
     std::vector<Real>& lambda = settings.solver == Solver::GaussSeidel ? distanceLambda : schedule.lambda;
     std::fill(lambda.begin(), lambda.end(), Real(0));
     std::fill(attachmentLambda.begin(), attachmentLambda.end(), Real(0));
     const bool xpbd = settings.method == Method::Xpbd;
-    const Real invH2 = 1 / (h * h);
+    // α̃ = α / h² (Euler); BDF2 weighs the constraint forces by 4/9 h², so α̃ = α / (4/9 h²).
+    const Real invH2 = useBdf2 ? Real(9) / (4 * h * h) : 1 / (h * h);
     for (int it = 0; it < settings.iterations; ++it) {
       switch (settings.solver) {
         case Solver::GaussSeidel: projectDistancesGaussSeidel(xpbd, invH2); break;
@@ -84,7 +92,16 @@ void World::Impl::runSubsteps(Real dt) {
       if (recordResiduals) recordResidual(size_t(s) * size_t(settings.iterations) + size_t(it), invH2);
     }
     addLateContacts(h);
-    commitPositions(h);
+    if (useBdf2) {
+      commitBdf2(h);
+    } else {
+      if (settings.integrator == Integrator::Bdf2) {  // this Euler substep becomes the history BDF2 starts from
+        std::copy(x.begin(), x.end(), xPrev.begin());
+        std::copy(v.begin(), v.end(), vPrev.begin());
+        historyValid = true;
+      }
+      commitPositions(h);
+    }
     updateContactVelocities(h);
   }
   for (Attachment& a : attachments) a.startTarget = a.target;
@@ -281,6 +298,48 @@ void World::Impl::recordResidual(size_t pass, Real invH2) {
   }
   residuals[2 * pass] = Real(maxAbs);
   residuals[2 * pass + 1] = distances.empty() ? Real(0) : Real(std::sqrt(sumSq / double(distances.size())));
+}
+
+/// BDF2's inertial prediction x̃ = 4/3 xⁿ - 1/3 xⁿ⁻¹ + 8/9 h vⁿ - 2/9 h vⁿ⁻¹ + 4/9 h² (g + w f).
+void World::Impl::predictBdf2(Real h) {
+  const Vec3 g = settings.gravity;
+  auto body = [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      for (int a = 0; a < 3; ++a) {
+        const size_t k = 3 * i + a;
+        const Real accel = w[i] == 0 ? Real(0) : g[a] + w[i] * force[k];
+        const Real predicted = Real(4) / 3 * x[k] - Real(1) / 3 * xPrev[k] + Real(8) / 9 * h * v[k] -
+                               Real(2) / 9 * h * vPrev[k] + Real(4) / 9 * h * h * accel;
+        inertial[k] = w[i] == 0 ? x[k] + h * v[k] : predicted;
+        p[k] = inertial[k];
+      }
+    }
+  };
+  tasks->parallelFor(count(), kParticlesPerTask, body);
+}
+
+/// BDF2's velocity vⁿ⁺¹ = (3/2 xⁿ⁺¹ - 2 xⁿ + 1/2 xⁿ⁻¹) / h, written (by substituting x̃) as
+/// 4/3 vⁿ - 1/3 vⁿ⁻¹ + 2/3 h a + 3/2 (xⁿ⁺¹ - x̃) / h: the same value without the cancellation of three float32
+/// positions, which would otherwise put ulp(x)/h of noise into v every substep. Then the history moves on.
+void World::Impl::commitBdf2(Real h) {
+  const Vec3 g = settings.gravity;
+  const Real invH = 1 / h;
+  auto body = [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      for (int a = 0; a < 3; ++a) {
+        const size_t k = 3 * i + a;
+        const Real accel = w[i] == 0 ? Real(0) : g[a] + w[i] * force[k];
+        const Real vNew = w[i] == 0 ? (p[k] - x[k]) * invH
+                                    : Real(4) / 3 * v[k] - Real(1) / 3 * vPrev[k] + Real(2) / 3 * h * accel +
+                                          Real(1.5) * (p[k] - inertial[k]) * invH;
+        xPrev[k] = x[k];
+        vPrev[k] = v[k];
+        v[k] = vNew;
+        x[k] = p[k];
+      }
+    }
+  };
+  tasks->parallelFor(count(), kParticlesPerTask, body);
 }
 
 /// (12-15) v = (p - x) / h, x = p.

@@ -35,6 +35,9 @@ void checkSettings(const char* fn, const SolverSettings& s) {
   check::inRange(fn, "ground.restitution", s.ground.restitution, 0, 1);
   check::atLeast(fn, "ground.restitutionThreshold", s.ground.restitutionThreshold, 0);
   if (s.method != Method::Pbd && s.method != Method::Xpbd) check::fail(fn, "method", "is unknown", int(s.method));
+  if (s.integrator != Integrator::ImplicitEuler && s.integrator != Integrator::Bdf2) {
+    check::fail(fn, "integrator", "is unknown", int(s.integrator));
+  }
   if (s.solver != Solver::GaussSeidel && s.solver != Solver::Jacobi && s.solver != Solver::ColouredGaussSeidel) {
     check::fail(fn, "solver", "is unknown", int(s.solver));
   }
@@ -56,7 +59,9 @@ uint32_t World::Impl::appendParticles(const char* fn, const Real* xyz, const Rea
   }
   // Reserve everything first (may throw, nothing changed yet), then append without throwing.
   const size_t newCount = count() + n;
-  for (auto* a : {&x, &p, &inertial, &v, &force, &jacobiDelta, &savedX, &savedV, &restX}) a->reserve(3 * newCount);
+  for (auto* a : {&x, &p, &inertial, &v, &force, &jacobiDelta, &savedX, &savedV, &restX, &xPrev, &vPrev}) {
+    a->reserve(3 * newCount);
+  }
   selfCollisionHash.reserve(newCount);
   selfCollisionPairs.reserve(kSelfCollisionPairsPerParticle * newCount);
   w.reserve(newCount);
@@ -69,6 +74,9 @@ uint32_t World::Impl::appendParticles(const char* fn, const Real* xyz, const Rea
   p.insert(p.end(), xyz, xyz + 3 * n);
   inertial.insert(inertial.end(), xyz, xyz + 3 * n);
   restX.insert(restX.end(), xyz, xyz + 3 * n);
+  xPrev.insert(xPrev.end(), xyz, xyz + 3 * n);
+  vPrev.insert(vPrev.end(), 3 * n, Real(0));
+  historyValid = false;
   v.insert(v.end(), 3 * n, Real(0));
   force.insert(force.end(), 3 * n, Real(0));
   jacobiDelta.insert(jacobiDelta.end(), 3 * n, Real(0));
@@ -199,6 +207,14 @@ void World::setRecordResiduals(bool record) {
 const Real* World::residuals() const { return impl_->residuals.data(); }
 uint32_t World::residualCount() const { return uint32_t(impl_->residuals.size() / 2); }
 
+void World::setIntegrator(Integrator integrator) {
+  SolverSettings s = impl_->settings;
+  s.integrator = integrator;
+  checkSettings("setIntegrator", s);
+  if (s.integrator != impl_->settings.integrator) impl_->historyValid = false;
+  impl_->settings = s;
+}
+
 void World::setSelfCollision(const SelfCollisionSettings& selfCollision) {
   SolverSettings s = impl_->settings;
   s.selfCollision = selfCollision;
@@ -247,18 +263,21 @@ void World::setInverseMass(uint32_t particle, Real inverseMass) {
   check::inverseMass("setInverseMass", "inverseMass", inverseMass);
   impl_->w[particle] = inverseMass;
   if (inverseMass == 0) store3(impl_->v, particle, Vec3::Zero());
+  impl_->historyValid = false;
 }
 
 void World::setVelocity(uint32_t particle, const Vec3& velocity) {
   check::index("setVelocity", "particle", particle, impl_->count());
   check::finite("setVelocity", "velocity", velocity);
   if (impl_->w[particle] != 0) store3(impl_->v, particle, velocity);
+  impl_->historyValid = false;
 }
 
 void World::setPosition(uint32_t particle, const Vec3& position) {
   check::index("setPosition", "particle", particle, impl_->count());
   check::finite("setPosition", "position", position);
   store3(impl_->x, particle, position);
+  impl_->historyValid = false;
 }
 
 void World::setExternalForce(uint32_t particle, const Vec3& f) {

@@ -90,6 +90,8 @@ struct World::Impl {
   std::vector<Real> jacobiDelta;      // xyz per particle: Jacobi's summed corrections of one iteration
   std::vector<ParticleRange> bodies;  // particle ranges for rigid-motion damping and step reports
   std::vector<Real> savedX, savedV;   // x and v at the start of the step, for the non-finite guard's rollback
+  std::vector<Real> xPrev, vPrev;     // BDF2 history: x and v one substep back
+  bool historyValid = false;          // xPrev/vPrev describe the substep before the current state
   StepReport report;
 
   std::vector<DistanceConstraint> distances;  // in the order added: the API's indices, and Gauss-Seidel's order
@@ -131,6 +133,8 @@ struct World::Impl {
   void applyExternalForces(Real h);
   void dampVelocities(Real h);
   void predictPositions(Real h);
+  void predictBdf2(Real h);
+  void commitBdf2(Real h);
   void reserveContacts(size_t particles, size_t colliderCount);
   void updateColliderPoses(Real fractionStart, Real fractionEnd);
   void generateContacts(Real h);

@@ -24,6 +24,8 @@ export const COLLIDERS = [
 export const DEFAULT_PARAMS = {
   method: 'xpbd',
   solver: 'coloured-gauss-seidel',
+  integrator: 'implicit-euler',
+  selfCollision: false,
   substeps: 10,
   iterations: 1,
   stiffness: 1,       // PBD: fraction of the error removed per substep, [0, 1]

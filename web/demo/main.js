@@ -167,6 +167,8 @@ const send = () => worker.postMessage({ type: 'params', params: { ...params, pau
 gui.add(params, 'method', { 'PBD (stiffness)': 'pbd', 'XPBD (compliance)': 'xpbd' }).onChange(send);
 gui.add(params, 'solver', { 'Gauss-Seidel': 'gauss-seidel', 'Jacobi': 'jacobi',
   'coloured Gauss-Seidel (parallel)': 'coloured-gauss-seidel' }).onChange(send);
+gui.add(params, 'integrator', { 'implicit Euler': 'implicit-euler', 'BDF2 (second order)': 'bdf2' }).onChange(send);
+gui.add(params, 'selfCollision').name('self-collision').onChange(send);
 gui.add(params, 'substeps', 1, 50, 1).onChange(send);
 gui.add(params, 'iterations', 1, 50, 1).onChange(send);
 gui.add(params, 'stiffness', 0, 1, 0.01).name('stiffness (PBD)').onChange(send);

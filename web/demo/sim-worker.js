@@ -17,6 +17,8 @@ let sharedOffset = -1;
 function applyParams() {
   world.setMethod(params.method);
   world.setSolver(params.solver);
+  world.setIntegrator(params.integrator);
+  world.setSelfCollision({ enabled: params.selfCollision, radius: 0.008 });
   world.setSubsteps(params.substeps);
   world.setIterations(params.iterations);
   world.setLinearDamping(params.damping);

@@ -146,6 +146,12 @@ export declare class World {
    */
   setSolver(solver: 'gauss-seidel' | 'jacobi' | 'coloured-gauss-seidel'): void;
   getSolver(): 'gauss-seidel' | 'jacobi' | 'coloured-gauss-seidel';
+  /**
+   * 'implicit-euler' (first order, default) or 'bdf2' (second order: less numerical damping; falls back to Euler for
+   * one substep whenever there is no history, e.g. after adding or moving particles).
+   */
+  setIntegrator(integrator: 'implicit-euler' | 'bdf2'): void;
+  getIntegrator(): 'implicit-euler' | 'bdf2';
   /** Jacobi's relaxation ω in (0, 2). Default 1. */
   setJacobiRelaxation(omega: number): void;
   getJacobiRelaxation(): number;

@@ -13,6 +13,14 @@ enum class Method {
   Xpbd,  ///< Macklin et al. 2016: compliance alpha >= 0 (inverse stiffness), Lagrange multiplier reset each substep.
 };
 
+/// Time integration of each substep.
+enum class Integrator {
+  ImplicitEuler,  ///< First order: the variational form of Algorithm 1 (x̃ = x + h v + h² a).
+  Bdf2,           ///< Second order BDF: x̃ = 4/3 xⁿ - 1/3 xⁿ⁻¹ + 8/9 h vⁿ - 2/9 h vⁿ⁻¹ + 4/9 h² a, compliance
+                  ///< weighted by 4/9 h², vⁿ⁺¹ = (3/2 xⁿ⁺¹ - 2 xⁿ + 1/2 xⁿ⁻¹) / h. Falls back to Euler for one substep
+                  ///< whenever there is no history (first step, added or moved particles, a rollback).
+};
+
 /// How the constraint projections of one iteration are ordered and combined.
 enum class Solver {
   GaussSeidel,          ///< Non-linear Gauss-Seidel in the order constraints were added; serial. The reference.
@@ -50,6 +58,7 @@ struct StepReport {
 struct SolverSettings {
   Method method = Method::Xpbd;   ///< PBD (stiffness) or XPBD (compliance).
   Solver solver = Solver::ColouredGaussSeidel;  ///< Projection order; see Solver.
+  Integrator integrator = Integrator::ImplicitEuler;  ///< Time integration; see Integrator.
   Real jacobiRelaxation = 1;      ///< ω in (0, 2): Jacobi's averaged correction is scaled by it (SOR).
   int substeps = 10;              ///< >= 1, the frame dt is split into this many equal substeps of Algorithm 1.
   int iterations = 1;             ///< >= 1, constraint projection passes per substep.

@@ -45,6 +45,7 @@ class World {
   void setRigidDamping(Real k);
   void setGround(const GroundSettings& ground);
   void setSolver(Solver solver);
+  void setIntegrator(Integrator integrator);
   void setSelfCollision(const SelfCollisionSettings& selfCollision);
   /// ω in (0, 2) for the Jacobi solver.
   void setJacobiRelaxation(Real omega);

@@ -260,6 +260,12 @@ describe('solvers and residuals', () => {
       expect(Math.min(...w.positions().filter((_, k) => k % 3 === 1))).toBeGreaterThan(-1);
     }
     expect(new Set(seen).size).toBeGreaterThan(1);          // the view shows each step's own numbers
+    w.setIntegrator('bdf2');
+    for (let f = 0; f < 20; f++) w.step(1 / 60);
+    expect(w.getIntegrator()).toBe('bdf2');
+    expect(w.positions().every(Number.isFinite)).toBe(true);
+    expect(() => w.setIntegrator('rk4')).toThrow(/setIntegrator: integrator must be/);
+    w.setIntegrator('implicit-euler');
     w.setJacobiRelaxation(1.5);
     expect(w.getJacobiRelaxation()).toBe(1.5);
     expect(() => w.setJacobiRelaxation(2)).toThrow(/setJacobiRelaxation: jacobiRelaxation must be in \(0, 2\)/);
