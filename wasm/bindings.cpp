@@ -139,6 +139,8 @@ val bodyRangeToJs(const BodyRange& r) {
   o.set("firstConstraint", r.firstConstraint);
   o.set("constraintCount", r.constraintCount);
   o.set("tetherCount", r.tetherCount);
+  o.set("firstDihedral", r.firstDihedral);
+  o.set("dihedralCount", r.dihedralCount);
   return o;
 }
 
@@ -364,6 +366,22 @@ class JsWorld {
       return world_.addDistanceConstraint(d);
     });
   }
+  uint32_t addDihedralConstraint(double p0, double p1, double p2, double p3, val options) {
+    return guarded("addDihedralConstraint", [&] {
+      const char* fn = "addDihedralConstraint";
+      DihedralConstraintDef d;
+      d.p0 = toIndex(fn, "p0", p0);
+      d.p1 = toIndex(fn, "p1", p1);
+      d.p2 = toIndex(fn, "p2", p2);
+      d.p3 = toIndex(fn, "p3", p3);
+      if (!options.isUndefined()) {
+        d.restAngle = Real(numberField(fn, options, "restAngle", d.restAngle));
+        d.strength = strengthOf(fn, options, d.strength);
+      }
+      return world_.addDihedralConstraint(d);
+    });
+  }
+  uint32_t dihedralConstraintCount() const { return world_.dihedralConstraintCount(); }
   void setDistanceStrength(double first, double count, double compliance, double stiffness) {
     guarded("setDistanceStrength", [&] {
       const char* fn = "setDistanceStrength";
@@ -417,6 +435,12 @@ class JsWorld {
         else throw InvalidArgument("addCloth: tethers must be 'none', 'euclidean' or 'geodesic' (got '" + mode + "')");
       }
       c.tetherSlack = Real(numberField(fn, o, "tetherSlack", c.tetherSlack));
+      if (has(o, "bendModel")) {
+        const std::string model = o["bendModel"].isString() ? o["bendModel"].as<std::string>() : "";
+        if (model == "skip-one") c.bendModel = BendModel::SkipOne;
+        else if (model == "dihedral") c.bendModel = BendModel::Dihedral;
+        else throw InvalidArgument("addCloth: bendModel must be 'skip-one' or 'dihedral' (got '" + model + "')");
+      }
       return world_.addCloth(c);
     });
     return bodyRangeToJs(r);
@@ -537,6 +561,8 @@ EMSCRIPTEN_BINDINGS(pbd) {
       .function("setExternalForce", &JsWorld::setExternalForce)
       .function("addDistanceConstraint", &JsWorld::addDistanceConstraint)
       .function("setDistanceStrength", &JsWorld::setDistanceStrength)
+      .function("addDihedralConstraint", &JsWorld::addDihedralConstraint)
+      .function("dihedralConstraintCount", &JsWorld::dihedralConstraintCount)
       .function("addAttachment", &JsWorld::addAttachment)
       .function("setAttachmentTarget", &JsWorld::setAttachmentTarget)
       .function("removeAttachment", &JsWorld::removeAttachment)

@@ -92,6 +92,9 @@ BodyBlueprint buildCloth(const ClothDef& def) {
   checkStrength(fn, "stretch", def.stretch);
   checkStrength(fn, "shear", def.shear);
   checkStrength(fn, "bend", def.bend);
+  if (def.bendModel != BendModel::SkipOne && def.bendModel != BendModel::Dihedral) {
+    check::fail(fn, "bendModel", "is unknown", int(def.bendModel));
+  }
   if (def.tethers != TetherMode::None && def.tethers != TetherMode::Euclidean && def.tethers != TetherMode::Geodesic) {
     check::fail(fn, "tethers", "is unknown", int(def.tethers));
   }
@@ -134,8 +137,26 @@ BodyBlueprint buildCloth(const ClothDef& def) {
   family({0, 0, 0, 1, 1}, def.stretch);  // vertical
   family({0, 0, 1, 1, 1}, def.shear);    // diagonal
   family({1, 0, 0, 1, 1}, def.shear);    // anti-diagonal
-  family({0, 0, 2, 0, 2}, def.bend);     // skip-one horizontal
-  family({0, 0, 0, 2, 2}, def.bend);     // skip-one vertical
+  if (def.bendModel == BendModel::SkipOne) {
+    family({0, 0, 2, 0, 2}, def.bend);   // skip-one horizontal
+    family({0, 0, 0, 2, 2}, def.bend);   // skip-one vertical
+  } else {
+    // Every interior edge of the render triangulation: cell (c, r) is split into (c,r)(c+1,r)(c,r+1) and
+    // (c+1,r)(c+1,r+1)(c,r+1). Each hinge is listed as wing, wing, edge, edge.
+    const auto hinge = [&](uint32_t w0, uint32_t w1, uint32_t e0, uint32_t e1) {
+      DihedralConstraintDef d;
+      d.p0 = w0, d.p1 = w1, d.p2 = e0, d.p3 = e1;
+      d.strength = def.bend;
+      b.dihedrals.push_back(d);
+    };
+    for (uint32_t r = 0; r < R; ++r) {
+      for (uint32_t c = 0; c < C; ++c) {
+        if (c + 1 < C && r + 1 < R) hinge(id(c, r), id(c + 1, r + 1), id(c + 1, r), id(c, r + 1));  // cell diagonal
+        if (c + 1 < C && r >= 1 && r + 1 < R) hinge(id(c + 1, r - 1), id(c, r + 1), id(c, r), id(c + 1, r));
+        if (r + 1 < R && c >= 1 && c + 1 < C) hinge(id(c - 1, r + 1), id(c + 1, r), id(c, r), id(c, r + 1));
+      }
+    }
+  }
   if (def.tethers != TetherMode::None) addTethers(b, def.tethers, def.tetherSlack);
   return b;
 }

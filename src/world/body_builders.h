@@ -15,6 +15,7 @@ struct BodyBlueprint {
   std::vector<Real> inverseMasses;                 ///< 1/kg per particle, 0 = pinned.
   std::vector<DistanceConstraintDef> constraints;  ///< i, j local; min/max lengths resolved (never -1).
   std::vector<Tether> tethers;                     ///< particle and anchor local; at most one per particle.
+  std::vector<DihedralConstraintDef> dihedrals;    ///< particle indices local; rest angle -10 (= as built).
 };
 
 /// Validates `def` (throws InvalidArgument naming "addCloth: <field>") and builds the grid.

@@ -77,6 +77,7 @@ void World::Impl::runSubsteps(Real dt) {
     std::vector<Real>& lambda = settings.solver == Solver::GaussSeidel ? distanceLambda : schedule.lambda;
     std::fill(lambda.begin(), lambda.end(), Real(0));
     std::fill(attachmentLambda.begin(), attachmentLambda.end(), Real(0));
+    std::fill(dihedralLambda.begin(), dihedralLambda.end(), Real(0));
     const bool xpbd = settings.method == Method::Xpbd;
     // α̃ = α / h² (Euler); BDF2 weighs the constraint forces by 4/9 h², so α̃ = α / (4/9 h²).
     const Real invH2 = useBdf2 ? Real(9) / (4 * h * h) : 1 / (h * h);
@@ -86,6 +87,7 @@ void World::Impl::runSubsteps(Real dt) {
         case Solver::Jacobi: projectDistancesJacobi(xpbd, invH2); break;
         case Solver::ColouredGaussSeidel: projectDistancesColoured(xpbd, invH2); break;
       }
+      projectDihedrals(xpbd, invH2);
       projectTethers();
       projectSelfCollisions();
       projectAttachmentsAndContacts(xpbd, invH2, stepFraction);
@@ -115,6 +117,7 @@ void World::Impl::refreshDerivedData() {
     kPrimeIterations = settings.iterations;
     for (DistanceConstraint& c : distances) c.kPrime = correctedStiffness(c.stiffness, kPrimeIterations);
     for (Attachment& a : attachments) a.kPrime = correctedStiffness(a.stiffness, kPrimeIterations);
+    for (DihedralConstraint& d : dihedrals) d.kPrime = correctedStiffness(d.stiffness, kPrimeIterations);
     schedule.dirty = true;
   }
   if (!schedule.dirty) return;
@@ -251,6 +254,18 @@ void World::Impl::projectDistancesJacobi(bool xpbd, Real invH2) {
     else accumulate(begin[phase] + b, begin[phase] + e);
   };
   tasks->parallelPhases(kApply + 1, sizes, minRanges, body);
+}
+
+/// Dihedral bending, serially in the order added (they share particles; colouring them is future work).
+void World::Impl::projectDihedrals(bool xpbd, Real invH2) {
+  Vec3* P = asVec3(p);
+  for (size_t k = 0; k < dihedrals.size(); ++k) {
+    const DihedralConstraint& d = dihedrals[k];
+    Vec3* ps[4] = {&P[d.p0], &P[d.p1], &P[d.p2], &P[d.p3]};
+    const Real ws[4] = {w[d.p0], w[d.p1], w[d.p2], w[d.p3]};
+    dihedralLambda[k] +=
+        projectDihedral(ps, ws, d.restAngle, xpbd, d.kPrime, d.compliance * invH2, dihedralLambda[k]);
+  }
 }
 
 /// Tethers after the distance constraints: whatever stretch the iteration left, no particle ends it further from

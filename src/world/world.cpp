@@ -131,6 +131,8 @@ BodyRange World::Impl::appendBody(const char* fn, const BodyBlueprint& b) {
   const size_t n = b.inverseMasses.size();
   reserveDistances(b.constraints.size());
   tethers.reserve(tethers.size() + b.tethers.size());
+  dihedrals.reserve(dihedrals.size() + b.dihedrals.size());
+  dihedralLambda.reserve(dihedrals.size() + b.dihedrals.size());
   const uint32_t firstConstraint = uint32_t(distances.size());
   const uint32_t first = appendParticles(fn, b.positions.data(), b.inverseMasses.data(), n);
   for (DistanceConstraintDef d : b.constraints) {
@@ -139,7 +141,18 @@ BodyRange World::Impl::appendBody(const char* fn, const BodyBlueprint& b) {
     appendDistance(d);
   }
   for (const Tether& t : b.tethers) tethers.push_back({t.particle + first, t.anchor + first, t.maxLength});
-  return {first, uint32_t(n), firstConstraint, uint32_t(b.constraints.size()), uint32_t(b.tethers.size())};
+  const uint32_t firstDihedral = uint32_t(dihedrals.size());
+  for (const DihedralConstraintDef& d : b.dihedrals) {
+    Real rest = 0;
+    Vec3 grad[4];
+    const uint32_t p0 = d.p0 + first, p1 = d.p1 + first, p2 = d.p2 + first, p3 = d.p3 + first;
+    if (!evalDihedral(load3(x, p0), load3(x, p1), load3(x, p2), load3(x, p3), rest, grad)) continue;
+    dihedrals.push_back({p0, p1, p2, p3, rest, d.strength.compliance, d.strength.stiffness,
+                         correctedStiffness(d.strength.stiffness, settings.iterations)});
+    dihedralLambda.push_back(0);
+  }
+  return {first, uint32_t(n), firstConstraint, uint32_t(b.constraints.size()), uint32_t(b.tethers.size()),
+          firstDihedral, uint32_t(dihedrals.size()) - firstDihedral};
 }
 
 World::World(TaskSystem* tasks) : impl_(std::make_unique<Impl>()) { setTaskSystem(tasks); }
@@ -294,6 +307,35 @@ uint32_t World::addDistanceConstraint(const DistanceConstraintDef& def) {
   return uint32_t(m.distances.size() - 1);
 }
 
+uint32_t World::addDihedralConstraint(const DihedralConstraintDef& def) {
+  Impl& m = *impl_;
+  const char* fn = "addDihedralConstraint";
+  const uint32_t ids[4] = {def.p0, def.p1, def.p2, def.p3};
+  for (int k = 0; k < 4; ++k) check::index(fn, std::string("p") + char('0' + k), ids[k], m.count());
+  for (int a = 0; a < 4; ++a)
+    for (int b = a + 1; b < 4; ++b)
+      if (ids[a] == ids[b]) check::fail(fn, std::string("p") + char('0' + b), "must differ from the other particles", ids[b]);
+  checkStrength(fn, def.strength);
+  Real rest = def.restAngle;
+  if (rest != -10) {
+    check::inRange(fn, "restAngle", rest, -M_PI, M_PI);
+  } else {
+    Vec3 grad[4];
+    if (!evalDihedral(load3(m.x, def.p0), load3(m.x, def.p1), load3(m.x, def.p2), load3(m.x, def.p3), rest, grad)) {
+      check::fail(fn, "triangles", "are degenerate (zero area or zero-length edge) at the current positions", 0);
+    }
+  }
+  if (m.dihedrals.size() >= kMaxConstraints) check::fail(fn, "constraint count", "is at the limit", m.dihedrals.size());
+  m.dihedrals.reserve(m.dihedrals.size() + 1);
+  m.dihedralLambda.reserve(m.dihedrals.size() + 1);
+  m.dihedrals.push_back({def.p0, def.p1, def.p2, def.p3, rest, def.strength.compliance, def.strength.stiffness,
+                         correctedStiffness(def.strength.stiffness, m.settings.iterations)});
+  m.dihedralLambda.push_back(0);
+  return uint32_t(m.dihedrals.size() - 1);
+}
+
+uint32_t World::dihedralConstraintCount() const { return uint32_t(impl_->dihedrals.size()); }
+
 DistanceConstraintDef World::distanceConstraint(uint32_t constraint) const {
   check::index("distanceConstraint", "constraint", constraint, impl_->distances.size());
   const DistanceConstraint& c = impl_->distances[constraint];
@@ -431,7 +473,7 @@ const Real* World::inverseMasses() const { return impl_->w.data(); }
 uint32_t World::particleCount() const { return impl_->count(); }
 uint32_t World::distanceConstraintCount() const { return uint32_t(impl_->distances.size()); }
 uint32_t World::constraintCount() const {
-  return uint32_t(impl_->distances.size() + impl_->tethers.size() + impl_->attachments.size() -
+  return uint32_t(impl_->distances.size() + impl_->dihedrals.size() + impl_->tethers.size() + impl_->attachments.size() -
                   impl_->freeAttachments.size());
 }
 uint32_t World::tetherCount() const { return uint32_t(impl_->tethers.size()); }

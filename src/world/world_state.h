@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "constraints/dihedral.h"
 #include "constraints/distance.h"
 #include "constraints/tether.h"
 #include "pbd/colliders.h"
@@ -101,6 +102,8 @@ struct World::Impl {
   ColourSchedule schedule;
   int kPrimeIterations = 0;                   // iteration count the cached k' were computed for
 
+  std::vector<DihedralConstraint> dihedrals;
+  std::vector<Real> dihedralLambda;
   std::vector<Tether> tethers;                // at most one per particle, so all independent
 
   std::vector<Attachment> attachments;
@@ -142,6 +145,7 @@ struct World::Impl {
   void projectDistancesColoured(bool xpbd, Real invH2);
   void projectDistancesJacobi(bool xpbd, Real invH2);
   void projectTethers();
+  void projectDihedrals(bool xpbd, Real invH2);
   void findSelfCollisionPairs();
   void projectSelfCollisions();
   void projectAttachmentsAndContacts(bool xpbd, Real invH2, Real stepFraction);

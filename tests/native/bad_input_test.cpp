@@ -146,6 +146,21 @@ TEST_F(BadInput, Constraints) {
   expectRejected([&] { world.setDistanceStrength(0, 1000, Strength{}); }, {"setDistanceStrength", "first+count"});
   expectRejected([&] { world.setDistanceStrength(0, 1, Strength{kNaN, 1}); }, {"setDistanceStrength", "compliance"});
 
+  DihedralConstraintDef h;
+  h.p0 = 0, h.p1 = 5, h.p2 = 1, h.p3 = 4;  // cloth particles: (0,0) (1,1) | edge (1,0)-(0,1)
+  h.p3 = 99;
+  expectRejected([&] { world.addDihedralConstraint(h); }, {"addDihedralConstraint", "p3", "out of range"});
+  h.p3 = 0;
+  expectRejected([&] { world.addDihedralConstraint(h); }, {"addDihedralConstraint", "p3", "differ"});
+  h.p3 = 4;
+  h.strength.compliance = -1;
+  expectRejected([&] { world.addDihedralConstraint(h); }, {"addDihedralConstraint", "compliance"});
+  h.strength = Strength{};
+  h.restAngle = 4;
+  expectRejected([&] { world.addDihedralConstraint(h); }, {"addDihedralConstraint", "restAngle"});
+  h.restAngle = kNaN;
+  expectRejected([&] { world.addDihedralConstraint(h); }, {"addDihedralConstraint", "restAngle"});
+
   AttachmentDef a;
   a.particle = 99;
   expectRejected([&] { world.addAttachment(a); }, {"addAttachment", "particle"});
@@ -205,6 +220,7 @@ TEST_F(BadInput, Cloth) {
   bad([](ClothDef& c) { c.tethers = TetherMode::Geodesic; }, "tethers");  // no pins
   bad([](ClothDef& c) { c.tethers = TetherMode(5); }, "tethers");
   bad([](ClothDef& c) { c.tetherSlack = 0.5f; }, "tetherSlack");
+  bad([](ClothDef& c) { c.bendModel = BendModel(3); }, "bendModel");
   bad([](ClothDef& c) { c.tetherSlack = kNaN; }, "tetherSlack");
 }
 

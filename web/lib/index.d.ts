@@ -41,8 +41,13 @@ export interface ClothOptions {
   stretch?: Strength;
   /** Cell diagonals. Default rigid. */
   shear?: Strength;
-  /** Skip-one edges. Default { compliance: 1e-4, stiffness: 0.5 }. */
+  /** Bending constraints. Default { compliance: 1e-4, stiffness: 0.5 }. */
   bend?: Strength;
+  /**
+   * 'skip-one': distance constraints between every second particle (default, parallel); 'dihedral': an angle
+   * constraint on every interior edge of the triangulation (rest: flat; compliance per radian²).
+   */
+  bendModel?: 'skip-one' | 'dihedral';
   /**
    * Long-range attachments: every free particle may not move further from its nearest pinned particle than it is at
    * rest, measured in a straight line ('euclidean') or along the cloth ('geodesic'). Keeps the cloth from sagging
@@ -81,6 +86,9 @@ export interface BodyRange {
   constraintCount: number;
   /** Tethers the body added. */
   tetherCount: number;
+  /** The body's dihedral constraints are [firstDihedral, firstDihedral + dihedralCount). */
+  firstDihedral: number;
+  dihedralCount: number;
 }
 
 export interface DistanceOptions extends Strength {
@@ -194,6 +202,14 @@ export declare class World {
 
   /** Returns the constraint's index. */
   addDistanceConstraint(i: number, j: number, options: DistanceOptions | undefined): number;
+  /**
+   * Bending between the triangles (p0, p2, p3) and (p1, p3, p2) sharing the edge p2-p3: C = φ - φ0, φ the signed
+   * angle between their normals. Robust at 0 and π. restAngle in [-π, π] (default: the current angle); compliance in
+   * 1/(N m) per radian². Returns its index. Degenerate triangles are rejected.
+   */
+  addDihedralConstraint(p0: number, p1: number, p2: number, p3: number,
+    options: (Strength & { restAngle?: number }) | undefined): number;
+  dihedralConstraintCount(): number;
   /** Sets compliance and stiffness of distance constraints [first, first + count). */
   setDistanceStrength(first: number, count: number, compliance: number, stiffness: number): void;
   /** Pulls a particle to a world point; returns a handle. */

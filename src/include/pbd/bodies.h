@@ -25,12 +25,27 @@ struct DistanceConstraintDef {
   Strength strength;      ///< Compliance (XPBD) and stiffness (PBD).
 };
 
+/// Bending between the triangles (p0, p2, p3) and (p1, p3, p2) that share the edge p2-p3: C = φ - φ0, with φ the
+/// signed angle between their normals. Robust at φ = 0 and π and on degenerate triangles (no correction there).
+struct DihedralConstraintDef {
+  uint32_t p0 = 0, p1 = 0;  ///< Wing vertices, one per triangle.
+  uint32_t p2 = 0, p3 = 0;  ///< The shared edge.
+  Real restAngle = -10;     ///< Radians in [-π, π]; -10 = the current angle.
+  Strength strength;        ///< Compliance (1/(N m), per radian²) and stiffness.
+};
+
 /// Attaches a particle to a world point: C = |x - target| = 0. Move the target every frame for kinematic driving
 /// (a mouse grab). Unlike a pin (inverse mass 0), the particle keeps its mass and the attachment may be compliant.
 struct AttachmentDef {
   uint32_t particle = 0;  ///< Particle index.
   Vec3 target{0, 0, 0};   ///< m, world-space point the particle is pulled to.
   Strength strength;      ///< Compliance (m/N) and stiffness.
+};
+
+/// How a cloth resists bending.
+enum class BendModel {
+  SkipOne,   ///< Distance constraints between every second particle along the rows and columns (cheap, in parallel).
+  Dihedral,  ///< A dihedral angle constraint on every interior edge of the triangulation (rest angle: flat).
 };
 
 /// Long-range attachments added by a body builder: each free particle is tethered to its nearest pinned particle.
@@ -55,7 +70,8 @@ struct ClothDef {
   std::vector<uint32_t> pinned;       ///< Grid indices (r*columns + c) that get inverse mass 0.
   Strength stretch;                   ///< Grid edges.
   Strength shear;                     ///< Cell diagonals.
-  Strength bend{1e-4f, 0.5f};         ///< Skip-one edges; soft by default so the cloth folds.
+  Strength bend{1e-4f, 0.5f};         ///< Bending (skip-one edges, or dihedral angles in 1/(N m) per rad²).
+  BendModel bendModel = BendModel::SkipOne;  ///< Which bending constraints the builder adds.
   TetherMode tethers = TetherMode::None;  ///< Long-range attachments to the pinned particles (needs pins).
   Real tetherSlack = 1;               ///< >= 1: a tether allows this factor times the rest distance.
 };
@@ -78,6 +94,8 @@ struct BodyRange {
   uint32_t firstConstraint = 0;   ///< Index of the first distance constraint (see World::addDistanceConstraint).
   uint32_t constraintCount = 0;   ///< Distance constraints of the body.
   uint32_t tetherCount = 0;       ///< Tethers the body added (see World::tetherCount).
+  uint32_t firstDihedral = 0;     ///< Index of the body's first dihedral constraint.
+  uint32_t dihedralCount = 0;     ///< Dihedral constraints the body added.
 };
 
 }  // namespace pbd

@@ -71,6 +71,9 @@ class World {
   uint32_t addDistanceConstraint(const DistanceConstraintDef& def);
   /// Sets the strength of `count` distance constraints starting at `first`.
   void setDistanceStrength(uint32_t first, uint32_t count, const Strength& strength);
+  /// Returns the dihedral constraint's index. Dihedral constraints are projected after the distance constraints.
+  uint32_t addDihedralConstraint(const DihedralConstraintDef& def);
+  uint32_t dihedralConstraintCount() const;
   /// Returns an attachment handle, valid until removeAttachment(); handles of removed attachments are reused.
   uint32_t addAttachment(const AttachmentDef& def);
   /// The particle is moved to `target` over the next step, linearly across its substeps (kinematic driving).

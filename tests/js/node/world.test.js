@@ -44,7 +44,7 @@ describe('a cloth', () => {
     const w = new pbd.World();
     const range = hangingCloth(w);
     expect(range).toEqual({ firstParticle: 0, particleCount: 256, firstConstraint: 0, constraintCount: w.constraintCount(),
-      tetherCount: 0 });
+      tetherCount: 0, firstDihedral: 0, dihedralCount: 0 });
     const view = w.positions();
     expect(view).toBeInstanceOf(Float32Array);
     expect(view.length).toBe(3 * 256);
@@ -134,6 +134,32 @@ describe('colliders', () => {
     expect(() => w.addCollider({ shape: 'box', rotation: [0, 0, 1] })).toThrow(/addCollider: rotation must be a quaternion/);
     expect(() => w.setColliderPose(5, 0, 0, 0, 0, 0, 0, 1)).toThrow(/setColliderPose: collider/);
     expect(() => w.setColliderPose(0, 0, 0, 0, 0, 0, 0, 0)).toThrow(/setColliderPose: rotation/);
+    w.delete();
+  });
+});
+
+describe('dihedral bending', () => {
+  it('holds a hinge at its rest angle and names bad arguments', () => {
+    const w = new pbd.World();
+    w.setGravity(0, -9.81, 0);
+    w.setGround({ enabled: false });
+    const edge0 = w.addParticle(0, 0, 0, 0), edge1 = w.addParticle(0, 0, 1, 0);
+    const wingA = w.addParticle(1, 0, 0.5, 0), wingB = w.addParticle(0, 1, 0.5, 1);   // a 90° hinge, one wing free
+    w.addDistanceConstraint(wingB, edge0, undefined);
+    w.addDistanceConstraint(wingB, edge1, undefined);
+    const k = w.addDihedralConstraint(wingA, wingB, edge0, edge1, { compliance: 0 });
+    expect([k, w.dihedralConstraintCount()]).toEqual([0, 1]);
+    for (let f = 0; f < 60; f++) w.step(1 / 60);
+    const x = w.positions();
+    // Gravity pulls the free wing down, the rigid hinge holds it up at 90°: it stays above the edge.
+    expect(x[3 * wingB + 1]).toBeGreaterThan(0.99);
+    expect(() => w.addDihedralConstraint(0, 1, 2, 9, undefined)).toThrow(/addDihedralConstraint: p3 is out of range/);
+    expect(() => w.addDihedralConstraint(0, 1, 2, 2, undefined)).toThrow(/addDihedralConstraint: p3 must differ/);
+    expect(() => w.addDihedralConstraint(2, 3, 0, 1, { restAngle: 7 })).toThrow(/addDihedralConstraint: restAngle/);
+    const cloth = w.addCloth({ columns: 5, rows: 4, spacing: 0.1, origin: [3, 0, 0], bendModel: 'dihedral' });
+    expect(cloth.firstDihedral).toBe(1);
+    expect(cloth.dihedralCount).toBe(4 * 3 + 4 * 2 + 3 * 3);
+    expect(() => w.addCloth({ columns: 3, rows: 3, bendModel: 'stiff' })).toThrow(/addCloth: bendModel must be/);
     w.delete();
   });
 });
