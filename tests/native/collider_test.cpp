@@ -7,6 +7,7 @@
 
 #include "collision/shape_distance.h"
 #include "pbd/world.h"
+#include "scenes/finite_difference.h"
 
 using namespace pbd;
 
@@ -33,12 +34,7 @@ TEST(ShapeDistance, NormalIsTheGradientOfTheSignedDistance) {
     for (int trial = 0; trial < 300; ++trial) {
       const Vec3 q(u(rng), u(rng), u(rng));
       const ShapeDistance sd = shapeDistance(d, q);
-      Vec3 fd;
-      for (int a = 0; a < 3; ++a) {
-        Vec3 e = Vec3::Zero();
-        e[a] = eps;
-        fd[a] = (shapeDistance(d, q + e).phi - shapeDistance(d, q - e).phi) / (2 * eps);
-      }
+      const Vec3 fd = scenes::centralDifference([&](const Vec3& y) { return shapeDistance(d, y).phi; }, q, eps);
       // Skip the ridges where the distance is not differentiable (box edges and medial planes).
       if (std::abs(fd.norm() - 1) > 1e-2f) continue;
       ++checked;
