@@ -141,6 +141,8 @@ val bodyRangeToJs(const BodyRange& r) {
   o.set("tetherCount", r.tetherCount);
   o.set("firstDihedral", r.firstDihedral);
   o.set("dihedralCount", r.dihedralCount);
+  o.set("firstVolume", r.firstVolume);
+  o.set("volumeCount", r.volumeCount);
   return o;
 }
 
@@ -491,6 +493,24 @@ class JsWorld {
   }
   uint32_t colliderCount() const { return world_.colliderCount(); }
 
+  val addSoftBody(val o) {
+    const BodyRange r = guarded("addSoftBody", [&] {
+      const char* fn = "addSoftBody";
+      requireObject(fn, "options", o);
+      SoftBodyDef d;
+      d.positions = floatArray(fn, "positions", o["positions"]);
+      d.tets = indexArrayField(fn, o, "tets");
+      d.density = Real(numberField(fn, o, "density", d.density));
+      d.pinned = indexArrayField(fn, o, "pinned");
+      d.edges = strengthField(fn, o, "edges", d.edges);
+      d.volume = strengthField(fn, o, "volume", d.volume);
+      if (has(o, "volumeOnlyResistsCompression")) d.volumeOnlyResistsCompression = o["volumeOnlyResistsCompression"].as<bool>();
+      return world_.addSoftBody(d);
+    });
+    return bodyRangeToJs(r);
+  }
+  uint32_t volumeConstraintCount() const { return world_.volumeConstraintCount(); }
+
   void step(double dt) { guarded("step", [&] { world_.step(Real(dt)); }); }
   val lastStepReport() const {
     const StepReport& r = world_.lastStepReport();
@@ -568,6 +588,8 @@ EMSCRIPTEN_BINDINGS(pbd) {
       .function("removeAttachment", &JsWorld::removeAttachment)
       .function("addCloth", &JsWorld::addCloth)
       .function("addRope", &JsWorld::addRope)
+      .function("addSoftBody", &JsWorld::addSoftBody)
+      .function("volumeConstraintCount", &JsWorld::volumeConstraintCount)
       .function("addCollider", &JsWorld::addCollider)
       .function("setColliderPose", &JsWorld::setColliderPose)
       .function("colliderCount", &JsWorld::colliderCount)

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "constraints/tet_volume.h"
 #include "constraints/tether.h"
 #include "pbd/bodies.h"
 
@@ -16,11 +17,14 @@ struct BodyBlueprint {
   std::vector<DistanceConstraintDef> constraints;  ///< i, j local; min/max lengths resolved (never -1).
   std::vector<Tether> tethers;                     ///< particle and anchor local; at most one per particle.
   std::vector<DihedralConstraintDef> dihedrals;    ///< particle indices local; rest angle -10 (= as built).
+  std::vector<TetVolumeConstraint> volumes;        ///< particle indices local; rest volumes resolved.
 };
 
 /// Validates `def` (throws InvalidArgument naming "addCloth: <field>") and builds the grid.
 BodyBlueprint buildCloth(const ClothDef& def);
 /// Validates `def` (throws InvalidArgument naming "addRope: <field>") and builds the chain.
 BodyBlueprint buildRope(const RopeDef& def);
+/// Validates `def` (throws InvalidArgument naming "addSoftBody: <field>") and builds edges, volumes and masses.
+BodyBlueprint buildSoftBody(const SoftBodyDef& def);
 
 }  // namespace pbd

@@ -78,6 +78,7 @@ void World::Impl::runSubsteps(Real dt) {
     std::fill(lambda.begin(), lambda.end(), Real(0));
     std::fill(attachmentLambda.begin(), attachmentLambda.end(), Real(0));
     std::fill(dihedralLambda.begin(), dihedralLambda.end(), Real(0));
+    std::fill(volumeLambda.begin(), volumeLambda.end(), Real(0));
     const bool xpbd = settings.method == Method::Xpbd;
     // α̃ = α / h² (Euler); BDF2 weighs the constraint forces by 4/9 h², so α̃ = α / (4/9 h²).
     const Real invH2 = useBdf2 ? Real(9) / (4 * h * h) : 1 / (h * h);
@@ -88,6 +89,7 @@ void World::Impl::runSubsteps(Real dt) {
         case Solver::ColouredGaussSeidel: projectDistancesColoured(xpbd, invH2); break;
       }
       projectDihedrals(xpbd, invH2);
+      projectVolumes(xpbd, invH2);
       projectTethers();
       projectSelfCollisions();
       projectAttachmentsAndContacts(xpbd, invH2, stepFraction);
@@ -118,6 +120,7 @@ void World::Impl::refreshDerivedData() {
     for (DistanceConstraint& c : distances) c.kPrime = correctedStiffness(c.stiffness, kPrimeIterations);
     for (Attachment& a : attachments) a.kPrime = correctedStiffness(a.stiffness, kPrimeIterations);
     for (DihedralConstraint& d : dihedrals) d.kPrime = correctedStiffness(d.stiffness, kPrimeIterations);
+    for (TetVolumeConstraint& t : volumes) t.kPrime = correctedStiffness(t.stiffness, kPrimeIterations);
     schedule.dirty = true;
   }
   if (!schedule.dirty) return;
@@ -265,6 +268,18 @@ void World::Impl::projectDihedrals(bool xpbd, Real invH2) {
     const Real ws[4] = {w[d.p0], w[d.p1], w[d.p2], w[d.p3]};
     dihedralLambda[k] +=
         projectDihedral(ps, ws, d.restAngle, xpbd, d.kPrime, d.compliance * invH2, dihedralLambda[k]);
+  }
+}
+
+/// Tet volumes, serially in the order added (neighbouring tets share vertices).
+void World::Impl::projectVolumes(bool xpbd, Real invH2) {
+  Vec3* P = asVec3(p);
+  for (size_t k = 0; k < volumes.size(); ++k) {
+    const TetVolumeConstraint& t = volumes[k];
+    Vec3* ps[4] = {&P[t.p[0]], &P[t.p[1]], &P[t.p[2]], &P[t.p[3]]};
+    const Real ws[4] = {w[t.p[0]], w[t.p[1]], w[t.p[2]], w[t.p[3]]};
+    volumeLambda[k] += projectTetVolume(ps, ws, t.restVolume, t.unilateral, xpbd, t.kPrime, t.compliance * invH2,
+                                        volumeLambda[k]);
   }
 }
 

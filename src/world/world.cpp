@@ -132,6 +132,8 @@ BodyRange World::Impl::appendBody(const char* fn, const BodyBlueprint& b) {
   reserveDistances(b.constraints.size());
   tethers.reserve(tethers.size() + b.tethers.size());
   dihedrals.reserve(dihedrals.size() + b.dihedrals.size());
+  volumes.reserve(volumes.size() + b.volumes.size());
+  volumeLambda.reserve(volumes.size() + b.volumes.size());
   dihedralLambda.reserve(dihedrals.size() + b.dihedrals.size());
   const uint32_t firstConstraint = uint32_t(distances.size());
   const uint32_t first = appendParticles(fn, b.positions.data(), b.inverseMasses.data(), n);
@@ -151,8 +153,15 @@ BodyRange World::Impl::appendBody(const char* fn, const BodyBlueprint& b) {
                          correctedStiffness(d.strength.stiffness, settings.iterations)});
     dihedralLambda.push_back(0);
   }
+  const uint32_t firstVolume = uint32_t(volumes.size());
+  for (TetVolumeConstraint t : b.volumes) {
+    for (uint32_t& q : t.p) q += first;
+    t.kPrime = correctedStiffness(t.stiffness, settings.iterations);
+    volumes.push_back(t);
+    volumeLambda.push_back(0);
+  }
   return {first, uint32_t(n), firstConstraint, uint32_t(b.constraints.size()), uint32_t(b.tethers.size()),
-          firstDihedral, uint32_t(dihedrals.size()) - firstDihedral};
+          firstDihedral, uint32_t(dihedrals.size()) - firstDihedral, firstVolume, uint32_t(b.volumes.size())};
 }
 
 World::World(TaskSystem* tasks) : impl_(std::make_unique<Impl>()) { setTaskSystem(tasks); }
@@ -458,6 +467,8 @@ void World::setColliderPose(uint32_t collider, const Vec3& position, const Quat&
 uint32_t World::colliderCount() const { return uint32_t(impl_->colliders.size()); }
 
 BodyRange World::addCloth(const ClothDef& def) { return impl_->appendBody("addCloth", buildCloth(def)); }
+BodyRange World::addSoftBody(const SoftBodyDef& def) { return impl_->appendBody("addSoftBody", buildSoftBody(def)); }
+uint32_t World::volumeConstraintCount() const { return uint32_t(impl_->volumes.size()); }
 BodyRange World::addRope(const RopeDef& def) { return impl_->appendBody("addRope", buildRope(def)); }
 
 void World::step(Real dt) {
@@ -473,7 +484,8 @@ const Real* World::inverseMasses() const { return impl_->w.data(); }
 uint32_t World::particleCount() const { return impl_->count(); }
 uint32_t World::distanceConstraintCount() const { return uint32_t(impl_->distances.size()); }
 uint32_t World::constraintCount() const {
-  return uint32_t(impl_->distances.size() + impl_->dihedrals.size() + impl_->tethers.size() + impl_->attachments.size() -
+  return uint32_t(impl_->distances.size() + impl_->dihedrals.size() + impl_->volumes.size() + impl_->tethers.size() +
+                  impl_->attachments.size() -
                   impl_->freeAttachments.size());
 }
 uint32_t World::tetherCount() const { return uint32_t(impl_->tethers.size()); }

@@ -7,6 +7,7 @@
 
 #include "constraints/dihedral.h"
 #include "constraints/distance.h"
+#include "constraints/tet_volume.h"
 #include "constraints/tether.h"
 #include "pbd/colliders.h"
 #include "pbd/world.h"
@@ -104,6 +105,8 @@ struct World::Impl {
 
   std::vector<DihedralConstraint> dihedrals;
   std::vector<Real> dihedralLambda;
+  std::vector<TetVolumeConstraint> volumes;
+  std::vector<Real> volumeLambda;
   std::vector<Tether> tethers;                // at most one per particle, so all independent
 
   std::vector<Attachment> attachments;
@@ -146,6 +149,7 @@ struct World::Impl {
   void projectDistancesJacobi(bool xpbd, Real invH2);
   void projectTethers();
   void projectDihedrals(bool xpbd, Real invH2);
+  void projectVolumes(bool xpbd, Real invH2);
   void findSelfCollisionPairs();
   void projectSelfCollisions();
   void projectAttachmentsAndContacts(bool xpbd, Real invH2, Real stepFraction);

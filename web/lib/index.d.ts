@@ -74,6 +74,24 @@ export interface RopeOptions {
   bend?: Strength;
 }
 
+/** A soft body from a tetrahedral mesh: distance constraints on the tet edges and a volume constraint per tet. */
+export interface SoftBodyOptions {
+  /** xyz per vertex, m. */
+  positions: ArrayLike<number>;
+  /** 4 vertex indices per tet, each with positive volume (right-handed). Inverted or flat tets are rejected. */
+  tets: ArrayLike<number>;
+  /** kg/m³, > 0: vertex masses come from the volumes of their tets. Default 1000. */
+  density?: number;
+  /** Vertex indices to pin. */
+  pinned?: number[];
+  /** Tet edges. Default rigid. */
+  edges?: Strength;
+  /** Tet volumes (compliance in m⁶/J). Default incompressible. */
+  volume?: Strength;
+  /** true: a tet may grow past its rest volume but never shrink below it. Default false. */
+  volumeOnlyResistsCompression?: boolean;
+}
+
 /**
  * Where a body landed. Particles are [firstParticle, firstParticle + particleCount); its distance constraints are
  * [firstConstraint, firstConstraint + constraintCount). A cloth's constraints come in this order: stretch, shear,
@@ -89,6 +107,9 @@ export interface BodyRange {
   /** The body's dihedral constraints are [firstDihedral, firstDihedral + dihedralCount). */
   firstDihedral: number;
   dihedralCount: number;
+  /** The body's tet volume constraints are [firstVolume, firstVolume + volumeCount). */
+  firstVolume: number;
+  volumeCount: number;
 }
 
 export interface DistanceOptions extends Strength {
@@ -229,6 +250,8 @@ export declare class World {
 
   addCloth(options: ClothOptions): BodyRange;
   addRope(options: RopeOptions): BodyRange;
+  addSoftBody(options: SoftBodyOptions): BodyRange;
+  volumeConstraintCount(): number;
 
   /**
    * Advances by dt seconds, 0 < dt <= 1. If the step would leave any position or velocity NaN or Inf (extreme

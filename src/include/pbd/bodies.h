@@ -87,6 +87,18 @@ struct RopeDef {
   Strength bend{1e-3f, 0.2f};         ///< Skip-one links; set stiffness 0 and a huge compliance for a limp rope.
 };
 
+/// A soft body from a tetrahedral mesh: a distance constraint on every tet edge and a volume constraint per tet.
+/// Particle masses come from the density and the volumes of the tets around each particle.
+struct SoftBodyDef {
+  std::vector<Real> positions;       ///< xyz per vertex, m.
+  std::vector<uint32_t> tets;        ///< 4 vertex indices per tet, each tet with positive volume (right-handed).
+  Real density = 1000;               ///< kg/m³, > 0.
+  std::vector<uint32_t> pinned;      ///< Vertex indices that get inverse mass 0.
+  Strength edges{0, 1};              ///< Tet edges.
+  Strength volume{0, 1};             ///< Tet volumes (compliance in m⁶/J).
+  bool volumeOnlyResistsCompression = false;  ///< true: a tet may grow past its rest volume, never shrink below it.
+};
+
 /// Where a body's particles and distance constraints landed in the world's arrays.
 struct BodyRange {
   uint32_t firstParticle = 0;
@@ -96,6 +108,8 @@ struct BodyRange {
   uint32_t tetherCount = 0;       ///< Tethers the body added (see World::tetherCount).
   uint32_t firstDihedral = 0;     ///< Index of the body's first dihedral constraint.
   uint32_t dihedralCount = 0;     ///< Dihedral constraints the body added.
+  uint32_t firstVolume = 0;       ///< Index of the body's first tet volume constraint.
+  uint32_t volumeCount = 0;       ///< Tet volume constraints the body added.
 };
 
 }  // namespace pbd

@@ -91,6 +91,9 @@ class World {
   // --- Bodies ----------------------------------------------------------------------------------------------
   BodyRange addCloth(const ClothDef& def);
   BodyRange addRope(const RopeDef& def);
+  /// A soft body from a tet mesh; rejects inverted or degenerate tets and vertices in no tet.
+  BodyRange addSoftBody(const SoftBodyDef& def);
+  uint32_t volumeConstraintCount() const;
 
   // --- Simulation ------------------------------------------------------------------------------------------
   /// Advances by dt seconds (> 0, finite, at most 1 s) in settings().substeps substeps.

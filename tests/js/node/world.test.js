@@ -44,7 +44,7 @@ describe('a cloth', () => {
     const w = new pbd.World();
     const range = hangingCloth(w);
     expect(range).toEqual({ firstParticle: 0, particleCount: 256, firstConstraint: 0, constraintCount: w.constraintCount(),
-      tetherCount: 0, firstDihedral: 0, dihedralCount: 0 });
+      tetherCount: 0, firstDihedral: 0, dihedralCount: 0, firstVolume: 0, volumeCount: 0 });
     const view = w.positions();
     expect(view).toBeInstanceOf(Float32Array);
     expect(view.length).toBe(3 * 256);
@@ -160,6 +160,29 @@ describe('dihedral bending', () => {
     expect(cloth.firstDihedral).toBe(1);
     expect(cloth.dihedralCount).toBe(4 * 3 + 4 * 2 + 3 * 3);
     expect(() => w.addCloth({ columns: 3, rows: 3, bendModel: 'stiff' })).toThrow(/addCloth: bendModel must be/);
+    w.delete();
+  });
+});
+
+describe('soft bodies', () => {
+  it('a tet falls, lands and keeps its volume; bad tets are named', () => {
+    const w = new pbd.World();
+    const positions = [0, 0.5, 0, 0.2, 0.5, 0, 0, 0.7, 0, 0, 0.5, 0.2];
+    const body = w.addSoftBody({ positions, tets: [0, 1, 2, 3], density: 500 });
+    expect(body).toMatchObject({ particleCount: 4, constraintCount: 6, volumeCount: 1 });
+    expect(w.volumeConstraintCount()).toBe(1);
+    for (let f = 0; f < 120; f++) w.step(1 / 60);
+    const x = w.positions();
+    const v = (i) => [x[3 * i], x[3 * i + 1], x[3 * i + 2]];
+    const sub = (a, b) => a.map((c, k) => c - b[k]);
+    const [a, b, c] = [sub(v(1), v(0)), sub(v(2), v(0)), sub(v(3), v(0))];
+    const volume = (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0])) / 6;
+    expect(volume).toBeCloseTo(0.008 / 6, 5);
+    expect(Math.min(x[1], x[4], x[7], x[10])).toBeGreaterThanOrEqual(0);
+    expect(Math.min(x[1], x[4], x[7], x[10])).toBeLessThan(0.01);            // it landed
+    expect(() => w.addSoftBody({ positions, tets: [0, 2, 1, 3] })).toThrow(/addSoftBody: tets\[0\] is inverted/);
+    expect(() => w.addSoftBody({ positions, tets: [0, 1, 2, 9] })).toThrow(/addSoftBody: tets\[0\]\[3\] is out of range/);
+    expect(() => w.addSoftBody({ positions: [0, 0], tets: [0, 1, 2, 3] })).toThrow(/addSoftBody: positions length/);
     w.delete();
   });
 });

@@ -1,0 +1,129 @@
+// Tet volume constraints and soft bodies from tet meshes: gradients, momentum, a soft cube that lands, comes to
+// rest and keeps its volume, and bad meshes rejected with the tet named.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "constraints/tet_volume.h"
+#include "pbd/errors.h"
+#include "pbd/world.h"
+#include "scenes/finite_difference.h"
+#include "scenes/tet_cube.h"
+
+using namespace pbd;
+
+TEST(TetVolumeKernel, GradientsMatchFiniteDifferencesAndCarryNoMomentum) {
+  std::mt19937 rng(12);
+  std::uniform_real_distribution<Real> u(-1, 1);
+  for (int trial = 0; trial < 50; ++trial) {
+    Vec3 p[4];
+    for (Vec3& q : p) q = Vec3(u(rng), u(rng), u(rng));
+    Vec3 grad[4];
+    tetVolumeGradients(p[0], p[1], p[2], p[3], grad);
+    for (int k = 0; k < 4; ++k) {
+      const Vec3 fd = scenes::centralDifference(
+          [&](const Vec3& y) {
+            Vec3 q[4] = {p[0], p[1], p[2], p[3]};
+            q[k] = y;
+            return tetVolume(q[0], q[1], q[2], q[3]);
+          },
+          p[k]);
+      EXPECT_LT((fd - grad[k]).norm(), 1e-3f) << "trial " << trial << " vertex " << k;
+    }
+    // A correction along the gradients: Σ m Δp = 0 and Σ m p × Δp = 0 for any masses.
+    const Real w[4] = {1, 0.5f, 2, 1.5f};
+    Vec3 q[4] = {p[0], p[1], p[2], p[3]};
+    Vec3* ptr[4] = {&q[0], &q[1], &q[2], &q[3]};
+    projectTetVolume(ptr, w, std::abs(tetVolume(p[0], p[1], p[2], p[3])) + 0.05f, false, true, 1, 0, 0);
+    Vec3 linear = Vec3::Zero(), angular = Vec3::Zero();
+    for (int k = 0; k < 4; ++k) {
+      linear += (q[k] - p[k]) / w[k];
+      angular += p[k].cross(q[k] - p[k]) / w[k];
+    }
+    EXPECT_LT(linear.norm(), 1e-5f);
+    EXPECT_LT(angular.norm(), 1e-5f);
+  }
+}
+
+TEST(TetVolumeKernel, RestStateAndUnilateralVariant) {
+  Vec3 p[4] = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(0, 0, 1)};
+  const Real rest = tetVolume(p[0], p[1], p[2], p[3]);
+  EXPECT_NEAR(rest, 1.0f / 6, 1e-7f);
+  Vec3* ptr[4] = {&p[0], &p[1], &p[2], &p[3]};
+  const Real w[4] = {1, 1, 1, 1};
+  EXPECT_EQ(projectTetVolume(ptr, w, rest, false, true, 1, 0, 0), 0);
+  EXPECT_EQ(projectTetVolume(ptr, w, rest * 0.5f, true, true, 1, 0, 0), 0);  // larger than rest: unilateral lets it be
+  projectTetVolume(ptr, w, rest * 0.5f, false, true, 1, 0, 0);                 // bilateral shrinks it
+  EXPECT_LT(tetVolume(p[0], p[1], p[2], p[3]), rest * 0.75f);
+}
+
+TEST(SoftBody, ACubeLandsComesToRestAndKeepsItsVolume) {
+  World world;
+  SolverSettings s;
+  s.substeps = 10;
+  s.iterations = 2;
+  world.setSettings(s);
+  const SoftBodyDef cube = scenes::tetCube(3, 0.3f, Vec3(-0.15f, 0.5f, -0.15f));
+  const BodyRange range = world.addSoftBody(cube);
+  EXPECT_EQ(range.particleCount, 64u);
+  EXPECT_EQ(range.volumeCount, 3u * 3 * 3 * 6);
+  const double rest = scenes::meshVolume(world, cube, 0);
+  EXPECT_NEAR(rest, 0.027, 1e-6);
+  double worst = 0;
+  for (int f = 0; f < 180; ++f) {
+    world.step(1.0f / 60);
+    worst = std::max(worst, std::abs(scenes::meshVolume(world, cube, 0) / rest - 1));
+    for (uint32_t i = 0; i < 64; ++i) ASSERT_GE(world.positions()[3 * i + 1], 0) << "frame " << f;
+  }
+  EXPECT_LT(worst, 0.02);  // volume within 2% at every frame, impact included
+  Real speed = 0;
+  for (uint32_t k = 0; k < 3 * 64; ++k) speed = std::max(speed, std::abs(world.velocities()[k]));
+  EXPECT_LT(speed, 0.05f);  // at rest on the ground
+  // Mass from density: 1000 kg/m³ x 0.027 m³.
+  double mass = 0;
+  for (uint32_t i = 0; i < 64; ++i) mass += 1.0 / world.inverseMasses()[i];
+  EXPECT_NEAR(mass, 27.0, 1e-3);
+}
+
+TEST(SoftBody, BadMeshesAreRejectedWithTheTetNamed) {
+  auto expectError = [](const SoftBodyDef& def, const char* fragment) {
+    World world;
+    try {
+      world.addSoftBody(def);
+      ADD_FAILURE() << "accepted; expected " << fragment;
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(world.particleCount(), 0u);
+  };
+  SoftBodyDef one;
+  one.positions = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+  one.tets = {0, 1, 2, 3};
+  World ok;
+  EXPECT_EQ(ok.addSoftBody(one).volumeCount, 1u);
+  SoftBodyDef bad = one;
+  bad.tets = {0, 2, 1, 3};
+  expectError(bad, "tets[0] is inverted");
+  bad = one;
+  bad.positions[9] = 0, bad.positions[11] = 0;  // vertex 3 onto the base: zero volume
+  expectError(bad, "tets[0] is degenerate");
+  bad = one;
+  bad.tets = {0, 1, 2, 7};
+  expectError(bad, "tets[0][3] is out of range");
+  bad = one;
+  bad.tets = {0, 1, 1, 3};
+  expectError(bad, "tets[0] repeats a vertex");
+  bad = one;
+  bad.positions.insert(bad.positions.end(), {5, 5, 5});
+  expectError(bad, "vertex 4 is in no tet");
+  bad = one;
+  bad.density = 0;
+  expectError(bad, "density");
+  bad = one;
+  bad.positions[4] = std::nanf("");
+  expectError(bad, "positions[4]");
+  bad = one;
+  bad.tets.clear();
+  expectError(bad, "tets");
+}
