@@ -13,6 +13,10 @@ export const CLOTH = {
   tethers: 'geodesic',   // long-range attachments: the cloth does not sag however few iterations are set
 };
 
+/** A soft cube dropped beside the cloth (4 x 4 x 4 cells, 384 tets). */
+export const SOFT_CUBE = { cells: 4, size: 0.36, origin: [-1.35, 0.9, -0.1], density: 300,
+  edges: { compliance: 1e-6, stiffness: 0.8 }, volume: { compliance: 0, stiffness: 1 } };
+
 /** Shapes under the hanging cloth: it swings down and drapes over them. */
 export const COLLIDERS = [
   { shape: 'sphere', position: [-0.35, 0.3, -0.15], radius: 0.3, thickness: 0.012, friction: 0.6 },

@@ -2,7 +2,7 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import GUI from 'lil-gui';
-import { createClothGeometry, refreshGeometry, setGeometryPositions } from '../lib/three.js';
+import { createClothGeometry, createSoftBodyGeometry, refreshGeometry, setGeometryPositions } from '../lib/three.js';
 import { COLLIDERS, DEFAULT_PARAMS } from './cloth-scene.js';
 
 const app = document.getElementById('app');
@@ -45,7 +45,9 @@ for (const c of COLLIDERS) {
 }
 
 const clothMaterial = new THREE.MeshStandardMaterial({ color: 0xd9603b, side: THREE.DoubleSide, roughness: 0.8 });
+const softMaterial = new THREE.MeshStandardMaterial({ color: 0x4fb58a, roughness: 0.6, flatShading: true });
 let clothMesh = null;
+let softMesh = null;
 
 addEventListener('resize', () => {
   camera.aspect = innerWidth / innerHeight;
@@ -67,15 +69,19 @@ function usePositions(view) {
     const geometry = createClothGeometry(view, state.cloth, state.shape.columns, state.shape.rows);
     clothMesh = new THREE.Mesh(geometry, clothMaterial);
     scene.add(clothMesh);
+    softMesh = new THREE.Mesh(createSoftBodyGeometry(view, state.softBody, state.softBodyTets), softMaterial);
+    scene.add(softMesh);
   } else {
     setGeometryPositions(clothMesh.geometry, view);
+    setGeometryPositions(softMesh.geometry, view);
   }
 }
 
 worker.onmessage = ({ data }) => {
   switch (data.type) {
     case 'ready':
-      Object.assign(state, { ready: true, variant: data.variant, threads: data.threads, cloth: data.cloth, shape: data.clothShape });
+      Object.assign(state, { ready: true, variant: data.variant, threads: data.threads, cloth: data.cloth,
+        shape: data.clothShape, softBody: data.softBody, softBodyTets: data.softBodyTets });
       buildLabel.textContent = data.variant === 'threaded'
         ? `threaded build, ${data.threads} solver threads, zero-copy shared memory`
         : 'single-threaded build (positions transferred per frame)';
@@ -126,7 +132,7 @@ function particlePosition(i, out = new THREE.Vector3()) {
 renderer.domElement.addEventListener('pointerdown', (event) => {
   if (!clothMesh || event.button !== 0) return;
   setPointer(event);
-  const hit = raycaster.intersectObject(clothMesh)[0];
+  const hit = raycaster.intersectObject(clothMesh)[0];   // the cloth can be grabbed (the cube only collides)
   if (!hit) return;
   // The face's vertex nearest to the hit is the particle to grab.
   const candidates = [hit.face.a, hit.face.b, hit.face.c];
@@ -208,6 +214,7 @@ renderer.setAnimationLoop((time) => {
   fps = 0.9 * fps + 0.1 * (1000 / Math.max(1, time - lastTime));
   lastTime = time;
   if (clothMesh) refreshGeometry(clothMesh.geometry);
+  if (softMesh) refreshGeometry(softMesh.geometry);
   controls.update();
   renderer.render(scene, camera);
   statsLabel.textContent = `${fps.toFixed(0)} fps · solver ${state.solverMs.toFixed(2)} ms per step`;

@@ -1,13 +1,16 @@
 // The simulation runs here, off the main thread. With the threaded build the page reads the particle positions
 // straight out of the shared wasm memory; with the single-threaded build each frame's positions are transferred.
 import { createPbd } from '../lib/index.js';
-import { CLOTH, COLLIDERS, DEFAULT_PARAMS } from './cloth-scene.js';
+import { CLOTH, COLLIDERS, DEFAULT_PARAMS, SOFT_CUBE } from './cloth-scene.js';
+import { tetCube } from './tet-cube.js';
 
 const FRAME_DT = 1 / 60;
 
 let pbd;
 let world;
 let cloth;
+let softBody;
+const cubeMesh = tetCube(SOFT_CUBE.cells, SOFT_CUBE.size, SOFT_CUBE.origin);
 let params = { ...DEFAULT_PARAMS };
 let paused = false;
 let grab = null;            // attachment handle while the mouse holds a particle
@@ -35,6 +38,7 @@ function buildWorld() {
   world.setRecordResiduals(true);   // the page plots the convergence of every step
   for (const collider of COLLIDERS) world.addCollider(collider);
   cloth = world.addCloth(CLOTH);
+  softBody = world.addSoftBody({ ...cubeMesh, density: SOFT_CUBE.density, edges: SOFT_CUBE.edges, volume: SOFT_CUBE.volume });
   grab = null;
   applyParams();
 }
@@ -108,7 +112,8 @@ onmessage = (event) => {
 async function start({ variant }) {
   pbd = await createPbd(variant ? { variant } : {});
   buildWorld();
-  postMessage({ type: 'ready', variant: pbd.variant, threads: pbd.threads, cloth, clothShape: CLOTH });
+  postMessage({ type: 'ready', variant: pbd.variant, threads: pbd.threads, cloth, clothShape: CLOTH, softBody,
+    softBodyTets: cubeMesh.tets });
   nextTick = performance.now();
   loop();
 }

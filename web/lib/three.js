@@ -25,7 +25,6 @@ export function createClothGeometry(positions, range, columns, rows) {
   if (!(Number.isInteger(columns) && columns >= 2 && Number.isInteger(rows) && rows >= 2)) {
     throw new Error(`createClothGeometry: columns and rows must be integers >= 2 (got ${columns}, ${rows})`);
   }
-  const geometry = new BufferGeometry();
   const count = columns * rows;
   const indices = new Uint32Array((columns - 1) * (rows - 1) * 6);
   const uvs = new Float32Array(count * 2);
@@ -41,9 +40,36 @@ export function createClothGeometry(positions, range, columns, rows) {
       }
     }
   }
-  geometry.setIndex(new BufferAttribute(indices, 1));
+  const geometry = createMeshGeometry(positions, { firstParticle: range.firstParticle, particleCount: count }, indices);
   geometry.setAttribute('uv', new BufferAttribute(uvs, 2));
-  geometry.userData.pbdRange = { firstParticle: range.firstParticle, particleCount: count };
+  return geometry;
+}
+
+/**
+ * The outer surface of a tet mesh as a geometry over the soft body's particles (no copy): every tet face that no
+ * other tet shares, wound outwards (tets must have positive volume, as addSoftBody requires).
+ * @param {Float32Array} positions world.positions() or a view over shared wasm memory.
+ * @param {{firstParticle: number, particleCount: number}} range what addSoftBody returned.
+ * @param {ArrayLike<number>} tets the 4 vertex indices per tet given to addSoftBody.
+ */
+export function createSoftBodyGeometry(positions, range, tets) {
+  const faces = new Map();
+  for (let t = 0; t < tets.length; t += 4) {
+    const [a, b, c, d] = [tets[t], tets[t + 1], tets[t + 2], tets[t + 3]];
+    for (const face of [[a, c, b], [a, b, d], [a, d, c], [b, c, d]]) {
+      const key = [...face].sort((x, y) => x - y).join(',');
+      faces.set(key, faces.has(key) ? null : face);   // a shared face is interior
+    }
+  }
+  const surface = [...faces.values()].filter(Boolean).flat();
+  return createMeshGeometry(positions, range, new Uint32Array(surface));
+}
+
+/** A geometry over particles [range.firstParticle, + range.particleCount) with the given triangle indices. */
+export function createMeshGeometry(positions, range, indices) {
+  const geometry = new BufferGeometry();
+  geometry.setIndex(new BufferAttribute(indices, 1));
+  geometry.userData.pbdRange = { firstParticle: range.firstParticle, particleCount: range.particleCount };
   setGeometryPositions(geometry, positions);
   return geometry;
 }

@@ -1,0 +1,34 @@
+// The three.js adapter: geometries are views over the particle positions (no copy), and a tet mesh's surface is
+// extracted with outward winding.
+import { describe, expect, it } from 'vitest';
+import { createClothGeometry, createSoftBodyGeometry } from '../../../web/lib/three.js';
+import { tetCube } from '../../../web/demo/tet-cube.js';
+
+describe('three.js adapter', () => {
+  it('a cloth geometry wraps the positions it is given', () => {
+    const positions = new Float32Array(3 * (5 + 12));       // 5 other particles, then a 4 x 3 cloth
+    const g = createClothGeometry(positions, { firstParticle: 5 }, 4, 3);
+    const attribute = g.getAttribute('position');
+    expect(attribute.array.buffer).toBe(positions.buffer);  // the same memory
+    expect(attribute.array.byteOffset).toBe(5 * 12);
+    expect(g.getIndex().count).toBe(3 * 2 * 2 * 3);
+    positions[3 * 5] = 7;
+    expect(attribute.getX(0)).toBe(7);
+    expect(() => createClothGeometry(positions, { firstParticle: 0 }, 1, 3)).toThrow(/columns and rows/);
+  });
+
+  it('a soft body geometry is the outer surface of the tets, wound outwards', () => {
+    const cube = tetCube(2, 1, [0, 0, 0]);
+    const positions = new Float32Array(cube.positions);
+    const g = createSoftBodyGeometry(positions, { firstParticle: 0, particleCount: positions.length / 3 }, cube.tets);
+    const index = g.getIndex().array;
+    expect(index.length / 3).toBe(6 * 2 * 2 * 2);          // 6 faces x 4 cells x 2 triangles
+    for (let t = 0; t < index.length; t += 3) {
+      const [a, b, c] = [index[t], index[t + 1], index[t + 2]].map((i) => positions.subarray(3 * i, 3 * i + 3));
+      const u = b.map((v, k) => v - a[k]), v = c.map((q, k) => q - a[k]);
+      const n = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
+      const centroid = [0, 1, 2].map((k) => (a[k] + b[k] + c[k]) / 3 - 0.5);
+      expect(n[0] * centroid[0] + n[1] * centroid[1] + n[2] * centroid[2]).toBeGreaterThan(0);
+    }
+  });
+});
