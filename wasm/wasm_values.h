@@ -1,0 +1,149 @@
+// Embind helpers: C++ exceptions to JS Errors, and JS values (numbers, arrays, option objects) to the core's types,
+// with messages that name the function and the argument. Included by bindings.cpp only.
+#pragma once
+
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cmath>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "pbd/errors.h"
+#include "pbd/world.h"
+
+namespace pbd::js {
+
+using emscripten::val;
+
+// --- Errors ----------------------------------------------------------------------------------------------------
+
+[[noreturn]] inline void throwJsError(std::string message) {
+  val error = val::global("Error").new_(val(message));
+  std::string().swap(message);  // throw_ unwinds through JS: nothing after it runs, so free the text first
+  error.throw_();
+}
+
+/// Runs `body`; a C++ exception becomes a JS Error. The core validates before mutating, so the world is unchanged.
+template <class F>
+auto guarded(const char* fn, F&& body) -> decltype(body()) {
+  std::string message;
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    message = std::string(fn) + ": out of memory (the request does not fit in the wasm heap)";
+  } catch (const std::exception& e) {
+    message = e.what();
+  }
+  throwJsError(std::move(message));
+}
+
+// --- JS value conversion ----------------------------------------------------------------------------------------
+
+/// A JS number that must be an index (a non-negative integer below 2^32).
+inline uint32_t toIndex(const char* fn, const char* arg, double value) {
+  if (!(value >= 0 && value <= 4294967295.0 && value == std::floor(value))) {
+    throw InvalidArgument(std::string(fn) + ": " + arg + " must be a non-negative integer (got " +
+                          std::to_string(value) + ")");
+  }
+  return uint32_t(value);
+}
+
+inline int toInt(const char* fn, const char* arg, double value) {
+  if (!(std::fabs(value) <= 2147483647.0 && value == std::floor(value))) {
+    throw InvalidArgument(std::string(fn) + ": " + arg + " must be an integer (got " + std::to_string(value) + ")");
+  }
+  return int(value);
+}
+
+inline bool has(const val& obj, const char* key) { return obj[key].typeOf().as<std::string>() != "undefined"; }
+
+/// obj[key] as a number, or `fallback` when absent. A present non-number is an error naming the field.
+inline double numberField(const char* fn, const val& obj, const std::string& key, double fallback) {
+  const val v = obj[key];
+  const std::string type = v.typeOf().as<std::string>();
+  if (type == "undefined") return fallback;
+  if (type != "number") throw InvalidArgument(std::string(fn) + ": " + key + " must be a number (got a " + type + ")");
+  return v.as<double>();
+}
+
+/// obj[key] as [x, y, z] (an array or typed array of 3 numbers), or `fallback` when absent.
+inline Vec3 vec3Field(const char* fn, const val& obj, const std::string& key, const Vec3& fallback) {
+  const val v = obj[key];
+  if (v.typeOf().as<std::string>() == "undefined") return fallback;
+  if (!v["length"].isNumber() || v["length"].as<int>() != 3) {
+    throw InvalidArgument(std::string(fn) + ": " + key + " must be an array of 3 numbers");
+  }
+  Vec3 out;
+  for (int a = 0; a < 3; ++a) out[a] = Real(numberField(fn, v, std::to_string(a), NAN));
+  return out;
+}
+
+inline void requireObject(const char* fn, const char* arg, const val& v) {
+  if (v.typeOf().as<std::string>() != "object" || v.isNull()) {
+    throw InvalidArgument(std::string(fn) + ": " + arg + " must be an object");
+  }
+}
+
+/// {compliance, stiffness} read from an options object (either may be absent).
+inline Strength strengthOf(const char* fn, const val& options, const Strength& fallback) {
+  return Strength{Real(numberField(fn, options, "compliance", fallback.compliance)),
+                  Real(numberField(fn, options, "stiffness", fallback.stiffness))};
+}
+
+/// obj[key] as a quaternion [x, y, z, w], or `fallback` when absent.
+inline Quat quatField(const char* fn, const val& obj, const std::string& key, const Quat& fallback) {
+  const val v = obj[key];
+  if (v.typeOf().as<std::string>() == "undefined") return fallback;
+  if (!v["length"].isNumber() || v["length"].as<int>() != 4) {
+    throw InvalidArgument(std::string(fn) + ": " + key + " must be a quaternion [x, y, z, w]");
+  }
+  return Quat(Real(numberField(fn, v, "3", NAN)), Real(numberField(fn, v, "0", NAN)), Real(numberField(fn, v, "1", NAN)),
+              Real(numberField(fn, v, "2", NAN)));
+}
+
+inline Strength strengthField(const char* fn, const val& obj, const std::string& key, const Strength& fallback) {
+  const val v = obj[key];
+  if (v.typeOf().as<std::string>() == "undefined") return fallback;
+  requireObject(fn, key.c_str(), v);
+  return strengthOf(fn, v, fallback);
+}
+
+inline std::vector<uint32_t> indexArrayField(const char* fn, const val& obj, const std::string& key) {
+  std::vector<uint32_t> out;
+  const val v = obj[key];
+  if (v.typeOf().as<std::string>() == "undefined") return out;
+  if (!v["length"].isNumber()) throw InvalidArgument(std::string(fn) + ": " + key + " must be an array of indices");
+  const int n = v["length"].as<int>();
+  out.reserve(size_t(n));
+  for (int k = 0; k < n; ++k) {
+    const std::string name = key + "[" + std::to_string(k) + "]";
+    out.push_back(toIndex(fn, name.c_str(), numberField(fn, v, std::to_string(k), NAN)));
+  }
+  return out;
+}
+
+/// A JS array or typed array of numbers as floats; `expected` elements, or any multiple of `multipleOf`.
+inline std::vector<Real> floatArray(const char* fn, const char* arg, const val& v) {
+  if (v.isUndefined() || v.isNull() || !v["length"].isNumber()) {
+    throw InvalidArgument(std::string(fn) + ": " + arg + " must be an array or typed array of numbers");
+  }
+  return emscripten::convertJSArrayToNumberVector<Real>(v);
+}
+
+inline val bodyRangeToJs(const BodyRange& r) {
+  val o = val::object();
+  o.set("firstParticle", r.firstParticle);
+  o.set("particleCount", r.particleCount);
+  o.set("firstConstraint", r.firstConstraint);
+  o.set("constraintCount", r.constraintCount);
+  o.set("tetherCount", r.tetherCount);
+  o.set("firstDihedral", r.firstDihedral);
+  o.set("dihedralCount", r.dihedralCount);
+  o.set("firstVolume", r.firstVolume);
+  o.set("volumeCount", r.volumeCount);
+  return o;
+}
+
+}  // namespace pbd::js
