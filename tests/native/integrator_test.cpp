@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "pbd/world.h"
+#include "scenes/scenes.h"
 
 using namespace pbd;
 
@@ -24,14 +25,7 @@ double springError(Integrator integrator, int stepsPerSecond) {
   s.ground.enabled = false;
   world.setSettings(s);
   const double amplitude = 0.2;
-  world.addParticle(Vec3(0, 0, 0), 0);
-  world.addParticle(Vec3(Real(1 + amplitude), 0, 0), 1);
-  DistanceConstraintDef d;
-  d.i = 0;
-  d.j = 1;
-  d.minLength = d.maxLength = 1;
-  d.strength.compliance = Real(1 / (kOmega * kOmega));
-  world.addDistanceConstraint(d);
+  scenes::pinnedBob(world, Vec3(Real(1 + amplitude), 0, 0), 1, Strength{Real(1 / (kOmega * kOmega)), 1}, 1);
   for (int f = 0; f < stepsPerSecond; ++f) world.step(1.0f / Real(stepsPerSecond));
   return std::abs(world.positions()[3] - (1 + amplitude * std::cos(kOmega * 1.0)));
 }
@@ -45,13 +39,7 @@ double pendulumEnergy(Integrator integrator, double seconds, double* initial) {
   s.ground.enabled = false;
   world.setSettings(s);
   const Real compliance = 1e-3f;
-  world.addParticle(Vec3(0, 0, 0), 0);
-  world.addParticle(Vec3(std::sin(0.8f), -std::cos(0.8f), 0), 1);
-  DistanceConstraintDef d;
-  d.i = 0;
-  d.j = 1;
-  d.strength.compliance = compliance;
-  world.addDistanceConstraint(d);
+  scenes::pinnedBob(world, Vec3(std::sin(0.8f), -std::cos(0.8f), 0), 1, Strength{compliance, 1});
   auto energy = [&] {
     const Real* x = world.positions() + 3;
     const Real* v = world.velocities() + 3;
@@ -84,13 +72,7 @@ TEST(Integrator, Bdf2KeepsTheXpbdSpringEquilibrium) {
   s.ground.enabled = false;
   s.linearDamping = 1;  // zero at rest: it only shortens the settling here (BDF2 has no gravity-before-damping shift)
   world.setSettings(s);
-  world.addParticle(Vec3(0, 0, 0), 0);
-  world.addParticle(Vec3(0, -1, 0), 0.5f);
-  DistanceConstraintDef d;
-  d.i = 0;
-  d.j = 1;
-  d.strength.compliance = 1e-3f;
-  world.addDistanceConstraint(d);
+  scenes::pinnedBob(world, Vec3(0, -1, 0), 0.5f, Strength{1e-3f, 1});
   for (int f = 0; f < 600; ++f) world.step(1.0f / 60);
   const double expected = 2 * 9.81 * 1e-3;
   EXPECT_NEAR(-world.positions()[4] - 1, expected, 0.01 * expected);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "pbd/world.h"
+#include "scenes/scenes.h"
 
 using namespace pbd;
 
@@ -19,12 +20,7 @@ double measuredPeriod(Method method, int substeps, Real length, Real theta0) {
   s.iterations = 1;
   s.ground.enabled = false;
   world.setSettings(s);
-  world.addParticle(Vec3(0, 0, 0), 0);
-  const uint32_t bob = world.addParticle(Vec3(length * std::sin(theta0), -length * std::cos(theta0), 0), 1);
-  DistanceConstraintDef d;
-  d.i = 0;
-  d.j = bob;
-  world.addDistanceConstraint(d);
+  const uint32_t bob = scenes::pinnedBob(world, Vec3(length * std::sin(theta0), -length * std::cos(theta0), 0), 1);
   const Real dt = 1.0f / 60;
   std::vector<double> crossings;
   double prevX = world.positions()[3 * bob];

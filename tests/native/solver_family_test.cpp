@@ -54,13 +54,7 @@ TEST(SolverFamily, EverySolverReachesTheXpbdSpringEquilibrium) {
     s.iterations = 4;
     s.ground.enabled = false;
     world.setSettings(s);
-    const uint32_t pin = world.addParticle(Vec3(0, 0, 0), 0);
-    const uint32_t bob = world.addParticle(Vec3(0, -1, 0), 0.5f);
-    DistanceConstraintDef d;
-    d.i = pin;
-    d.j = bob;
-    d.strength.compliance = 1e-3f;
-    world.addDistanceConstraint(d);
+    scenes::pinnedBob(world, Vec3(0, -1, 0), 0.5f, Strength{1e-3f, 1});
     double sum = 0;
     int samples = 0;
     for (int f = 0; f < 1200; ++f) {

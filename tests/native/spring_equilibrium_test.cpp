@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "pbd/world.h"
+#include "scenes/scenes.h"
 
 using namespace pbd;
 
@@ -26,13 +27,7 @@ Real settledLength(Method method, int substeps, int iterations, Real mass, Stren
   s.gravity = Vec3(0, -kGravity, 0);
   s.ground.enabled = false;
   world.setSettings(s);
-  const uint32_t pin = world.addParticle(Vec3(0, 0, 0), 0);
-  const uint32_t bob = world.addParticle(Vec3(0, -kLength, 0), 1 / mass);
-  DistanceConstraintDef d;
-  d.i = pin;
-  d.j = bob;
-  d.strength = strength;
-  world.addDistanceConstraint(d);
+  const uint32_t bob = scenes::pinnedBob(world, Vec3(0, -kLength, 0), 1 / mass, strength);
   const int frames = int(seconds * 60);
   double sum = 0;
   int samples = 0;

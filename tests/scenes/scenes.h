@@ -29,6 +29,20 @@ inline BodyRange hangingCloth(World& world, int n) {
   return world.addCloth(c);
 }
 
+/// A bob hanging from a pinned particle at the origin by one distance constraint (a spring, or a rigid rod with
+/// compliance 0): the pendulums and springs of the analytic tests. restLength -1 = the bob's distance from the
+/// origin. Returns the bob's index.
+inline uint32_t pinnedBob(World& world, const Vec3& bob, Real inverseMass, const Strength& strength = Strength{},
+                          Real restLength = -1) {
+  DistanceConstraintDef d;
+  d.i = world.addParticle(Vec3(0, 0, 0), 0);
+  d.j = world.addParticle(bob, inverseMass);
+  d.minLength = d.maxLength = restLength;
+  d.strength = strength;
+  world.addDistanceConstraint(d);
+  return d.j;
+}
+
 /// FNV-1a over the bytes of positions and velocities: equal hashes mean bit-identical states.
 inline uint64_t stateHash(const World& world) {
   uint64_t h = 1469598103934665603ull;
