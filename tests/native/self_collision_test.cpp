@@ -71,7 +71,9 @@ TEST(SpatialHash, FindsEveryPairWithinTheRadius) {
     hash.query(&xyz[3 * i], radius, [&](uint32_t j) { found.insert(j); });
     for (uint32_t j = 0; j < n; ++j) {
       const Real dx = xyz[3 * i] - xyz[3 * j], dy = xyz[3 * i + 1] - xyz[3 * j + 1], dz = xyz[3 * i + 2] - xyz[3 * j + 2];
-      if (dx * dx + dy * dy + dz * dz < radius * radius) ASSERT_TRUE(found.count(j)) << i << " misses " << j;
+      if (dx * dx + dy * dy + dz * dz < radius * radius) {
+        ASSERT_TRUE(found.count(j)) << i << " misses " << j;
+      }
     }
   }
 }

@@ -52,7 +52,9 @@ TEST(TetherBuilder, NearestPinAndLimitsEuclideanAndGeodesic) {
     EXPECT_EQ(t.anchor, toFirst <= toLast ? 0u : 8u);
     // Along the cloth is never shorter than the straight line, and on the pinned edge it is the same.
     EXPECT_GE(geodesic.tethers[k].maxLength, t.maxLength - 1e-6f);
-    if (t.particle < 9) EXPECT_NEAR(geodesic.tethers[k].maxLength, t.maxLength, 1e-5f);
+    if (t.particle < 9) {
+      EXPECT_NEAR(geodesic.tethers[k].maxLength, t.maxLength, 1e-5f);
+    }
   }
 }
 

@@ -42,6 +42,19 @@ struct AttachmentDef {
   Strength strength;      ///< Compliance (m/N) and stiffness.
 };
 
+/// A region of space whose particles a body builder pins (inverse mass 0), in addition to the pinned indices.
+/// Tested against the particles' positions as built; a region that catches no particle is allowed.
+struct PinRegion {
+  enum class Shape {
+    Box,     ///< The axis-aligned box centre ± halfExtents (boundary included).
+    Sphere,  ///< The ball of `radius` around centre (boundary included).
+  };
+  Shape shape = Shape::Box;
+  Vec3 centre{0, 0, 0};       ///< m.
+  Vec3 halfExtents{0, 0, 0};  ///< m, each >= 0 (Box only).
+  Real radius = 0;            ///< m, >= 0 (Sphere only).
+};
+
 /// How a cloth resists bending.
 enum class BendModel {
   SkipOne,   ///< Distance constraints between every second particle along the rows and columns (cheap, in parallel).
@@ -68,6 +81,7 @@ struct ClothDef {
   Vec3 axisV{0, 0, 1};                ///< Direction of the rows; normalized, must not be parallel to axisU.
   Real mass = 1;                      ///< kg, > 0, total mass spread evenly over the particles.
   std::vector<uint32_t> pinned;       ///< Grid indices (r*columns + c) that get inverse mass 0.
+  std::vector<PinRegion> pinRegions;  ///< Particles inside any of these also get inverse mass 0.
   Strength stretch;                   ///< Grid edges.
   Strength shear;                     ///< Cell diagonals.
   Strength bend{1e-4f, 0.5f};         ///< Bending (skip-one edges, or dihedral angles in 1/(N m) per rad²).
@@ -83,6 +97,7 @@ struct RopeDef {
   Vec3 end{1, 0, 0};                  ///< m, != start; the rest length of a link is |end - start| / segments.
   Real mass = 1;                      ///< kg, > 0, spread evenly over the particles.
   std::vector<uint32_t> pinned;       ///< Rope particle indices (0 = start) that get inverse mass 0.
+  std::vector<PinRegion> pinRegions;  ///< Particles inside any of these also get inverse mass 0.
   Strength stretch;                   ///< Links.
   Strength bend{1e-3f, 0.2f};         ///< Skip-one links; set stiffness 0 and a huge compliance for a limp rope.
 };
@@ -94,6 +109,7 @@ struct SoftBodyDef {
   std::vector<uint32_t> tets;        ///< 4 vertex indices per tet, each tet with positive volume (right-handed).
   Real density = 1000;               ///< kg/m³, > 0.
   std::vector<uint32_t> pinned;      ///< Vertex indices that get inverse mass 0.
+  std::vector<PinRegion> pinRegions; ///< Vertices inside any of these also get inverse mass 0.
   Strength edges{0, 1};              ///< Tet edges.
   Strength volume{0, 1};             ///< Tet volumes (compliance in m⁶/J).
   bool volumeOnlyResistsCompression = false;  ///< true: a tet may grow past its rest volume, never shrink below it.

@@ -1,0 +1,64 @@
+// The soft body builder: a tet mesh becomes particles with masses from density, edge and volume constraints.
+#include <algorithm>
+
+#include "pbd/world.h"
+#include "world/body_builders.h"
+#include "world/builder_common.h"
+#include "world/validate.h"
+
+namespace pbd {
+
+BodyBlueprint buildSoftBody(const SoftBodyDef& def) {
+  const char* fn = "addSoftBody";
+  if (def.positions.empty() || def.positions.size() % 3 != 0) {
+    check::fail(fn, "positions", "length must be a positive multiple of 3", def.positions.size());
+  }
+  const uint64_t n = def.positions.size() / 3;
+  if (n > kMaxParticles) check::fail(fn, "positions", "exceed the particle limit", n);
+  for (size_t k = 0; k < def.positions.size(); ++k) check::finite(fn, "positions[" + std::to_string(k) + "]", def.positions[k]);
+  if (def.tets.empty() || def.tets.size() % 4 != 0) check::fail(fn, "tets", "length must be a positive multiple of 4", def.tets.size());
+  if (def.tets.size() / 4 > kMaxConstraints / 8) check::fail(fn, "tets", "exceed the constraint limit", def.tets.size() / 4);
+  check::positive(fn, "density", def.density);
+  const std::vector<uint32_t> pins = resolvePins(fn, def.pinned, def.pinRegions, def.positions);
+  checkStrength(fn, "edges", def.edges);
+  checkStrength(fn, "volume", def.volume);
+
+  BodyBlueprint b;
+  b.positions = def.positions;
+  std::vector<double> mass(n, 0.0);
+  std::vector<std::pair<uint32_t, uint32_t>> edges;
+  edges.reserve(def.tets.size() / 4 * 6);
+  for (size_t t = 0; t < def.tets.size() / 4; ++t) {
+    const uint32_t* q = &def.tets[4 * t];
+    const std::string name = "tets[" + std::to_string(t) + "]";
+    for (int k = 0; k < 4; ++k) check::index(fn, name + "[" + std::to_string(k) + "]", q[k], n);
+    for (int a = 0; a < 4; ++a)
+      for (int c = a + 1; c < 4; ++c)
+        if (q[a] == q[c]) check::fail(fn, name, "repeats a vertex", q[c]);
+    const Vec3 p0 = pointAt(b, q[0]), p1 = pointAt(b, q[1]), p2 = pointAt(b, q[2]), p3 = pointAt(b, q[3]);
+    const Real volume = tetVolume(p0, p1, p2, p3);
+    // Degenerate relative to the tet's own size: |V| below 1e-6 of its longest edge cubed.
+    const Real scale = std::max({(p1 - p0).norm(), (p2 - p0).norm(), (p3 - p0).norm(), (p2 - p1).norm(),
+                                 (p3 - p1).norm(), (p3 - p2).norm()});
+    if (std::abs(volume) <= Real(1e-6) * scale * scale * scale) check::fail(fn, name, "is degenerate (volume)", volume);
+    if (volume < 0) check::fail(fn, name, "is inverted (negative volume; swap two vertices)", volume);
+    for (int k = 0; k < 4; ++k) mass[q[k]] += def.density * volume / 4;
+    b.volumes.push_back({{q[0], q[1], q[2], q[3]}, volume, def.volume.compliance, def.volume.stiffness, 0,
+                         def.volumeOnlyResistsCompression});
+    for (int a = 0; a < 4; ++a)
+      for (int c = a + 1; c < 4; ++c) edges.push_back({std::min(q[a], q[c]), std::max(q[a], q[c])});
+  }
+  b.inverseMasses.resize(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    if (mass[i] == 0) check::fail(fn, "positions", ("vertex " + std::to_string(i) + " is in no tet").c_str(), i);
+    b.inverseMasses[i] = Real(1 / mass[i]);
+  }
+  for (uint32_t pin : pins) b.inverseMasses[pin] = 0;
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  b.constraints.reserve(edges.size());
+  for (const auto& [i, j] : edges) addRod(b, i, j, def.edges);
+  return b;
+}
+
+}  // namespace pbd
