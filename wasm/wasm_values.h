@@ -110,26 +110,35 @@ inline Strength strengthField(const char* fn, const val& obj, const std::string&
   return strengthOf(fn, v, fallback);
 }
 
+/// obj[key] as indices (an array or typed array), empty when absent. Converted in one copy, then checked, so that
+/// large meshes do not cross into JS once per element.
 inline std::vector<uint32_t> indexArrayField(const char* fn, const val& obj, const std::string& key) {
   std::vector<uint32_t> out;
   const val v = obj[key];
   if (v.typeOf().as<std::string>() == "undefined") return out;
-  if (!v["length"].isNumber()) throw InvalidArgument(std::string(fn) + ": " + key + " must be an array of indices");
-  const int n = v["length"].as<int>();
-  out.reserve(size_t(n));
-  for (int k = 0; k < n; ++k) {
-    const std::string name = key + "[" + std::to_string(k) + "]";
-    out.push_back(toIndex(fn, name.c_str(), numberField(fn, v, std::to_string(k), NAN)));
+  if (v.isNull() || !v["length"].isNumber()) throw InvalidArgument(std::string(fn) + ": " + key + " must be an array of indices");
+  const std::vector<double> numbers = emscripten::convertJSArrayToNumberVector<double>(v);
+  out.reserve(numbers.size());
+  for (size_t k = 0; k < numbers.size(); ++k) {
+    const double x = numbers[k];
+    if (x >= 0 && x <= 4294967295.0 && x == std::floor(x)) out.push_back(uint32_t(x));
+    else toIndex(fn, (key + "[" + std::to_string(k) + "]").c_str(), x);  // throws, naming the element
   }
   return out;
 }
 
-/// A JS array or typed array of numbers as floats; `expected` elements, or any multiple of `multipleOf`.
+/// A JS array or typed array of numbers as floats (non-numbers become NaN, which the core rejects by name).
 inline std::vector<Real> floatArray(const char* fn, const char* arg, const val& v) {
   if (v.isUndefined() || v.isNull() || !v["length"].isNumber()) {
     throw InvalidArgument(std::string(fn) + ": " + arg + " must be an array or typed array of numbers");
   }
   return emscripten::convertJSArrayToNumberVector<Real>(v);
+}
+
+/// A new Uint32Array holding `values` (copied out of the wasm heap, so it stays valid when the heap grows).
+inline val copyToUint32Array(const std::vector<uint32_t>& values) {
+  val view = val(emscripten::typed_memory_view(values.size(), values.data()));
+  return val::global("Uint32Array").new_(view);
 }
 
 inline val bodyRangeToJs(const BodyRange& r) {

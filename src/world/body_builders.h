@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "constraints/neo_hookean.h"
 #include "constraints/tet_volume.h"
 #include "constraints/tether.h"
 #include "pbd/bodies.h"
@@ -18,6 +19,12 @@ struct BodyBlueprint {
   std::vector<Tether> tethers;                     ///< particle and anchor local; at most one per particle.
   std::vector<DihedralConstraintDef> dihedrals;    ///< particle indices local; rest angle -10 (= as built).
   std::vector<TetVolumeConstraint> volumes;        ///< particle indices local; rest volumes resolved.
+  std::vector<NeoHookeanTet> neoHookeans;          ///< particle indices local; rest shapes and compliances resolved.
+  std::vector<uint32_t> renderToParticle;          ///< Mesh bodies: per render vertex, its local particle.
+  std::vector<uint32_t> surface;                   ///< Closed surface triangles (local, 3 each) of a global volume
+                                                   ///< constraint; empty = none.
+  Real pressure = 0;                               ///< The global volume constraint's target: pressure x rest volume.
+  Strength surfaceVolume;                          ///< And its strength.
 };
 
 /// Validates `def` (throws InvalidArgument naming "addCloth: <field>") and builds the grid.
@@ -26,5 +33,8 @@ BodyBlueprint buildCloth(const ClothDef& def);
 BodyBlueprint buildRope(const RopeDef& def);
 /// Validates `def` (throws InvalidArgument naming "addSoftBody: <field>") and builds edges, volumes and masses.
 BodyBlueprint buildSoftBody(const SoftBodyDef& def);
+/// Validates `def` (throws InvalidArgument naming "addTriangleMesh: <field>"), welds, and builds edges, hinges,
+/// masses by area and the optional global volume constraint.
+BodyBlueprint buildTriangleMesh(const TriangleMeshDef& def);
 
 }  // namespace pbd

@@ -1,4 +1,5 @@
-// The soft body builder: a tet mesh becomes particles with masses from density, edge and volume constraints.
+// The soft body builder: a tet mesh becomes particles with masses from density, edge constraints, and volume
+// constraints or Neo-Hookean elements.
 #include <algorithm>
 
 #include "pbd/world.h"
@@ -22,6 +23,18 @@ BodyBlueprint buildSoftBody(const SoftBodyDef& def) {
   const std::vector<uint32_t> pins = resolvePins(fn, def.pinned, def.pinRegions, def.positions);
   checkStrength(fn, "edges", def.edges);
   checkStrength(fn, "volume", def.volume);
+  const bool neoHookean = def.material == SoftMaterial::NeoHookean;
+  if (!neoHookean && def.material != SoftMaterial::Volume) check::fail(fn, "material", "is unknown", int(def.material));
+  LameParameters lame{};
+  if (neoHookean) {
+    check::positive(fn, "youngsModulus", def.youngsModulus);
+    check::finite(fn, "poissonRatio", def.poissonRatio);
+    if (!(def.poissonRatio > -1 && def.poissonRatio < Real(0.5))) {
+      check::fail(fn, "poissonRatio", "must be in (-1, 0.5)", def.poissonRatio);
+    }
+    check::inRange(fn, "materialStiffness", def.materialStiffness, 0, 1);
+    lame = lameFromYoungPoisson(def.youngsModulus, def.poissonRatio);
+  }
 
   BodyBlueprint b;
   b.positions = def.positions;
@@ -43,8 +56,22 @@ BodyBlueprint buildSoftBody(const SoftBodyDef& def) {
     if (std::abs(volume) <= Real(1e-6) * scale * scale * scale) check::fail(fn, name, "is degenerate (volume)", volume);
     if (volume < 0) check::fail(fn, name, "is inverted (negative volume; swap two vertices)", volume);
     for (int k = 0; k < 4; ++k) mass[q[k]] += def.density * volume / 4;
-    b.volumes.push_back({{q[0], q[1], q[2], q[3]}, volume, def.volume.compliance, def.volume.stiffness, 0,
-                         def.volumeOnlyResistsCompression});
+    if (neoHookean) {
+      const Vec3 X[4] = {p0, p1, p2, p3};
+      NeoHookeanTet e{};
+      for (int k = 0; k < 4; ++k) e.p[k] = q[k];
+      if (!neoHookeanRestShape(X, e.restInverse, e.restVolume)) check::fail(fn, name, "is degenerate (shape)", volume);
+      const NeoHookeanMaterial m = neoHookeanMaterial(lame, e.restVolume);
+      e.gamma = m.gamma;
+      e.deviatoricCompliance = m.deviatoricCompliance;
+      e.hydrostaticCompliance = m.hydrostaticCompliance;
+      e.deviatoricStiffness = e.hydrostaticStiffness = def.materialStiffness;
+      b.neoHookeans.push_back(e);
+    } else {
+      b.volumes.push_back({{q[0], q[1], q[2], q[3]}, volume, def.volume.compliance, def.volume.stiffness, 0,
+                           def.volumeOnlyResistsCompression});
+    }
+    if (!def.edgeConstraints) continue;
     for (int a = 0; a < 4; ++a)
       for (int c = a + 1; c < 4; ++c) edges.push_back({std::min(q[a], q[c]), std::max(q[a], q[c])});
   }

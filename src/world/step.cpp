@@ -79,6 +79,8 @@ void World::Impl::runSubsteps(Real dt) {
     std::fill(attachmentLambda.begin(), attachmentLambda.end(), Real(0));
     std::fill(dihedralLambda.begin(), dihedralLambda.end(), Real(0));
     std::fill(volumeLambda.begin(), volumeLambda.end(), Real(0));
+    std::fill(globalVolumeLambda.begin(), globalVolumeLambda.end(), Real(0));
+    std::fill(neoHookeanLambda.begin(), neoHookeanLambda.end(), Real(0));
     const bool xpbd = settings.method == Method::Xpbd;
     // α̃ = α / h² (Euler); BDF2 weighs the constraint forces by 4/9 h², so α̃ = α / (4/9 h²).
     const Real invH2 = useBdf2 ? Real(9) / (4 * h * h) : 1 / (h * h);
@@ -90,6 +92,8 @@ void World::Impl::runSubsteps(Real dt) {
       }
       projectDihedrals(xpbd, invH2);
       projectVolumes(xpbd, invH2);
+      projectNeoHookeans(xpbd, invH2);
+      projectGlobalVolumes(xpbd, invH2);
       projectTethers();
       projectSelfCollisions();
       projectAttachmentsAndContacts(xpbd, invH2, stepFraction);
@@ -121,6 +125,11 @@ void World::Impl::refreshDerivedData() {
     for (Attachment& a : attachments) a.kPrime = correctedStiffness(a.stiffness, kPrimeIterations);
     for (DihedralConstraint& d : dihedrals) d.kPrime = correctedStiffness(d.stiffness, kPrimeIterations);
     for (TetVolumeConstraint& t : volumes) t.kPrime = correctedStiffness(t.stiffness, kPrimeIterations);
+    for (NeoHookeanTet& e : neoHookeans) {
+      e.deviatoricKPrime = correctedStiffness(e.deviatoricStiffness, kPrimeIterations);
+      e.hydrostaticKPrime = correctedStiffness(e.hydrostaticStiffness, kPrimeIterations);
+    }
+    for (GlobalVolumeConstraint& g : globalVolumes) g.kPrime = correctedStiffness(g.stiffness, kPrimeIterations);
     schedule.dirty = true;
   }
   if (!schedule.dirty) return;
@@ -180,8 +189,6 @@ void World::Impl::predictPositions(Real h) {
 }
 
 namespace {
-
-Vec3* asVec3(std::vector<Real>& xyz) { return reinterpret_cast<Vec3*>(xyz.data()); }
 
 /// Projects constraints [begin, end) of `cs` in order, accumulating their multipliers.
 void projectRange(const DistanceConstraint* cs, Real* lambda, size_t begin, size_t end, Vec3* P, const Real* w,
@@ -280,6 +287,19 @@ void World::Impl::projectVolumes(bool xpbd, Real invH2) {
     const Real ws[4] = {w[t.p[0]], w[t.p[1]], w[t.p[2]], w[t.p[3]]};
     volumeLambda[k] += projectTetVolume(ps, ws, t.restVolume, t.unilateral, xpbd, t.kPrime, t.compliance * invH2,
                                         volumeLambda[k]);
+  }
+}
+
+/// Neo-Hookean tets, serially in the order added, each with its two constraints solved together.
+void World::Impl::projectNeoHookeans(bool xpbd, Real invH2) {
+  Vec3* P = asVec3(p);
+  for (size_t k = 0; k < neoHookeans.size(); ++k) {
+    const NeoHookeanTet& e = neoHookeans[k];
+    Vec3* ps[4] = {&P[e.p[0]], &P[e.p[1]], &P[e.p[2]], &P[e.p[3]]};
+    const Real ws[4] = {w[e.p[0]], w[e.p[1]], w[e.p[2]], w[e.p[3]]};
+    const Real kPrime[2] = {e.deviatoricKPrime, e.hydrostaticKPrime};
+    const Real alphaTilde[2] = {e.deviatoricCompliance * invH2, e.hydrostaticCompliance * invH2};
+    projectNeoHookean(ps, ws, e.restInverse, e.gamma, xpbd, kPrime, alphaTilde, &neoHookeanLambda[2 * k]);
   }
 }
 

@@ -134,6 +134,15 @@ BodyRange World::Impl::appendBody(const char* fn, const BodyBlueprint& b) {
   dihedrals.reserve(dihedrals.size() + b.dihedrals.size());
   volumes.reserve(volumes.size() + b.volumes.size());
   volumeLambda.reserve(volumes.size() + b.volumes.size());
+  neoHookeans.reserve(neoHookeans.size() + b.neoHookeans.size());
+  neoHookeanLambda.reserve(2 * (neoHookeans.size() + b.neoHookeans.size()));
+  if (!b.surface.empty()) {
+    globalVolumes.reserve(globalVolumes.size() + 1);
+    globalVolumeLambda.reserve(globalVolumes.size() + 1);
+    surfaceVertices.reserve(surfaceVertices.size() + b.positions.size() / 3);
+    surfaceTriangles.reserve(surfaceTriangles.size() + b.surface.size());
+    volumeGradient.reserve(std::max(volumeGradient.size(), b.positions.size() / 3));
+  }
   dihedralLambda.reserve(dihedrals.size() + b.dihedrals.size());
   const uint32_t firstConstraint = uint32_t(distances.size());
   const uint32_t first = appendParticles(fn, b.positions.data(), b.inverseMasses.data(), n);
@@ -160,6 +169,14 @@ BodyRange World::Impl::appendBody(const char* fn, const BodyBlueprint& b) {
     volumes.push_back(t);
     volumeLambda.push_back(0);
   }
+  for (NeoHookeanTet e : b.neoHookeans) {
+    for (uint32_t& q : e.p) q += first;
+    e.deviatoricKPrime = correctedStiffness(e.deviatoricStiffness, settings.iterations);
+    e.hydrostaticKPrime = correctedStiffness(e.hydrostaticStiffness, settings.iterations);
+    neoHookeans.push_back(e);
+    neoHookeanLambda.insert(neoHookeanLambda.end(), {Real(0), Real(0)});
+  }
+  appendGlobalVolume(b, first);
   return {first, uint32_t(n), firstConstraint, uint32_t(b.constraints.size()), uint32_t(b.tethers.size()),
           firstDihedral, uint32_t(dihedrals.size()) - firstDihedral, firstVolume, uint32_t(b.volumes.size())};
 }
@@ -471,6 +488,14 @@ BodyRange World::addSoftBody(const SoftBodyDef& def) { return impl_->appendBody(
 uint32_t World::volumeConstraintCount() const { return uint32_t(impl_->volumes.size()); }
 BodyRange World::addRope(const RopeDef& def) { return impl_->appendBody("addRope", buildRope(def)); }
 
+MeshBody World::addTriangleMesh(const TriangleMeshDef& def) {
+  const BodyBlueprint b = buildTriangleMesh(def);
+  MeshBody body{{}, b.renderToParticle};  // copied before appending: a failed allocation leaves the world as it was
+  body.range = impl_->appendBody("addTriangleMesh", b);
+  for (uint32_t& particle : body.renderToParticle) particle += body.range.firstParticle;
+  return body;
+}
+
 void World::step(Real dt) {
   check::finite("step", "dt", dt);
   if (!(dt > 0) || dt > 1) check::fail("step", "dt", "must be in (0, 1] seconds", dt);
@@ -485,8 +510,21 @@ uint32_t World::particleCount() const { return impl_->count(); }
 uint32_t World::distanceConstraintCount() const { return uint32_t(impl_->distances.size()); }
 uint32_t World::constraintCount() const {
   return uint32_t(impl_->distances.size() + impl_->dihedrals.size() + impl_->volumes.size() + impl_->tethers.size() +
-                  impl_->attachments.size() -
+                  impl_->neoHookeans.size() + impl_->globalVolumes.size() + impl_->attachments.size() -
                   impl_->freeAttachments.size());
+}
+uint32_t World::neoHookeanCount() const { return uint32_t(impl_->neoHookeans.size()); }
+uint32_t World::globalVolumeCount() const { return uint32_t(impl_->globalVolumes.size()); }
+Real World::globalVolume(uint32_t k) const {
+  check::index("globalVolume", "k", k, impl_->globalVolumes.size());
+  const GlobalVolumeConstraint& g = impl_->globalVolumes[k];
+  return surfaceVolume({impl_->surfaceVertices.data() + g.firstVertex, g.vertexCount},
+                       {impl_->surfaceTriangles.data() + 3 * size_t(g.firstTriangle), 3 * size_t(g.triangleCount)},
+                       asVec3(impl_->x));
+}
+Real World::globalRestVolume(uint32_t k) const {
+  check::index("globalRestVolume", "k", k, impl_->globalVolumes.size());
+  return impl_->globalVolumes[k].restVolume;
 }
 uint32_t World::tetherCount() const { return uint32_t(impl_->tethers.size()); }
 uint32_t World::contactCount() const { return uint32_t(impl_->contacts.size()); }

@@ -7,6 +7,8 @@
 
 #include "constraints/dihedral.h"
 #include "constraints/distance.h"
+#include "constraints/global_volume.h"
+#include "constraints/neo_hookean.h"
 #include "constraints/tet_volume.h"
 #include "constraints/tether.h"
 #include "pbd/colliders.h"
@@ -17,6 +19,10 @@
 namespace pbd {
 
 struct BodyBlueprint;
+
+/// An xyz array seen as points: Vec3 is three unaligned floats, so the layouts agree.
+inline Vec3* asVec3(std::vector<Real>& xyz) { return reinterpret_cast<Vec3*>(xyz.data()); }
+inline const Vec3* asVec3(const std::vector<Real>& xyz) { return reinterpret_cast<const Vec3*>(xyz.data()); }
 
 /// Particles per range handed to the task system: below this a loop stays on one thread.
 inline constexpr size_t kParticlesPerTask = 4096;
@@ -108,6 +114,13 @@ struct World::Impl {
   std::vector<TetVolumeConstraint> volumes;
   std::vector<Real> volumeLambda;
   std::vector<Tether> tethers;                // at most one per particle, so all independent
+  std::vector<NeoHookeanTet> neoHookeans;
+  std::vector<Real> neoHookeanLambda;         // 2 per tet: deviatoric, hydrostatic
+  std::vector<GlobalVolumeConstraint> globalVolumes;
+  std::vector<Real> globalVolumeLambda;
+  std::vector<uint32_t> surfaceVertices;      // particle indices: one slice per global volume
+  std::vector<uint32_t> surfaceTriangles;     // 3 per triangle, indices into its surface's slice of surfaceVertices
+  std::vector<Vec3> volumeGradient;           // scratch as large as the largest surface (step() never allocates)
 
   std::vector<Attachment> attachments;
   std::vector<Real> attachmentLambda;
@@ -150,6 +163,9 @@ struct World::Impl {
   void projectTethers();
   void projectDihedrals(bool xpbd, Real invH2);
   void projectVolumes(bool xpbd, Real invH2);
+  void projectGlobalVolumes(bool xpbd, Real invH2);
+  void projectNeoHookeans(bool xpbd, Real invH2);
+  void appendGlobalVolume(const BodyBlueprint& b, uint32_t first);  // after reserving: never throws
   void findSelfCollisionPairs();
   void projectSelfCollisions();
   void projectAttachmentsAndContacts(bool xpbd, Real invH2, Real stepFraction);

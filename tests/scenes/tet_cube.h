@@ -1,4 +1,4 @@
-// A cube of n x n x n cells, each cut into 6 tetrahedra (Kuhn subdivision), all positively oriented.
+// A box of nx x ny x nz cells, each cut into 6 tetrahedra (Kuhn subdivision), all positively oriented.
 #pragma once
 
 #include <array>
@@ -11,23 +11,23 @@
 
 namespace pbd::scenes {
 
-inline SoftBodyDef tetCube(int n, Real size, const Vec3& origin) {
+/// The box from `origin` to origin + size, with cells[a] cells along axis a.
+inline SoftBodyDef tetBox(const int cells[3], const Vec3& size, const Vec3& origin) {
   SoftBodyDef def;
-  const int m = n + 1;
-  const Real h = size / Real(n);
-  auto id = [m](int x, int y, int z) { return uint32_t((z * m + y) * m + x); };
-  for (int z = 0; z < m; ++z)
-    for (int y = 0; y < m; ++y)
-      for (int x = 0; x < m; ++x) {
-        def.positions.push_back(origin.x() + h * Real(x));
-        def.positions.push_back(origin.y() + h * Real(y));
-        def.positions.push_back(origin.z() + h * Real(z));
+  const int mx = cells[0] + 1, my = cells[1] + 1;
+  auto id = [mx, my](int x, int y, int z) { return uint32_t((z * my + y) * mx + x); };
+  for (int z = 0; z <= cells[2]; ++z)
+    for (int y = 0; y <= cells[1]; ++y)
+      for (int x = 0; x <= cells[0]; ++x) {
+        def.positions.push_back(origin.x() + size.x() * Real(x) / Real(cells[0]));
+        def.positions.push_back(origin.y() + size.y() * Real(y) / Real(cells[1]));
+        def.positions.push_back(origin.z() + size.z() * Real(z) / Real(cells[2]));
       }
   // The 6 tets around the cell diagonal from corner 0 (000) to corner 7 (111), one per axis permutation.
   static const std::array<std::array<int, 3>, 6> orders = {{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}};
-  for (int z = 0; z < n; ++z)
-    for (int y = 0; y < n; ++y)
-      for (int x = 0; x < n; ++x)
+  for (int z = 0; z < cells[2]; ++z)
+    for (int y = 0; y < cells[1]; ++y)
+      for (int x = 0; x < cells[0]; ++x)
         for (const auto& order : orders) {
           int c[3] = {x, y, z};
           uint32_t t[4];
@@ -41,6 +41,12 @@ inline SoftBodyDef tetCube(int n, Real size, const Vec3& origin) {
           def.tets.insert(def.tets.end(), t, t + 4);
         }
   return def;
+}
+
+/// A cube of n x n x n cells and edge `size`.
+inline SoftBodyDef tetCube(int n, Real size, const Vec3& origin) {
+  const int cells[3] = {n, n, n};
+  return tetBox(cells, Vec3(size, size, size), origin);
 }
 
 /// Total volume of the tets of `def` at the world's current positions (the body starting at `first`).

@@ -20,6 +20,11 @@ export interface Strength {
   stiffness?: number;
 }
 
+/** A region of space whose particles a body builder pins: a box (centre ± halfExtents) or a ball. */
+export type PinRegion =
+  | { shape?: 'box'; centre: Vec3; halfExtents: Vec3 }
+  | { shape: 'sphere'; centre: Vec3; radius: number };
+
 export interface ClothOptions {
   /** Particles along axisU, >= 2. */
   columns: number;
@@ -37,6 +42,8 @@ export interface ClothOptions {
   mass?: number;
   /** Grid indices (row * columns + column) to pin (inverse mass 0). */
   pinned?: number[];
+  /** Particles inside any of these regions (as built) are pinned too. */
+  pinRegions?: PinRegion[];
   /** Grid edges. Default rigid. */
   stretch?: Strength;
   /** Cell diagonals. Default rigid. */
@@ -69,12 +76,17 @@ export interface RopeOptions {
   mass?: number;
   /** Rope particle indices to pin (0 = start). */
   pinned?: number[];
+  /** Particles inside any of these regions (as built) are pinned too. */
+  pinRegions?: PinRegion[];
   stretch?: Strength;
   /** Skip-one links. Default { compliance: 1e-3, stiffness: 0.2 }. */
   bend?: Strength;
 }
 
-/** A soft body from a tetrahedral mesh: distance constraints on the tet edges and a volume constraint per tet. */
+/**
+ * A soft body from a tetrahedral mesh (from `pbd.tetrahedralize`, `pbd.readTetGen` or your own): per tet a volume
+ * constraint or a Neo-Hookean element, and distance constraints on the tet edges.
+ */
 export interface SoftBodyOptions {
   /** xyz per vertex, m. */
   positions: ArrayLike<number>;
@@ -84,12 +96,106 @@ export interface SoftBodyOptions {
   density?: number;
   /** Vertex indices to pin. */
   pinned?: number[];
+  /** Particles inside any of these regions (as built) are pinned too. */
+  pinRegions?: PinRegion[];
+  /** Add a distance constraint on every tet edge. Default true. */
+  edgeConstraints?: boolean;
   /** Tet edges. Default rigid. */
   edges?: Strength;
+  /**
+   * 'volume': a volume constraint per tet (default). 'neo-hookean': stable Neo-Hookean elements (Macklin and Müller
+   * 2021) from youngsModulus and poissonRatio; pair it with edgeConstraints: false for the material alone.
+   */
+  material?: 'volume' | 'neo-hookean';
   /** Tet volumes (compliance in m⁶/J). Default incompressible. */
   volume?: Strength;
   /** true: a tet may grow past its rest volume but never shrink below it. Default false. */
   volumeOnlyResistsCompression?: boolean;
+  /** Neo-Hookean: Young's modulus in Pa, > 0. Default 1e5. */
+  youngsModulus?: number;
+  /** Neo-Hookean: Poisson's ratio in (-1, 0.5). Default 0.3. */
+  poissonRatio?: number;
+  /** Neo-Hookean in the PBD method: stiffness in [0, 1]. Default 1. */
+  materialStiffness?: number;
+}
+
+/**
+ * Cloth, a closed shell or a balloon from any triangle mesh (a three.js BufferGeometry's position and index arrays).
+ * Vertices closer than weldTolerance become one particle, so UV seams cannot open.
+ */
+export interface TriangleMeshOptions {
+  /** xyz per render vertex, m. */
+  positions: ArrayLike<number>;
+  /** 3 render-vertex indices per triangle, counter-clockwise seen from outside. */
+  triangles: ArrayLike<number>;
+  /** m, >= 0; -1 = no welding. Default 1e-6. */
+  weldTolerance?: number;
+  /** Total mass in kg, spread by triangle area. Default 1. */
+  mass?: number;
+  /** Render-vertex indices whose particles are pinned. */
+  pinned?: number[];
+  /** Particles inside any of these regions (as built) are pinned too. */
+  pinRegions?: PinRegion[];
+  /** Every mesh edge. Default rigid. */
+  stretch?: Strength;
+  /** Add a dihedral bending constraint on every edge shared by two triangles. Default true. */
+  bending?: boolean;
+  /** Those bending constraints. Default { compliance: 1e-4, stiffness: 0.5 }. */
+  bend?: Strength;
+  tethers?: 'none' | 'euclidean' | 'geodesic';
+  tetherSlack?: number;
+  /** 0 = none. > 0: the mesh must be closed; it keeps pressure x its rest volume (1 keeps it, > 1 inflates). */
+  pressure?: number;
+  /** The volume constraint (compliance in m⁶/J). Default rigid. */
+  volume?: Strength;
+}
+
+/** A body from a render mesh, with the particle each render vertex follows. */
+export interface MeshBody extends BodyRange {
+  /** Per render vertex, its particle index in the world. */
+  renderToParticle: Uint32Array;
+}
+
+export interface TetrahedralizeOptions {
+  /** Interior grid points: cells along the bounding box's longest side (0 = surface vertices only). Max 256. */
+  resolution?: number;
+  /** Drop tets whose radius ratio (1 regular, 0 flat) is below this, in [0, 1). Default 0. */
+  minQuality?: number;
+  /** Grid points closer to the surface than this fraction of a cell are skipped. Default 0.5. */
+  surfaceMargin?: number;
+  /** More points to insert, xyz each. */
+  extraPoints?: ArrayLike<number>;
+  /** Called with the fraction done (nondecreasing, ends at 1). Return false to cancel. */
+  onProgress?: (fraction: number) => boolean | void;
+  /** Aborting it cancels at the next progress report. */
+  signal?: AbortSignal;
+}
+
+export interface TetMesh {
+  /** xyz per vertex: the surface vertices first (same indices), then interior points. */
+  positions: Float32Array;
+  /** 4 indices per tet, each with positive volume. */
+  tets: Uint32Array;
+  /** The tet mesh's boundary, 3 indices per triangle, counter-clockwise from outside. */
+  surfaceTriangles: Uint32Array;
+  surfaceVertexCount: number;
+  gridPointCount: number;
+  delaunayTetCount: number;
+  outsideTetCount: number;
+  droppedLowQuality: number;
+  droppedFlat: number;
+  unusedSurfaceVertices: number;
+}
+
+/** A render mesh bound to a tet mesh by barycentric coordinates; call `delete()` when done. */
+export declare class Embedding {
+  constructor(tetPositions: ArrayLike<number>, tets: ArrayLike<number>, renderPositions: ArrayLike<number>);
+  /** Recomputes the render positions from the world's particles (the tet mesh's node 0 is firstParticle). */
+  update(world: World, firstParticle: number): void;
+  /** Zero-copy view of the render positions, xyz per render vertex. */
+  positions(): Float32Array;
+  vertexCount(): number;
+  delete(): void;
 }
 
 /**
@@ -251,6 +357,16 @@ export declare class World {
   addCloth(options: ClothOptions): BodyRange;
   addRope(options: RopeOptions): BodyRange;
   addSoftBody(options: SoftBodyOptions): BodyRange;
+  /** Cloth, shell or balloon from a render mesh (welded). */
+  addTriangleMesh(options: TriangleMeshOptions): MeshBody;
+  /** Neo-Hookean tets in the world. */
+  neoHookeanCount(): number;
+  /** Closed-surface volume constraints (triangle meshes with pressure > 0). */
+  globalVolumeCount(): number;
+  /** The volume the k-th closed surface encloses now, m³. */
+  globalVolume(k: number): number;
+  /** Its rest volume, m³. */
+  globalRestVolume(k: number): number;
   volumeConstraintCount(): number;
 
   /**
@@ -281,6 +397,17 @@ export declare class World {
 
 export interface Pbd {
   World: typeof World;
+  Embedding: typeof Embedding;
+  /**
+   * Tetrahedralizes the solid bounded by a closed, consistently oriented triangle surface (incremental Delaunay with
+   * exact predicates, carved by the winding number). Synchronous: run it in a Worker for big meshes.
+   * Throws an Error naming the bad argument (open or non-manifold surfaces name the edge), or an AbortError.
+   */
+  tetrahedralize(positions: ArrayLike<number>, triangles: ArrayLike<number>, options?: TetrahedralizeOptions): TetMesh;
+  /** Parses Wavefront OBJ text (polygons fan-triangulated). Errors name the line. */
+  readObj(text: string): { positions: Float32Array; triangles: Uint32Array };
+  /** Parses TetGen .node and .ele texts. Errors name the file and line. */
+  readTetGen(nodeText: string, eleText: string): { positions: Float32Array; tets: Uint32Array };
   /** The build that was loaded. */
   variant: 'threaded' | 'single';
   /** Solver threads, the calling one included. */

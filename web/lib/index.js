@@ -72,6 +72,29 @@ async function importVariant(variant) {
 }
 
 /**
+ * Closed surface -> tet mesh, synchronously (run it in a Worker for big meshes). Progress goes to
+ * options.onProgress(fraction); returning false from it, or aborting options.signal, cancels with an AbortError.
+ */
+function tetrahedralize(M, positions, triangles, options = {}) {
+  if (options === null || typeof options !== 'object') throw new Error('tetrahedralize: options must be an object');
+  const { signal, onProgress, ...rest } = options;
+  if (onProgress !== undefined && typeof onProgress !== 'function') {
+    throw new Error('tetrahedralize: options.onProgress must be a function');
+  }
+  if (signal?.aborted) throw abortError();
+  const wrapped = (onProgress || signal)
+    ? (fraction) => (onProgress?.(fraction) !== false) && !signal?.aborted
+    : undefined;
+  return M.tetrahedralize(positions, triangles, wrapped ? { ...rest, onProgress: wrapped } : rest);
+}
+
+function abortError() {
+  const error = new Error('tetrahedralize: cancelled');
+  error.name = 'AbortError';
+  return error;
+}
+
+/**
  * Loads the WebAssembly module.
  * @param {{variant?: 'threaded'|'single', threads?: number}} [options]
  *   variant: force a build (default: threaded in Node and on cross-origin isolated pages, single otherwise).
@@ -94,6 +117,10 @@ export async function createPbd(options = {}) {
   M.configureThreads(threads, poolSize);
   return {
     World: M.World,
+    Embedding: M.Embedding,
+    tetrahedralize: (positions, triangles, options) => tetrahedralize(M, positions, triangles, options),
+    readObj: (text) => M.readObj(text),
+    readTetGen: (nodeText, eleText) => M.readTetGen(nodeText, eleText),
     variant,
     get threads() { return M.threadCount(); },
     setThreads(n) {

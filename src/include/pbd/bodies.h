@@ -102,17 +102,49 @@ struct RopeDef {
   Strength bend{1e-3f, 0.2f};         ///< Skip-one links; set stiffness 0 and a huge compliance for a limp rope.
 };
 
-/// A soft body from a tetrahedral mesh: a distance constraint on every tet edge and a volume constraint per tet.
-/// Particle masses come from the density and the volumes of the tets around each particle.
+/// What a soft body's tets are made of.
+enum class SoftMaterial {
+  Volume,      ///< A volume constraint per tet (C = V - V0, strength `volume`); the edges keep the shape.
+  NeoHookean,  ///< Stable Neo-Hookean tets (Macklin and Müller 2021) set by youngsModulus and poissonRatio.
+};
+
+/// A soft body from a tetrahedral mesh: per tet, a volume constraint or a Neo-Hookean element, and optionally a
+/// distance constraint on every tet edge. Particle masses come from the density and the volumes of the tets around
+/// each particle.
 struct SoftBodyDef {
   std::vector<Real> positions;       ///< xyz per vertex, m.
   std::vector<uint32_t> tets;        ///< 4 vertex indices per tet, each tet with positive volume (right-handed).
   Real density = 1000;               ///< kg/m³, > 0.
   std::vector<uint32_t> pinned;      ///< Vertex indices that get inverse mass 0.
   std::vector<PinRegion> pinRegions; ///< Vertices inside any of these also get inverse mass 0.
+  bool edgeConstraints = true;       ///< Adds a distance constraint on every tet edge (strength `edges`).
   Strength edges{0, 1};              ///< Tet edges.
-  Strength volume{0, 1};             ///< Tet volumes (compliance in m⁶/J).
-  bool volumeOnlyResistsCompression = false;  ///< true: a tet may grow past its rest volume, never shrink below it.
+  SoftMaterial material = SoftMaterial::Volume;  ///< Volume constraints or Neo-Hookean elements.
+  Strength volume{0, 1};             ///< Volume material: tet volumes (compliance in m⁶/J).
+  bool volumeOnlyResistsCompression = false;  ///< Volume material: a tet may grow past its rest volume, not shrink.
+  Real youngsModulus = 1e5f;         ///< NeoHookean, Pa, > 0 (soft rubber ~1e6, flesh ~1e4 to 1e5).
+  Real poissonRatio = 0.3f;          ///< NeoHookean, in (-1, 0.5); near 0.5 = nearly incompressible.
+  Real materialStiffness = 1;        ///< NeoHookean in the PBD method (which has no compliance): k in [0,1].
+};
+
+/// Cloth, a closed shell or a balloon from any triangle mesh (e.g. a three.js BufferGeometry's position and index
+/// arrays). Render vertices closer than weldTolerance become one particle, so UV seams and split normals cannot
+/// open; World::addTriangleMesh returns the map from render vertices to particles.
+struct TriangleMeshDef {
+  std::vector<Real> positions;        ///< xyz per render vertex, m.
+  std::vector<uint32_t> triangles;    ///< 3 render-vertex indices per triangle, counter-clockwise seen from outside.
+  Real weldTolerance = 1e-6f;         ///< m, >= 0; -1 = no welding (each render vertex its own particle).
+  Real mass = 1;                      ///< kg, > 0, in total; each particle gets a third of its triangles' areas' share.
+  std::vector<uint32_t> pinned;       ///< Render-vertex indices whose particles get inverse mass 0.
+  std::vector<PinRegion> pinRegions;  ///< Particles inside any of these also get inverse mass 0.
+  Strength stretch;                   ///< A distance constraint on every mesh edge.
+  bool bending = true;                ///< Adds a dihedral constraint on every edge shared by exactly two triangles.
+  Strength bend{1e-4f, 0.5f};         ///< Those bending constraints; the rest angle is the mesh's as given.
+  TetherMode tethers = TetherMode::None;  ///< Long-range attachments to the pinned particles (needs pins).
+  Real tetherSlack = 1;               ///< >= 1: a tether allows this factor times the rest distance.
+  Real pressure = 0;                  ///< 0 = no volume constraint. > 0: the mesh must be closed and manifold, and
+                                      ///< keeps pressure x its rest volume (1 = keeps its volume, > 1 inflates).
+  Strength volume;                    ///< The global volume constraint (compliance in m⁶/J).
 };
 
 /// Where a body's particles and distance constraints landed in the world's arrays.
@@ -126,6 +158,12 @@ struct BodyRange {
   uint32_t dihedralCount = 0;     ///< Dihedral constraints the body added.
   uint32_t firstVolume = 0;       ///< Index of the body's first tet volume constraint.
   uint32_t volumeCount = 0;       ///< Tet volume constraints the body added.
+};
+
+/// A body built from a render mesh: where it landed, and which particle each render vertex follows.
+struct MeshBody {
+  BodyRange range;
+  std::vector<uint32_t> renderToParticle;  ///< Per render vertex, its particle index in the world.
 };
 
 }  // namespace pbd

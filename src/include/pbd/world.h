@@ -93,7 +93,15 @@ class World {
   BodyRange addRope(const RopeDef& def);
   /// A soft body from a tet mesh; rejects inverted or degenerate tets and vertices in no tet.
   BodyRange addSoftBody(const SoftBodyDef& def);
+  /// Cloth, shell or balloon from a render mesh (welded); rejects degenerate triangles, and open or non-manifold
+  /// meshes when def.pressure > 0.
+  MeshBody addTriangleMesh(const TriangleMeshDef& def);
   uint32_t volumeConstraintCount() const;
+  uint32_t neoHookeanCount() const;    ///< Neo-Hookean tets (SoftMaterial::NeoHookean).
+  uint32_t globalVolumeCount() const;  ///< Closed-surface volume constraints (TriangleMeshDef::pressure > 0).
+  /// The volume the k-th closed surface encloses now, and at rest (m³).
+  Real globalVolume(uint32_t k) const;
+  Real globalRestVolume(uint32_t k) const;
 
   // --- Simulation ------------------------------------------------------------------------------------------
   /// Advances by dt seconds (> 0, finite, at most 1 s) in settings().substeps substeps.

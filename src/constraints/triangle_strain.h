@@ -1,0 +1,105 @@
+// Cloth triangle stretch and shear with strain-based dynamics (Müller, Chentanez, Kim and Macklin 2014, "Strain Based
+// Dynamics", SCA 2014), an alternative to edge springs in which stretch and shear have separate strengths.
+//
+// Rest frame (restTriangleFrame): for the rest vertices X0, X1, X2
+//   n̂ = (X1 - X0) × (X2 - X0) / |...|,   ex = the warp direction (default X1 - X0) projected into the plane, normalized,
+//   ey = n̂ × ex,   u_k = ((X_k - X0)·ex, (X_k - X0)·ey),   Dm = [u1, u2] (2x2, det Dm = 2 × rest area > 0)
+// Constraints, with F = [x1 - x0, x2 - x0] Dm⁻¹ (3x2; its columns f0, f1 are where the rest ex and ey went), S = FᵀF:
+//   C_xx = sqrt(S00) - 1 = |f0| - 1                    ∂C/∂F = [f̂0, 0]                               (stretch along ex)
+//   C_yy = sqrt(S11) - 1 = |f1| - 1                    ∂C/∂F = [0, f̂1]                               (stretch along ey)
+//   C_xy = S01 / (sqrt(S00) sqrt(S11)) = f̂0·f̂1        ∂C/∂F = [(f̂1 - C_xy f̂0)/|f0|, (f̂0 - C_xy f̂1)/|f1|]  (shear)
+//   vertex gradients: columns of (∂C/∂F) Dm⁻ᵀ for x1, x2, minus their sum for x0 (constraints/gradient_step.h)
+// The stretches are the paper's S_ii - 1 in length form: C_xx is the engineering strain along ex, and the same
+// compliance means the same stiffness at any stretch. C_xy is the paper's normalized shear, the cosine of the angle
+// between the deformed axes (0 at rest, > 0 when they close up, < 0 when they open), so stretching does not change
+// it. The three are projected one after the other, each with its own λ; stretch (C_xx, C_yy) and shear (C_xy) each
+// have their own compliance or stiffness, and a shear stiffness 0 (or compliance +∞) leaves the shear free.
+// Compliance: the energy is ½ C²/α per constraint, α in 1/J; a stretch modulus Y in N/m gives α = 1/(Y × rest area).
+// Each C depends only on FᵀF, which rotations and translations leave alone: no linear or angular momentum. An axis
+// collapsed to zero length (|f0| or |f1| <= 1e-6) has no direction: its constraints give no correction.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "constraints/gradient_step.h"
+#include "pbd/real.h"
+
+namespace pbd {
+
+struct TriangleStrainConstraint {
+  uint32_t p[3];           ///< Vertices x0, x1, x2, in the order that built restInverse.
+  Mat2 restInverse;        ///< Dm⁻¹, 1/m (restTriangleFrame).
+  Real restArea;           ///< m² (> 0).
+  Real stretchCompliance;  ///< XPBD α of C_xx and C_yy, 1/J; 0 = inextensible; +∞ = free.
+  Real shearCompliance;    ///< XPBD α of C_xy, 1/J; 0 = no shear; +∞ = free.
+  Real stretchStiffness;   ///< PBD k of C_xx and C_yy, in [0,1]; 0 = free.
+  Real shearStiffness;     ///< PBD k of C_xy, in [0,1]; 0 = free.
+  Real stretchKPrime;      ///< Corrected PBD stiffness of the stretches.
+  Real shearKPrime;        ///< Corrected PBD stiffness of the shear.
+};
+
+/// Which of the three constraints; also the index of its λ.
+enum class TriangleStrain { StretchX = 0, StretchY = 1, Shear = 2 };
+
+/// Builds Dm⁻¹ for the rest triangle X[0..2] (frame at the top of this file) and its area. `warp` orients ex (for
+/// anisotropic cloth); zero = along X1 - X0. Returns false when the triangle is degenerate (|(X1-X0) × (X2-X0)| <=
+/// 1e-6 |X1-X0| |X2-X0|) or the warp is along the normal; the caller must reject it. `area` is set in every case.
+inline bool restTriangleFrame(const Vec3 X[3], Mat2& restInverse, Real& area, const Vec3& warp = Vec3::Zero()) {
+  const Vec3 e1 = X[1] - X[0], e2 = X[2] - X[0];
+  const Vec3 n = e1.cross(e2);
+  const Real nLength = n.norm();
+  area = nLength / 2;
+  if (!(nLength > Real(1e-6) * e1.norm() * e2.norm())) return false;
+  const Vec3 nHat = n / nLength;
+  Vec3 ex = warp.squaredNorm() > 0 ? Vec3(warp - warp.dot(nHat) * nHat) : e1;
+  const Real exLength = ex.norm();
+  if (!(exLength > Real(1e-6) * (warp.squaredNorm() > 0 ? warp.norm() : e1.norm()))) return false;
+  ex /= exLength;
+  const Vec3 ey = nHat.cross(ex);
+  Mat2 Dm;
+  Dm << e1.dot(ex), e2.dot(ex), e1.dot(ey), e2.dot(ey);
+  restInverse = Dm.inverse();
+  return true;
+}
+
+/// One constraint's value and vertex gradients at F. False when an axis has collapsed (no direction).
+inline bool triangleStrain(const Mat32& F, const Mat2& restInverse, TriangleStrain which, Real& C, Vec3 grad[3]) {
+  const Real l0 = F.col(0).norm(), l1 = F.col(1).norm();
+  if (!(l0 > Real(1e-6)) || !(l1 > Real(1e-6))) return false;
+  const Vec3 f0 = F.col(0) / l0, f1 = F.col(1) / l1;
+  Mat32 dCdF = Mat32::Zero();
+  switch (which) {
+    case TriangleStrain::StretchX:
+      C = l0 - 1;
+      dCdF.col(0) = f0;
+      break;
+    case TriangleStrain::StretchY:
+      C = l1 - 1;
+      dCdF.col(1) = f1;
+      break;
+    case TriangleStrain::Shear:
+      C = f0.dot(f1);
+      dCdF.col(0) = (f1 - C * f0) / l0;
+      dCdF.col(1) = (f0 - C * f1) / l1;
+      break;
+  }
+  vertexGradients<2>(dCdF, restInverse, grad);
+  return true;
+}
+
+/// Projects C_xx, C_yy, then C_xy (each on the positions the previous one left). kPrime and alphaTilde (= α / h²)
+/// are {stretch, shear}; lambda is indexed by TriangleStrain and lambda[k] += Δλ_k.
+inline void projectTriangleStrain(Vec3* p[3], const Real w[3], const Mat2& restInverse, bool xpbd,
+                                  const Real kPrime[2], const Real alphaTilde[2], Real lambda[3]) {
+  const Real minWeighted = degenerateGradientWeight<2>(w, restInverse);
+  for (int k = 0; k < 3; ++k) {
+    const int group = k == int(TriangleStrain::Shear) ? 1 : 0;
+    Real C;
+    Vec3 grad[3];
+    if (!triangleStrain(deformationGradient<2>(p, restInverse), restInverse, TriangleStrain(k), C, grad)) continue;
+    lambda[k] += projectAlongGradients(p, w, grad, 3, C, minWeighted, xpbd, kPrime[group], alphaTilde[group], lambda[k]);
+  }
+}
+
+}  // namespace pbd

@@ -1,0 +1,34 @@
+// Argument checks shared by the mesh utilities, in the style of world/validate.h ("<fn>: <arg> <reason> (got v)").
+// The element's name is built only when the check fails: no allocation per element.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "world/validate.h"
+
+namespace pbd::check {
+
+/// xyz per point: the size must be a multiple of 3 and every value finite ("<arg>[k] must be finite").
+inline void positions(const char* fn, const char* arg, std::span<const float> p) {
+  if (p.size() % 3 != 0) fail(fn, std::string(arg) + ".size()", "must be a multiple of 3", p.size());
+  for (size_t k = 0; k < p.size(); ++k) {
+    if (!std::isfinite(p[k])) fail(fn, std::string(arg) + '[' + std::to_string(k) + ']', "must be finite", p[k]);
+  }
+}
+
+/// `corners` indices per element (3 per triangle, 4 per tet), each below `count` ("<arg>[k] is out of range").
+inline void elements(const char* fn, const char* arg, std::span<const uint32_t> indices, size_t corners,
+                     size_t count) {
+  if (indices.size() % corners != 0) {
+    fail(fn, std::string(arg) + ".size()", ("must be a multiple of " + std::to_string(corners)).c_str(),
+         indices.size());
+  }
+  for (size_t k = 0; k < indices.size(); ++k) {
+    if (indices[k] >= count) index(fn, std::string(arg) + '[' + std::to_string(k) + ']', indices[k], count);
+  }
+}
+
+}  // namespace pbd::check

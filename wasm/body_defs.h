@@ -1,0 +1,140 @@
+// JS option objects → the core's body definitions. Absent fields keep the core's defaults; a present field of the
+// wrong type is an error naming it. Range checks are the core's (one place, one message style).
+#pragma once
+
+#include <emscripten/val.h>
+
+#include <string>
+
+#include "pbd/bodies.h"
+#include "pbd/errors.h"
+#include "wasm_values.h"
+
+namespace pbd::js {
+
+/// obj[key] as one of `names` (mapped to `values` in order), or `fallback` when absent.
+template <class E, size_t N>
+E enumField(const char* fn, const val& obj, const char* key, const char* const (&names)[N], const E (&values)[N],
+            E fallback) {
+  if (!has(obj, key)) return fallback;
+  const std::string got = obj[key].isString() ? obj[key].as<std::string>() : "a " + obj[key].typeOf().as<std::string>();
+  std::string allowed;
+  for (size_t k = 0; k < N; ++k) {
+    if (got == names[k]) return values[k];
+    allowed += (k ? (k + 1 == N ? " or '" : ", '") : "'") + std::string(names[k]) + "'";
+  }
+  throw InvalidArgument(std::string(fn) + ": " + key + " must be " + allowed + " (got '" + got + "')");
+}
+
+inline bool boolField(const char* fn, const val& obj, const char* key, bool fallback) {
+  if (!has(obj, key)) return fallback;
+  if (!obj[key].isTrue() && !obj[key].isFalse()) throw InvalidArgument(std::string(fn) + ": " + key + " must be a boolean");
+  return obj[key].isTrue();
+}
+
+inline TetherMode tetherField(const char* fn, const val& o, TetherMode fallback) {
+  static const char* const names[] = {"none", "euclidean", "geodesic"};
+  static const TetherMode values[] = {TetherMode::None, TetherMode::Euclidean, TetherMode::Geodesic};
+  return enumField(fn, o, "tethers", names, values, fallback);
+}
+
+/// o.pinRegions: [{shape: 'box', centre, halfExtents} | {shape: 'sphere', centre, radius}, ...].
+inline std::vector<PinRegion> pinRegionsField(const char* fn, const val& o) {
+  std::vector<PinRegion> out;
+  if (!has(o, "pinRegions")) return out;
+  const val list = o["pinRegions"];
+  if (list.isNull() || !list["length"].isNumber()) throw InvalidArgument(std::string(fn) + ": pinRegions must be an array");
+  static const char* const names[] = {"box", "sphere"};
+  static const PinRegion::Shape values[] = {PinRegion::Shape::Box, PinRegion::Shape::Sphere};
+  for (int k = 0; k < list["length"].as<int>(); ++k) {
+    const std::string name = "pinRegions[" + std::to_string(k) + "]";
+    const val r = list[k];
+    requireObject(fn, name.c_str(), r);
+    PinRegion region;
+    region.shape = enumField(fn, r, "shape", names, values, PinRegion::Shape::Box);
+    region.centre = vec3Field(fn, r, "centre", region.centre);
+    region.halfExtents = vec3Field(fn, r, "halfExtents", region.halfExtents);
+    region.radius = Real(numberField(fn, r, "radius", region.radius));
+    out.push_back(region);
+  }
+  return out;
+}
+
+inline ClothDef clothDefFromJs(const char* fn, const val& o) {
+  requireObject(fn, "options", o);
+  ClothDef c;
+  c.columns = toInt(fn, "columns", numberField(fn, o, "columns", NAN));
+  c.rows = toInt(fn, "rows", numberField(fn, o, "rows", NAN));
+  c.spacing = Real(numberField(fn, o, "spacing", c.spacing));
+  c.origin = vec3Field(fn, o, "origin", c.origin);
+  c.axisU = vec3Field(fn, o, "axisU", c.axisU);
+  c.axisV = vec3Field(fn, o, "axisV", c.axisV);
+  c.mass = Real(numberField(fn, o, "mass", c.mass));
+  c.pinned = indexArrayField(fn, o, "pinned");
+  c.pinRegions = pinRegionsField(fn, o);
+  c.stretch = strengthField(fn, o, "stretch", c.stretch);
+  c.shear = strengthField(fn, o, "shear", c.shear);
+  c.bend = strengthField(fn, o, "bend", c.bend);
+  c.tethers = tetherField(fn, o, c.tethers);
+  c.tetherSlack = Real(numberField(fn, o, "tetherSlack", c.tetherSlack));
+  static const char* const bendNames[] = {"skip-one", "dihedral"};
+  static const BendModel bendValues[] = {BendModel::SkipOne, BendModel::Dihedral};
+  c.bendModel = enumField(fn, o, "bendModel", bendNames, bendValues, c.bendModel);
+  return c;
+}
+
+inline RopeDef ropeDefFromJs(const char* fn, const val& o) {
+  requireObject(fn, "options", o);
+  RopeDef d;
+  d.segments = toInt(fn, "segments", numberField(fn, o, "segments", NAN));
+  d.start = vec3Field(fn, o, "start", d.start);
+  d.end = vec3Field(fn, o, "end", d.end);
+  d.mass = Real(numberField(fn, o, "mass", d.mass));
+  d.pinned = indexArrayField(fn, o, "pinned");
+  d.pinRegions = pinRegionsField(fn, o);
+  d.stretch = strengthField(fn, o, "stretch", d.stretch);
+  d.bend = strengthField(fn, o, "bend", d.bend);
+  return d;
+}
+
+inline SoftBodyDef softBodyDefFromJs(const char* fn, const val& o) {
+  requireObject(fn, "options", o);
+  SoftBodyDef d;
+  d.positions = floatArray(fn, "positions", o["positions"]);
+  d.tets = indexArrayField(fn, o, "tets");
+  d.density = Real(numberField(fn, o, "density", d.density));
+  d.pinned = indexArrayField(fn, o, "pinned");
+  d.pinRegions = pinRegionsField(fn, o);
+  d.edgeConstraints = boolField(fn, o, "edgeConstraints", d.edgeConstraints);
+  d.edges = strengthField(fn, o, "edges", d.edges);
+  static const char* const materialNames[] = {"volume", "neo-hookean"};
+  static const SoftMaterial materialValues[] = {SoftMaterial::Volume, SoftMaterial::NeoHookean};
+  d.material = enumField(fn, o, "material", materialNames, materialValues, d.material);
+  d.volume = strengthField(fn, o, "volume", d.volume);
+  d.volumeOnlyResistsCompression = boolField(fn, o, "volumeOnlyResistsCompression", d.volumeOnlyResistsCompression);
+  d.youngsModulus = Real(numberField(fn, o, "youngsModulus", d.youngsModulus));
+  d.poissonRatio = Real(numberField(fn, o, "poissonRatio", d.poissonRatio));
+  d.materialStiffness = Real(numberField(fn, o, "materialStiffness", d.materialStiffness));
+  return d;
+}
+
+inline TriangleMeshDef triangleMeshDefFromJs(const char* fn, const val& o) {
+  requireObject(fn, "options", o);
+  TriangleMeshDef d;
+  d.positions = floatArray(fn, "positions", o["positions"]);
+  d.triangles = indexArrayField(fn, o, "triangles");
+  d.weldTolerance = Real(numberField(fn, o, "weldTolerance", d.weldTolerance));
+  d.mass = Real(numberField(fn, o, "mass", d.mass));
+  d.pinned = indexArrayField(fn, o, "pinned");
+  d.pinRegions = pinRegionsField(fn, o);
+  d.stretch = strengthField(fn, o, "stretch", d.stretch);
+  d.bending = boolField(fn, o, "bending", d.bending);
+  d.bend = strengthField(fn, o, "bend", d.bend);
+  d.tethers = tetherField(fn, o, d.tethers);
+  d.tetherSlack = Real(numberField(fn, o, "tetherSlack", d.tetherSlack));
+  d.pressure = Real(numberField(fn, o, "pressure", d.pressure));
+  d.volume = strengthField(fn, o, "volume", d.volume);
+  return d;
+}
+
+}  // namespace pbd::js
