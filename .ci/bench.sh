@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# `npm run bench`: native (Google Benchmark) and wasm (Node) step times for the Foundation cloth scenes.
+# `npm run bench`: native (Google Benchmark) and wasm (Node) figures: the Foundation cloth's step time, the
+# tetrahedralizer on the Stanford bunny at two resolutions, the soft bunny's step time, render-mesh binding.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-echo "== native (g++ -O3, Google Benchmark; hanging cloth n x n, XPBD rigid, 10 substeps x 1 iteration, 1/60 s frame)"
+echo "== native (g++ -O3, Google Benchmark; ClothStep: hanging cloth n x n, XPBD rigid, 10 substeps x 1 iteration,"
+echo "   1/60 s frame; TetrahedralizeBunny: 0.5 m bunny, grid cells along its longest side; SoftBunnyStep: that bunny at"
+echo "   resolution 10, XPBD 10 x 1, volume or Neo-Hookean tets; BindRenderMesh: 100k points onto 10368 tets)"
 ./build/native/bench/pbd_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
   --benchmark_min_time=0.5 2>&1 | grep -E 'Benchmark|----|_median'
 echo
 echo "== wasm in Node $(node --version)"
 node bench/wasm-bench.mjs
+echo
+node bench/wasm-mesh-bench.mjs

@@ -17,6 +17,13 @@ export const CLOTH = {
 export const SOFT_CUBE = { cells: 4, size: 0.36, origin: [-1.35, 0.9, -0.1], density: 300,
   edges: { compliance: 1e-6, stiffness: 0.8 }, volume: { compliance: 0, stiffness: 1 } };
 
+/**
+ * The Stanford bunny's surface, tetrahedralized in the worker at start (incremental Delaunay, `resolution` grid cells
+ * along its longest side) and dropped as a Neo-Hookean soft body to the right of the cloth.
+ */
+export const SOFT_BUNNY = { scale: 0.05, offset: [1.4, 0.5, 0.1], resolution: 10, density: 400,
+  material: 'neo-hookean', youngsModulus: 6e4, poissonRatio: 0.4, edgeConstraints: false };
+
 /** Shapes under the hanging cloth: it swings down and drapes over them. */
 export const COLLIDERS = [
   { shape: 'sphere', position: [-0.35, 0.3, -0.15], radius: 0.3, thickness: 0.012, friction: 0.6 },

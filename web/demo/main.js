@@ -2,12 +2,14 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import GUI from 'lil-gui';
-import { createClothGeometry, createSoftBodyGeometry, refreshGeometry, setGeometryPositions } from '../lib/three.js';
+import { createClothGeometry, createMeshGeometry, createSoftBodyGeometry, refreshGeometry, setGeometryPositions }
+  from '../lib/three.js';
 import { COLLIDERS, DEFAULT_PARAMS } from './cloth-scene.js';
 
 const app = document.getElementById('app');
 const buildLabel = document.getElementById('build');
 const statsLabel = document.getElementById('stats');
+const progressLabel = document.getElementById('progress');
 
 // --- Rendering ----------------------------------------------------------------------------------------------------
 const renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
@@ -46,8 +48,10 @@ for (const c of COLLIDERS) {
 
 const clothMaterial = new THREE.MeshStandardMaterial({ color: 0xd9603b, side: THREE.DoubleSide, roughness: 0.8 });
 const softMaterial = new THREE.MeshStandardMaterial({ color: 0x4fb58a, roughness: 0.6, flatShading: true });
+const bunnyMaterial = new THREE.MeshStandardMaterial({ color: 0xe8d9b0, roughness: 0.7 });
 let clothMesh = null;
 let softMesh = null;
+let bunnyMesh = null;
 
 addEventListener('resize', () => {
   camera.aspect = innerWidth / innerHeight;
@@ -71,9 +75,12 @@ function usePositions(view) {
     scene.add(clothMesh);
     softMesh = new THREE.Mesh(createSoftBodyGeometry(view, state.softBody, state.softBodyTets), softMaterial);
     scene.add(softMesh);
+    // The tet mesh's first vertices are the bunny's surface vertices, in order: its triangles index them directly.
+    const surface = { firstParticle: state.bunnyBody.firstParticle, particleCount: state.bunnyTriangles.reduce((a, b) => Math.max(a, b), 0) + 1 };
+    bunnyMesh = new THREE.Mesh(createMeshGeometry(view, surface, state.bunnyTriangles), bunnyMaterial);
+    scene.add(bunnyMesh);
   } else {
-    setGeometryPositions(clothMesh.geometry, view);
-    setGeometryPositions(softMesh.geometry, view);
+    for (const mesh of [clothMesh, softMesh, bunnyMesh]) setGeometryPositions(mesh.geometry, view);
   }
 }
 
@@ -81,7 +88,10 @@ worker.onmessage = ({ data }) => {
   switch (data.type) {
     case 'ready':
       Object.assign(state, { ready: true, variant: data.variant, threads: data.threads, cloth: data.cloth,
-        shape: data.clothShape, softBody: data.softBody, softBodyTets: data.softBodyTets });
+        shape: data.clothShape, softBody: data.softBody, softBodyTets: data.softBodyTets, bunnyBody: data.bunnyBody,
+        bunnyTriangles: data.bunnyTriangles, bunnyInfo: data.bunnyInfo });
+      progressLabel.textContent = `bunny: ${data.bunnyInfo.tets} Neo-Hookean tets, tetrahedralized in ` +
+        `${data.bunnyInfo.ms.toFixed(0)} ms`;
       buildLabel.textContent = data.variant === 'threaded'
         ? `threaded build, ${data.threads} solver threads, zero-copy shared memory`
         : 'single-threaded build (positions transferred per frame)';
@@ -92,6 +102,9 @@ worker.onmessage = ({ data }) => {
           'Cross-Origin-Embedder-Policy: require-corp for threads.';
         notice.style.display = 'block';
       }
+      break;
+    case 'progress':
+      progressLabel.textContent = `${data.what}: ${(100 * data.fraction).toFixed(0)} %`;
       break;
     case 'positions-shared':
       usePositions(new Float32Array(data.buffer, data.byteOffset, data.length));
@@ -215,6 +228,7 @@ renderer.setAnimationLoop((time) => {
   lastTime = time;
   if (clothMesh) refreshGeometry(clothMesh.geometry);
   if (softMesh) refreshGeometry(softMesh.geometry);
+  if (bunnyMesh) refreshGeometry(bunnyMesh.geometry);
   controls.update();
   renderer.render(scene, camera);
   statsLabel.textContent = `${fps.toFixed(0)} fps · solver ${state.solverMs.toFixed(2)} ms per step`;
@@ -227,6 +241,8 @@ window.__pbdDemo = {
   get variant() { return state.variant; },
   get threads() { return state.threads; },
   get frames() { return state.frames; },
+  /** The bunny's tetrahedralization figures, once ready. */
+  get bunny() { return state.bunnyInfo; },
   /** Cloth particle index of the last grab, or undefined. */
   get grabbed() { return state.grabbed; },
   particle(i) { return particlePosition(i).toArray(); },

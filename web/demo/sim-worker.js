@@ -1,7 +1,8 @@
 // The simulation runs here, off the main thread. With the threaded build the page reads the particle positions
 // straight out of the shared wasm memory; with the single-threaded build each frame's positions are transferred.
 import { createPbd } from '../lib/index.js';
-import { CLOTH, COLLIDERS, DEFAULT_PARAMS, SOFT_CUBE } from './cloth-scene.js';
+import { CLOTH, COLLIDERS, DEFAULT_PARAMS, SOFT_BUNNY, SOFT_CUBE } from './cloth-scene.js';
+import { bunnyMesh } from './bunny-mesh.js';
 import { tetCube } from './tet-cube.js';
 
 const FRAME_DT = 1 / 60;
@@ -10,6 +11,8 @@ let pbd;
 let world;
 let cloth;
 let softBody;
+let bunnyBody;
+let bunnyTets = null;       // the bunny's tet mesh, tetrahedralized once at start
 const cubeMesh = tetCube(SOFT_CUBE.cells, SOFT_CUBE.size, SOFT_CUBE.origin);
 let params = { ...DEFAULT_PARAMS };
 let paused = false;
@@ -39,6 +42,8 @@ function buildWorld() {
   for (const collider of COLLIDERS) world.addCollider(collider);
   cloth = world.addCloth(CLOTH);
   softBody = world.addSoftBody({ ...cubeMesh, density: SOFT_CUBE.density, edges: SOFT_CUBE.edges, volume: SOFT_CUBE.volume });
+  const { scale, offset, resolution, ...material } = SOFT_BUNNY;
+  bunnyBody = world.addSoftBody({ positions: bunnyTets.positions, tets: bunnyTets.tets, ...material });
   grab = null;
   applyParams();
 }
@@ -109,11 +114,28 @@ onmessage = (event) => {
   }
 };
 
+/** The bunny's surface to tets, reporting progress to the page (the worker, not the page, waits for it). */
+function tetrahedralizeBunny() {
+  const { scale, offset, resolution } = SOFT_BUNNY;
+  const surface = bunnyMesh(scale, offset[1]);
+  for (let i = 0; i < surface.positions.length; i += 3) {
+    surface.positions[i] += offset[0];
+    surface.positions[i + 2] += offset[2];
+  }
+  const t0 = performance.now();
+  bunnyTets = pbd.tetrahedralize(surface.positions, surface.triangles, {
+    resolution, onProgress: (fraction) => postMessage({ type: 'progress', what: 'tetrahedralizing the bunny', fraction }),
+  });
+  return { surfaceTriangles: surface.triangles, ms: performance.now() - t0 };
+}
+
 async function start({ variant }) {
   pbd = await createPbd(variant ? { variant } : {});
+  const bunny = tetrahedralizeBunny();
   buildWorld();
   postMessage({ type: 'ready', variant: pbd.variant, threads: pbd.threads, cloth, clothShape: CLOTH, softBody,
-    softBodyTets: cubeMesh.tets });
+    softBodyTets: cubeMesh.tets, bunnyBody, bunnyTriangles: bunny.surfaceTriangles,
+    bunnyInfo: { tets: bunnyTets.tets.length / 4, particles: bunnyBody.particleCount, ms: bunny.ms } });
   nextTick = performance.now();
   loop();
 }

@@ -47,9 +47,13 @@ describe('served with COOP/COEP', () => {
 
   it('runs the threaded build and renders the cloth on a non-blank canvas', async () => {
     const info = await page.evaluate(() => ({ isolated: crossOriginIsolated, variant: __pbdDemo.variant,
-      threads: __pbdDemo.threads, stats: __pbdDemo.canvasStats(),
-      notice: getComputedStyle(document.getElementById('notice')).display }));
+      threads: __pbdDemo.threads, stats: __pbdDemo.canvasStats(), bunny: __pbdDemo.bunny,
+      notice: getComputedStyle(document.getElementById('notice')).display,
+      progress: document.getElementById('progress').textContent }));
     expect(info.isolated).toBe(true);
+    // The bunny was tetrahedralized in the worker, its progress shown on the page.
+    expect(info.bunny.tets).toBeGreaterThan(1000);
+    expect(info.progress).toMatch(/bunny: \d+ Neo-Hookean tets/);
     expect(info.variant).toBe('threaded');
     expect(info.threads).toBeGreaterThanOrEqual(1);
     expect(info.stats.distinctColours).toBeGreaterThan(20);

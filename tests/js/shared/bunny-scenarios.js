@@ -1,14 +1,10 @@
 // The Stanford bunny (npm `bunny`, real data nobody here wrote) through the JS API: tetrahedralized with progress
 // events, checked like the C++ tests check it, then simulated. Shared by the Node and Chromium suites.
-import bunny from 'bunny';
 import { expect } from 'vitest';
+import { bunnyMesh } from '../../../web/demo/bunny-mesh.js';
 
-/** The bunny as flat arrays, scaled from ~10 units to ~0.5 m and lifted to `lift` m above the ground. */
-export function bunnyArrays(scale = 0.05, lift = 0.3) {
-  const positions = new Float32Array(bunny.positions.length * 3);
-  bunny.positions.forEach(([x, y, z], i) => positions.set([x * scale, y * scale + lift, z * scale], 3 * i));
-  return { positions, triangles: Uint32Array.from(bunny.cells.flat()) };
-}
+/** The bunny as flat arrays, about 0.5 m tall, 0.3 m above the ground. */
+export const bunnyArrays = () => bunnyMesh(0.05, 0.3);
 
 function tetVolume(p, t, k) {
   const at = (i) => [p[3 * t[4 * k + i]], p[3 * t[4 * k + i] + 1], p[3 * t[4 * k + i] + 2]];
