@@ -112,7 +112,8 @@ class TetGrid {
     const V3 extent = m.hi - m.lo;  // > 0 on every axis: no tet is flat
     h_ = std::cbrt(extent.prod() / double(m.count()));  // about one cell per tet...
     for (;;) {
-      for (int a = 0; a < 3; ++a) dims_[a] = std::max<int64_t>(1, int64_t(std::ceil(extent[a] / h_)));
+      // Clamped in double first: a very elongated mesh can ask for more than 2^63 cells on its long axis.
+      for (int a = 0; a < 3; ++a) dims_[a] = int64_t(std::clamp(std::ceil(extent[a] / h_), 1.0, 0x1p62));
       // ...unless the mesh is flat or thin, where rounding up the short axes would multiply the cells.
       if (double(dims_[0]) * double(dims_[1]) * double(dims_[2]) <= 4.0 * double(m.count()) + 64) break;
       h_ *= 1.25;

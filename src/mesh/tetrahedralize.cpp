@@ -1,5 +1,5 @@
 // pbd::tetrahedralize: validation, interior sampling, Delaunay (delaunay.h), carving by winding number
-// (winding_number.h), quality filter, compaction and boundary extraction.
+// (winding_number.h), quality filter, manifold repair, compaction and boundary extraction.
 #include "pbd/tetrahedralize.h"
 
 #include <Eigen/Geometry>
@@ -75,7 +75,7 @@ void sampleGrid(const mesh::SurfaceBvh& bvh, const Eigen::Vector3d& lo, const Ei
   const int nx = m[0] + 1, ny = m[1] + 1, nz = m[2] + 1;
   const size_t count = size_t(nx) * ny * nz;
   auto node = [&](int i, int j, int k) -> Eigen::Vector3d { return origin + Eigen::Vector3d(i * h, j * h, k * h); };
-  enum : uint8_t { kUnknown, kClear, kNear, kRejected, kInside, kOutside };
+  enum : uint8_t { kRejected, kClear, kNear, kInside, kOutside };
   std::vector<uint8_t> state(count, kRejected);
   const double clearDistance = 0.6 * h, minDistance = margin * h;
   for (int k = 0; k < nz; ++k) {
@@ -123,6 +123,34 @@ void sampleGrid(const mesh::SurfaceBvh& bvh, const Eigen::Vector3d& lo, const Ei
 }
 
 Vec3 vec(const std::vector<Real>& xyz, uint32_t i) { return Vec3(xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]); }
+
+/// Carving: a tet is inside iff the winding number at its centroid is > 1/2. One exact evaluation per region; the
+/// result spreads to the neighbours across every face whose centroid-to-centroid segment certainly misses the
+/// surface (then both centroids have the same winding number).
+std::vector<char> insideTets(const mesh::TetMesh& m, const std::vector<Eigen::Vector3d>& centroid,
+                             const mesh::SurfaceBvh& bvh, Progress& progress, double f0, double f1) {
+  const size_t n = m.tets.size();
+  std::vector<int8_t> side(n, -1);
+  std::vector<uint32_t> queue;
+  size_t classified = 0;
+  for (size_t seed = 0; seed < n; ++seed) {
+    if (side[seed] >= 0) continue;
+    side[seed] = bvh.windingNumber(centroid[seed]) > 0.5;
+    queue.assign(1, uint32_t(seed));
+    while (!queue.empty()) {
+      const uint32_t t = queue.back();
+      queue.pop_back();
+      if ((++classified & 1023) == 0) progress(f0 + (f1 - f0) * double(classified) / double(n));
+      for (const int32_t u : m.neighbors[t]) {
+        if (u < 0 || side[u] >= 0 || bvh.segmentMayCross(centroid[t], centroid[u])) continue;
+        side[u] = side[t];
+        queue.push_back(uint32_t(u));
+      }
+    }
+  }
+  progress(f1);
+  return std::vector<char>(side.begin(), side.end());
+}
 
 struct RepairCounts {
   uint32_t removed = 0, added = 0;
@@ -201,8 +229,9 @@ class ManifoldRepair {
   }
   bool isKept(int32_t t) const { return t >= 0 && kept_[t]; }
 
-  /// Groups are lists of tets (-1: the hull's outside). Keeps one side's largest group only, or fills in all but
-  /// the largest group of the other side; see the class comment.
+  /// Groups are lists of tets (-1: the hull's outside); at least one side has two or more groups. Either remove
+  /// kept tets: all groups but the largest, or the only group entirely; or add tets: all groups of the other side but
+  /// the largest, or its only group. The cheaper by volume wins; adding the outside or a forbidden tet is impossible.
   void resolve(const std::vector<std::vector<int32_t>>& in, const std::vector<std::vector<int32_t>>& out,
                bool removeOnly) {
     auto cost = [&](const std::vector<int32_t>& g, bool adding) {
@@ -210,28 +239,37 @@ class ManifoldRepair {
       for (const int32_t t : g) c += (adding && (t < 0 || !allowed_[t])) ? kInfinite : volume_[t];
       return c;
     };
-    auto allButLargest = [&](const std::vector<std::vector<int32_t>>& groups, bool adding, size_t& largest) {
+    // Cost of moving every group but the most expensive one (or the only one); `spared` gets that group's index.
+    auto moveCost = [&](const std::vector<std::vector<int32_t>>& groups, bool adding, size_t& spared) {
+      if (groups.empty()) return kInfinite;
       double total = 0, best = -1;
-      int infinite = 0;
       for (size_t g = 0; g < groups.size(); ++g) {
         const double c = cost(groups[g], adding);
-        if (c == kInfinite) ++infinite;
-        else total += c;
-        if (c > best) best = c, largest = g;
+        total += c;
+        if (c > best) best = c, spared = g;
       }
-      if (infinite > 1) return kInfinite;
-      return infinite == 1 ? total : total - best;
+      if (groups.size() == 1) {
+        spared = groups.size();  // move it all
+        return total;
+      }
+      if (best == kInfinite) {  // spare the infinite one; any other infinite group makes it impossible
+        double rest = 0;
+        for (size_t g = 0; g < groups.size(); ++g)
+          if (g != spared) rest += cost(groups[g], adding);
+        return rest;
+      }
+      return total - best;
     };
-    size_t keepIn = 0, keepOut = 0;
-    const double removeCost = allButLargest(in, false, keepIn);
-    const double addCost = removeOnly ? kInfinite : allButLargest(out, true, keepOut);
+    size_t spareIn = 0, spareOut = 0;
+    const double removeCost = moveCost(in, false, spareIn);
+    const double addCost = removeOnly ? kInfinite : moveCost(out, true, spareOut);
     if (addCost < removeCost) {
       for (size_t g = 0; g < out.size(); ++g)
-        if (g != keepOut)
+        if (g != spareOut)
           for (const int32_t t : out[g]) kept_[t] = 1, ++counts_.added;
     } else {
       for (size_t g = 0; g < in.size(); ++g)
-        if (g != keepIn)
+        if (g != spareIn)
           for (const int32_t t : in[g]) kept_[t] = 0, ++counts_.removed;
     }
   }
@@ -405,7 +443,15 @@ TetrahedralizeResult tetrahedralize(std::span<const Real> positions, std::span<c
   std::vector<Real> xyz(positions.begin(), positions.end());
   if (options.resolution > 0) sampleGrid(bvh, lo, hi, options.resolution, options.surfaceMargin, xyz, progress, 0, 0.15);
   const uint32_t nGrid = uint32_t(xyz.size() / 3 - nSurface);
-  xyz.insert(xyz.end(), options.extraPoints.begin(), options.extraPoints.end());
+  // Extra points outside the surface's bounding box cannot be inside it: skip them (they would only coarsen the
+  // lattice). extraSource[k]: the extra point behind combined point nSurface + nGrid + k.
+  std::vector<uint32_t> extraSource;
+  for (uint32_t e = 0; 3 * e < options.extraPoints.size(); ++e) {
+    const Eigen::Vector3d p(options.extraPoints[3 * e], options.extraPoints[3 * e + 1], options.extraPoints[3 * e + 2]);
+    if ((p.array() < lo.array()).any() || (p.array() > hi.array()).any()) continue;
+    extraSource.push_back(e);
+    xyz.insert(xyz.end(), options.extraPoints.begin() + 3 * e, options.extraPoints.begin() + 3 * e + 3);
+  }
   const uint32_t nAll = uint32_t(xyz.size() / 3);
   progress(0.15);
 
@@ -442,13 +488,17 @@ TetrahedralizeResult tetrahedralize(std::span<const Real> positions, std::span<c
   std::vector<mesh::LatticePoint> uq(unique.size());
   for (size_t k = 0; k < unique.size(); ++k) uq[k] = q[unique[k]];
 
-  const mesh::TetMesh dt = mesh::delaunay(uq, [&](double f) { progress(0.15 + 0.6 * f); });
+  mesh::TetMesh dt;
+  try {
+    dt = mesh::delaunay(uq, [&](double f) { progress(0.15 + 0.6 * f); });
+  } catch (const InvalidArgument& e) {  // only "all coplanar" can happen here: a solid thinner than the lattice
+    throw InvalidArgument(std::string(kFn) + ": positions are too flat for the 2^-20 lattice of the bounding box (" +
+                          e.what() + ")");
+  }
   const size_t nTets = dt.tets.size();
   r.delaunayTetCount = uint32_t(nTets);
   auto point = [&](uint32_t u) { return at(xyz, unique[u]); };
 
-  // Carve: inside = winding number of the centroid > 1/2. One exact evaluation per region; it spreads to the
-  // neighbours across every face whose centroid-to-centroid segment certainly misses the surface.
   std::vector<char> kept(nTets, 1);
   if (!options.keepOutside) {
     std::vector<Eigen::Vector3d> centroid(nTets);
@@ -456,28 +506,8 @@ TetrahedralizeResult tetrahedralize(std::span<const Real> positions, std::span<c
       const auto& v = dt.tets[t];
       centroid[t] = (point(v[0]) + point(v[1]) + point(v[2]) + point(v[3])) / 4;
     }
-    std::vector<int8_t> side(nTets, -1);
-    std::vector<uint32_t> queue;
-    size_t classified = 0;
-    for (size_t seed = 0; seed < nTets; ++seed) {
-      if (side[seed] >= 0) continue;
-      side[seed] = bvh.windingNumber(centroid[seed]) > 0.5;
-      queue.assign(1, uint32_t(seed));
-      while (!queue.empty()) {
-        const uint32_t t = queue.back();
-        queue.pop_back();
-        if ((++classified & 1023) == 0) progress(0.75 + 0.15 * double(classified) / double(nTets));
-        for (const int32_t u : dt.neighbors[t]) {
-          if (u < 0 || side[u] >= 0 || bvh.segmentMayCross(centroid[t], centroid[u])) continue;
-          side[u] = side[t];
-          queue.push_back(uint32_t(u));
-        }
-      }
-    }
-    for (size_t t = 0; t < nTets; ++t) {
-      kept[t] = side[t] == 1;
-      r.outsideTetCount += !kept[t];
-    }
+    kept = insideTets(dt, centroid, bvh, progress, 0.75, 0.9);
+    r.outsideTetCount = uint32_t(std::count(kept.begin(), kept.end(), 0));
   }
   progress(0.9);
 
@@ -521,7 +551,9 @@ TetrahedralizeResult tetrahedralize(std::span<const Real> positions, std::span<c
   }
   r.surfaceVertexCount = nSurface;
   for (uint32_t i = 0; i < nSurface; ++i) r.unusedSurfaceVertices += !used[i];
-  for (uint32_t e = nSurface + nGrid; e < nAll; ++e) r.extraPointVertex.push_back(newIndex[representative[e]]);
+  r.extraPointVertex.assign(options.extraPoints.size() / 3, -1);
+  for (uint32_t k = 0; k < extraSource.size(); ++k)
+    r.extraPointVertex[extraSource[k]] = newIndex[representative[nSurface + nGrid + k]];
 
   // Tets, and the boundary: faces whose neighbour is missing or not kept, outward as in the tet.
   for (size_t t = 0; t < nTets; ++t) {

@@ -288,8 +288,10 @@ void expectDelaunayBeforeCarving(const Surface& s, int resolution) {
   o.resolution = resolution;
   o.keepOutside = true;
   const TetrahedralizeResult r = tetrahedralize(s.positions, s.triangles, o);
-  ASSERT_EQ(r.droppedFlat, 0u);  // else some points could be missing and the lattice differ
-  EXPECT_EQ(r.tets.size() / 4, r.delaunayTetCount);
+  // Flat tets (positive on the lattice, not in float) are the only ones missing.
+  EXPECT_EQ(r.tets.size() / 4 + r.droppedFlat, r.delaunayTetCount);
+  // The positions hold every surface vertex and every grid point, so their bounding box, hence the lattice, is the
+  // one tetrahedralize used.
   const std::vector<LatticePoint> q = quantize(r.positions);
   const auto tets = tetArrays(r.tets);
   size_t notPositive = 0;
@@ -473,14 +475,15 @@ TEST(Tetrahedralize, InwardFacingSurfaceGivesTheSameTets) {
   EXPECT_EQ(a.positions, b.positions);
 }
 
-TEST(Tetrahedralize, TwoSeparateCubesAreBothFilled) {
-  Surface s = cube();
-  const Surface other = cube({3, 0.5, 0}, 2);
-  for (uint32_t i : other.triangles) s.triangles.push_back(i + 8);
-  s.positions.insert(s.positions.end(), other.positions.begin(), other.positions.end());
-  const TetrahedralizeResult r = tetrahedralize(s.positions, s.triangles, {.resolution = 10});
-  expectValidTetMesh(r, s, 1e-6);
-  EXPECT_GT(r.outsideTetCount, 0u);  // the convex hull's tets between the two cubes were removed
+TEST(Tetrahedralize, TwoSeparateSpheresAreBothFilledAndTheGapIsRemoved) {
+  Surface s = icosphere(3);
+  const uint32_t n = uint32_t(s.positions.size() / 3);
+  const Surface small = icosphere(3, 0.6);
+  for (size_t i = 0; i < small.positions.size(); ++i) s.positions.push_back(small.positions[i] + (i % 3 == 0 ? 2.5f : 0));
+  for (uint32_t i : small.triangles) s.triangles.push_back(i + n);
+  const TetrahedralizeResult r = tetrahedralize(s.positions, s.triangles, {.resolution = 12});
+  expectValidTetMesh(r, s);
+  EXPECT_GT(r.outsideTetCount, 0u);  // the convex hull's tets between the two spheres were removed
 }
 
 TEST(Tetrahedralize, ExtraPointsInsideAreUsedOutsideDroppedDuplicatesMerged) {
@@ -489,13 +492,15 @@ TEST(Tetrahedralize, ExtraPointsInsideAreUsedOutsideDroppedDuplicatesMerged) {
   o.extraPoints = {0.1f, 0.2f, -0.1f,   // inside
                    3, 3, 3,             // outside the surface
                    s.positions[3], s.positions[4], s.positions[5],  // = surface vertex 1
-                   -0.3f, 0, 0.2f};     // inside
+                   -0.3f, 0, 0.2f,      // inside
+                   0.9f, 0.9f, 0.9f};   // inside the bounding box, outside the sphere
   const TetrahedralizeResult r = tetrahedralize(s.positions, s.triangles, o);
   expectValidTetMesh(r, s);
-  ASSERT_EQ(r.extraPointVertex.size(), 4u);
+  ASSERT_EQ(r.extraPointVertex.size(), 5u);
   EXPECT_EQ(r.mergedPoints, 1u);
   EXPECT_EQ(r.extraPointCount, 2u);
   EXPECT_EQ(r.extraPointVertex[1], -1);
+  EXPECT_EQ(r.extraPointVertex[4], -1);
   EXPECT_EQ(r.extraPointVertex[2], 1);
   for (int e : {0, 3}) {
     ASSERT_GE(r.extraPointVertex[e], int(r.surfaceVertexCount));

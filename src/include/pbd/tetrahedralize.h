@@ -15,7 +15,7 @@ struct TetrahedralizeOptions {
   int resolution = 0;            ///< Interior sample grid: cells along the longest bounding-box axis (cubic cells, cell size h = longest side / resolution); 0 = no interior points; at most 256 (~17M grid nodes).
   double minQuality = 0;         ///< Drop kept tets whose quality (radius ratio 3·r_in/r_circ: 1 regular, → 0 flat; see tetQuality) is below this; in [0, 1); 0 keeps every tet with positive volume.
   double surfaceMargin = 0.5;    ///< Grid points closer to the surface than surfaceMargin·h are not inserted (they would make slivers against the surface); in [0, 2], unitless (fraction of h).
-  std::vector<Real> extraPoints{}; ///< Extra points to insert (x, y, z per point, same units as the positions); points outside the surface end up in no tet.
+  std::vector<Real> extraPoints{}; ///< Extra points to insert (x, y, z per point, same units as the positions); points outside the surface's bounding box are ignored, others outside the surface end up in no tet.
   bool keepOutside = false;      ///< true: skip the carving, the quality filter and the manifold repair: return the whole Delaunay tetrahedralization of the convex hull of all inserted points (tests, debugging).
   std::function<bool(double fraction)> progress{};  ///< Optional; called periodically with the fraction done in [0, 1] (nondecreasing, the last call is exactly 1); returning false throws pbd::Cancelled.
 };
@@ -27,7 +27,7 @@ struct TetrahedralizeResult {
   uint32_t surfaceVertexCount = 0;     ///< Number of input surface vertices (= positions.size() / 3 of the input).
   uint32_t gridPointCount = 0;         ///< Interior grid points in `positions` (after the surface vertices).
   uint32_t extraPointCount = 0;        ///< Extra points in `positions` (after the grid points).
-  std::vector<int32_t> extraPointVertex;  ///< For each options.extraPoints point: its vertex in `positions`, the vertex it was merged into (same lattice cell), or -1 (in no kept tet).
+  std::vector<int32_t> extraPointVertex;  ///< For each options.extraPoints point: its vertex in `positions`, the vertex it was merged into (same lattice cell), or -1 (in no kept tet, or ignored).
   uint32_t delaunayTetCount = 0;       ///< Tets of the Delaunay tetrahedralization of the convex hull, before carving.
   uint32_t outsideTetCount = 0;        ///< Tets removed because their centroid is outside the surface (winding number <= 1/2).
   uint32_t droppedLowQuality = 0;      ///< Inside tets removed because their quality is below options.minQuality.
@@ -45,7 +45,11 @@ struct TetrahedralizeResult {
 /// detected). Steps: interior grid points (options.resolution) that are inside the surface and at least
 /// surfaceMargin·h away from it; Delaunay tetrahedralization (Bowyer–Watson, exact predicates on a 2^20 lattice of
 /// the bounding box) of surface vertices + grid points + extra points; removal of tets whose centroid has winding
-/// number <= 1/2; removal of flat and low-quality tets; boundary faces.
+/// number <= 1/2; removal of flat and low-quality tets; a repair that makes the boundary a 2-manifold; boundary faces.
+///
+/// The tetrahedralization is not constrained to the input triangles: the surface should be tessellated about as
+/// finely as the grid (edge length <~ cell size h) where it is not convex, otherwise tets can cross large triangles and
+/// the volume is off (a unit cube of 12 triangles alone is fine: it is its own convex hull).
 ///
 /// Throws pbd::InvalidArgument naming the argument ("tetrahedralize: triangles[12] is out of range [0, 40) (got
 /// 57)") for: empty input, sizes not multiples of 3, non-finite coordinates, indices out of range, degenerate
