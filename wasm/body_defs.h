@@ -38,6 +38,13 @@ inline TetherMode tetherField(const char* fn, const val& o, TetherMode fallback)
   return enumField(fn, o, "tethers", names, values, fallback);
 }
 
+/// o.model: 'edges' | 'strain-triangles' (ClothModel).
+inline ClothModel clothModelField(const char* fn, const val& o, ClothModel fallback) {
+  static const char* const names[] = {"edges", "strain-triangles"};
+  static const ClothModel values[] = {ClothModel::Edges, ClothModel::StrainTriangles};
+  return enumField(fn, o, "model", names, values, fallback);
+}
+
 /// o.pinRegions: [{shape: 'box', centre, halfExtents} | {shape: 'sphere', centre, radius}, ...].
 inline std::vector<PinRegion> pinRegionsField(const char* fn, const val& o) {
   std::vector<PinRegion> out;
@@ -72,6 +79,7 @@ inline ClothDef clothDefFromJs(const char* fn, const val& o) {
   c.mass = Real(numberField(fn, o, "mass", c.mass));
   c.pinned = indexArrayField(fn, o, "pinned");
   c.pinRegions = pinRegionsField(fn, o);
+  c.model = clothModelField(fn, o, c.model);
   c.stretch = strengthField(fn, o, "stretch", c.stretch);
   c.shear = strengthField(fn, o, "shear", c.shear);
   c.bend = strengthField(fn, o, "bend", c.bend);
@@ -115,6 +123,8 @@ inline SoftBodyDef softBodyDefFromJs(const char* fn, const val& o) {
   d.youngsModulus = Real(numberField(fn, o, "youngsModulus", d.youngsModulus));
   d.poissonRatio = Real(numberField(fn, o, "poissonRatio", d.poissonRatio));
   d.materialStiffness = Real(numberField(fn, o, "materialStiffness", d.materialStiffness));
+  d.shapeMatching = boolField(fn, o, "shapeMatching", d.shapeMatching);
+  d.shapeMatchingStrength = strengthField(fn, o, "shapeMatchingStrength", d.shapeMatchingStrength);
   return d;
 }
 
@@ -127,7 +137,9 @@ inline TriangleMeshDef triangleMeshDefFromJs(const char* fn, const val& o) {
   d.mass = Real(numberField(fn, o, "mass", d.mass));
   d.pinned = indexArrayField(fn, o, "pinned");
   d.pinRegions = pinRegionsField(fn, o);
+  d.model = clothModelField(fn, o, d.model);
   d.stretch = strengthField(fn, o, "stretch", d.stretch);
+  d.shear = strengthField(fn, o, "shear", d.shear);
   d.bending = boolField(fn, o, "bending", d.bending);
   d.bend = strengthField(fn, o, "bend", d.bend);
   d.tethers = tetherField(fn, o, d.tethers);

@@ -274,6 +274,19 @@ class JsWorld {
     return out;
   }
   uint32_t volumeConstraintCount() const { return world_.volumeConstraintCount(); }
+  /// {particles, compliance, stiffness} → the cluster's index.
+  uint32_t addShapeMatching(val o) {
+    return guarded("addShapeMatching", [&] {
+      const char* fn = "addShapeMatching";
+      requireObject(fn, "options", o);
+      ShapeMatchingDef d;
+      d.particles = indexArrayField(fn, o, "particles");
+      d.strength = strengthOf(fn, o, d.strength);
+      return world_.addShapeMatching(d);
+    });
+  }
+  uint32_t shapeMatchingCount() const { return world_.shapeMatchingCount(); }
+  uint32_t triangleStrainCount() const { return world_.triangleStrainCount(); }
 
   void step(double dt) { guarded("step", [&] { world_.step(Real(dt)); }); }
   val lastStepReport() const {

@@ -9,6 +9,7 @@
 #include "pbd/embedding.h"
 #include "pbd/errors.h"
 #include "pbd/mesh_io.h"
+#include "pbd/mesh_weld.h"
 #include "pbd/tetrahedralize.h"
 #include "js_world.h"
 #include "wasm_values.h"
@@ -70,6 +71,23 @@ val tetrahedralizeJs(val positions, val triangles, val options) {
   out.set("droppedLowQuality", r.droppedLowQuality);
   out.set("droppedFlat", r.droppedFlat);
   out.set("unusedSurfaceVertices", r.unusedSurfaceVertices);
+  return out;
+}
+
+/// Merges vertices closer than `tolerance`: {positions, triangles, renderToParticle, removedTriangles}.
+val weldVerticesJs(val positions, val triangles, double tolerance) {
+  const char* fn = "weldVertices";
+  const WeldResult r = guarded(fn, [&] {
+    val holder = val::object();
+    holder.set("triangles", triangles);
+    return weldVertices(floatArray(fn, "positions", positions), indexArrayField(fn, holder, "triangles"),
+                        float(tolerance));
+  });
+  val out = val::object();
+  out.set("positions", copyToFloat32Array(r.positions));
+  out.set("triangles", copyToUint32Array(r.triangles));
+  out.set("renderToParticle", copyToUint32Array(r.renderToParticle));
+  out.set("removedTriangles", double(r.removedTriangles));
   return out;
 }
 
@@ -138,6 +156,7 @@ class JsEmbedding {
 EMSCRIPTEN_BINDINGS(pbd_mesh) {
   emscripten::function("tetrahedralize", &tetrahedralizeJs);
   emscripten::function("readObj", &readObjJs);
+  emscripten::function("weldVertices", &weldVerticesJs);
   emscripten::function("readTetGen", &readTetGenJs);
   emscripten::class_<JsEmbedding>("Embedding")
       .constructor<val, val, val>()

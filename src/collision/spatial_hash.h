@@ -46,7 +46,16 @@ class SpatialHash {
   }
 
  private:
-  int64_t cell(Real coordinate) const { return int64_t(std::floor(coordinate / spacing_)); }
+  /// floor(coordinate / spacing), clamped to +-2^62 (NaN: 0) so that the conversion cannot overflow: a far or
+  /// non-finite predicted position (which the step's non-finite guard then undoes) or a huge radius only makes
+  /// cells share buckets, which the caller's distance test sorts out.
+  int64_t cell(Real coordinate) const {
+    constexpr Real kLimit = 0x1p62f;
+    const Real c = std::floor(coordinate / spacing_);
+    if (c >= kLimit) return int64_t(1) << 62;
+    if (c <= -kLimit) return -(int64_t(1) << 62);
+    return c == c ? int64_t(c) : 0;
+  }
   size_t bucket(int64_t x, int64_t y, int64_t z) const {
     const uint64_t h = (uint64_t(x) * 92837111ull) ^ (uint64_t(y) * 689287499ull) ^ (uint64_t(z) * 283923481ull);
     return size_t(h % (cellStart_.size() - 1));

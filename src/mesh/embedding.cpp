@@ -258,7 +258,15 @@ TetEmbedding bindToTets(std::span<const float> tetPositions, std::span<const uin
       }
     }
     e.tet[v] = best.tet;
-    for (int k = 0; k < 4; ++k) e.bary[4 * v + k] = float(best.bary[k]);
+    for (int k = 0; k < 4; ++k) {
+      // A finite vertex can still be so far from a small tet that its weights do not fit a float (they would be
+      // +-inf, and applyEmbedding would write NaN): refused rather than returned.
+      if (!(std::abs(best.bary[k]) <= double(std::numeric_limits<float>::max()))) {
+        check::fail(kBind, "renderPositions[" + std::to_string(3 * v) + ".." + std::to_string(3 * v + 2) + "]",
+                    "is too far from the tet mesh (its weights overflow float)", best.bary[k]);
+      }
+      e.bary[4 * v + k] = float(best.bary[k]);
+    }
   }
   return e;
 }

@@ -27,6 +27,7 @@ BodyBlueprint buildCloth(const ClothDef& def) {
   checkStrength(fn, "stretch", def.stretch);
   checkStrength(fn, "shear", def.shear);
   checkStrength(fn, "bend", def.bend);
+  const bool strainTriangles = usesStrainTriangles(fn, def.model);
   if (def.bendModel != BendModel::SkipOne && def.bendModel != BendModel::Dihedral) {
     check::fail(fn, "bendModel", "is unknown", int(def.bendModel));
   }
@@ -73,6 +74,7 @@ BodyBlueprint buildCloth(const ClothDef& def) {
   family({0, 0, 0, 1, 1}, def.stretch);  // vertical
   family({0, 0, 1, 1, 1}, def.shear);    // diagonal
   family({1, 0, 0, 1, 1}, def.shear);    // anti-diagonal
+  const size_t edgeCount = b.constraints.size();
   if (def.bendModel == BendModel::SkipOne) {
     family({0, 0, 2, 0, 2}, def.bend);   // skip-one horizontal
     family({0, 0, 0, 2, 2}, def.bend);   // skip-one vertical
@@ -94,6 +96,20 @@ BodyBlueprint buildCloth(const ClothDef& def) {
     }
   }
   if (def.tethers != TetherMode::None) addTethers(b, def.tethers, def.tetherSlack);
+  if (strainTriangles) {
+    // The stretch and shear edges were built all the same: geodesic tethers walk them. The strain triangles
+    // replace them in the solve.
+    b.constraints.erase(b.constraints.begin(), b.constraints.begin() + std::ptrdiff_t(edgeCount));
+    std::vector<uint32_t> triangles;
+    triangles.reserve(6 * size_t(C - 1) * (R - 1));
+    for (uint32_t r = 0; r + 1 < R; ++r) {
+      for (uint32_t c = 0; c + 1 < C; ++c) {
+        triangles.insert(triangles.end(), {id(c, r), id(c + 1, r), id(c, r + 1)});
+        triangles.insert(triangles.end(), {id(c + 1, r), id(c + 1, r + 1), id(c, r + 1)});
+      }
+    }
+    addStrainTriangles(fn, b, triangles, u, def.stretch, def.shear);  // warp along axisU: C_xx is along the columns
+  }
   return b;
 }
 

@@ -84,6 +84,8 @@ BodyBlueprint buildTriangleMesh(const TriangleMeshDef& def) {
   if (def.weldTolerance != -1) check::atLeast(fn, "weldTolerance", def.weldTolerance, 0);
   check::positive(fn, "mass", def.mass);
   checkStrength(fn, "stretch", def.stretch);
+  checkStrength(fn, "shear", def.shear);
+  const bool strainTriangles = usesStrainTriangles(fn, def.model);
   checkStrength(fn, "bend", def.bend);
   checkStrength(fn, "volume", def.volume);
   check::inRange(fn, "tetherSlack", def.tetherSlack, 1, 1e6);
@@ -149,6 +151,11 @@ BodyBlueprint buildTriangleMesh(const TriangleMeshDef& def) {
   for (const auto& [i, j] : edges) addRod(b, i, j, def.stretch);
   if (def.bending) addHinges(b, triangles, def.bend);
   if (def.tethers != TetherMode::None) addTethers(b, def.tethers, def.tetherSlack);
+  if (strainTriangles) {
+    // The edges were built all the same: geodesic tethers walk them. The strain triangles replace them in the solve.
+    b.constraints.erase(b.constraints.begin(), b.constraints.begin() + std::ptrdiff_t(edges.size()));
+    addStrainTriangles(fn, b, triangles, Vec3::Zero(), def.stretch, def.shear);  // x along each first edge
+  }
   if (def.pressure > 0) {
     b.surface = std::move(triangles);
     b.pressure = def.pressure;

@@ -1,5 +1,5 @@
-// The soft body builder: a tet mesh becomes particles with masses from density, edge constraints, and volume
-// constraints or Neo-Hookean elements.
+// The soft body builder: a tet mesh becomes particles with masses from density, edge constraints, volume
+// constraints or Neo-Hookean elements, and optionally one shape matching cluster over the whole body.
 #include <algorithm>
 
 #include "pbd/world.h"
@@ -85,6 +85,12 @@ BodyBlueprint buildSoftBody(const SoftBodyDef& def) {
   edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
   b.constraints.reserve(edges.size());
   for (const auto& [i, j] : edges) addRod(b, i, j, def.edges);
+  if (def.shapeMatching) {
+    std::vector<uint32_t> all(n);
+    for (uint32_t i = 0; i < n; ++i) all[i] = i;
+    b.shapeMatching = resolveShapeMatching(fn, "shapeMatching", all, b.positions.data(), b.inverseMasses.data(), n,
+                                           "shapeMatchingStrength", def.shapeMatchingStrength);
+  }
   return b;
 }
 

@@ -81,6 +81,8 @@ void World::Impl::runSubsteps(Real dt) {
     std::fill(volumeLambda.begin(), volumeLambda.end(), Real(0));
     std::fill(globalVolumeLambda.begin(), globalVolumeLambda.end(), Real(0));
     std::fill(neoHookeanLambda.begin(), neoHookeanLambda.end(), Real(0));
+    std::fill(triangleStrainLambda.begin(), triangleStrainLambda.end(), Real(0));
+    std::fill(shapeMatchingLambda.begin(), shapeMatchingLambda.end(), Real(0));
     const bool xpbd = settings.method == Method::Xpbd;
     // α̃ = α / h² (Euler); BDF2 weighs the constraint forces by 4/9 h², so α̃ = α / (4/9 h²).
     const Real invH2 = useBdf2 ? Real(9) / (4 * h * h) : 1 / (h * h);
@@ -90,10 +92,12 @@ void World::Impl::runSubsteps(Real dt) {
         case Solver::Jacobi: projectDistancesJacobi(xpbd, invH2); break;
         case Solver::ColouredGaussSeidel: projectDistancesColoured(xpbd, invH2); break;
       }
+      projectTriangleStrains(xpbd, invH2);
       projectDihedrals(xpbd, invH2);
       projectVolumes(xpbd, invH2);
       projectNeoHookeans(xpbd, invH2);
       projectGlobalVolumes(xpbd, invH2);
+      projectShapeMatchingClusters(xpbd, invH2);
       projectTethers();
       projectSelfCollisions();
       projectAttachmentsAndContacts(xpbd, invH2, stepFraction);
@@ -130,6 +134,11 @@ void World::Impl::refreshDerivedData() {
       e.hydrostaticKPrime = correctedStiffness(e.hydrostaticStiffness, kPrimeIterations);
     }
     for (GlobalVolumeConstraint& g : globalVolumes) g.kPrime = correctedStiffness(g.stiffness, kPrimeIterations);
+    for (TriangleStrainConstraint& t : triangleStrains) {
+      t.stretchKPrime = correctedStiffness(t.stretchStiffness, kPrimeIterations);
+      t.shearKPrime = correctedStiffness(t.shearStiffness, kPrimeIterations);
+    }
+    for (ShapeMatchingCluster& c : shapeMatchings) c.kPrime = correctedStiffness(c.stiffness, kPrimeIterations);
     schedule.dirty = true;
   }
   if (!schedule.dirty) return;

@@ -144,6 +144,8 @@ BodyRange World::Impl::appendBody(const char* fn, const BodyBlueprint& b) {
     volumeGradient.reserve(std::max(volumeGradient.size(), b.positions.size() / 3));
   }
   dihedralLambda.reserve(dihedrals.size() + b.dihedrals.size());
+  reserveTriangleStrains(fn, b.triangleStrains.size());
+  reserveShapeMatching(fn, b.shapeMatching);
   const uint32_t firstConstraint = uint32_t(distances.size());
   const uint32_t first = appendParticles(fn, b.positions.data(), b.inverseMasses.data(), n);
   for (DistanceConstraintDef d : b.constraints) {
@@ -177,6 +179,8 @@ BodyRange World::Impl::appendBody(const char* fn, const BodyBlueprint& b) {
     neoHookeanLambda.insert(neoHookeanLambda.end(), {Real(0), Real(0)});
   }
   appendGlobalVolume(b, first);
+  appendTriangleStrains(b, first);
+  appendShapeMatching(b.shapeMatching, first);
   return {first, uint32_t(n), firstConstraint, uint32_t(b.constraints.size()), uint32_t(b.tethers.size()),
           firstDihedral, uint32_t(dihedrals.size()) - firstDihedral, firstVolume, uint32_t(b.volumes.size())};
 }
@@ -510,8 +514,8 @@ uint32_t World::particleCount() const { return impl_->count(); }
 uint32_t World::distanceConstraintCount() const { return uint32_t(impl_->distances.size()); }
 uint32_t World::constraintCount() const {
   return uint32_t(impl_->distances.size() + impl_->dihedrals.size() + impl_->volumes.size() + impl_->tethers.size() +
-                  impl_->neoHookeans.size() + impl_->globalVolumes.size() + impl_->attachments.size() -
-                  impl_->freeAttachments.size());
+                  impl_->neoHookeans.size() + impl_->globalVolumes.size() + impl_->triangleStrains.size() +
+                  impl_->shapeMatchings.size() + impl_->attachments.size() - impl_->freeAttachments.size());
 }
 uint32_t World::neoHookeanCount() const { return uint32_t(impl_->neoHookeans.size()); }
 uint32_t World::globalVolumeCount() const { return uint32_t(impl_->globalVolumes.size()); }

@@ -9,8 +9,10 @@
 #include "constraints/distance.h"
 #include "constraints/global_volume.h"
 #include "constraints/neo_hookean.h"
+#include "constraints/shape_matching.h"
 #include "constraints/tet_volume.h"
 #include "constraints/tether.h"
+#include "constraints/triangle_strain.h"
 #include "pbd/colliders.h"
 #include "pbd/world.h"
 #include "collision/spatial_hash.h"
@@ -19,6 +21,7 @@
 namespace pbd {
 
 struct BodyBlueprint;
+struct ShapeMatchingBlueprint;
 
 /// An xyz array seen as points: Vec3 is three unaligned floats, so the layouts agree.
 inline Vec3* asVec3(std::vector<Real>& xyz) { return reinterpret_cast<Vec3*>(xyz.data()); }
@@ -121,6 +124,13 @@ struct World::Impl {
   std::vector<uint32_t> surfaceVertices;      // particle indices: one slice per global volume
   std::vector<uint32_t> surfaceTriangles;     // 3 per triangle, indices into its surface's slice of surfaceVertices
   std::vector<Vec3> volumeGradient;           // scratch as large as the largest surface (step() never allocates)
+  std::vector<TriangleStrainConstraint> triangleStrains;  // in the order added (Gauss-Seidel's order)
+  std::vector<Real> triangleStrainLambda;     // 3 per triangle, indexed by TriangleStrain
+  std::vector<ShapeMatchingCluster> shapeMatchings;
+  std::vector<uint32_t> shapeMatchingMembers;  // particle indices: one slice per cluster
+  std::vector<Vec3> shapeMatchingRestOffsets;  // parallel to shapeMatchingMembers
+  std::vector<Real> shapeMatchingMasses;       // parallel to shapeMatchingMembers
+  std::vector<Real> shapeMatchingLambda;       // 1 per cluster
 
   std::vector<Attachment> attachments;
   std::vector<Real> attachmentLambda;
@@ -166,6 +176,12 @@ struct World::Impl {
   void projectGlobalVolumes(bool xpbd, Real invH2);
   void projectNeoHookeans(bool xpbd, Real invH2);
   void appendGlobalVolume(const BodyBlueprint& b, uint32_t first);  // after reserving: never throws
+  void projectTriangleStrains(bool xpbd, Real invH2);
+  void reserveTriangleStrains(const char* fn, size_t extra);
+  void appendTriangleStrains(const BodyBlueprint& b, uint32_t first);  // after reserving: never throws
+  void projectShapeMatchingClusters(bool xpbd, Real invH2);
+  void reserveShapeMatching(const char* fn, const ShapeMatchingBlueprint& cluster);
+  void appendShapeMatching(const ShapeMatchingBlueprint& cluster, uint32_t first);  // after reserving: never throws
   void findSelfCollisionPairs();
   void projectSelfCollisions();
   void projectAttachmentsAndContacts(bool xpbd, Real invH2, Real stepFraction);

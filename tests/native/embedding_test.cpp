@@ -172,6 +172,31 @@ TEST(Embed, FarPointAndPointsOnSharedFacesBindDeterministically) {
   }
 }
 
+// Found by tests/fuzz/mesh_body_fuzz (corpus crash-elongated-tet-grid): a tet ~3e38 long and ~5 wide asked the
+// binding grid for ~1e20 cells along x, and the conversion of that count to int64_t was undefined behaviour.
+TEST(Embed, ExtremelyElongatedTetMeshBinds) {
+  const float huge = std::numeric_limits<float>::max();
+  const std::vector<float> nodes = {0, 1, 0, huge, -4.1875f, 0, 1, 0, -4, -2, 0, 0};
+  const std::vector<uint32_t> tets = {0, 1, 2, 3};
+  const std::vector<float> render = {0, 0, 0, 1e30f, 0, -1, -5, 5, 5};
+  const TetEmbedding e = bindToTets(nodes, tets, render);
+  ASSERT_EQ(e.tet.size(), 3u);
+  for (uint32_t t : e.tet) EXPECT_EQ(t, 0u);
+  for (float w : e.bary) EXPECT_TRUE(std::isfinite(w));
+}
+
+// Found by tests/fuzz/mesh_body_fuzz (corpus crash-bary-overflow): a finite render vertex at y = FLT_MAX bound to
+// a tet a few units wide got weights of +-inf (then NaN positions from applyEmbedding); it is now refused.
+TEST(Embed, RejectsAVertexWhoseWeightsOverflowFloat) {
+  const std::vector<float> nodes = {-4.1875f, 0, 0, 0, 1, -5.8125f, 0, 0, 1, -1.625f, 1, 0};
+  const std::vector<uint32_t> tets = {2, 3, 1, 0};
+  const float huge = std::numeric_limits<float>::max();
+  expectError([&] { bindToTets(nodes, tets, std::vector<float>{0, 0, 0, 0, huge, 0}); },
+              {"bindToTets: renderPositions[3..5] is too far from the tet mesh (its weights overflow float)"});
+  const TetEmbedding e = bindToTets(nodes, tets, std::vector<float>{0, 1e30f, 0});  // far, but representable
+  for (float w : e.bary) EXPECT_TRUE(std::isfinite(w));
+}
+
 TEST(Embed, RejectsBadInputNamingTheArgument) {
   const std::vector<float> nodes = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 0};
   const std::vector<float> point = {0.1f, 0.1f, 0.1f};

@@ -13,6 +13,7 @@
 #include "constraints/global_volume.h"
 #include "constraints/tet_volume.h"
 #include "scenes/finite_difference.h"
+#include "scenes/icosphere.h"
 
 using namespace pbd;
 
@@ -82,26 +83,10 @@ Surface icosahedron() {
 
 /// The icosahedron subdivided `levels` times, every vertex on the sphere of radius r around the origin.
 Surface icosphere(int levels, Real r) {
-  Surface s = icosahedron();
-  for (Vec3& q : s.p) q *= r / q.norm();
-  for (int level = 0; level < levels; ++level) {
-    std::map<std::pair<uint32_t, uint32_t>, uint32_t> midpoints;
-    auto mid = [&](uint32_t a, uint32_t b) {
-      const auto key = std::minmax(a, b);
-      auto it = midpoints.find(key);
-      if (it != midpoints.end()) return it->second;
-      const Vec3 m = s.p[a] + s.p[b];
-      s.p.push_back(m * (r / m.norm()));
-      return midpoints[key] = uint32_t(s.p.size() - 1);
-    };
-    std::vector<uint32_t> finer;
-    for (size_t t = 0; t < s.triangles.size(); t += 3) {
-      const uint32_t a = s.triangles[t], b = s.triangles[t + 1], c = s.triangles[t + 2];
-      const uint32_t ab = mid(a, b), bc = mid(b, c), ca = mid(c, a);
-      finer.insert(finer.end(), {a, ab, ca, ab, b, bc, ca, bc, c, ab, bc, ca});
-    }
-    s.triangles = finer;
-  }
+  const scenes::IcosphereMesh m = scenes::icosphere(levels, r);
+  Surface s;
+  for (size_t k = 0; k < m.positions.size(); k += 3) s.p.push_back(Vec3(m.positions[k], m.positions[k + 1], m.positions[k + 2]));
+  s.triangles = m.triangles;
   s.finish();
   return s;
 }

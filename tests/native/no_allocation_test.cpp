@@ -48,6 +48,14 @@ TEST(NoAllocation, StepNeverAllocates) {
     r.segments = 20;
     r.start = Vec3(1, 1.5f, 0);
     world.addRope(r);
+    ClothDef strain;  // strain triangles and a shape matching cluster: their stages run on reserved buffers too
+    strain.columns = strain.rows = 8;
+    strain.origin = Vec3(-2, 1.5f, 0);
+    strain.model = ClothModel::StrainTriangles;
+    const BodyRange strainCloth = world.addCloth(strain);
+    ShapeMatchingDef cluster;
+    for (uint32_t i = 0; i < 16; ++i) cluster.particles.push_back(strainCloth.firstParticle + i);
+    world.addShapeMatching(cluster);
     AttachmentDef a;
     a.particle = 3000;
     const uint32_t grab = world.addAttachment(a);

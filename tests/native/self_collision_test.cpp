@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <random>
 #include <set>
+#include <vector>
 
 #include "collision/spatial_hash.h"
 #include "pbd/world.h"
@@ -74,6 +76,41 @@ TEST(SpatialHash, FindsEveryPairWithinTheRadius) {
       if (dx * dx + dy * dy + dz * dz < radius * radius) {
         ASSERT_TRUE(found.count(j)) << i << " misses " << j;
       }
+    }
+  }
+}
+
+// Found by tests/fuzz/world_api_fuzz (corpus crash-self-collision-huge-radius): the hash's cell index
+// floor(x / 2r) was converted to int64_t unchecked, undefined behaviour for a far particle (|x| / 2r >= 2^63),
+// for a radius whose diameter overflows to +inf (x / inf, then (x +- inf) / inf = NaN) and for the non-finite
+// predicted positions that the step's guard later rolls back.
+TEST(SpatialHash, FarAndNonFiniteCoordinatesDoNotOverflowTheCellIndex) {
+  const Real inf = std::numeric_limits<Real>::infinity();
+  const std::vector<Real> xyz = {1e30f, 0, 0, -1e30f, 0, 0, std::numeric_limits<Real>::quiet_NaN(), inf, -inf,
+                                 0, 0, 0, 1e30f, 0, 0};
+  SpatialHash hash;
+  hash.reserve(5);
+  hash.build(xyz.data(), 5, 0.02f);
+  std::set<uint32_t> found;
+  hash.query(&xyz[0], 0.02f, [&](uint32_t j) { found.insert(j); });
+  EXPECT_TRUE(found.count(0) && found.count(4));  // the two particles at the same far point share a cell
+  hash.build(xyz.data(), 5, inf);
+  hash.query(&xyz[9], inf, [&](uint32_t) {});
+}
+
+TEST(SelfCollision, FarParticlesAndAHugeRadiusStepWithoutOverflow) {
+  for (Real radius : {0.01f, std::numeric_limits<Real>::max()}) {
+    World world;
+    world.setSelfCollision({true, radius});
+    ClothDef c;
+    c.columns = 4;
+    c.origin = Vec3(0, 1, 0);
+    world.addCloth(c);
+    world.addParticle(Vec3(1e30f, 1, 0), 1);
+    world.addParticle(Vec3(1e30f, 1, 0.001f), 1);
+    world.step(1.0f / 60);
+    for (uint32_t k = 0; k < 3 * world.particleCount(); ++k) {
+      ASSERT_TRUE(std::isfinite(world.positions()[k]) && std::isfinite(world.velocities()[k]));
     }
   }
 }

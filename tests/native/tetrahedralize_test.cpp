@@ -23,6 +23,7 @@
 #include "pbd/errors.h"
 #include "pbd/mesh_io.h"
 #include "pbd/tetrahedralize.h"
+#include "scenes/icosphere.h"
 
 using namespace pbd;
 using mesh::LatticePoint;
@@ -67,37 +68,10 @@ Surface cube(Eigen::Vector3d origin = Eigen::Vector3d::Zero(), double side = 1) 
   return s;
 }
 
-/// Unit icosphere: the icosahedron, each subdivision splitting every triangle in 4, vertices pushed to the sphere.
+/// Unit icosphere (tests/scenes/icosphere.h).
 Surface icosphere(int subdivisions, double radius = 1) {
-  const double t = (1 + std::sqrt(5.0)) / 2;
-  std::vector<Eigen::Vector3d> v = {{-1, t, 0}, {1, t, 0}, {-1, -t, 0}, {1, -t, 0}, {0, -1, t}, {0, 1, t},
-                                    {0, -1, -t}, {0, 1, -t}, {t, 0, -1}, {t, 0, 1}, {-t, 0, -1}, {-t, 0, 1}};
-  std::vector<uint32_t> f = {0, 11, 5, 0, 5, 1, 0, 1, 7, 0, 7, 10, 0, 10, 11, 1, 5, 9, 5, 11, 4, 11, 10, 2, 10, 7, 6, 7, 1, 8,
-                             3, 9, 4, 3, 4, 2, 3, 2, 6, 3, 6, 8, 3, 8, 9, 4, 9, 5, 2, 4, 11, 6, 2, 10, 8, 6, 7, 9, 8, 1};
-  for (auto& p : v) p.normalize();
-  for (int s = 0; s < subdivisions; ++s) {
-    std::map<std::pair<uint32_t, uint32_t>, uint32_t> mid;
-    auto midpoint = [&](uint32_t a, uint32_t b) {
-      const auto key = std::minmax(a, b);
-      auto it = mid.find(key);
-      if (it != mid.end()) return it->second;
-      v.push_back((v[a] + v[b]).normalized());
-      return mid[key] = uint32_t(v.size() - 1);
-    };
-    std::vector<uint32_t> g;
-    for (size_t k = 0; k < f.size(); k += 3) {
-      const uint32_t a = f[k], b = f[k + 1], c = f[k + 2];
-      const uint32_t ab = midpoint(a, b), bc = midpoint(b, c), ca = midpoint(c, a);
-      g.insert(g.end(), {a, ab, ca, b, bc, ab, c, ca, bc, ab, bc, ca});
-    }
-    f = g;
-  }
-  Surface s;
-  for (const auto& p : v)
-    for (int a = 0; a < 3; ++a) s.positions.push_back(Real(radius * p[a]));
-  s.triangles = f;
-  orientOutward(s, Eigen::Vector3d::Zero());
-  return s;
+  const scenes::IcosphereMesh m = scenes::icosphere(subdivisions, radius);
+  return Surface{std::vector<Real>(m.positions.begin(), m.positions.end()), m.triangles};
 }
 
 /// Latitude–longitude sphere: two poles, `stacks - 1` rings of `slices` vertices.

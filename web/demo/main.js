@@ -52,6 +52,7 @@ const bunnyMaterial = new THREE.MeshStandardMaterial({ color: 0xe8d9b0, roughnes
 let clothMesh = null;
 let softMesh = null;
 let bunnyMesh = null;
+const droppedMeshes = [];   // soft bodies from files dropped on the page
 
 addEventListener('resize', () => {
   camera.aspect = innerWidth / innerHeight;
@@ -80,7 +81,7 @@ function usePositions(view) {
     bunnyMesh = new THREE.Mesh(createMeshGeometry(view, surface, state.bunnyTriangles), bunnyMaterial);
     scene.add(bunnyMesh);
   } else {
-    for (const mesh of [clothMesh, softMesh, bunnyMesh]) setGeometryPositions(mesh.geometry, view);
+    for (const mesh of [clothMesh, softMesh, bunnyMesh, ...droppedMeshes]) setGeometryPositions(mesh.geometry, view);
   }
 }
 
@@ -103,6 +104,15 @@ worker.onmessage = ({ data }) => {
         notice.style.display = 'block';
       }
       break;
+    case 'mesh-added': {
+      // Its surface vertices are the tet mesh's first vertices, in order, so the welded triangles draw it.
+      const surface = { firstParticle: data.body.firstParticle, particleCount: data.triangles.reduce((a, b) => Math.max(a, b), 0) + 1 };
+      const mesh = new THREE.Mesh(createMeshGeometry(positions, surface, data.triangles), bunnyMaterial);
+      droppedMeshes.push(mesh);
+      scene.add(mesh);
+      progressLabel.textContent = `${data.name}: ${data.tets} tets`;
+      break;
+    }
     case 'progress':
       progressLabel.textContent = `${data.what}: ${(100 * data.fraction).toFixed(0)} %`;
       break;
@@ -179,6 +189,14 @@ function endDrag() {
 renderer.domElement.addEventListener('pointerup', endDrag);
 renderer.domElement.addEventListener('pointercancel', endDrag);
 
+// --- Drop an OBJ file on the page: it becomes a soft body --------------------------------------------------------
+addEventListener('dragover', (event) => event.preventDefault());
+addEventListener('drop', async (event) => {
+  event.preventDefault();
+  const file = event.dataTransfer?.files?.[0];
+  if (file) worker.postMessage({ type: 'dropMesh', name: file.name, text: await file.text() });
+});
+
 // --- Panel ---------------------------------------------------------------------------------------------------------
 const params = { ...DEFAULT_PARAMS, paused: false };
 const gui = new GUI({ title: 'Simulation' });
@@ -229,6 +247,7 @@ renderer.setAnimationLoop((time) => {
   if (clothMesh) refreshGeometry(clothMesh.geometry);
   if (softMesh) refreshGeometry(softMesh.geometry);
   if (bunnyMesh) refreshGeometry(bunnyMesh.geometry);
+  for (const mesh of droppedMeshes) refreshGeometry(mesh.geometry);
   controls.update();
   renderer.render(scene, camera);
   statsLabel.textContent = `${fps.toFixed(0)} fps · solver ${state.solverMs.toFixed(2)} ms per step`;
@@ -241,6 +260,10 @@ window.__pbdDemo = {
   get variant() { return state.variant; },
   get threads() { return state.threads; },
   get frames() { return state.frames; },
+  /** Drops OBJ text as if a file had been dropped on the page. */
+  dropMesh(name, text) { worker.postMessage({ type: 'dropMesh', name, text }); },
+  /** Soft bodies from dropped files. */
+  get droppedCount() { return droppedMeshes.length; },
   /** The bunny's tetrahedralization figures, once ready. */
   get bunny() { return state.bunnyInfo; },
   /** Cloth particle index of the last grab, or undefined. */

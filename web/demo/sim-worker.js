@@ -3,6 +3,7 @@
 import { createPbd } from '../lib/index.js';
 import { CLOTH, COLLIDERS, DEFAULT_PARAMS, SOFT_BUNNY, SOFT_CUBE } from './cloth-scene.js';
 import { bunnyMesh } from './bunny-mesh.js';
+import { DROP, prepareDroppedMesh } from './dropped-mesh.js';
 import { tetCube } from './tet-cube.js';
 
 const FRAME_DT = 1 / 60;
@@ -13,6 +14,7 @@ let cloth;
 let softBody;
 let bunnyBody;
 let bunnyTets = null;       // the bunny's tet mesh, tetrahedralized once at start
+const dropped = [];         // meshes dropped on the page: {tets, triangles}; rebuilt with the world on reset
 const cubeMesh = tetCube(SOFT_CUBE.cells, SOFT_CUBE.size, SOFT_CUBE.origin);
 let params = { ...DEFAULT_PARAMS };
 let paused = false;
@@ -44,6 +46,7 @@ function buildWorld() {
   softBody = world.addSoftBody({ ...cubeMesh, density: SOFT_CUBE.density, edges: SOFT_CUBE.edges, volume: SOFT_CUBE.volume });
   const { scale, offset, resolution, ...material } = SOFT_BUNNY;
   bunnyBody = world.addSoftBody({ positions: bunnyTets.positions, tets: bunnyTets.tets, ...material });
+  for (const mesh of dropped) mesh.body = world.addSoftBody({ positions: mesh.tets.positions, tets: mesh.tets.tets, ...material });
   grab = null;
   applyParams();
 }
@@ -97,6 +100,19 @@ const handlers = {
   grab(msg) {
     if (grab !== null) world.removeAttachment(grab);
     grab = world.addAttachment(msg.index, ...msg.target, { compliance: 0, stiffness: 1 });
+  },
+  dropMesh(msg) {
+    const surface = prepareDroppedMesh(pbd, msg.text);
+    const tets = pbd.tetrahedralize(surface.positions, surface.triangles, { resolution: DROP.resolution,
+      onProgress: (fraction) => postMessage({ type: 'progress', what: `tetrahedralizing ${msg.name}`, fraction }) });
+    const { scale, offset, resolution, ...material } = SOFT_BUNNY;
+    const mesh = { tets, triangles: surface.triangles, body: null };
+    mesh.body = world.addSoftBody({ positions: tets.positions, tets: tets.tets, ...material });
+    dropped.push(mesh);
+    sharedBuffer = null;   // the world grew: the page gets the new view first, then the mesh to draw from it
+    publish({ solverMs: 0, paused });
+    postMessage({ type: 'mesh-added', name: msg.name, body: mesh.body, triangles: surface.triangles,
+      tets: tets.tets.length / 4 });
   },
   drag(msg) { if (grab !== null) world.setAttachmentTarget(grab, ...msg.target); },
   release() {

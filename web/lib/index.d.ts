@@ -44,9 +44,17 @@ export interface ClothOptions {
   pinned?: number[];
   /** Particles inside any of these regions (as built) are pinned too. */
   pinRegions?: PinRegion[];
-  /** Grid edges. Default rigid. */
+  /**
+   * How the cloth resists stretch and shear. 'edges' (default): distance constraints on the grid edges (stretch) and
+   * cell diagonals (shear). 'strain-triangles': Strain Based Dynamics (Müller et al. 2014), one constraint per
+   * render triangle on the stretch along axisU, the stretch along axisV and the shear between them, with stretch and
+   * shear set separately and no edge constraints; compliances are then per unit area (1 / modulus in N/m). The
+   * 'skip-one' bend edges also resist stretching; bendModel 'dihedral' leaves stretch to the triangles.
+   */
+  model?: 'edges' | 'strain-triangles';
+  /** 'edges': grid edges (compliance m/N). 'strain-triangles': stretch along both axes. Default rigid. */
   stretch?: Strength;
-  /** Cell diagonals. Default rigid. */
+  /** 'edges': cell diagonals (compliance m/N). 'strain-triangles': the angle between the axes. Default rigid. */
   shear?: Strength;
   /** Bending constraints. Default { compliance: 1e-4, stiffness: 0.5 }. */
   bend?: Strength;
@@ -117,6 +125,13 @@ export interface SoftBodyOptions {
   poissonRatio?: number;
   /** Neo-Hookean in the PBD method: stiffness in [0, 1]. Default 1. */
   materialStiffness?: number;
+  /**
+   * Adds one shape matching cluster over every vertex (see World.addShapeMatching): the body is pulled towards its
+   * rest shape, rotated and moved to fit it best. Needs a free vertex. Default false.
+   */
+  shapeMatching?: boolean;
+  /** That cluster (compliance in s²). Default { compliance: 1e-3, stiffness: 0.5 }. */
+  shapeMatchingStrength?: Strength;
 }
 
 /**
@@ -136,8 +151,16 @@ export interface TriangleMeshOptions {
   pinned?: number[];
   /** Particles inside any of these regions (as built) are pinned too. */
   pinRegions?: PinRegion[];
-  /** Every mesh edge. Default rigid. */
+  /**
+   * 'edges' (default): a distance constraint on every mesh edge. 'strain-triangles': per triangle, the stretch along
+   * its first edge and across it and the shear between them, set separately, and no edge constraints; compliances
+   * are then per unit area (1 / modulus in N/m). Degenerate triangles are rejected.
+   */
+  model?: 'edges' | 'strain-triangles';
+  /** 'edges': every mesh edge (compliance m/N). 'strain-triangles': stretch along both axes. Default rigid. */
   stretch?: Strength;
+  /** 'strain-triangles' only: the angle between each triangle's axes. Default rigid. */
+  shear?: Strength;
   /** Add a dihedral bending constraint on every edge shared by two triangles. Default true. */
   bending?: boolean;
   /** Those bending constraints. Default { compliance: 1e-4, stiffness: 0.5 }. */
@@ -216,6 +239,22 @@ export interface BodyRange {
   /** The body's tet volume constraints are [firstVolume, firstVolume + volumeCount). */
   firstVolume: number;
   volumeCount: number;
+}
+
+/**
+ * A shape matching cluster (Müller et al. 2005) over existing particles: every substep the rest shape (their
+ * positions when added) is rotated and moved to fit them best, and each particle is pulled to its place in it.
+ * Matching masses are the particles' masses; pinned members are treated as infinitely heavy (the goal shape is
+ * centred on them).
+ */
+export interface ShapeMatchingOptions extends Strength {
+  /** Particle indices: at least 2, distinct, at least one not pinned. */
+  particles: ArrayLike<number>;
+  /**
+   * XPBD: s², >= 0; each particle is tied to its goal by a spring of stiffness mass / compliance (1e-3: about 5 Hz).
+   * PBD: stiffness in [0, 1] (1 = snap to the goal shape). Default { compliance: 1e-3, stiffness: 0.5 }.
+   */
+  compliance?: number;
 }
 
 export interface DistanceOptions extends Strength {
@@ -359,6 +398,12 @@ export declare class World {
   addSoftBody(options: SoftBodyOptions): BodyRange;
   /** Cloth, shell or balloon from a render mesh (welded). */
   addTriangleMesh(options: TriangleMeshOptions): MeshBody;
+  /** Adds a shape matching cluster; returns its index. Clusters are projected serially in the order added. */
+  addShapeMatching(options: ShapeMatchingOptions): number;
+  /** Shape matching clusters: addShapeMatching, and soft bodies with shapeMatching. */
+  shapeMatchingCount(): number;
+  /** Strain triangles of cloths and meshes with model 'strain-triangles'. */
+  triangleStrainCount(): number;
   /** Neo-Hookean tets in the world. */
   neoHookeanCount(): number;
   /** Closed-surface volume constraints (triangle meshes with pressure > 0). */
@@ -406,6 +451,12 @@ export interface Pbd {
   tetrahedralize(positions: ArrayLike<number>, triangles: ArrayLike<number>, options?: TetrahedralizeOptions): TetMesh;
   /** Parses Wavefront OBJ text (polygons fan-triangulated). Errors name the line. */
   readObj(text: string): { positions: Float32Array; triangles: Uint32Array };
+  /**
+   * Merges vertices closer than `tolerance` (default 1e-6; 0 = exact duplicates): UV seams and split normals become
+   * one vertex, so a render mesh becomes closed. `renderToParticle` maps each input vertex to its welded vertex.
+   */
+  weldVertices(positions: ArrayLike<number>, triangles: ArrayLike<number>, tolerance?: number):
+    { positions: Float32Array; triangles: Uint32Array; renderToParticle: Uint32Array; removedTriangles: number };
   /** Parses TetGen .node and .ele texts. Errors name the file and line. */
   readTetGen(nodeText: string, eleText: string): { positions: Float32Array; tets: Uint32Array };
   /** The build that was loaded. */

@@ -120,6 +120,7 @@ export async function createPbd(options = {}) {
     Embedding: M.Embedding,
     tetrahedralize: (positions, triangles, options) => tetrahedralize(M, positions, triangles, options),
     readObj: (text) => M.readObj(text),
+    weldVertices: (positions, triangles, tolerance = 1e-6) => M.weldVertices(positions, triangles, tolerance),
     readTetGen: (nodeText, eleText) => M.readTetGen(nodeText, eleText),
     variant,
     get threads() { return M.threadCount(); },

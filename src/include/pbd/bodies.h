@@ -69,9 +69,20 @@ enum class TetherMode {
               ///< path length, which lets the cloth fold around corners that a straight line would cut.
 };
 
+/// How a cloth or triangle mesh resists stretching and shearing in its plane.
+enum class ClothModel {
+  Edges,            ///< Distance constraints on the edges (a cloth's grid edges and cell diagonals; a mesh's edges).
+  StrainTriangles,  ///< Strain Based Dynamics (Müller et al. 2014): per render triangle, stretch along the two axes of
+                    ///< its rest frame and the shear between them, with separate strengths and no edge constraints.
+                    ///< Compliances are per unit area: α of a triangle = compliance / its rest area.
+};
+
 /// A rectangular cloth of columns x rows particles in the plane spanned by axisU (columns) and axisV (rows).
 /// Particle (c, r) sits at origin + c*spacing*axisU + r*spacing*axisV and has index first + r*columns + c.
-/// Edges: stretch (grid neighbours), shear (both cell diagonals), bend (skip-one neighbours along both axes).
+/// Render triangles: cell (c, r) is split into (c,r)(c+1,r)(c,r+1) and (c+1,r)(c+1,r+1)(c,r+1).
+/// Edges model: stretch (grid neighbours), shear (both cell diagonals), bend (skip-one neighbours along both axes).
+/// StrainTriangles model: a strain constraint per render triangle (x = axisU, y = axisV), bend as in Edges. The
+/// skip-one bend edges also resist stretching along the grid; BendModel::Dihedral leaves stretch to the triangles.
 struct ClothDef {
   int columns = 2;                    ///< >= 2 particles along axisU.
   int rows = 2;                       ///< >= 2 particles along axisV.
@@ -82,8 +93,11 @@ struct ClothDef {
   Real mass = 1;                      ///< kg, > 0, total mass spread evenly over the particles.
   std::vector<uint32_t> pinned;       ///< Grid indices (r*columns + c) that get inverse mass 0.
   std::vector<PinRegion> pinRegions;  ///< Particles inside any of these also get inverse mass 0.
-  Strength stretch;                   ///< Grid edges.
-  Strength shear;                     ///< Cell diagonals.
+  ClothModel model = ClothModel::Edges;  ///< Edge constraints, or strain triangles for stretch and shear.
+  Strength stretch;                   ///< Edges: grid edges (m/N). StrainTriangles: stretch along axisU and axisV,
+                                      ///< compliance = 1 / stretch modulus (m/N, per unit area).
+  Strength shear;                     ///< Edges: cell diagonals (m/N). StrainTriangles: the angle between the axes,
+                                      ///< compliance = 1 / shear modulus (m/N, per unit area).
   Strength bend{1e-4f, 0.5f};         ///< Bending (skip-one edges, or dihedral angles in 1/(N m) per rad²).
   BendModel bendModel = BendModel::SkipOne;  ///< Which bending constraints the builder adds.
   TetherMode tethers = TetherMode::None;  ///< Long-range attachments to the pinned particles (needs pins).
@@ -125,6 +139,9 @@ struct SoftBodyDef {
   Real youngsModulus = 1e5f;         ///< NeoHookean, Pa, > 0 (soft rubber ~1e6, flesh ~1e4 to 1e5).
   Real poissonRatio = 0.3f;          ///< NeoHookean, in (-1, 0.5); near 0.5 = nearly incompressible.
   Real materialStiffness = 1;        ///< NeoHookean in the PBD method (which has no compliance): k in [0,1].
+  bool shapeMatching = false;        ///< Adds one shape matching cluster over every vertex (see ShapeMatchingDef);
+                                     ///< needs a free vertex.
+  Strength shapeMatchingStrength{1e-3f, 0.5f};  ///< That cluster (compliance in s²).
 };
 
 /// Cloth, a closed shell or a balloon from any triangle mesh (e.g. a three.js BufferGeometry's position and index
@@ -137,7 +154,12 @@ struct TriangleMeshDef {
   Real mass = 1;                      ///< kg, > 0, in total; each particle gets a third of its triangles' areas' share.
   std::vector<uint32_t> pinned;       ///< Render-vertex indices whose particles get inverse mass 0.
   std::vector<PinRegion> pinRegions;  ///< Particles inside any of these also get inverse mass 0.
-  Strength stretch;                   ///< A distance constraint on every mesh edge.
+  ClothModel model = ClothModel::Edges;  ///< Edge constraints, or strain triangles for stretch and shear.
+  Strength stretch;                   ///< Edges: a distance constraint on every mesh edge (m/N). StrainTriangles:
+                                      ///< stretch along each triangle's first edge and across it, compliance =
+                                      ///< 1 / stretch modulus (m/N, per unit area).
+  Strength shear;                     ///< StrainTriangles only: the angle between those axes, compliance =
+                                      ///< 1 / shear modulus (m/N, per unit area).
   bool bending = true;                ///< Adds a dihedral constraint on every edge shared by exactly two triangles.
   Strength bend{1e-4f, 0.5f};         ///< Those bending constraints; the rest angle is the mesh's as given.
   TetherMode tethers = TetherMode::None;  ///< Long-range attachments to the pinned particles (needs pins).
@@ -145,6 +167,16 @@ struct TriangleMeshDef {
   Real pressure = 0;                  ///< 0 = no volume constraint. > 0: the mesh must be closed and manifold, and
                                       ///< keeps pressure x its rest volume (1 = keeps its volume, > 1 inflates).
   Strength volume;                    ///< The global volume constraint (compliance in m⁶/J).
+};
+
+/// Shape matching (Müller et al. 2005) of a particle cluster: every step the cluster's rest shape is rotated and moved
+/// to fit the particles best, and each particle is pulled to its place in it. Rest shape: the particles' positions
+/// when the cluster is added. Matching masses: 1 / inverse mass; pinned members are treated as infinitely heavy (the
+/// fitted shape is centred on them) and all weigh the heaviest free member's mass in the fitted rotation.
+struct ShapeMatchingDef {
+  std::vector<uint32_t> particles;  ///< World particle indices: >= 2, distinct, at least one with inverse mass > 0.
+  Strength strength{1e-3f, 0.5f};   ///< Compliance in s² (each particle is tied to its goal by a spring of stiffness
+                                    ///< mass / compliance), and the PBD stiffness (1 = snap to the goal shape).
 };
 
 /// Where a body's particles and distance constraints landed in the world's arrays.

@@ -23,8 +23,9 @@ struct TetEmbedding {
 /// lower tet index, so the result is deterministic. Cost: O(tets + render vertices) for render vertices in or
 /// near the tet mesh, with a uniform grid of about one cell per tet; farther vertices search more cells.
 /// Throws InvalidArgument "bindToTets: <argument> <reason> (got <value>)" for sizes not a multiple of 3 or 4,
-/// non-finite positions, no tets, an index out of range ("tets[k]") and a tet of (nearly) zero volume
-/// ("tets[4t..4t+3]").
+/// non-finite positions, no tets, an index out of range ("tets[k]"), a tet of (nearly) zero volume
+/// ("tets[4t..4t+3]") and a render vertex so far from the tets that its weights overflow float
+/// ("renderPositions[3v..3v+2]").
 TetEmbedding bindToTets(std::span<const float> tetPositions, std::span<const uint32_t> tets,
                         std::span<const float> renderPositions);
 

@@ -96,7 +96,14 @@ class World {
   /// Cloth, shell or balloon from a render mesh (welded); rejects degenerate triangles, and open or non-manifold
   /// meshes when def.pressure > 0.
   MeshBody addTriangleMesh(const TriangleMeshDef& def);
+  /// A shape matching cluster over existing particles (rest shape: their current positions); returns its index.
+  /// Rejects fewer than 2 particles, repeated or out-of-range indices, and clusters whose members are all pinned.
+  /// Clusters are projected after the per-element constraints, serially in the order added.
+  uint32_t addShapeMatching(const ShapeMatchingDef& def);
+  uint32_t shapeMatchingCount() const;  ///< Clusters: addShapeMatching and SoftBodyDef::shapeMatching.
   uint32_t volumeConstraintCount() const;
+  /// Strain triangles (ClothModel::StrainTriangles), projected right after the distance constraints.
+  uint32_t triangleStrainCount() const;
   uint32_t neoHookeanCount() const;    ///< Neo-Hookean tets (SoftMaterial::NeoHookean).
   uint32_t globalVolumeCount() const;  ///< Closed-surface volume constraints (TriangleMeshDef::pressure > 0).
   /// The volume the k-th closed surface encloses now, and at rest (m³).

@@ -89,6 +89,24 @@ describe('served with COOP/COEP', () => {
     expect(after.every(Number.isFinite)).toBe(true);
     expect(errors).toEqual([]);
   });
+
+  it('turns a dropped OBJ file into a soft body, and names the line of a broken one', async () => {
+    // A cube with split vertices per face (as exporters write it): welding makes it closed.
+    const corners = [[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [0, 0, 1], [1, 0, 1], [1, 1, 1], [0, 1, 1]];
+    const faces = [[0, 3, 2, 1], [4, 5, 6, 7], [0, 1, 5, 4], [1, 2, 6, 5], [2, 3, 7, 6], [3, 0, 4, 7]];
+    const lines = [];
+    faces.forEach((face, f) => {
+      for (const c of face) lines.push(`v ${corners[c].join(' ')}`);
+      lines.push(`f ${4 * f + 1} ${4 * f + 2} ${4 * f + 3} ${4 * f + 4}`);
+    });
+    await page.evaluate((text) => __pbdDemo.dropMesh('cube.obj', text), lines.join('\n'));
+    await page.waitForFunction(() => __pbdDemo.droppedCount === 1, null, { timeout: 20_000 });
+    expect(await page.evaluate(() => document.getElementById('progress').textContent)).toMatch(/cube\.obj: \d+ tets/);
+    await page.evaluate(() => __pbdDemo.dropMesh('broken.obj', 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 7\n'));
+    await page.waitForFunction(() => getComputedStyle(document.getElementById('error')).display !== 'none');
+    expect(await page.evaluate(() => document.getElementById('error').textContent)).toMatch(/readObj: line 4/);
+    expect(errors).toEqual([]);
+  });
 });
 
 describe('served without COOP/COEP', () => {

@@ -1,0 +1,70 @@
+// Strain triangles (ClothModel::StrainTriangles): built per render triangle by the cloth and mesh builders, stored in
+// the world with three multipliers each, and projected right after the distance constraints.
+#include "world/body_builders.h"
+#include "world/builder_common.h"
+#include "world/validate.h"
+#include "world/world_state.h"
+
+namespace pbd {
+
+bool usesStrainTriangles(const char* fn, ClothModel model) {
+  if (model != ClothModel::Edges && model != ClothModel::StrainTriangles) check::fail(fn, "model", "is unknown", int(model));
+  return model == ClothModel::StrainTriangles;
+}
+
+void addStrainTriangles(const char* fn, BodyBlueprint& b, std::span<const uint32_t> triangles, const Vec3& warp,
+                        const Strength& stretch, const Strength& shear) {
+  b.triangleStrains.reserve(b.triangleStrains.size() + triangles.size() / 3);
+  for (size_t t = 0; t < triangles.size() / 3; ++t) {
+    TriangleStrainConstraint c{};
+    Vec3 X[3];
+    for (int k = 0; k < 3; ++k) {
+      c.p[k] = triangles[3 * t + k];
+      X[k] = pointAt(b, c.p[k]);
+    }
+    if (!restTriangleFrame(X, c.restInverse, c.restArea, warp)) {
+      check::fail(fn, "triangles[" + std::to_string(t) + "]", "is degenerate (no rest frame: zero area)", c.restArea);
+    }
+    // The def's compliance is per unit area (1 / modulus, m/N), so that a finer mesh of the same sheet is as stiff:
+    // the energy ½ C² A / compliance is the strain energy density times the area (constraints/triangle_strain.h).
+    c.stretchCompliance = stretch.compliance / c.restArea;
+    c.shearCompliance = shear.compliance / c.restArea;
+    c.stretchStiffness = stretch.stiffness;
+    c.shearStiffness = shear.stiffness;
+    b.triangleStrains.push_back(c);
+  }
+}
+
+void World::Impl::reserveTriangleStrains(const char* fn, size_t extra) {
+  const size_t total = triangleStrains.size() + extra;
+  if (total > kMaxConstraints) check::fail(fn, "triangle strain count", "would exceed the limit", total);
+  triangleStrains.reserve(total);
+  triangleStrainLambda.reserve(3 * total);
+}
+
+void World::Impl::appendTriangleStrains(const BodyBlueprint& b, uint32_t first) {
+  for (TriangleStrainConstraint c : b.triangleStrains) {
+    for (uint32_t& q : c.p) q += first;
+    c.stretchKPrime = correctedStiffness(c.stretchStiffness, settings.iterations);
+    c.shearKPrime = correctedStiffness(c.shearStiffness, settings.iterations);
+    triangleStrains.push_back(c);
+    triangleStrainLambda.insert(triangleStrainLambda.end(), 3, Real(0));
+  }
+}
+
+/// Serially in the order added: neighbouring triangles share vertices.
+void World::Impl::projectTriangleStrains(bool xpbd, Real invH2) {
+  Vec3* P = asVec3(p);
+  for (size_t k = 0; k < triangleStrains.size(); ++k) {
+    const TriangleStrainConstraint& c = triangleStrains[k];
+    Vec3* ps[3] = {&P[c.p[0]], &P[c.p[1]], &P[c.p[2]]};
+    const Real ws[3] = {w[c.p[0]], w[c.p[1]], w[c.p[2]]};
+    const Real kPrime[2] = {c.stretchKPrime, c.shearKPrime};
+    const Real alphaTilde[2] = {c.stretchCompliance * invH2, c.shearCompliance * invH2};
+    projectTriangleStrain(ps, ws, c.restInverse, xpbd, kPrime, alphaTilde, &triangleStrainLambda[3 * k]);
+  }
+}
+
+uint32_t World::triangleStrainCount() const { return uint32_t(impl_->triangleStrains.size()); }
+
+}  // namespace pbd
