@@ -111,6 +111,7 @@ inline SoftBodyDef softBodyDefFromJs(const char* fn, const val& o) {
   d.positions = floatArray(fn, "positions", o["positions"]);
   d.tets = indexArrayField(fn, o, "tets");
   d.density = Real(numberField(fn, o, "density", d.density));
+  d.totalMass = Real(numberField(fn, o, "totalMass", d.totalMass));
   d.pinned = indexArrayField(fn, o, "pinned");
   d.pinRegions = pinRegionsField(fn, o);
   d.edgeConstraints = boolField(fn, o, "edgeConstraints", d.edgeConstraints);
@@ -146,6 +147,7 @@ inline TriangleMeshDef triangleMeshDefFromJs(const char* fn, const val& o) {
   d.tetherSlack = Real(numberField(fn, o, "tetherSlack", d.tetherSlack));
   d.pressure = Real(numberField(fn, o, "pressure", d.pressure));
   d.volume = strengthField(fn, o, "volume", d.volume);
+  d.volumeOnlyResistsCompression = boolField(fn, o, "volumeOnlyResistsCompression", d.volumeOnlyResistsCompression);
   return d;
 }
 

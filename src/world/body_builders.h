@@ -45,6 +45,7 @@ struct BodyBlueprint {
   std::vector<uint32_t> surface;                   ///< Closed surface triangles (local, 3 each) of a global volume
                                                    ///< constraint; empty = none.
   Real pressure = 0;                               ///< The global volume constraint's target: pressure x rest volume.
+  bool surfaceVolumeUnilateral = false;            ///< It only resists a volume below that target.
   Strength surfaceVolume;                          ///< And its strength.
 };
 

@@ -159,6 +159,7 @@ BodyBlueprint buildTriangleMesh(const TriangleMeshDef& def) {
   if (def.pressure > 0) {
     b.surface = std::move(triangles);
     b.pressure = def.pressure;
+    b.surfaceVolumeUnilateral = def.volumeOnlyResistsCompression;
     b.surfaceVolume = def.volume;
   }
   return b;

@@ -20,6 +20,7 @@ BodyBlueprint buildSoftBody(const SoftBodyDef& def) {
   if (def.tets.empty() || def.tets.size() % 4 != 0) check::fail(fn, "tets", "length must be a positive multiple of 4", def.tets.size());
   if (def.tets.size() / 4 > kMaxConstraints / 8) check::fail(fn, "tets", "exceed the constraint limit", def.tets.size() / 4);
   check::positive(fn, "density", def.density);
+  check::atLeast(fn, "totalMass", def.totalMass, 0);
   const std::vector<uint32_t> pins = resolvePins(fn, def.pinned, def.pinRegions, def.positions);
   checkStrength(fn, "edges", def.edges);
   checkStrength(fn, "volume", def.volume);
@@ -78,7 +79,7 @@ BodyBlueprint buildSoftBody(const SoftBodyDef& def) {
   b.inverseMasses.resize(n);
   for (uint32_t i = 0; i < n; ++i) {
     if (mass[i] == 0) check::fail(fn, "positions", ("vertex " + std::to_string(i) + " is in no tet").c_str(), i);
-    b.inverseMasses[i] = Real(1 / mass[i]);
+    b.inverseMasses[i] = def.totalMass > 0 ? Real(double(n) / def.totalMass) : Real(1 / mass[i]);
   }
   for (uint32_t pin : pins) b.inverseMasses[pin] = 0;
   std::sort(edges.begin(), edges.end());

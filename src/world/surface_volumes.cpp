@@ -27,7 +27,7 @@ void World::Impl::appendGlobalVolume(const BodyBlueprint& b, uint32_t first) {
   g.compliance = b.surfaceVolume.compliance;
   g.stiffness = b.surfaceVolume.stiffness;
   g.kPrime = correctedStiffness(g.stiffness, settings.iterations);
-  g.unilateral = false;
+  g.unilateral = b.surfaceVolumeUnilateral;
   globalVolumes.push_back(g);
   globalVolumeLambda.push_back(0);
   if (volumeGradient.size() < g.vertexCount) volumeGradient.resize(g.vertexCount);

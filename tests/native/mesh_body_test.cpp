@@ -170,3 +170,31 @@ TEST(MeshBody, BadMeshesAreRejectedNamingTheArgument) {
   EXPECT_EQ(world.particleCount(), 0u);
   EXPECT_EQ(world.globalVolumeCount(), 0u);
 }
+
+TEST(MeshBody, OnlyCompressionResistingBalloonMayGrowButNotShrink) {
+  // Pull every particle outwards and then squeeze them inwards: the bilateral balloon returns to its rest volume both
+  // times; the unilateral one keeps the extra volume but is pushed back up from the squeeze.
+  for (bool unilateral : {false, true}) {
+    World world;
+    SolverSettings s;
+    s.method = Method::Xpbd;
+    s.gravity = Vec3::Zero();
+    s.ground.enabled = false;
+    world.setSettings(s);
+    TriangleMeshDef def = sphereDef(scenes::uvSphere(16, 12, true, 0.5f), 1);
+    def.volumeOnlyResistsCompression = unilateral;
+    def.stretch = Strength{100, 0};  // a skin that hardly pulls back: the volume constraint alone decides
+    const MeshBody body = world.addTriangleMesh(def);
+    const Real rest = world.globalRestVolume(0);
+    const auto scaleBy = [&](Real factor) {
+      for (uint32_t i = 0; i < body.range.particleCount; ++i) world.setPosition(i, factor * at(world, i));
+    };
+    scaleBy(1.1f);  // +33 % volume
+    for (int f = 0; f < 10; ++f) world.step(1.0f / 60);
+    if (unilateral) EXPECT_GT(world.globalVolume(0), 1.2f * rest);
+    else EXPECT_NEAR(world.globalVolume(0), rest, 0.02f * rest);
+    scaleBy(0.7f);  // well below the rest volume either way
+    for (int f = 0; f < 10; ++f) world.step(1.0f / 60);
+    EXPECT_GT(world.globalVolume(0), 0.98f * rest) << (unilateral ? "unilateral" : "bilateral");
+  }
+}

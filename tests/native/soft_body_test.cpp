@@ -127,3 +127,23 @@ TEST(SoftBody, BadMeshesAreRejectedWithTheTetNamed) {
   bad.tets.clear();
   expectError(bad, "tets");
 }
+
+TEST(SoftBody, TotalMassSpreadsEvenlyInsteadOfByDensity) {
+  World world;
+  SoftBodyDef cube = scenes::tetCube(2, 0.3f, Vec3::Zero());
+  const BodyRange byDensity = world.addSoftBody(cube);
+  cube.totalMass = 2.7f;
+  const BodyRange uniform = world.addSoftBody(cube);
+  double densityTotal = 0;
+  bool densityVaries = false;
+  for (uint32_t i = 0; i < byDensity.particleCount; ++i) {
+    const Real w = world.inverseMasses()[byDensity.firstParticle + i];
+    densityTotal += 1 / w;
+    densityVaries |= w != world.inverseMasses()[byDensity.firstParticle];
+    EXPECT_FLOAT_EQ(world.inverseMasses()[uniform.firstParticle + i], Real(uniform.particleCount) / 2.7f);
+  }
+  EXPECT_TRUE(densityVaries) << "corner vertices have fewer tets than the centre one";
+  EXPECT_NEAR(densityTotal, 1000 * 0.3 * 0.3 * 0.3, 1e-3);  // density x volume
+  cube.totalMass = -1;
+  EXPECT_THROW(world.addSoftBody(cube), InvalidArgument);
+}

@@ -102,6 +102,8 @@ export interface SoftBodyOptions {
   tets: ArrayLike<number>;
   /** kg/m³, > 0: vertex masses come from the volumes of their tets. Default 1000. */
   density?: number;
+  /** kg, >= 0: 0 (default) = masses from density; > 0 = this total mass spread evenly over the vertices. */
+  totalMass?: number;
   /** Vertex indices to pin. */
   pinned?: number[];
   /** Particles inside any of these regions (as built) are pinned too. */
@@ -171,6 +173,8 @@ export interface TriangleMeshOptions {
   pressure?: number;
   /** The volume constraint (compliance in m⁶/J). Default rigid. */
   volume?: Strength;
+  /** true: the volume may grow past pressure x rest volume but never shrink below it. Default false. */
+  volumeOnlyResistsCompression?: boolean;
 }
 
 /** A body from a render mesh, with the particle each render vertex follows. */

@@ -128,7 +128,8 @@ enum class SoftMaterial {
 struct SoftBodyDef {
   std::vector<Real> positions;       ///< xyz per vertex, m.
   std::vector<uint32_t> tets;        ///< 4 vertex indices per tet, each tet with positive volume (right-handed).
-  Real density = 1000;               ///< kg/m³, > 0.
+  Real density = 1000;               ///< kg/m³, > 0: each vertex gets a quarter of its tets' masses.
+  Real totalMass = 0;                ///< kg, >= 0; 0 = masses from density; > 0 = this mass spread evenly.
   std::vector<uint32_t> pinned;      ///< Vertex indices that get inverse mass 0.
   std::vector<PinRegion> pinRegions; ///< Vertices inside any of these also get inverse mass 0.
   bool edgeConstraints = true;       ///< Adds a distance constraint on every tet edge (strength `edges`).
@@ -167,6 +168,7 @@ struct TriangleMeshDef {
   Real pressure = 0;                  ///< 0 = no volume constraint. > 0: the mesh must be closed and manifold, and
                                       ///< keeps pressure x its rest volume (1 = keeps its volume, > 1 inflates).
   Strength volume;                    ///< The global volume constraint (compliance in m⁶/J).
+  bool volumeOnlyResistsCompression = false;  ///< true: the volume may grow past pressure x rest, never shrink below.
 };
 
 /// Shape matching (Müller et al. 2005) of a particle cluster: every step the cluster's rest shape is rotated and moved
