@@ -67,6 +67,7 @@ worker.postMessage({ type: 'init', variant: forcedVariant });
 
 const state = { ready: false, variant: null, threads: 0, frames: 0, solverMs: 0, cloth: null, shape: null, residuals: null };
 let positions = null;   // Float32Array: a view on the shared wasm memory, or the last transferred copy
+let positionsAreCopies = false;  // single-threaded build: `positions` is ours, later frames are copied into it
 
 function usePositions(view) {
   positions = view;
@@ -91,7 +92,7 @@ worker.onmessage = ({ data }) => {
       Object.assign(state, { ready: true, variant: data.variant, threads: data.threads, cloth: data.cloth,
         shape: data.clothShape, softBody: data.softBody, softBodyTets: data.softBodyTets, bunnyBody: data.bunnyBody,
         bunnyTriangles: data.bunnyTriangles, bunnyInfo: data.bunnyInfo });
-      progressLabel.textContent = `bunny: ${data.bunnyInfo.tets} Neo-Hookean tets, tetrahedralized in ` +
+      progressLabel.textContent = `bunny: ${data.bunnyInfo.tets} tets, tetrahedralized in ` +
         `${data.bunnyInfo.ms.toFixed(0)} ms`;
       buildLabel.textContent = data.variant === 'threaded'
         ? `threaded build, ${data.threads} solver threads, zero-copy shared memory`
@@ -123,7 +124,15 @@ worker.onmessage = ({ data }) => {
       state.frames++;
       state.solverMs = data.solverMs;
       if (data.residuals?.length) state.residuals = data.residuals;
-      if (data.positions) usePositions(data.positions);
+      if (data.positions) {
+        // Single-threaded build: copy into the arrays the geometries already wrap (no new attributes per frame).
+        if (positionsAreCopies && positions.length === data.positions.length) {
+          positions.set(data.positions);
+        } else {
+          usePositions(data.positions);
+          positionsAreCopies = true;
+        }
+      }
       break;
     case 'error': {
       const box = document.getElementById('error');

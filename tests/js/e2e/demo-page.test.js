@@ -27,7 +27,7 @@ async function openDemo(url) {
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(url);
-  await page.waitForFunction(() => window.__pbdDemo?.ready && window.__pbdDemo.frames > 30, null, { timeout: 45_000 });
+  await page.waitForFunction(() => window.__pbdDemo?.ready && window.__pbdDemo.frames > 30, null, { timeout: 90_000 });
   return { page, errors };
 }
 
@@ -43,7 +43,7 @@ afterAll(async () => {
 describe('served with COOP/COEP', () => {
   let page;
   let errors;
-  beforeAll(async () => { ({ page, errors } = await openDemo(await serve(isolationHeaders))); });
+  beforeAll(async () => { ({ page, errors } = await openDemo(await serve(isolationHeaders))); }, 120_000);
 
   it('runs the threaded build and renders the cloth on a non-blank canvas', async () => {
     const info = await page.evaluate(() => ({ isolated: crossOriginIsolated, variant: __pbdDemo.variant,
@@ -53,7 +53,7 @@ describe('served with COOP/COEP', () => {
     expect(info.isolated).toBe(true);
     // The bunny was tetrahedralized in the worker, its progress shown on the page.
     expect(info.bunny.tets).toBeGreaterThan(1000);
-    expect(info.progress).toMatch(/bunny: \d+ Neo-Hookean tets/);
+    expect(info.progress).toMatch(/bunny: \d+ tets/);
     expect(info.variant).toBe('threaded');
     expect(info.threads).toBeGreaterThanOrEqual(1);
     expect(info.stats.distinctColours).toBeGreaterThan(20);
@@ -88,7 +88,7 @@ describe('served with COOP/COEP', () => {
     expect(after[1]).toBeLessThan(held[1] - 0.05);
     expect(after.every(Number.isFinite)).toBe(true);
     expect(errors).toEqual([]);
-  });
+  }, 120_000);
 
   it('turns a dropped OBJ file into a soft body, and names the line of a broken one', async () => {
     // A cube with split vertices per face (as exporters write it): welding makes it closed.
@@ -106,17 +106,12 @@ describe('served with COOP/COEP', () => {
     await page.waitForFunction(() => getComputedStyle(document.getElementById('error')).display !== 'none');
     expect(await page.evaluate(() => document.getElementById('error').textContent)).toMatch(/readObj: line 4/);
     expect(errors).toEqual([]);
-  });
+  }, 120_000);
 });
 
 describe('served without COOP/COEP', () => {
   it('falls back to the single-threaded build, says so, and still simulates', async () => {
     const { page, errors } = await openDemo(await serve({}));
-    const meanHeight = () => page.evaluate(() => {
-      let sum = 0;
-      for (let i = 0; i < 64 * 64; i++) sum += __pbdDemo.particle(i)[1];
-      return sum / (64 * 64);
-    });
     const info = await page.evaluate(() => ({ isolated: crossOriginIsolated, variant: __pbdDemo.variant,
       notice: document.getElementById('notice').textContent, stats: __pbdDemo.canvasStats(), frames: __pbdDemo.frames }));
     expect(info.isolated).toBe(false);
@@ -124,14 +119,22 @@ describe('served without COOP/COEP', () => {
     expect(info.notice).toMatch(/not cross-origin isolated/);
     expect(info.stats.clothPixels).toBeGreaterThan(200);   // of 19,200 sampled pixels
     // It falls and swings: within 2.5 s the centre of mass passes well below its starting height of 1.3 m.
-    let lowest = Infinity;
-    for (let k = 0; k < 25; k++) {
-      lowest = Math.min(lowest, await meanHeight());
-      await page.waitForTimeout(100);
-    }
+    // Sampled inside the page (one round trip: the software-rendered page answers slowly under load).
+    const lowest = await page.evaluate(() => new Promise((resolve) => {
+      let low = Infinity;
+      let samples = 0;
+      const sample = () => {
+        let sum = 0;
+        for (let i = 0; i < 64 * 64; i++) sum += __pbdDemo.particle(i)[1];
+        low = Math.min(low, sum / (64 * 64));
+        if (++samples < 25) setTimeout(sample, 100);
+        else resolve(low);
+      };
+      sample();
+    }));
     expect(lowest).toBeLessThan(1.0);
     expect(await page.evaluate(() => __pbdDemo.frames)).toBeGreaterThan(info.frames + 30);
     expect(errors).toEqual([]);
     await page.close();
-  });
+  }, 120_000);
 });

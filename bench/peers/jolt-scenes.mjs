@@ -1,0 +1,243 @@
+// The peer benchmark's scenes (scene-defs.mjs) built in Jolt Physics (npm jolt-physics) soft bodies. Each builder
+// returns the same small handle as its twin in pbd-scenes.mjs: step() advances one frame, positions() copies
+// world-space xyz, delete() frees the world.
+//
+// Builds: jolt-physics ships 'wasm' (one thread, no SIMD), 'wasm-compat' (the same with the wasm inlined as
+// base64), 'asm' and, with SIMD and pthreads, 'wasm-multithread' / 'wasm-compat-multithread'. In Node 20 'wasm' and
+// 'wasm-compat' load; both multithread builds hang: their glue (1.1.0) decides whether it is a pthread with
+//   isPthread=await import("node:worker_threads").workerData==="em-pthread"
+// which reads .workerData off the import() promise (always undefined), so its pthread workers never start and
+// init() never resolves (Node exits with the unsettled top-level await, code 13). loadJolt('wasm-multithread')
+// therefore loads a copy of that glue with the parentheses fixed, (await import(...)).workerData, written to
+// build/peers/jolt-mt/ next to a copy of its .wasm. Nothing else is changed; node_modules is not touched.
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import {
+  CLOTH_GROUND_Y, CUBE_FRICTION, SUBSTEPS, DT, clothDef, cubeDef,
+} from './scene-defs.mjs';
+
+const require = createRequire(import.meta.url);
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const JOLT_DIST = dirname(require.resolve('jolt-physics/wasm'));
+const MT_GLUE = 'jolt-physics.multithread.wasm.js';
+const MT_WASM = 'jolt-physics.multithread.wasm.wasm';
+const MT_BUG = 'isPthread=await import("node:worker_threads").workerData==="em-pthread"';
+const MT_FIX = 'isPthread=(await import("node:worker_threads")).workerData==="em-pthread"';
+
+export const joltVersion = () => require('jolt-physics/package.json').version;
+
+async function patchedMultithreadGlue() {
+  const dir = join(ROOT, 'build', 'peers', 'jolt-mt');
+  const glue = await readFile(join(JOLT_DIST, MT_GLUE), 'utf8');
+  if (!glue.includes(MT_BUG)) {
+    throw new Error(`jolt-physics ${joltVersion()}: the multithread glue no longer has the line this bench patches; ` +
+      'try importing jolt-physics/wasm-multithread directly');
+  }
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'package.json'), '{ "type": "module" }\n');  // the glue is an ES module named .js
+  await writeFile(join(dir, MT_GLUE), glue.replace(MT_BUG, MT_FIX));
+  await copyFile(join(JOLT_DIST, MT_WASM), join(dir, MT_WASM));
+  return pathToFileURL(join(dir, MT_GLUE)).href;
+}
+
+/** build: 'wasm' (official single-threaded build, loads as is) or 'wasm-multithread' (SIMD + pthreads, patched). */
+export async function loadJolt(build = 'wasm') {
+  if (build === 'wasm') return (await import('jolt-physics/wasm')).default();
+  if (build === 'wasm-multithread') return (await import(await patchedMultithreadGlue())).default();
+  throw new Error(`loadJolt: unknown build ${build}`);
+}
+
+const LAYER_STATIC = 0, LAYER_MOVING = 1;
+
+/**
+ * A PhysicsSystem with two object layers, gravity -9.81 and a static floor box whose top is at y = floorY.
+ * threads: Jolt's job system threads including the caller (only the multithread build has a pool; the
+ * single-threaded build ignores it).
+ */
+function createSystem(J, { threads, floorY }) {
+  const objectFilter = new J.ObjectLayerPairFilterTable(2);
+  objectFilter.EnableCollision(LAYER_STATIC, LAYER_MOVING);
+  objectFilter.EnableCollision(LAYER_MOVING, LAYER_MOVING);
+  const bpInterface = new J.BroadPhaseLayerInterfaceTable(2, 2);
+  bpInterface.MapObjectToBroadPhaseLayer(LAYER_STATIC, new J.BroadPhaseLayer(0));
+  bpInterface.MapObjectToBroadPhaseLayer(LAYER_MOVING, new J.BroadPhaseLayer(1));
+  const settings = new J.JoltSettings();
+  settings.mMaxWorkerThreads = threads - 1;
+  settings.mObjectLayerPairFilter = objectFilter;
+  settings.mBroadPhaseLayerInterface = bpInterface;
+  settings.mObjectVsBroadPhaseLayerFilter = new J.ObjectVsBroadPhaseLayerFilterTable(bpInterface, 2, objectFilter, 2);
+  const jolt = new J.JoltInterface(settings);
+  J.destroy(settings);
+  const system = jolt.GetPhysicsSystem();
+  const gravity = new J.Vec3(0, -9.81, 0);
+  system.SetGravity(gravity);
+  J.destroy(gravity);
+  const bodies = system.GetBodyInterface();
+
+  const halfExtent = new J.Vec3(50, 0.5, 50);
+  const position = new J.RVec3(0, floorY - 0.5, 0);
+  const rotation = new J.Quat(0, 0, 0, 1);
+  const floorSettings = new J.BodyCreationSettings(new J.BoxShape(halfExtent, 0.05, null), position, rotation,
+    J.EMotionType_Static, LAYER_STATIC);
+  floorSettings.mFriction = CUBE_FRICTION;
+  floorSettings.mRestitution = 0;
+  const floor = bodies.CreateBody(floorSettings);
+  bodies.AddBody(floor.GetID(), J.EActivation_DontActivate);
+  J.destroy(floorSettings);
+  J.destroy(halfExtent);
+  J.destroy(position);
+  J.destroy(rotation);
+  return { jolt, system, bodies };
+}
+
+function addVertices(J, shared, positions, inverseMasses) {
+  const v = new J.SoftBodySharedSettingsVertex();
+  for (let i = 0; i < inverseMasses.length; i++) {
+    v.mPosition.x = positions[3 * i];
+    v.mPosition.y = positions[3 * i + 1];
+    v.mPosition.z = positions[3 * i + 2];
+    v.mInvMass = inverseMasses[i];
+    shared.mVertices.push_back(v);
+  }
+  J.destroy(v);
+}
+
+function addFaces(J, shared, triangles) {
+  const f = new J.SoftBodySharedSettingsFace(0, 0, 0, 0);
+  for (let t = 0; t < triangles.length; t += 3) {
+    f.set_mVertex(0, triangles[t]);
+    f.set_mVertex(1, triangles[t + 1]);
+    f.set_mVertex(2, triangles[t + 2]);
+    shared.AddFace(f);
+  }
+  J.destroy(f);
+}
+
+function addEdges(J, shared, pairs, compliance) {
+  const e = new J.SoftBodySharedSettingsEdge(0, 0, compliance);
+  for (const [i, j] of pairs) {
+    e.set_mVertex(0, i);
+    e.set_mVertex(1, j);
+    shared.mEdgeConstraints.push_back(e);
+  }
+  J.destroy(e);
+}
+
+/**
+ * Adds the soft body: vertex positions are given in world space with the body at the origin, so world position =
+ * body position + local vertex (Jolt re-centres the body on its vertices every step; rotation stays identity).
+ */
+function addSoftBody(J, sys, shared, def) {
+  const position = new J.RVec3(0, 0, 0);
+  const rotation = new J.Quat(0, 0, 0, 1);
+  const cs = new J.SoftBodyCreationSettings(shared, position, rotation, LAYER_MOVING);
+  cs.mNumIterations = SUBSTEPS;  // = substeps, see scene-defs.mjs
+  cs.mLinearDamping = 0;          // Jolt's default is 0.1 1/s; pbd-wasm's is 0
+  cs.mGravityFactor = 1;
+  cs.mFriction = CUBE_FRICTION;   // combined with the floor's as sqrt(f1 f2) = 0.5
+  cs.mRestitution = 0;
+  cs.mVertexRadius = 0;
+  cs.mAllowSleeping = false;      // a sleeping body costs nothing and would flatter the timings
+  cs.mPressure = 0;
+  const body = sys.bodies.CreateSoftBody(cs);
+  sys.bodies.AddBody(body.GetID(), J.EActivation_Activate);
+  J.destroy(cs);
+  J.destroy(position);
+  J.destroy(rotation);
+  const motion = J.castObject(body.GetMotionProperties(), J.SoftBodyMotionProperties);
+  const vertices = motion.GetVertices();
+  const count = vertices.size();
+  const counts = {
+    edges: shared.mEdgeConstraints.size(),
+    volumes: shared.mVolumeConstraints.size(),
+    lras: shared.mLRAConstraints.size(),
+  };
+
+  // positions(): read the vertices straight from the wasm heap (SoftBodyVertexTraits gives mPosition's offset).
+  const base = J.getPointer(vertices.at(0));
+  const stride = count > 1 ? J.getPointer(vertices.at(1)) - base : 0;
+  const offset = J.SoftBodyVertexTraits.prototype.mPositionOffset;
+  const positions = () => {
+    const out = new Float32Array(3 * count);
+    const bodyPos = body.GetPosition();
+    const bx = bodyPos.GetX(), by = bodyPos.GetY(), bz = bodyPos.GetZ();
+    const heap = J.HEAPF32;
+    for (let i = 0; i < count; i++) {
+      const k = (base + i * stride + offset) >> 2;
+      out[3 * i] = heap[k] + bx;
+      out[3 * i + 1] = heap[k + 1] + by;
+      out[3 * i + 2] = heap[k + 2] + bz;
+    }
+    return out;
+  };
+  return {
+    def,
+    particleCount: count,
+    constraintCount: counts.edges + counts.volumes + counts.lras,
+    step: () => sys.jolt.Step(DT, 1),  // one collision step per frame
+    positions,
+    delete: () => J.destroy(sys.jolt),
+  };
+}
+
+/**
+ * The hanging cloth. layout 'same' (default): exactly pbd-wasm's constraint set (scene-defs clothDef: stretch, shear,
+ * skip-one bend, all compliance 0) added as Jolt edge constraints. layout 'jolt': the constraints Jolt's own
+ * SoftBodySharedSettings::CreateConstraints derives from the faces, as a Jolt user would build this cloth: stretch =
+ * triangle edges, shear = the other diagonal of each quad-like triangle pair, bend = a distance constraint across
+ * every other shared edge (EBendType_Distance: between the two vertices opposite that edge, a knight's move on the
+ * grid rather than skip-one), all compliance 0; 0.3-1 % fewer constraints than pbd-wasm's set (5766 vs 5826 at
+ * 32x32, 23814 vs 23938 at 64x64). Either way Optimize() then sorts the constraints into independent groups for
+ * Jolt's Gauss-Seidel.
+ */
+export function joltCloth(J, n, { threads = 1, layout = 'same' } = {}) {
+  const def = clothDef(n);
+  const sys = createSystem(J, { threads, floorY: CLOTH_GROUND_Y });
+  const shared = new J.SoftBodySharedSettings();
+  addVertices(J, shared, def.positions, def.inverseMasses);
+  addFaces(J, shared, def.triangles);
+  if (layout === 'jolt') {
+    const a = new J.SoftBodySharedSettingsVertexAttributes();
+    a.mCompliance = 0;
+    a.mShearCompliance = 0;
+    a.mBendCompliance = 0;
+    a.mLRAType = J.SoftBodySharedSettings_ELRAType_None;
+    shared.CreateConstraints(a, 1, J.SoftBodySharedSettings_EBendType_Distance);
+    J.destroy(a);
+  } else if (layout === 'same') {
+    addEdges(J, shared, [...def.stretch, ...def.shear, ...def.bend], 0);
+    shared.CalculateEdgeLengths();
+  } else {
+    throw new Error(`joltCloth: unknown layout ${layout}`);
+  }
+  shared.Optimize();
+  const h = addSoftBody(J, sys, shared, def);
+  if (layout === 'same' && h.constraintCount !== def.constraintCount) {
+    throw new Error(`joltCloth: ${h.constraintCount} constraints, scene-defs expects ${def.constraintCount}`);
+  }
+  return h;
+}
+
+/** The soft cube: a Jolt volume constraint per tet and an edge constraint per tet edge, compliance 0; floor y = 0. */
+export function joltCube(J, cells, { threads = 1 } = {}) {
+  const def = cubeDef(cells);
+  const sys = createSystem(J, { threads, floorY: 0 });
+  const shared = new J.SoftBodySharedSettings();
+  addVertices(J, shared, def.positions, def.inverseMasses);
+  addFaces(J, shared, def.triangles);
+  addEdges(J, shared, def.edges, 0);
+  shared.CalculateEdgeLengths();
+  const vol = new J.SoftBodySharedSettingsVolume(0, 0, 0, 0, 0);
+  for (let t = 0; t < def.tets.length; t += 4) {
+    for (let k = 0; k < 4; k++) vol.set_mVertex(k, def.tets[t + k]);
+    shared.mVolumeConstraints.push_back(vol);
+  }
+  J.destroy(vol);
+  shared.CalculateVolumeConstraintVolumes();
+  shared.Optimize();
+  const h = addSoftBody(J, sys, shared, def);
+  if (h.constraintCount !== def.edges.length + def.tets.length / 4) throw new Error('joltCube: constraint counts differ');
+  return h;
+}
