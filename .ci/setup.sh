@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-DEBIAN_PACKAGES=(emscripten libeigen3-dev libgtest-dev libbenchmark-dev chromium cmake g++ make)
+DEBIAN_PACKAGES=(emscripten libeigen3-dev libgtest-dev libbenchmark-dev chromium cmake g++ make clang libclang-rt-14-dev)
 
 missing=()
 for p in "${DEBIAN_PACKAGES[@]}"; do
