@@ -434,7 +434,7 @@ export declare class World {
   /** 1/kg per particle, 0 = pinned. A live view. */
   inverseMasses(): Float32Array;
   particleCount(): number;
-  /** Distance constraints, tethers and active attachments. */
+  /** Every constraint of every kind (distances, elements, clusters, volumes, tethers, attachments); not contacts. */
   constraintCount(): number;
   /** Tethers added by body builders. */
   tetherCount(): number;

@@ -124,7 +124,8 @@ class World {
   const Real* velocities() const;     ///< xyz per particle, m/s.
   const Real* inverseMasses() const;  ///< 1/kg per particle, 0 = pinned.
   uint32_t particleCount() const;
-  /// Distance constraints, tethers and active attachments; ground contacts are generated per step and not counted.
+  /// Every constraint: distances, dihedrals, tet volumes, Neo-Hookean tets, strain triangles, shape-matching clusters,
+  /// surface volumes, tethers and active attachments; contacts are generated per step and not counted.
   uint32_t constraintCount() const;
   /// Long-range attachments added by body builders (ClothDef::tethers).
   uint32_t tetherCount() const;
