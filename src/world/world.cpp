@@ -115,12 +115,15 @@ void World::Impl::reserveResiduals(int substeps, int iterations) {
 
 namespace {
 
-void checkDistance(const char* fn, const DistanceConstraintDef& d, uint32_t particleCount) {
+void checkDistance(const char* fn, const DistanceConstraintDef& d, const std::vector<Real>& x) {
+  const uint32_t particleCount = uint32_t(x.size() / 3);
   check::index(fn, "i", d.i, particleCount);
   check::index(fn, "j", d.j, particleCount);
   if (d.i == d.j) check::fail(fn, "j", "must differ from i", d.j);
   if (d.minLength != -1) check::atLeast(fn, "minLength", d.minLength, 0);
-  if (d.maxLength != -1) check::atLeast(fn, "maxLength", d.maxLength, d.minLength == -1 ? 0 : d.minLength);
+  // minLength -1 resolves to the current distance, which maxLength must not undercut either.
+  const Real resolvedMin = d.minLength == -1 ? (load3(x, d.i) - load3(x, d.j)).norm() : d.minLength;
+  if (d.maxLength != -1) check::atLeast(fn, "maxLength", d.maxLength, resolvedMin);
   checkStrength(fn, d.strength);
 }
 
@@ -331,7 +334,7 @@ void World::setExternalForce(uint32_t particle, const Vec3& f) {
 
 uint32_t World::addDistanceConstraint(const DistanceConstraintDef& def) {
   Impl& m = *impl_;
-  checkDistance("addDistanceConstraint", def, m.count());
+  checkDistance("addDistanceConstraint", def, m.x);
   m.reserveDistances(1);
   m.appendDistance(def);
   return uint32_t(m.distances.size() - 1);

@@ -175,6 +175,33 @@ TEST_F(BadInput, Constraints) {
   expectRejected([&] { world.setAttachmentTarget(attachment, Vec3::Zero()); }, {"setAttachmentTarget", "removed"});
 }
 
+// Found by tests/fuzz/world_api_fuzz (corpus crash-max-length-below-current-distance): with minLength = -1 (the
+// current distance, here ~5.7 m) maxLength was only checked against 0, so maxLength 0.5 was accepted and stored
+// below the resolved minLength (distanceConstraint() then reports min > max, and the projection pulls toward 0.5
+// above 5.7 m and pushes to 5.7 m below it). maxLength must be >= the resolved minLength.
+TEST_F(BadInput, MaxLengthBelowTheCurrentDistanceIsRejected) {
+  World w;
+  w.addParticle(Vec3(1, 0, 0), 0);
+  w.addParticle(Vec3(-1, -5.25f, 1), 0);
+  DistanceConstraintDef d;
+  d.i = 1;
+  d.j = 0;
+  d.minLength = -1;
+  d.maxLength = 0.5f;
+  try {
+    w.addDistanceConstraint(d);
+    const DistanceConstraintDef stored = w.distanceConstraint(0);
+    ADD_FAILURE() << "accepted: stored minLength " << stored.minLength << " > maxLength " << stored.maxLength;
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("maxLength"), std::string::npos) << e.what();
+    EXPECT_EQ(w.distanceConstraintCount(), 0u);
+  }
+  d.maxLength = 6;  // above the current distance: fine
+  w.addDistanceConstraint(d);
+  const DistanceConstraintDef stored = w.distanceConstraint(w.distanceConstraintCount() - 1);
+  EXPECT_LE(stored.minLength, stored.maxLength);
+}
+
 TEST_F(BadInput, Colliders) {
   auto bad = [&](auto mutate, const char* field) {
     ColliderDef d;
