@@ -1,4 +1,6 @@
-import type { BufferGeometry } from 'three';
+import type { BufferGeometry, Intersection, Material, Mesh, Vector3 } from 'three';
+import type { BodyRange, ClothOptions, Embedding, MeshBody, Pbd, SoftBodyOptions, TetrahedralizeOptions,
+  TriangleMeshOptions, World } from './index';
 
 /** A triangulated grid whose position attribute is a view of the cloth's particles (no copy). */
 export declare function createClothGeometry(positions: Float32Array, range: { firstParticle: number },
@@ -13,3 +15,70 @@ export declare function createMeshGeometry(positions: Float32Array,
 export declare function setGeometryPositions(geometry: BufferGeometry, positions: Float32Array): void;
 /** Marks positions changed; recomputes normals and bounds. Call once per rendered frame. */
 export declare function refreshGeometry(geometry: BufferGeometry): void;
+
+
+/**
+ * A three.js Mesh drawing one body straight from the simulation's memory (zero-copy). Its vertices are simulation
+ * coordinates: never transform the mesh (matrixAutoUpdate is off); move the body instead.
+ */
+export declare class PbdBodyMesh extends Mesh {
+  constructor(world: World, range: { firstParticle: number; particleCount: number }, geometry: BufferGeometry,
+    material?: Material);
+  readonly world: World;
+  readonly range: { firstParticle: number; particleCount: number };
+  /** True after dispose(). */
+  readonly disposed: boolean;
+  /** Once per rendered frame, after world.step(): follows the particles, recomputes normals and bounds. Re-fetches the
+   * view by itself when the world's arrays moved (bodies added, wasm memory grown). */
+  update(): void;
+  /** The body's particle nearest to a point in simulation coordinates (-1 for an empty body). */
+  nearestParticle(point: Vector3): number;
+  /** A copy of particle i's position. */
+  particlePosition(i: number, target?: Vector3): Vector3;
+  /** Frees the geometry, the material if the mesh created it, and any wasm memory it holds (an Embedding); removes
+   * it from its parent. The particles stay in the world (world.delete() frees them). */
+  dispose(): void;
+}
+
+/** A rectangular cloth: `new PbdCloth(world, options)` adds it to the world and draws it. */
+export declare class PbdCloth extends PbdBodyMesh {
+  constructor(world: World, options: ClothOptions, view?: { material?: Material });
+  /** What world.addCloth returned. */
+  readonly body: BodyRange;
+}
+
+/**
+ * A tet-mesh soft body, drawn as the tets' outer surface, or as `view.renderGeometry` embedded in the tets (then it
+ * holds an Embedding in wasm memory: call dispose(); in development a FinalizationRegistry warns if you forget).
+ */
+export declare class PbdSoftBody extends PbdBodyMesh {
+  constructor(world: World, options: SoftBodyOptions,
+    view?: { material?: Material; renderGeometry?: BufferGeometry; pbd?: Pbd });
+  readonly body: BodyRange;
+  /** The render mesh's embedding, or null when drawing the tet surface. */
+  readonly embedding: Embedding | null;
+}
+
+/** A mesh's vertex positions in world space (through matrixWorld) and its triangles (0, 1, 2... if non-indexed). */
+export declare function meshArrays(mesh: Mesh): { positions: Float32Array; triangles: Uint32Array };
+
+/** A cloth, shell or balloon from a three.js Mesh (welded; see World.addTriangleMesh), drawn over its particles. */
+export declare function clothFromMesh(world: World, mesh: Mesh,
+  options?: Omit<TriangleMeshOptions, 'positions' | 'triangles'>, view?: { material?: Material }):
+  PbdBodyMesh & { body: MeshBody };
+
+/**
+ * A soft body from a closed three.js Mesh: welded, tetrahedralized (synchronous: use a Worker for big meshes),
+ * simulated, and drawn as the original geometry embedded in its tets.
+ */
+export declare function softBodyFromMesh(pbd: Pbd, world: World, mesh: Mesh,
+  options?: Omit<SoftBodyOptions, 'positions' | 'tets'> & Omit<TetrahedralizeOptions, 'extraPoints'> &
+    { weldTolerance?: number },
+  view?: { material?: Material }): PbdSoftBody;
+
+/** The particle nearest to a raycast hit on a PbdBodyMesh, or null if the hit is not on one. */
+export declare function pickParticle(intersection: Intersection | undefined):
+  { mesh: PbdBodyMesh; particle: number; point: Vector3 } | null;
+
+/** Warnings about adapter objects garbage-collected without dispose() (on by default). */
+export declare function setLeakWarnings(on: boolean): void;

@@ -1,0 +1,80 @@
+/**
+ * PbdBodyMesh: a three.js Mesh that draws one body of a World straight from the simulation's memory.
+ *
+ * Its vertices are simulation coordinates, so the mesh itself is never transformed (matrixAutoUpdate is off; do not
+ * move, rotate or scale it, move the body instead). update() once per rendered frame, after world.step().
+ */
+import { DoubleSide, Mesh, MeshStandardMaterial, Vector3 } from 'three';
+import { refreshGeometry, setGeometryPositions } from './geometry.js';
+
+export class PbdBodyMesh extends Mesh {
+  /**
+   * @param {object} world the pbd World the body lives in.
+   * @param {{firstParticle: number, particleCount: number}} range the body's particles.
+   * @param {import('three').BufferGeometry} geometry its position attribute is a view of the world's positions.
+   * @param {import('three').Material} [material] default: a double-sided standard material.
+   */
+  constructor(world, range, geometry, material) {
+    super(geometry, material ?? new MeshStandardMaterial({ color: 0x8fb3d9, side: DoubleSide, roughness: 0.8 }));
+    this.ownsMaterial = material === undefined;
+    this.world = world;
+    this.range = { firstParticle: range.firstParticle, particleCount: range.particleCount };
+    this.matrixAutoUpdate = false;
+    this.disposed = false;
+  }
+
+  /** Call once per rendered frame: follows the particles (zero-copy), recomputes normals and bounds. */
+  update() {
+    this.checkAlive('update');
+    this.refreshView();
+    refreshGeometry(this.geometry);
+  }
+
+  /**
+   * Re-points the position attribute when the world's arrays moved (a body was added, or the wasm memory grew):
+   * views are cheap to fetch, so this checks every frame instead of asking the caller to remember.
+   */
+  refreshView() {
+    const view = this.world.positions();
+    const current = this.geometry.attributes.position.array;
+    if (current.buffer !== view.buffer || current.byteOffset !== view.byteOffset + 12 * this.range.firstParticle) {
+      setGeometryPositions(this.geometry, view);
+    }
+  }
+
+  /** The body's particle nearest to `point` (simulation coordinates), or -1 for an empty body. */
+  nearestParticle(point) {
+    this.checkAlive('nearestParticle');
+    const xyz = this.world.positions();
+    const { firstParticle, particleCount } = this.range;
+    let best = -1;
+    let bestDistance = Infinity;
+    for (let i = firstParticle; i < firstParticle + particleCount; i++) {
+      const d = (xyz[3 * i] - point.x) ** 2 + (xyz[3 * i + 1] - point.y) ** 2 + (xyz[3 * i + 2] - point.z) ** 2;
+      if (d < bestDistance) [best, bestDistance] = [i, d];
+    }
+    return best;
+  }
+
+  /** The position of particle `i` as a Vector3 (a copy). */
+  particlePosition(i, target = new Vector3()) {
+    const xyz = this.world.positions();
+    return target.set(xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]);
+  }
+
+  /**
+   * Frees the geometry (and the material if the mesh made it). The body's particles stay in the world: a World
+   * frees them in world.delete(). Subclasses holding wasm memory free it here too.
+   */
+  dispose() {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.geometry.dispose();
+    if (this.ownsMaterial) this.material.dispose();
+    this.removeFromParent();
+  }
+
+  checkAlive(fn) {
+    if (this.disposed) throw new Error(`${this.constructor.name}.${fn}: the object was disposed`);
+  }
+}

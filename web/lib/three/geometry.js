@@ -1,0 +1,94 @@
+/**
+ * Geometry whose vertices are the simulation's particles, read in place: the low-level half of the adapter, for
+ * pages that get positions from a worker (a Float32Array over shared wasm memory) rather than from a World.
+ *
+ * @example
+ * const range = world.addCloth({ columns: 64, rows: 64, spacing: 0.02 });
+ * const geometry = createClothGeometry(world.positions(), range, 64, 64);
+ * // every frame, after world.step():
+ * refreshGeometry(geometry);
+ *
+ * The position attribute wraps the view it is given (no copy); after a call that may allocate in the world (adding
+ * particles or bodies), fetch world.positions() again and call setGeometryPositions().
+ */
+import { BufferAttribute, BufferGeometry } from 'three';
+
+/**
+ * A triangulated grid over particles [range.firstParticle, + columns*rows) of a positions view.
+ * @param {Float32Array} positions xyz per particle: world.positions(), or a Float32Array over shared wasm memory.
+ * @param {{firstParticle: number}} range where the cloth's particles start (what addCloth returned).
+ * @param {number} columns particles along the cloth's first axis.
+ * @param {number} rows particles along its second axis.
+ */
+export function createClothGeometry(positions, range, columns, rows) {
+  if (!(Number.isInteger(columns) && columns >= 2 && Number.isInteger(rows) && rows >= 2)) {
+    throw new Error(`createClothGeometry: columns and rows must be integers >= 2 (got ${columns}, ${rows})`);
+  }
+  const count = columns * rows;
+  const indices = new Uint32Array((columns - 1) * (rows - 1) * 6);
+  const uvs = new Float32Array(count * 2);
+  let k = 0;
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < columns; c++) {
+      uvs[2 * (r * columns + c)] = c / (columns - 1);
+      uvs[2 * (r * columns + c) + 1] = r / (rows - 1);
+      if (c + 1 < columns && r + 1 < rows) {
+        const i = r * columns + c;
+        indices.set([i, i + 1, i + columns, i + 1, i + columns + 1, i + columns], k);
+        k += 6;
+      }
+    }
+  }
+  const geometry = createMeshGeometry(positions, { firstParticle: range.firstParticle, particleCount: count }, indices);
+  geometry.setAttribute('uv', new BufferAttribute(uvs, 2));
+  return geometry;
+}
+
+/**
+ * The outer surface of a tet mesh as a geometry over the soft body's particles (no copy): every tet face that no
+ * other tet shares, wound outwards (tets must have positive volume, as addSoftBody requires).
+ * @param {Float32Array} positions world.positions() or a view over shared wasm memory.
+ * @param {{firstParticle: number, particleCount: number}} range what addSoftBody returned.
+ * @param {ArrayLike<number>} tets the 4 vertex indices per tet given to addSoftBody.
+ */
+export function createSoftBodyGeometry(positions, range, tets) {
+  const faces = new Map();
+  for (let t = 0; t < tets.length; t += 4) {
+    const [a, b, c, d] = [tets[t], tets[t + 1], tets[t + 2], tets[t + 3]];
+    for (const face of [[a, c, b], [a, b, d], [a, d, c], [b, c, d]]) {
+      const key = [...face].sort((x, y) => x - y).join(',');
+      faces.set(key, faces.has(key) ? null : face);   // a shared face is interior
+    }
+  }
+  const surface = [...faces.values()].filter(Boolean).flat();
+  return createMeshGeometry(positions, range, new Uint32Array(surface));
+}
+
+/** A geometry over particles [range.firstParticle, + range.particleCount) with the given triangle indices. */
+export function createMeshGeometry(positions, range, indices) {
+  const geometry = new BufferGeometry();
+  geometry.setIndex(new BufferAttribute(indices, 1));
+  geometry.userData.pbdRange = { firstParticle: range.firstParticle, particleCount: range.particleCount };
+  setGeometryPositions(geometry, positions);
+  return geometry;
+}
+
+/** Points the geometry at a new positions view (after the world allocated, or a new shared buffer arrived). */
+export function setGeometryPositions(geometry, positions) {
+  const { firstParticle, particleCount } = geometry.userData.pbdRange;
+  const view = positions.subarray(3 * firstParticle, 3 * (firstParticle + particleCount));
+  if (view.length !== 3 * particleCount) {
+    throw new Error(`setGeometryPositions: positions holds ${positions.length / 3} particles, the cloth needs ` +
+      `${firstParticle + particleCount}`);
+  }
+  geometry.setAttribute('position', new BufferAttribute(view, 3));
+  geometry.computeVertexNormals();
+  geometry.computeBoundingSphere();
+}
+
+/** Marks the positions as changed (the GPU upload of the frame) and recomputes normals and bounds. */
+export function refreshGeometry(geometry) {
+  geometry.attributes.position.needsUpdate = true;
+  geometry.computeVertexNormals();
+  geometry.computeBoundingSphere();
+}
