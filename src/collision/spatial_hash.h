@@ -1,5 +1,5 @@
 // A spatial hash over particle positions (Teschner et al. 2003; Ten Minute Physics' dense variant): cells of a
-// fixed size hashed into a table of 2n buckets, filled by a counting sort. Rebuilt from scratch into buffers
+// fixed size hashed into a table of (at least) 2n buckets, filled by a counting sort. Rebuilt from scratch into buffers
 // reserved with the particles, so it never allocates inside step(), and its order is deterministic.
 #pragma once
 
@@ -15,14 +15,15 @@ class SpatialHash {
  public:
   /// Makes room for `particles` (may throw); build() then never allocates.
   void reserve(size_t particles) {
-    cellStart_.reserve(2 * particles + 2);
+    cellStart_.reserve(tableSizeFor(particles) + 1);
     entries_.reserve(particles);
   }
 
   /// Hashes the n positions xyz with cells of `spacing` metres.
   void build(const Real* xyz, uint32_t n, Real spacing) {
     spacing_ = spacing;
-    const size_t tableSize = 2 * size_t(n) + 1;
+    const size_t tableSize = tableSizeFor(n);
+    mask_ = tableSize - 1;
     cellStart_.assign(tableSize + 1, 0);
     entries_.resize(n);
     for (uint32_t i = 0; i < n; ++i) ++cellStart_[bucketOf(xyz + 3 * size_t(i))];
@@ -56,13 +57,21 @@ class SpatialHash {
     if (c <= -kLimit) return -(int64_t(1) << 62);
     return c == c ? int64_t(c) : 0;
   }
+  /// A power of two >= 2n, so that a bucket is a mask of the hash rather than a 64-bit division (the division
+  /// cost more than the rest of a query).
+  static size_t tableSizeFor(size_t particles) {
+    size_t size = 2;
+    while (size < 2 * particles) size *= 2;
+    return size;
+  }
   size_t bucket(int64_t x, int64_t y, int64_t z) const {
     const uint64_t h = (uint64_t(x) * 92837111ull) ^ (uint64_t(y) * 689287499ull) ^ (uint64_t(z) * 283923481ull);
-    return size_t(h % (cellStart_.size() - 1));
+    return size_t((h ^ (h >> 29)) & mask_);  // fold high bits in: a mask alone would keep only the products' low bits
   }
   size_t bucketOf(const Real* p) const { return bucket(cell(p[0]), cell(p[1]), cell(p[2])); }
 
   Real spacing_ = 1;
+  size_t mask_ = 0;                  // table size - 1
   std::vector<uint32_t> cellStart_;  // bucket b holds entries_[cellStart_[b], cellStart_[b+1])
   std::vector<uint32_t> entries_;    // particle indices sorted by bucket
 };
