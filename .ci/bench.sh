@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm run bench`: native (Google Benchmark) and wasm (Node) figures: the Foundation cloth's step time, the
 # tetrahedralizer on the Stanford bunny at two resolutions, the soft bunny's step time, render-mesh binding.
+# Then every gallery scene of the demo page in headless Chromium (solver and render time per frame).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "== native (g++ -O3, Google Benchmark; ClothStep: hanging cloth n x n, XPBD rigid, 10 substeps x 1 iteration,"
@@ -13,3 +14,7 @@ echo "== wasm in Node $(node --version)"
 node bench/wasm-bench.mjs
 echo
 node bench/wasm-mesh-bench.mjs
+echo
+echo "== the demo's gallery scenes in headless Chromium"
+node bench/gallery-bench.mjs
+node bench/gallery-bench.mjs --single

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "body_defs.h"
 #include "module_tasks.h"
@@ -28,8 +29,10 @@ inline Solver parseSolver(const std::string& name) {
   if (name == "gauss-seidel") return Solver::GaussSeidel;
   if (name == "jacobi") return Solver::Jacobi;
   if (name == "coloured-gauss-seidel") return Solver::ColouredGaussSeidel;
-  throw InvalidArgument("setSolver: solver must be 'gauss-seidel', 'jacobi' or 'coloured-gauss-seidel' (got '" + name +
-                        "')");
+  if (name == "hierarchical") return Solver::Hierarchical;
+  if (name == "projective-dynamics") return Solver::ProjectiveDynamics;
+  throw InvalidArgument("setSolver: solver must be 'gauss-seidel', 'jacobi', 'coloured-gauss-seidel', 'hierarchical' "
+                        "or 'projective-dynamics' (got '" + name + "')");
 }
 
 inline std::string solverName(Solver s) {
@@ -37,8 +40,21 @@ inline std::string solverName(Solver s) {
     case Solver::GaussSeidel: return "gauss-seidel";
     case Solver::Jacobi: return "jacobi";
     case Solver::ColouredGaussSeidel: break;
+    case Solver::Hierarchical: return "hierarchical";
+    case Solver::ProjectiveDynamics: return "projective-dynamics";
   }
   return "coloured-gauss-seidel";
+}
+
+/// A core message about a mesh collider with the argument names JS callers use (positions, indices).
+inline std::string jsMeshArgumentNames(std::string message) {
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"meshPositions", "positions"},
+                                 {"meshTriangles", "indices"}, {"triangles[", "indices["}}) {
+    for (size_t at = message.find(from); at != std::string::npos; at = message.find(from, at + to.size())) {
+      message.replace(at, from.size(), to);
+    }
+  }
+  return message;
 }
 
 class JsWorld {
@@ -78,6 +94,25 @@ class JsWorld {
     guarded("setJacobiRelaxation", [&] { world_.setJacobiRelaxation(Real(omega)); });
   }
   double getJacobiRelaxation() const { return world_.settings().jacobiRelaxation; }
+  /// { levels, parents, coarseIterations }: missing fields keep their current values.
+  void setHierarchy(val o) {
+    guarded("setHierarchy", [&] {
+      const char* fn = "setHierarchy";
+      requireObject(fn, "settings", o);
+      const SolverSettings& s = world_.settings();
+      world_.setHierarchy(toInt(fn, "levels", numberField(fn, o, "levels", s.hierarchyLevels)),
+                          toInt(fn, "parents", numberField(fn, o, "parents", s.hierarchyParents)),
+                          toInt(fn, "coarseIterations", numberField(fn, o, "coarseIterations", s.coarseIterations)));
+    });
+  }
+  val getHierarchy() const {
+    const SolverSettings& s = world_.settings();
+    val o = val::object();
+    o.set("levels", s.hierarchyLevels);
+    o.set("parents", s.hierarchyParents);
+    o.set("coarseIterations", s.coarseIterations);
+    return o;
+  }
   void setRecordResiduals(bool on) { guarded("setRecordResiduals", [&] { world_.setRecordResiduals(on); }); }
   /// (max, rms) per projection pass of the last step; a view, valid until the next step.
   val residuals() const { return view(world_.residuals(), 2 * size_t(world_.residualCount())); }
@@ -241,7 +276,8 @@ class JsWorld {
       if (shape == "sphere") d.shape = ColliderShape::Sphere;
       else if (shape == "capsule") d.shape = ColliderShape::Capsule;
       else if (shape == "box") d.shape = ColliderShape::Box;
-      else throw InvalidArgument("addCollider: shape must be 'sphere', 'capsule' or 'box' (got '" + shape + "')");
+      else if (shape == "mesh") d.shape = ColliderShape::TriangleMesh;
+      else throw InvalidArgument("addCollider: shape must be 'sphere', 'capsule', 'box' or 'mesh' (got '" + shape + "')");
       d.position = vec3Field(fn, o, "position", d.position);
       d.rotation = quatField(fn, o, "rotation", d.rotation);
       d.radius = Real(numberField(fn, o, "radius", d.radius));
@@ -250,7 +286,31 @@ class JsWorld {
       d.thickness = Real(numberField(fn, o, "thickness", d.thickness));
       d.friction = Real(numberField(fn, o, "friction", d.friction));
       d.restitution = Real(numberField(fn, o, "restitution", d.restitution));
-      return world_.addCollider(d);
+      if (d.shape != ColliderShape::TriangleMesh) return world_.addCollider(d);
+      // three.js-style arrays: positions (xyz per vertex), indices (3 per triangle). The core names them
+      // meshPositions / meshTriangles; JS callers know them as positions / indices.
+      const std::vector<Real> positions = floatArray(fn, "positions", o["positions"]);
+      if (!has(o, "indices")) throw InvalidArgument("addCollider: indices must be given for shape 'mesh'");
+      const std::vector<uint32_t> indices = indexArrayField(fn, o, "indices");
+      d.meshPositions = positions;
+      d.meshTriangles = indices;
+      try {
+        return world_.addCollider(d);
+      } catch (const InvalidArgument& e) {
+        throw InvalidArgument(jsMeshArgumentNames(e.what()));
+      }
+    });
+  }
+  /// Deforms a mesh collider: new local-frame positions (xyz per vertex, as many as it has).
+  void setColliderMeshVertices(double k, val positions) {
+    guarded("setColliderMeshVertices", [&] {
+      const char* fn = "setColliderMeshVertices";
+      const std::vector<Real> xyz = floatArray(fn, "positions", positions);
+      try {
+        world_.setColliderMeshVertices(toIndex(fn, "collider", k), xyz);
+      } catch (const InvalidArgument& e) {
+        throw InvalidArgument(jsMeshArgumentNames(e.what()));
+      }
     });
   }
   void setColliderPose(double k, double px, double py, double pz, double qx, double qy, double qz, double qw) {
@@ -297,6 +357,26 @@ class JsWorld {
     o.set("particle", r.particle);
     o.set("body", r.body);
     return o;
+  }
+
+  /// The whole state (World::saveSnapshot) as a new Uint8Array the caller owns (copied out of the wasm heap).
+  val saveSnapshot() const {
+    return guarded("saveSnapshot", [&] {
+      const std::vector<uint8_t> blob = world_.saveSnapshot();
+      return val::global("Uint8Array").new_(val(emscripten::typed_memory_view(blob.size(), blob.data())));
+    });
+  }
+  /// Replaces the state with a snapshot (a Uint8Array or an ArrayBuffer); a bad blob throws, naming the problem, and
+  /// leaves the world unchanged. Views from positions() etc. must be fetched again afterwards.
+  void loadSnapshot(val bytes) {
+    guarded("loadSnapshot", [&] {
+      if (bytes.instanceof(val::global("ArrayBuffer"))) bytes = val::global("Uint8Array").new_(bytes);
+      if (!bytes.instanceof(val::global("Uint8Array"))) {
+        throw InvalidArgument("loadSnapshot: bytes must be a Uint8Array or an ArrayBuffer");
+      }
+      const std::vector<uint8_t> blob = emscripten::convertJSArrayToNumberVector<uint8_t>(bytes);
+      world_.loadSnapshot(blob.data(), blob.size());
+    });
   }
 
   // Zero-copy views into the wasm heap: valid until the next call that may allocate (adding particles or bodies).

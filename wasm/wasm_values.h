@@ -116,7 +116,9 @@ inline std::vector<uint32_t> indexArrayField(const char* fn, const val& obj, con
   std::vector<uint32_t> out;
   const val v = obj[key];
   if (v.typeOf().as<std::string>() == "undefined") return out;
-  if (v.isNull() || !v["length"].isNumber()) throw InvalidArgument(std::string(fn) + ": " + key + " must be an array of indices");
+  if (v.isNull() || v.isString() || !v["length"].isNumber()) {  // a string has a length too: not an array
+    throw InvalidArgument(std::string(fn) + ": " + key + " must be an array of indices");
+  }
   const std::vector<double> numbers = emscripten::convertJSArrayToNumberVector<double>(v);
   out.reserve(numbers.size());
   for (size_t k = 0; k < numbers.size(); ++k) {
@@ -129,7 +131,7 @@ inline std::vector<uint32_t> indexArrayField(const char* fn, const val& obj, con
 
 /// A JS array or typed array of numbers as floats (non-numbers become NaN, which the core rejects by name).
 inline std::vector<Real> floatArray(const char* fn, const char* arg, const val& v) {
-  if (v.isUndefined() || v.isNull() || !v["length"].isNumber()) {
+  if (v.isUndefined() || v.isNull() || v.isString() || !v["length"].isNumber()) {  // a string has a length too
     throw InvalidArgument(std::string(fn) + ": " + arg + " must be an array or typed array of numbers");
   }
   return emscripten::convertJSArrayToNumberVector<Real>(v);

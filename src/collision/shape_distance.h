@@ -52,6 +52,7 @@ inline ShapeDistance shapeDistance(const ColliderDef& shape, const Vec3& q) {
     case ColliderShape::Sphere: return sphereDistance(q, shape.radius);
     case ColliderShape::Capsule: return capsuleDistance(q, shape.radius, shape.halfHeight);
     case ColliderShape::Box: break;
+    case ColliderShape::TriangleMesh: break;  // not a distance field: see collision/mesh_collider.h
   }
   return boxDistance(q, shape.halfExtents);
 }
@@ -62,6 +63,7 @@ inline Real boundingRadius(const ColliderDef& shape) {
     case ColliderShape::Sphere: return shape.radius;
     case ColliderShape::Capsule: return shape.radius + shape.halfHeight;
     case ColliderShape::Box: break;
+    case ColliderShape::TriangleMesh: break;  // its BVH's root box bounds it instead
   }
   return shape.halfExtents.norm();
 }

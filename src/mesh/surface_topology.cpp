@@ -2,6 +2,7 @@
 
 #include <Eigen/Geometry>
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -27,37 +28,12 @@ std::string triangleName(const char* trianglesArg, size_t t) {
 
 }  // namespace
 
-void requireClosedManifold(const char* fn, std::span<const Real> positions, std::span<const uint32_t> triangles,
-                           const char* positionsArg, const char* trianglesArg) {
-  const std::string P = positionsArg, T = trianglesArg;
-  if (positions.empty()) check::fail(fn, P, "must not be empty", "0 values");
-  if (positions.size() % 3 != 0) check::fail(fn, P + ".size()", "must be a multiple of 3", positions.size());
-  if (positions.size() / 3 > UINT32_MAX) check::fail(fn, P + ".size()", "is too large", positions.size());
-  for (size_t i = 0; i < positions.size(); ++i) check::finite(fn, P + '[' + std::to_string(i) + ']', positions[i]);
-  if (triangles.size() % 3 != 0) check::fail(fn, T + ".size()", "must be a multiple of 3", triangles.size());
-  if (triangles.size() < 12) {
-    check::fail(fn, T, "must hold at least 4 triangles to enclose a volume", std::to_string(triangles.size() / 3) + " triangles");
-  }
-  const uint32_t nv = uint32_t(positions.size() / 3);
-  for (size_t i = 0; i < triangles.size(); ++i) check::index(fn, T + '[' + std::to_string(i) + ']', triangles[i], nv);
-
-  const size_t nt = triangles.size() / 3;
-  for (size_t t = 0; t < nt; ++t) {
-    const uint32_t* f = &triangles[3 * t];
-    std::ostringstream got;
-    got << "vertices " << f[0] << ", " << f[1] << ", " << f[2];
-    if (f[0] == f[1] || f[1] == f[2] || f[2] == f[0]) check::fail(fn, triangleName(T.c_str(), t), "repeats a vertex", got.str());
-    const Eigen::Vector3d a = vertex(positions, f[0]), b = vertex(positions, f[1]), c = vertex(positions, f[2]);
-    const double twiceArea = (b - a).cross(c - a).norm();
-    const double longest = std::max({(b - a).squaredNorm(), (c - b).squaredNorm(), (a - c).squaredNorm()});
-    if (!(twiceArea > 1e-7 * longest)) check::fail(fn, triangleName(T.c_str(), t), "is degenerate (zero area)", got.str());
-  }
-
-  // Edges: each undirected edge must be on exactly 2 triangles, once in each direction.
+std::optional<EdgeDefect> firstEdgeDefect(std::span<const uint32_t> triangles) {
   struct Edge {
     uint64_t key;  // (min << 32) | max
     uint32_t from, triangle;
   };
+  const size_t nt = triangles.size() / 3;
   std::vector<Edge> edges;
   edges.reserve(3 * nt);
   for (size_t t = 0; t < nt; ++t) {
@@ -74,21 +50,65 @@ void requireClosedManifold(const char* fn, std::span<const Real> positions, std:
     while (j < edges.size() && edges[j].key == edges[i].key) ++j;
     const uint32_t lo = uint32_t(edges[i].key >> 32), hi = uint32_t(edges[i].key);
     const size_t count = j - i;
-    if (count != 2) {
-      std::ostringstream s;
-      s << fn << ": " << T << " is not a closed manifold surface: edge (" << lo << ", " << hi << ") is shared by "
-        << count << (count == 1 ? " triangle" : " triangles") << " (first: triangle " << edges[i].triangle
-        << "), every edge must be shared by exactly 2 (got " << count << ')';
-      reject(s.str());
-    }
-    if (edges[i].from == edges[i + 1].from) {
-      std::ostringstream s;
-      s << fn << ": " << T << " are inconsistently oriented: edge (" << lo << ", " << hi << ") runs "
-        << edges[i].from << "->" << (edges[i].from == lo ? hi : lo) << " in both triangle " << edges[i].triangle
-        << " and triangle " << edges[i + 1].triangle << " (got the same direction twice)";
-      reject(s.str());
-    }
+    if (count != 2) return EdgeDefect{lo, hi, count, edges[i].triangle, edges[i].triangle, edges[i].from};
+    if (edges[i].from == edges[i + 1].from) return EdgeDefect{lo, hi, 2, edges[i].triangle, edges[i + 1].triangle, edges[i].from};
     i = j;
+  }
+  return std::nullopt;
+}
+
+void requireTriangles(const char* fn, std::span<const Real> positions, std::span<const uint32_t> triangles,
+                      const char* positionsArg, const char* trianglesArg, size_t minTriangles, const char* fewReason) {
+  const std::string P = positionsArg, T = trianglesArg;
+  if (positions.empty()) check::fail(fn, P, "must not be empty", "0 values");
+  if (positions.size() % 3 != 0) check::fail(fn, P + ".size()", "must be a multiple of 3", positions.size());
+  if (positions.size() / 3 > UINT32_MAX) check::fail(fn, P + ".size()", "is too large", positions.size());
+  // Names are built only when a check fails: a per-frame caller (setColliderMeshVertices) allocates nothing here.
+  for (size_t i = 0; i < positions.size(); ++i) {
+    if (!std::isfinite(positions[i])) check::finite(fn, P + '[' + std::to_string(i) + ']', positions[i]);
+  }
+  if (triangles.size() % 3 != 0) check::fail(fn, T + ".size()", "must be a multiple of 3", triangles.size());
+  if (triangles.size() < 3 * minTriangles) check::fail(fn, T, fewReason, std::to_string(triangles.size() / 3) + " triangles");
+  const uint32_t nv = uint32_t(positions.size() / 3);
+  for (size_t i = 0; i < triangles.size(); ++i) {
+    if (triangles[i] >= nv) check::index(fn, T + '[' + std::to_string(i) + ']', triangles[i], nv);
+  }
+  const size_t nt = triangles.size() / 3;
+  for (size_t t = 0; t < nt; ++t) {
+    const uint32_t* f = &triangles[3 * t];
+    auto got = [&] {
+      std::ostringstream s;
+      s << "vertices " << f[0] << ", " << f[1] << ", " << f[2];
+      return s.str();
+    };
+    if (f[0] == f[1] || f[1] == f[2] || f[2] == f[0]) check::fail(fn, triangleName(T.c_str(), t), "repeats a vertex", got());
+    const Eigen::Vector3d a = vertex(positions, f[0]), b = vertex(positions, f[1]), c = vertex(positions, f[2]);
+    const double twiceArea = (b - a).cross(c - a).norm();
+    const double longest = std::max({(b - a).squaredNorm(), (c - b).squaredNorm(), (a - c).squaredNorm()});
+    if (!(twiceArea > 1e-7 * longest)) check::fail(fn, triangleName(T.c_str(), t), "is degenerate (zero area)", got());
+  }
+}
+
+void requireClosedManifold(const char* fn, std::span<const Real> positions, std::span<const uint32_t> triangles,
+                           const char* positionsArg, const char* trianglesArg) {
+  const std::string T = trianglesArg;
+  requireTriangles(fn, positions, triangles, positionsArg, trianglesArg, 4,
+                   "must hold at least 4 triangles to enclose a volume");
+  const uint32_t nv = uint32_t(positions.size() / 3);
+  const size_t nt = triangles.size() / 3;
+
+  if (const std::optional<EdgeDefect> e = firstEdgeDefect(triangles)) {
+    std::ostringstream s;
+    if (e->count != 2) {
+      s << fn << ": " << T << " is not a closed manifold surface: edge (" << e->lo << ", " << e->hi << ") is shared by "
+        << e->count << (e->count == 1 ? " triangle" : " triangles") << " (first: triangle " << e->triangle
+        << "), every edge must be shared by exactly 2 (got " << e->count << ')';
+    } else {
+      s << fn << ": " << T << " are inconsistently oriented: edge (" << e->lo << ", " << e->hi << ") runs "
+        << e->from << "->" << (e->from == e->lo ? e->hi : e->lo) << " in both triangle " << e->triangle
+        << " and triangle " << e->otherTriangle << " (got the same direction twice)";
+    }
+    reject(s.str());
   }
 
   // Vertex fans: around vertex v, the corner of triangle (v, b, c) is followed by the corner whose triangle

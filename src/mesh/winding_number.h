@@ -9,9 +9,11 @@
 
 #include <Eigen/Core>
 
+#include "collision/triangle_bvh.h"
+
 namespace pbd::mesh {
 
-using Point3d = Eigen::Vector3d;
+using pbd::Point3d;
 
 /// Signed solid angle (steradians, in [-2π, 2π]) of triangle (a, b, c) seen from q, by Van Oosterom & Strackee
 /// (1983): with A = a - q, B = b - q, C = c - q,
@@ -38,35 +40,33 @@ class SurfaceBvh {
   double windingNumber(const Point3d& q) const;
 
   /// min(distance from q to the surface, cap): exact point–triangle distances, pruned by box distances.
-  double distanceUpTo(const Point3d& q, double cap) const;
+  double distanceUpTo(const Point3d& q, double cap) const { return bvh_.closestPoint(q, cap).distance; }
 
   /// Conservative segment test: false only if the segment [p, q] certainly does not meet the surface (every
   /// triangle is missed by more than a tolerance of 1e-9 × the surface's bounding-box diagonal). Then p and q have
   /// the same winding number, which is how the carving propagates one exact evaluation to neighbouring tets.
   bool segmentMayCross(const Point3d& p, const Point3d& q) const;
 
+  /// The triangle hierarchy itself (closest points, segment hits).
+  const TriangleBvh& bvh() const { return bvh_; }
+
+  /// Moves the vertices (xyz per vertex, same count): the boxes are refitted; the caps depend on the connectivity
+  /// only, so they stay exact. No allocation.
+  void refit(std::span<const Real> xyz);
+
  private:
-  struct Node {
-    Point3d lo = Point3d::Zero(), hi = Point3d::Zero();  // bounding box of the node's triangles
-    uint32_t first = 0;  // range [first, first + count) of tri_
+  struct Cap {
+    uint32_t first = 0;  // range of cap_ (3 indices per triangle); count == kNoCap: no cap (use the triangles)
     uint32_t count = 0;
-    int32_t left = -1;  // children (-1: leaf)
-    int32_t right = -1;
-    uint32_t capFirst = 0;  // range of cap_ (3 indices per triangle); capCount == UINT32_MAX: no cap
-    uint32_t capCount = 0;
   };
-  int32_t build(uint32_t first, uint32_t count);
-  void buildCap(Node& node);
+  void buildCap(uint32_t node);
   double triangleSum(uint32_t first, uint32_t count, const Point3d& q) const;
-  double distanceToTriangle(uint32_t t, const Point3d& q) const;
   bool triangleMayCross(uint32_t t, const Point3d& p, const Point3d& q) const;
 
-  std::vector<Point3d> v_;
-  std::vector<uint32_t> f_;      // 3 vertex indices per triangle
-  std::vector<uint32_t> tri_;    // triangle indices, permuted so that each node's triangles are contiguous
-  std::vector<uint32_t> cap_;    // cap triangles (3 vertex indices each) of all nodes
-  std::vector<Node> nodes_;
-  double tolerance_ = 0;  // segmentMayCross: 1e-9 × bounding-box diagonal
+  TriangleBvh bvh_;
+  std::vector<uint32_t> cap_;  // cap triangles (3 vertex indices each) of all nodes
+  std::vector<Cap> caps_;      // per node of bvh_
+  double tolerance_ = 0;       // segmentMayCross: 1e-9 × bounding-box diagonal
 };
 
 }  // namespace pbd::mesh

@@ -14,6 +14,13 @@ void checkStrength(const char* fn, const char* name, const Strength& s) {
   check::inRange(fn, std::string(name) + ".stiffness", s.stiffness, 0, 1);
 }
 
+void checkTethers(const char* fn, TetherMode mode, Real slack) {
+  if (mode != TetherMode::None && mode != TetherMode::Euclidean && mode != TetherMode::Geodesic) {
+    check::fail(fn, "tethers", "is unknown", int(mode));
+  }
+  check::inRange(fn, "tetherSlack", slack, 1, 1e6);
+}
+
 std::vector<uint32_t> resolvePins(const char* fn, const std::vector<uint32_t>& pinned,
                                   const std::vector<PinRegion>& regions, const std::vector<Real>& positions) {
   const size_t count = positions.size() / 3;

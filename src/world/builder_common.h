@@ -9,6 +9,8 @@
 namespace pbd {
 
 void checkStrength(const char* fn, const char* name, const Strength& s);
+/// Validates a body's tether mode (a known TetherMode) and slack (in [1, 1e6]), naming "tethers" and "tetherSlack".
+void checkTethers(const char* fn, TetherMode mode, Real slack);
 /// Validates the pinned indices and the pin regions against the body's built `positions` (xyz); returns every pinned
 /// particle once, in increasing order.
 std::vector<uint32_t> resolvePins(const char* fn, const std::vector<uint32_t>& pinned,

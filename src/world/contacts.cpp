@@ -5,6 +5,7 @@
 
 #include "collision/shape_distance.h"
 #include "constraints/plane_contact.h"
+#include "world/collider_motion.h"
 #include "world/world_state.h"
 
 namespace pbd {
@@ -12,21 +13,12 @@ namespace {
 
 const Vec3 kUp(0, 1, 0);
 
-Vec3 particleAt(const std::vector<Real>& xyz, uint32_t i) { return Vec3(xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]); }
-
 /// Signed distance of world point p to the collider at its end-of-substep pose, with the world normal.
 ShapeDistance worldDistance(const Collider& c, const Vec3& p) {
   const Vec3 q = c.subEndRotation.conjugate() * (p - c.subEndPosition);
   ShapeDistance d = shapeDistance(c.def, q);
   d.n = c.subEndRotation * d.n;
   return d;
-}
-
-/// Velocity of the collider's material point under p over the substep (kinematic colliders drag particles along).
-Vec3 colliderVelocity(const Collider& c, const Vec3& p, Real invH) {
-  const Vec3 q = c.subEndRotation.conjugate() * (p - c.subEndPosition);
-  const Vec3 before = c.subStartPosition + c.subStartRotation * q;
-  return (p - before) * invH;
 }
 
 /// Calls visit(i, p_i, distance) for every free particle of `p` inside collider c (closer than its thickness).
@@ -47,6 +39,9 @@ void forEachPenetration(const Collider& c, const std::vector<Real>& p, const std
 void World::Impl::reserveContacts(size_t particles, size_t colliderCount) {
   // Each particle can touch the ground and every collider, and the late pass can add as many again.
   contacts.reserve(2 * particles * (colliderCount + 1));
+  for (MeshShape& m : meshShapes) {  // new particles: their inside flags exist before they do, and are unknown
+    if (m.inside.size() < particles) m.inside.resize(particles, 0), m.insideUnknown = true;
+  }
 }
 
 void World::Impl::updateColliderPoses(Real fractionStart, Real fractionEnd) {
@@ -69,6 +64,10 @@ void World::Impl::generateContacts(Real h) {
   }
   for (uint32_t k = 0; k < colliders.size(); ++k) {
     const Collider& c = colliders[k];
+    if (c.mesh != kNoMesh) {
+      generateMeshContacts(k, h);
+      continue;
+    }
     forEachPenetration(c, p, w, [&](uint32_t i, const Vec3& pi, const ShapeDistance& d) {
       const Vec3 relative = particleAt(v, i) - colliderVelocity(c, pi, 1 / h);
       contacts.push_back({i, k, d.n.dot(relative), 0, d.n});
@@ -86,6 +85,14 @@ void World::Impl::projectContacts() {
     }
     const Collider& col = colliders[c.collider];
     const Vec3 pi = particleAt(p, c.particle);
+    if (col.mesh != kNoMesh) {  // a fixed plane: C(p) = (p - q)·n - thickness >= 0
+      const Real push = col.def.thickness - (pi - c.point).dot(c.normal);
+      if (!(push > 0)) continue;
+      const Vec3 corrected = pi + push * c.normal;
+      for (int a = 0; a < 3; ++a) p[3 * c.particle + a] = corrected[a];
+      c.normalPush += push;
+      continue;
+    }
     const ShapeDistance d = worldDistance(col, pi);
     if (d.phi >= col.def.thickness) continue;
     const Real push = col.def.thickness - d.phi;
@@ -113,6 +120,10 @@ void World::Impl::addLateContacts(Real h) {
   }
   for (uint32_t k = 0; k < colliders.size(); ++k) {
     const Collider& c = colliders[k];
+    if (c.mesh != kNoMesh) {
+      addLateMeshContacts(k, h);
+      continue;
+    }
     forEachPenetration(c, p, w, [&](uint32_t i, const Vec3& pi, const ShapeDistance& d) {
       const Real push = c.def.thickness - d.phi;
       const Vec3 corrected = pi + push * d.n;

@@ -31,10 +31,12 @@ BodyBlueprint buildCloth(const ClothDef& def) {
   if (def.bendModel != BendModel::SkipOne && def.bendModel != BendModel::Dihedral) {
     check::fail(fn, "bendModel", "is unknown", int(def.bendModel));
   }
-  if (def.tethers != TetherMode::None && def.tethers != TetherMode::Euclidean && def.tethers != TetherMode::Geodesic) {
-    check::fail(fn, "tethers", "is unknown", int(def.tethers));
-  }
-  check::inRange(fn, "tetherSlack", def.tetherSlack, 1, 1e6);
+  checkTethers(fn, def.tethers, def.tetherSlack);
+  // The far corner and the inverse masses must fit in a Real, not only the arguments.
+  const Real farthest = def.origin.cwiseAbs().maxCoeff();
+  check::derivedFinite(fn, "spacing", "puts the far corner of the cloth out of float range",
+                       double(farthest) + 2 * double(def.spacing) * double(std::max(def.columns, def.rows)), def.spacing);
+  check::derivedInverseMass(fn, "mass", double(count) / double(def.mass), def.mass);
 
   const uint32_t C = uint32_t(def.columns), R = uint32_t(def.rows);
   BodyBlueprint b;
@@ -121,6 +123,9 @@ BodyBlueprint buildRope(const RopeDef& def) {
   if (!((def.end - def.start).norm() > 0)) check::fail(fn, "end", "must differ from start (|end - start|)", 0);
   check::positive(fn, "mass", def.mass);
   const uint32_t count = uint32_t(def.segments) + 1;
+  check::derivedFinite(fn, "end", "is too far from start (|end - start| overflows float)",
+                       double((def.end - def.start).norm()), (def.end - def.start).norm());
+  check::derivedInverseMass(fn, "mass", double(count) / double(def.mass), def.mass);
   checkStrength(fn, "stretch", def.stretch);
   checkStrength(fn, "bend", def.bend);
 

@@ -88,7 +88,7 @@ BodyBlueprint buildTriangleMesh(const TriangleMeshDef& def) {
   const bool strainTriangles = usesStrainTriangles(fn, def.model);
   checkStrength(fn, "bend", def.bend);
   checkStrength(fn, "volume", def.volume);
-  check::inRange(fn, "tetherSlack", def.tetherSlack, 1, 1e6);
+  checkTethers(fn, def.tethers, def.tetherSlack);
   check::atLeast(fn, "pressure", def.pressure, 0);
   const size_t renderCount = def.positions.size() / 3;
   for (size_t k = 0; k < def.pinned.size(); ++k) check::index(fn, "pinned[" + std::to_string(k) + "]", def.pinned[k], renderCount);
@@ -116,6 +116,9 @@ BodyBlueprint buildTriangleMesh(const TriangleMeshDef& def) {
     triangles = std::move(welded.triangles);
     b.renderToParticle = std::move(welded.renderToParticle);
   }
+  if (triangles.empty()) {  // welding dropped every triangle (each had two corners within the tolerance)
+    check::fail(fn, "triangles", "are all degenerate (none is left after welding)", def.triangles.size() / 3);
+  }
   for (size_t t = 0; t < triangles.size(); t += 3) {
     const Vec3 a = pointAt(b, triangles[t]), c1 = pointAt(b, triangles[t + 1]), c2 = pointAt(b, triangles[t + 2]);
     const Real scale = std::max({(c1 - a).norm(), (c2 - a).norm(), (c2 - c1).norm()});
@@ -135,7 +138,10 @@ BodyBlueprint buildTriangleMesh(const TriangleMeshDef& def) {
   const size_t n = b.positions.size() / 3;
   const std::vector<double> mass = areaMasses(b, triangles, def.mass);
   b.inverseMasses.resize(n);
-  for (size_t i = 0; i < n; ++i) b.inverseMasses[i] = Real(1 / mass[i]);
+  for (size_t i = 0; i < n; ++i) {
+    check::derivedInverseMass(fn, "mass", 1 / mass[i], def.mass);
+    b.inverseMasses[i] = Real(1 / mass[i]);
+  }
   for (uint32_t pin : pins) b.inverseMasses[pin] = 0;
 
   std::vector<std::pair<uint32_t, uint32_t>> edges;

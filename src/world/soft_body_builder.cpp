@@ -79,7 +79,10 @@ BodyBlueprint buildSoftBody(const SoftBodyDef& def) {
   b.inverseMasses.resize(n);
   for (uint32_t i = 0; i < n; ++i) {
     if (mass[i] == 0) check::fail(fn, "positions", ("vertex " + std::to_string(i) + " is in no tet").c_str(), i);
-    b.inverseMasses[i] = def.totalMass > 0 ? Real(double(n) / def.totalMass) : Real(1 / mass[i]);
+    const double inverse = def.totalMass > 0 ? double(n) / def.totalMass : 1 / mass[i];
+    if (def.totalMass > 0) check::derivedInverseMass(fn, "totalMass", inverse, def.totalMass);
+    else check::derivedInverseMass(fn, "density", inverse, def.density);
+    b.inverseMasses[i] = Real(inverse);
   }
   for (uint32_t pin : pins) b.inverseMasses[pin] = 0;
   std::sort(edges.begin(), edges.end());

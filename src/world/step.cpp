@@ -50,6 +50,7 @@ void World::Impl::rollBack() {
     std::fill(savedV.begin() + 3 * size_t(bodies[b].begin), savedV.begin() + 3 * size_t(bodies[b].end), Real(0));
   }
   historyValid = false;
+  markMeshInsideUnknown();  // the inside flags describe the undone step
   // Copy back, not swap: x and v must keep their addresses, callers hold views of them.
   std::copy(savedX.begin(), savedX.end(), x.begin());
   std::copy(savedV.begin(), savedV.end(), v.begin());
@@ -57,6 +58,8 @@ void World::Impl::rollBack() {
 
 void World::Impl::runSubsteps(Real dt) {
   refreshDerivedData();
+  if (settings.solver == Solver::Hierarchical) refreshHierarchy();
+  if (settings.solver == Solver::ProjectiveDynamics) refreshProjective();  // refactors only if something changed
   const Real h = dt / Real(settings.substeps);
   if (recordResiduals) residuals.assign(2 * size_t(settings.substeps) * size_t(settings.iterations), Real(0));
   for (int s = 0; s < settings.substeps; ++s) {
@@ -86,16 +89,23 @@ void World::Impl::runSubsteps(Real dt) {
     const bool xpbd = settings.method == Method::Xpbd;
     // α̃ = α / h² (Euler); BDF2 weighs the constraint forces by 4/9 h², so α̃ = α / (4/9 h²).
     const Real invH2 = useBdf2 ? Real(9) / (4 * h * h) : 1 / (h * h);
+    // HPBD's pre-pass: the coarse levels move the particles once per substep, then the iterations refine.
+    if (settings.solver == Solver::Hierarchical) hierarchy.solve(asVec3(p), w.data(), xpbd, invH2);
     for (int it = 0; it < settings.iterations; ++it) {
       switch (settings.solver) {
         case Solver::GaussSeidel: projectDistancesGaussSeidel(xpbd, invH2); break;
         case Solver::Jacobi: projectDistancesJacobi(xpbd, invH2); break;
         case Solver::ColouredGaussSeidel: projectDistancesColoured(xpbd, invH2); break;
+        case Solver::Hierarchical: projectDistancesColoured(xpbd, invH2); break;  // level 0
+        // One local/global solve of distances, dihedrals and tets (1/h_eff² = invH2); the rest PBD-style below.
+        case Solver::ProjectiveDynamics: solveProjective(invH2); break;
       }
       projectTriangleStrains(xpbd, invH2);
-      projectDihedrals(xpbd, invH2);
-      projectVolumes(xpbd, invH2);
-      projectNeoHookeans(xpbd, invH2);
+      if (settings.solver != Solver::ProjectiveDynamics) {  // PD solved these in its global step
+        projectDihedrals(xpbd, invH2);
+        projectVolumes(xpbd, invH2);
+        projectNeoHookeans(xpbd, invH2);
+      }
       projectGlobalVolumes(xpbd, invH2);
       projectShapeMatchingClusters(xpbd, invH2);
       projectTethers();
@@ -141,6 +151,7 @@ void World::Impl::refreshDerivedData() {
     for (ShapeMatchingCluster& c : shapeMatchings) c.kPrime = correctedStiffness(c.stiffness, kPrimeIterations);
     schedule.dirty = true;
   }
+  if (schedule.dirty) hierarchy.dirty = true;  // same triggers: particles, distance constraints, strengths
   if (!schedule.dirty) return;
   // Counting sort by colour.
   constexpr uint32_t kGroups = GraphColouring::kColours + 1;

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <sstream>
 #include <string>
 
@@ -50,6 +51,21 @@ inline void index(const char* fn, const std::string& arg, uint64_t value, uint64
 
 inline void inverseMass(const char* fn, const std::string& arg, double value) {
   atLeast(fn, arg, value, 0);
+}
+
+/// An inverse mass that a builder derives from the finite argument `arg` (= got: a mass, density or total mass) must
+/// be a positive finite Real: an extreme but finite argument would otherwise overflow it to Inf (NaN in the next
+/// step) or underflow it to 0 (a particle silently pinned). Checked in double, before any conversion to Real.
+inline void derivedInverseMass(const char* fn, const std::string& arg, double inverseMass, double got) {
+  if (!(inverseMass > 0 && inverseMass <= double(std::numeric_limits<Real>::max()))) {
+    fail(fn, arg, "is out of range: the inverse mass it gives a particle is not a positive finite float", got);
+  }
+}
+
+/// A length or coordinate that a builder derives from the finite argument `arg` (= got) must fit in a Real: a huge
+/// spacing or a start and end at opposite ends of the float range would put particles at Inf.
+inline void derivedFinite(const char* fn, const std::string& arg, const char* reason, double derived, double got) {
+  if (!(std::fabs(derived) <= double(std::numeric_limits<Real>::max()))) fail(fn, arg, reason, got);
 }
 
 }  // namespace pbd::check

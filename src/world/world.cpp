@@ -1,6 +1,7 @@
 #include "pbd/world.h"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "constraints/multiplier.h"
@@ -23,6 +24,13 @@ void checkStrength(const char* fn, const Strength& s) {
   check::inRange(fn, "stiffness", s.stiffness, 0, 1);
 }
 
+/// The hierarchical solver's settings; `names` are the arguments as the caller calls them (levels, parents, passes).
+void checkHierarchy(const char* fn, int levels, int parents, int coarseIterations, const char* const (&names)[3]) {
+  check::inRange(fn, names[0], levels, 1, 16);
+  check::inRange(fn, names[1], parents, 1, 16);
+  check::inRange(fn, names[2], coarseIterations, 1, 1000);
+}
+
 void checkSettings(const char* fn, const SolverSettings& s) {
   check::finite(fn, "gravity", s.gravity);
   check::inRange(fn, "substeps", s.substeps, 1, 1000);
@@ -38,9 +46,12 @@ void checkSettings(const char* fn, const SolverSettings& s) {
   if (s.integrator != Integrator::ImplicitEuler && s.integrator != Integrator::Bdf2) {
     check::fail(fn, "integrator", "is unknown", int(s.integrator));
   }
-  if (s.solver != Solver::GaussSeidel && s.solver != Solver::Jacobi && s.solver != Solver::ColouredGaussSeidel) {
+  if (s.solver != Solver::GaussSeidel && s.solver != Solver::Jacobi && s.solver != Solver::ColouredGaussSeidel &&
+      s.solver != Solver::Hierarchical && s.solver != Solver::ProjectiveDynamics) {
     check::fail(fn, "solver", "is unknown", int(s.solver));
   }
+  checkHierarchy(fn, s.hierarchyLevels, s.hierarchyParents, s.coarseIterations,
+                 {"hierarchyLevels", "hierarchyParents", "coarseIterations"});
   check::positive(fn, "selfCollision.radius", s.selfCollision.radius);
   check::finite(fn, "jacobiRelaxation", s.jacobiRelaxation);
   if (!(s.jacobiRelaxation > 0 && s.jacobiRelaxation < 2)) check::fail(fn, "jacobiRelaxation", "must be in (0, 2)", s.jacobiRelaxation);
@@ -230,6 +241,13 @@ void World::setSolver(Solver solver) {
   impl_->settings = s;
 }
 
+void World::setHierarchy(int levels, int parents, int coarseIterations) {
+  checkHierarchy("setHierarchy", levels, parents, coarseIterations, {"levels", "parents", "coarseIterations"});
+  impl_->settings.hierarchyLevels = levels;
+  impl_->settings.hierarchyParents = parents;
+  impl_->settings.coarseIterations = coarseIterations;
+}
+
 void World::setJacobiRelaxation(Real omega) {
   SolverSettings s = impl_->settings;
   s.jacobiRelaxation = omega;
@@ -307,6 +325,7 @@ uint32_t World::addParticles(const Real* xyz, const Real* inverseMasses, size_t 
 void World::setInverseMass(uint32_t particle, Real inverseMass) {
   check::index("setInverseMass", "particle", particle, impl_->count());
   check::inverseMass("setInverseMass", "inverseMass", inverseMass);
+  if ((impl_->w[particle] == 0) != (inverseMass == 0)) impl_->hierarchy.dirty = true;  // it keeps pinned particles
   impl_->w[particle] = inverseMass;
   if (inverseMass == 0) store3(impl_->v, particle, Vec3::Zero());
   impl_->historyValid = false;
@@ -324,6 +343,7 @@ void World::setPosition(uint32_t particle, const Vec3& position) {
   check::finite("setPosition", "position", position);
   store3(impl_->x, particle, position);
   impl_->historyValid = false;
+  impl_->markMeshInsideUnknown();  // a teleport may land inside a closed mesh
 }
 
 void World::setExternalForce(uint32_t particle, const Vec3& f) {
@@ -449,7 +469,8 @@ namespace {
 
 /// Validates a collider's shape and material; returns its rotation normalized.
 Quat checkCollider(const char* fn, const ColliderDef& def) {
-  if (def.shape != ColliderShape::Sphere && def.shape != ColliderShape::Capsule && def.shape != ColliderShape::Box) {
+  if (def.shape != ColliderShape::Sphere && def.shape != ColliderShape::Capsule && def.shape != ColliderShape::Box &&
+      def.shape != ColliderShape::TriangleMesh) {
     check::fail(fn, "shape", "is unknown", int(def.shape));
   }
   check::finite(fn, "position", def.position);
@@ -470,10 +491,19 @@ uint32_t World::addCollider(const ColliderDef& def) {
   Impl& m = *impl_;
   const Quat rotation = checkCollider("addCollider", def);
   if (m.colliders.size() >= 4096) check::fail("addCollider", "collider count", "is at the limit 4096", m.colliders.size());
+  std::optional<MeshShape> mesh;  // validated and built before anything changes (mesh_colliders.cpp)
+  if (def.shape == ColliderShape::TriangleMesh) mesh.emplace(m.buildMeshShape("addCollider", def));
   m.reserveContacts(m.count(), m.colliders.size() + 1);
   m.colliders.reserve(m.colliders.size() + 1);
+  m.meshShapes.reserve(m.meshShapes.size() + (mesh ? 1 : 0));
   Collider c{def, def.position, rotation, def.position, def.position, rotation, rotation};
   c.def.rotation = rotation;
+  c.def.meshPositions = {};  // views of the caller's arrays: the world's copy is meshShapes[c.mesh]
+  c.def.meshTriangles = {};
+  if (mesh) {
+    c.mesh = uint32_t(m.meshShapes.size());
+    m.meshShapes.push_back(std::move(*mesh));
+  }
   m.colliders.push_back(c);
   return uint32_t(m.colliders.size() - 1);
 }
@@ -506,6 +536,10 @@ MeshBody World::addTriangleMesh(const TriangleMeshDef& def) {
 void World::step(Real dt) {
   check::finite("step", "dt", dt);
   if (!(dt > 0) || dt > 1) check::fail("step", "dt", "must be in (0, 1] seconds", dt);
+  // α̃ = α/h² (BDF2: 9α/(4h²)) must fit in a float: a tiny positive dt (1e-40) would otherwise give Inf or NaN
+  // multipliers and roll every step back. Any dt above ~1e-19 s per substep passes.
+  const double h = double(dt) / impl_->settings.substeps;
+  check::derivedFinite("step", "dt", "is too small for the substep count (9/(4 h^2) overflows float)", 9 / (4 * h * h), dt);
   impl_->step(dt);
 }
 

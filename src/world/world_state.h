@@ -15,8 +15,11 @@
 #include "constraints/triangle_strain.h"
 #include "pbd/colliders.h"
 #include "pbd/world.h"
+#include "collision/mesh_collider.h"
 #include "collision/spatial_hash.h"
 #include "schedule/graph_colouring.h"
+#include "solvers/hierarchy.h"
+#include "solvers/projective_dynamics.h"
 
 namespace pbd {
 
@@ -55,7 +58,12 @@ struct Contact {
   Real approachSpeed;   ///< m/s, relative normal velocity when the contact was generated (negative = approaching).
   Real normalPush;      ///< m, total normal correction applied this substep (the normal impulse times h/m).
   Vec3 normal;          ///< Outward surface normal at the last projection (world frame).
+  Vec3 point = Vec3::Zero();  ///< m, triangle-mesh contacts only: the contact plane's surface point (world frame, at
+                              ///< the substep's end pose); with `normal` it fixes C(p) = (p - point)·normal - thickness.
 };
+
+/// Collider::mesh of the shapes that are not triangle meshes.
+inline constexpr uint32_t kNoMesh = ~0u;
 
 /// A collider and its poses: `def` holds the pose at the end of the step; the substep poses are interpolated.
 struct Collider {
@@ -64,6 +72,7 @@ struct Collider {
   Quat startRotation;
   Vec3 subStartPosition, subEndPosition;  ///< Pose at the start and end of the current substep.
   Quat subStartRotation, subEndRotation;
+  uint32_t mesh = kNoMesh;             ///< TriangleMesh: index into World::Impl::meshShapes; kNoMesh otherwise.
 };
 
 struct ParticleRange {
@@ -110,6 +119,8 @@ struct World::Impl {
   std::vector<uint32_t> distanceColour;       // colour of each distance constraint (GraphColouring::kOverflow too)
   GraphColouring colouring;
   ColourSchedule schedule;
+  Hierarchy hierarchy;                        // Solver::Hierarchical's coarse levels, rebuilt when `dirty`
+  ProjectiveSystem projective;                // Solver::ProjectiveDynamics: elements and factored matrix
   int kPrimeIterations = 0;                   // iteration count the cached k' were computed for
 
   std::vector<DihedralConstraint> dihedrals;
@@ -139,6 +150,7 @@ struct World::Impl {
   SpatialHash selfCollisionHash;
   std::vector<std::pair<uint32_t, uint32_t>> selfCollisionPairs;
   std::vector<Collider> colliders;
+  std::vector<MeshShape> meshShapes;          // the triangle meshes of TriangleMesh colliders (Collider::mesh)
   std::vector<Contact> contacts;              // capacity reserved (see reserveContacts), so step() never allocates
 
   bool recordResiduals = false;
@@ -170,6 +182,9 @@ struct World::Impl {
   void projectDistancesGaussSeidel(bool xpbd, Real invH2);
   void projectDistancesColoured(bool xpbd, Real invH2);
   void projectDistancesJacobi(bool xpbd, Real invH2);
+  void refreshHierarchy();  // hierarchical_stage.cpp
+  void refreshProjective();               // projective_stage.cpp: elements from the constraints, once per step
+  void solveProjective(Real invH2);       // one PD local/global iteration on p (distances, dihedrals, tets)
   void projectTethers();
   void projectDihedrals(bool xpbd, Real invH2);
   void projectVolumes(bool xpbd, Real invH2);
@@ -188,6 +203,11 @@ struct World::Impl {
   void projectContacts();
   void recordResidual(size_t pass, Real invH2);
   void addLateContacts(Real h);
+  // Triangle-mesh colliders (mesh_contacts.cpp): continuous contacts per substep, the late pass, state upkeep.
+  void generateMeshContacts(uint32_t collider, Real h);
+  void addLateMeshContacts(uint32_t collider, Real h);
+  void markMeshInsideUnknown();  // particles moved or added outside the step: recompute who is inside a mesh
+  MeshShape buildMeshShape(const char* fn, const ColliderDef& def) const;  // mesh_colliders.cpp; validates
   void commitPositions(Real h);
   void updateContactVelocities(Real h);
   Real groundSurface() const { return settings.ground.height + settings.ground.thickness; }

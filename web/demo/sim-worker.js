@@ -1,83 +1,139 @@
-// The simulation runs here, off the main thread. With the threaded build the page reads the particle positions
-// straight out of the shared wasm memory; with the single-threaded build each frame's positions are transferred.
+// The simulation runs here, off the main thread: it builds the gallery scene the page asked for (scene-host.js) and
+// steps its worlds at 60 Hz. With the threaded build the page reads the particle positions straight out of the
+// shared wasm memory; with the single-threaded build each frame's positions are transferred.
 import { createPbd } from '../lib/index.js';
-import { CLOTH, COLLIDERS, DEFAULT_PARAMS, SOFT_BUNNY, SOFT_CUBE } from './cloth-scene.js';
-import { bunnyMesh } from './bunny-mesh.js';
+import { SOFT_BUNNY } from './cloth-scene.js';
 import { DROP, prepareDroppedMesh } from './dropped-mesh.js';
-import { tetCube } from './tet-cube.js';
+import { applyParams, buildScene, createAssets, disposeScene, sceneParams } from './scene-host.js';
+import { packSnapshots, unpackSnapshots } from './snapshot-file.js';
 
 const FRAME_DT = 1 / 60;
 
 let pbd;
-let world;
-let cloth;
-let softBody;
-let bunnyBody;
-let bunnyTets = null;       // the bunny's tet mesh, tetrahedralized once at start
-const dropped = [];         // meshes dropped on the page: {tets, triangles}; rebuilt with the world on reset
-const cubeMesh = tetCube(SOFT_CUBE.cells, SOFT_CUBE.size, SOFT_CUBE.origin);
-let params = { ...DEFAULT_PARAMS };
+let assets;
+let sceneName;
+let built = null;           // the scene's worlds and what to draw (scene-host.js)
+let params;
 let paused = false;
-let grab = null;            // attachment handle while the mouse holds a particle
-let sharedBuffer = null;    // the SharedArrayBuffer last sent to the page
-let sharedOffset = -1;
+let time = 0;               // s of simulated time, for scenes that animate (wind)
+let grab = null;            // {world, handle} while the mouse holds a particle
+const dropped = [];         // meshes dropped on the page: {tets, triangles, name}; rebuilt with the world on reset
+const shared = [];          // per world: the buffer and offset last sent to the page
+const embeddings = [];      // dropped meshes' render meshes: {embedding, world, firstParticle}
+const sharedEmbeddings = [];  // per embedding: the buffer and offset last sent to the page
+let cancelFlag = null;      // Int32Array over a SharedArrayBuffer the page sets to 1 to cancel a tetrahedralization
+const userPins = new Map(); // "world:particle" -> inverse mass, for particles pinned from the page
 
-function applyParams() {
-  world.setMethod(params.method);
-  world.setSolver(params.solver);
-  world.setIntegrator(params.integrator);
-  world.setSelfCollision({ enabled: params.selfCollision, radius: 0.008 });
-  world.setSubsteps(params.substeps);
-  world.setIterations(params.iterations);
-  world.setLinearDamping(params.damping);
-  world.setGravity(0, params.gravity, 0);
-  // Stretch and shear follow the panel; the skip-one bending edges (the cloth's last family) stay soft.
-  const bend = (CLOTH.columns - 2) * CLOTH.rows + CLOTH.columns * (CLOTH.rows - 2);
-  world.setDistanceStrength(cloth.firstConstraint, cloth.constraintCount - bend, params.compliance, params.stiffness);
-}
+const progress = (what, fraction) => postMessage({ type: 'progress', what, fraction });
+const plain = ({ world, ...rest }) => rest;   // World objects stay here; the page gets indices
 
-function buildWorld() {
-  world?.delete();
-  world = new pbd.World();
-  world.setGround({ height: 0, friction: 0.4, thickness: 0.005 });
-  world.setRecordResiduals(true);   // the page plots the convergence of every step
-  for (const collider of COLLIDERS) world.addCollider(collider);
-  cloth = world.addCloth(CLOTH);
-  softBody = world.addSoftBody({ ...cubeMesh, density: SOFT_CUBE.density, edges: SOFT_CUBE.edges, volume: SOFT_CUBE.volume });
+/**
+ * A dropped mesh's soft body in the scene's first world, with the bunny's material, drawn as its render mesh
+ * embedded in the tets (an Embedding in wasm memory, updated after every step and read by the page in place).
+ */
+function addDropped(mesh) {
+  const world = built.worlds[0].world;
   const { scale, offset, resolution, ...material } = SOFT_BUNNY;
-  bunnyBody = world.addSoftBody({ positions: bunnyTets.positions, tets: bunnyTets.tets, ...material });
-  for (const mesh of dropped) mesh.body = world.addSoftBody({ positions: mesh.tets.positions, tets: mesh.tets.tets, ...material });
-  grab = null;
-  applyParams();
+  const embedding = new pbd.Embedding(mesh.tets.positions, mesh.tets.tets, mesh.render.positions);
+  let body;
+  try {
+    body = world.addSoftBody({ positions: mesh.tets.positions, tets: mesh.tets.tets, ...material });
+  } catch (error) {
+    embedding.delete();
+    throw error;
+  }
+  embedding.update(world, body.firstParticle);
+  const k = embeddings.push({ embedding, world, firstParticle: body.firstParticle }) - 1;
+  // Picking uses the body's particles; drawing uses the embedding's vertices.
+  return { worldIndex: 0, firstParticle: body.firstParticle, particleCount: body.particleCount, embedding: k,
+    vertexCount: embedding.vertexCount(), triangles: mesh.render.triangles, style: 'bunny', label: mesh.name,
+    dropped: true };
 }
 
-/** Sends the page what it needs to read positions: the shared buffer (threaded) or a copy (single). */
-function publish(stats) {
-  stats.residuals = world.residuals().slice();   // a few floats per pass: small, and the page keeps them
-  const view = world.positions();
-  if (pbd.variant === 'threaded') {
-    if (view.buffer !== sharedBuffer || view.byteOffset !== sharedOffset) {
-      sharedBuffer = view.buffer;
-      sharedOffset = view.byteOffset;
-      postMessage({ type: 'positions-shared', buffer: sharedBuffer, byteOffset: sharedOffset, length: view.length });
+function deleteEmbeddings() {
+  for (const { embedding } of embeddings) embedding.delete();
+  embeddings.length = 0;
+  sharedEmbeddings.length = 0;
+}
+
+function build() {
+  deleteEmbeddings();
+  disposeScene(built);
+  built = buildScene(pbd, sceneName, assets);
+  if (built.scene.acceptsDroppedMeshes) for (const mesh of dropped) built.drawables.push(addDropped(mesh));
+  grab = null;
+  time = 0;
+  shared.length = 0;
+  userPins.clear();
+  applyParams(built, params);
+}
+
+/** What the page needs to draw the scene. */
+function describe() {
+  const { scene } = built;
+  return { scene: sceneName, title: scene.title, hint: scene.hint, camera: scene.camera, params,
+    lanes: built.worlds.map(({ lane }) => lane.label ?? null), drawables: built.drawables.map(plain),
+    colliders: built.colliders.map(plain), info: built.info, acceptsDroppedMeshes: !!scene.acceptsDroppedMeshes };
+}
+
+/** Kinetic and gravitational potential energy (J, height from the ground) of every free particle of every world. */
+function energy() {
+  let kinetic = 0, potential = 0;
+  for (const { world } of built.worlds) {
+    const x = world.positions(), v = world.velocities(), w = world.inverseMasses();
+    for (let i = 0; i < w.length; i++) {
+      if (w[i] === 0) continue;
+      kinetic += 0.5 * (v[3 * i] ** 2 + v[3 * i + 1] ** 2 + v[3 * i + 2] ** 2) / w[i];
+      potential -= params.gravity * x[3 * i + 1] / w[i];
     }
+  }
+  return { kinetic, potential };
+}
+
+/** Sends the page what it needs to read positions: the shared buffers (threaded) or copies (single). */
+function publish(stats) {
+  stats.residuals = built.worlds.map(({ world }) => world.residuals().slice());   // a few floats per pass
+  stats.energy = energy();
+  if (pbd.variant === 'threaded') {
+    built.worlds.forEach(({ world }, k) => {
+      const view = world.positions();
+      if (view.buffer !== shared[k]?.buffer || view.byteOffset !== shared[k]?.byteOffset) {
+        shared[k] = { buffer: view.buffer, byteOffset: view.byteOffset };
+        postMessage({ type: 'positions-shared', world: k, buffer: view.buffer, byteOffset: view.byteOffset,
+          length: view.length });
+      }
+    });
+    embeddings.forEach(({ embedding }, k) => {
+      const view = embedding.positions();
+      if (view.buffer !== sharedEmbeddings[k]?.buffer || view.byteOffset !== sharedEmbeddings[k]?.byteOffset) {
+        sharedEmbeddings[k] = { buffer: view.buffer, byteOffset: view.byteOffset };
+        postMessage({ type: 'positions-shared', embedding: k, buffer: view.buffer, byteOffset: view.byteOffset,
+          length: view.length });
+      }
+    });
     postMessage({ type: 'frame', ...stats });
   } else {
-    const copy = view.slice();
-    postMessage({ type: 'frame', ...stats, positions: copy }, [copy.buffer]);
+    const copies = built.worlds.map(({ world }) => world.positions().slice());
+    const embedded = embeddings.map(({ embedding }) => embedding.positions().slice());
+    postMessage({ type: 'frame', ...stats, positions: copies, embedded },
+      [...copies, ...embedded].map((c) => c.buffer));
   }
 }
 
 function stepOnce() {
   const t0 = performance.now();
-  world.step(FRAME_DT);
-  const ms = performance.now() - t0;
-  const report = world.lastStepReport();
-  if (report.rolledBack) {
-    postMessage({ type: 'error', message: `A step blew up (particle ${report.particle} went non-finite) and was ` +
-      'undone; the cloth was stopped. Try gentler settings.' });
+  built.onFrame?.(time);
+  for (const { world, lane } of built.worlds) {
+    world.step(FRAME_DT);
+    const report = world.lastStepReport();
+    if (report.rolledBack) {
+      postMessage({ type: 'error', message: `A step${lane.label ? ` (${lane.label})` : ''} blew up (particle ` +
+        `${report.particle} went non-finite) and was undone; that body was stopped. Try gentler settings.` });
+    }
   }
-  return ms;
+  for (const { embedding, world, firstParticle } of embeddings) embedding.update(world, firstParticle);
+  time += FRAME_DT;
+  return performance.now() - t0;
 }
 
 let nextTick = 0;
@@ -93,32 +149,96 @@ const handlers = {
   init(msg) {
     start(msg).catch((error) => postMessage({ type: 'error', message: `failed to start: ${error.message}` }));
   },
-  params(msg) { params = { ...params, ...msg.params }; applyParams(); },
+  params(msg) {
+    params = { ...params, ...msg.params };
+    applyParams(built, params);
+    if (params.threads > 0 && pbd.variant === 'threaded') pbd.setThreads(params.threads);
+    postMessage({ type: 'threads', threads: pbd.threads });
+  },
   pause(msg) { paused = msg.value; },
   step() { publish({ solverMs: stepOnce(), paused }); },
-  reset() { buildWorld(); sharedBuffer = null; publish({ solverMs: 0, paused }); },
-  grab(msg) {
-    if (grab !== null) world.removeAttachment(grab);
-    grab = world.addAttachment(msg.index, ...msg.target, { compliance: 0, stiffness: 1 });
-  },
-  dropMesh(msg) {
-    const surface = prepareDroppedMesh(pbd, msg.text);
-    const tets = pbd.tetrahedralize(surface.positions, surface.triangles, { resolution: DROP.resolution,
-      onProgress: (fraction) => postMessage({ type: 'progress', what: `tetrahedralizing ${msg.name}`, fraction }) });
-    const { scale, offset, resolution, ...material } = SOFT_BUNNY;
-    const mesh = { tets, triangles: surface.triangles, body: null };
-    mesh.body = world.addSoftBody({ positions: tets.positions, tets: tets.tets, ...material });
-    dropped.push(mesh);
-    sharedBuffer = null;   // the world grew: the page gets the new view first, then the mesh to draw from it
+  reset() {
+    build();
+    postMessage({ type: 'scene', ...describe() });
     publish({ solverMs: 0, paused });
-    postMessage({ type: 'mesh-added', name: msg.name, body: mesh.body, triangles: surface.triangles,
-      tets: tets.tets.length / 4 });
   },
-  drag(msg) { if (grab !== null) world.setAttachmentTarget(grab, ...msg.target); },
+  grab(msg) {
+    if (grab !== null) grab.world.removeAttachment(grab.handle);
+    const world = built.worlds[msg.world].world;
+    grab = { world, handle: world.addAttachment(msg.index, ...msg.target, { compliance: 0, stiffness: 1 }) };
+  },
+  drag(msg) { if (grab !== null) grab.world.setAttachmentTarget(grab.handle, ...msg.target); },
   release() {
     // The particle followed the target across the substeps, so it keeps the drag's velocity when let go.
-    if (grab !== null) world.removeAttachment(grab);
+    if (grab !== null) grab.world.removeAttachment(grab.handle);
     grab = null;
+  },
+  saveSnapshot() {
+    const bytes = packSnapshots(sceneName, built.worlds.map(({ world }) => world.saveSnapshot()));
+    postMessage({ type: 'snapshot', bytes }, [bytes.buffer]);
+  },
+  loadSnapshot(msg) {
+    const { scene, blobs } = unpackSnapshots(msg.bytes);
+    if (scene !== sceneName || blobs.length !== built.worlds.length) {
+      throw new Error(`loadSnapshot: the snapshot is of the '${scene}' scene: switch to that scene first`);
+    }
+    // All worlds or none: each loadSnapshot leaves its world unchanged when it throws, and the ones already loaded
+    // are put back. The page draws from the particle arrays, so their sizes must match too (no dropped meshes).
+    const backups = built.worlds.map(({ world }) => world.saveSnapshot());
+    try {
+      built.worlds.forEach(({ world }, k) => {
+        const particles = world.particleCount();
+        world.loadSnapshot(blobs[k]);
+        if (world.particleCount() !== particles) {
+          throw new Error(`loadSnapshot: world ${k} of the snapshot has ${world.particleCount()} particles, the ` +
+            `scene's ${particles} (meshes dropped since?)`);
+        }
+      });
+    } catch (error) {
+      built.worlds.forEach(({ world }, k) => world.loadSnapshot(backups[k]));
+      throw error;
+    }
+    grab = null;            // the snapshots' attachments replaced the worlds'
+    shared.length = 0;      // new arrays: the page gets the new views
+    publish({ solverMs: 0, paused });
+    postMessage({ type: 'snapshot-loaded', bytes: msg.bytes.length });
+  },
+  togglePin(msg) {
+    // A particle pinned here gets its own inverse mass back; one pinned by the scene gets the world's mean.
+    const world = built.worlds[msg.world].world;
+    const key = `${msg.world}:${msg.index}`;
+    const w = world.inverseMasses();
+    if (userPins.has(key)) {
+      world.setInverseMass(msg.index, userPins.get(key));
+      userPins.delete(key);
+    } else if (w[msg.index] > 0) {
+      userPins.set(key, w[msg.index]);
+      world.setInverseMass(msg.index, 0);
+    } else {
+      const free = w.filter((x) => x > 0);
+      world.setInverseMass(msg.index, free.length ? free.reduce((a, b) => a + b, 0) / free.length : 1);
+    }
+  },
+  moveCollider(msg) {
+    const c = built.colliders[msg.collider];
+    const q = c.def.rotation ?? [0, 0, 0, 1];
+    built.worlds[c.worldIndex].world.setColliderPose(c.index, ...msg.position, ...q);
+  },
+  dropMesh(msg) {
+    if (!built.scene.acceptsDroppedMeshes) throw new Error(`the '${sceneName}' scene takes no dropped meshes`);
+    const { surface, render } = prepareDroppedMesh(pbd, msg);
+    if (cancelFlag) Atomics.store(cancelFlag, 0, 0);
+    const tets = pbd.tetrahedralize(surface.positions, surface.triangles, { resolution: DROP.resolution,
+      onProgress: (fraction) => {
+        progress(`tetrahedralizing ${msg.name}`, fraction);
+        return !cancelFlag || Atomics.load(cancelFlag, 0) === 0;   // false cancels (an AbortError)
+      } });
+    const mesh = { tets, render, name: msg.name };
+    const drawable = addDropped(mesh);
+    dropped.push(mesh);
+    built.drawables.push(drawable);
+    publish({ solverMs: 0, paused });   // the page gets the new views first, then the mesh to draw from them
+    postMessage({ type: 'mesh-added', name: msg.name, drawable, tets: tets.tets.length / 4 });
   },
 };
 
@@ -130,29 +250,14 @@ onmessage = (event) => {
   }
 };
 
-/** The bunny's surface to tets, reporting progress to the page (the worker, not the page, waits for it). */
-function tetrahedralizeBunny() {
-  const { scale, offset, resolution } = SOFT_BUNNY;
-  const surface = bunnyMesh(scale, offset[1]);
-  for (let i = 0; i < surface.positions.length; i += 3) {
-    surface.positions[i] += offset[0];
-    surface.positions[i + 2] += offset[2];
-  }
-  const t0 = performance.now();
-  bunnyTets = pbd.tetrahedralize(surface.positions, surface.triangles, {
-    resolution, onProgress: (fraction) => postMessage({ type: 'progress', what: 'tetrahedralizing the bunny', fraction }),
-  });
-  return { surfaceTriangles: surface.triangles, ms: performance.now() - t0 };
-}
-
-async function start({ variant }) {
+async function start({ variant, scene, cancel }) {
+  cancelFlag = cancel ? new Int32Array(cancel) : null;
   pbd = await createPbd(variant ? { variant } : {});
-  const bunny = tetrahedralizeBunny();
-  buildWorld();
-  postMessage({ type: 'ready', variant: pbd.variant, threads: pbd.threads, cloth, clothShape: CLOTH, softBody,
-    softBodyTets: cubeMesh.tets, bunnyBody, bunnyTriangles: bunny.surfaceTriangles,
-    bunnyInfo: { tets: bunnyTets.tets.length / 4, particles: bunnyBody.particleCount, ms: bunny.ms } });
+  assets = createAssets(pbd, progress);
+  sceneName = scene;
+  params = sceneParams(sceneName);
+  build();
+  postMessage({ type: 'ready', variant: pbd.variant, threads: pbd.threads, ...describe() });
   nextTick = performance.now();
   loop();
 }
-

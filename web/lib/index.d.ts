@@ -6,6 +6,11 @@
  * A view stays valid and is updated in place by `step()`, until the next call that may allocate: `addParticle`,
  * `addParticles`, `addCloth`, `addRope` (and, for safety, `addDistanceConstraint`/`addAttachment`). Fetch it again
  * after those. In the threaded build the views are over a SharedArrayBuffer.
+ * Growth: an allocation anywhere in the module (another world, `tetrahedralize`, `readObj`...) may grow the wasm
+ * memory, which replaces its buffer. Every view made before is then stale: in the single-threaded build it is
+ * detached (`length` 0), in the threaded build it stays on the old, shorter SharedArrayBuffer (`view.buffer !==
+ * pbd.memory`). Fetching a view costs nothing: call `world.positions()` again after such calls, or once per frame,
+ * or re-fetch when `view.length === 0 || view.buffer !== pbd.memory`.
  * Errors: every bad argument throws an `Error` whose message names the function and the argument, e.g.
  * `"step: dt must be in (0, 1] seconds (got -1)"`; the world is unchanged when that happens.
  */
@@ -285,7 +290,17 @@ export interface GroundSettings {
 
 /** A static or kinematic collision shape. */
 export interface ColliderOptions {
-  shape: 'sphere' | 'capsule' | 'box';
+  /**
+   * 'mesh': a triangle mesh (`positions`, `indices`) in the collider's local frame, with continuous collision: each
+   * substep a particle's path is tested against the triangles (BVH), so even a fast particle stops on the side it
+   * came from. A closed, consistently oriented mesh has an inside that particles are pushed out of by the shortest
+   * way; an open one (a floor, a wall) is two-sided. Friction and restitution act as for the other shapes.
+   */
+  shape: 'sphere' | 'capsule' | 'box' | 'mesh';
+  /** Mesh: xyz per vertex in the local frame (a three.js geometry's position array), copied. */
+  positions?: Float32Array | ArrayLike<number>;
+  /** Mesh: 3 vertex indices per triangle (a three.js geometry's index array), copied; no degenerate triangle. */
+  indices?: Uint32Array | Uint16Array | ArrayLike<number>;
   /** Centre, m. Default [0, 0, 0]. */
   position?: Vec3;
   /** Orientation as a quaternion [x, y, z, w]. Default identity. */
@@ -304,6 +319,19 @@ export interface ColliderOptions {
   restitution?: number;
 }
 
+/** Settings of the 'hierarchical' solver (World.setHierarchy). */
+export interface HierarchySettings {
+  /** Levels including the finest (every particle), integer in [1, 16]; 1 = no coarse level. Default 3. */
+  levels?: number;
+  /**
+   * Parents k, integer in [1, 16]: every particle left out of a coarser level keeps at least k (or all, if it has
+   * fewer) of its constraint neighbours there, and follows their corrections. Default 2.
+   */
+  parents?: number;
+  /** Gauss-Seidel passes over each coarse level per substep, integer in [1, 1000]. Default 2. */
+  coarseIterations?: number;
+}
+
 export declare class World {
   constructor();
   setGravity(x: number, y: number, z: number): void;
@@ -320,10 +348,26 @@ export declare class World {
   /**
    * How the projections of one iteration are ordered: 'gauss-seidel' (serial, in the order constraints were added:
    * the reference), 'jacobi' (all from the same positions, corrections averaged, times ω), or
-   * 'coloured-gauss-seidel' (colour by colour, each colour in parallel; the default, bit-identical on any thread count).
+   * 'coloured-gauss-seidel' (colour by colour, each colour in parallel; the default, bit-identical on any thread count),
+   * or 'hierarchical' (Müller 2008 HPBD: each substep first solves ever coarser subsets of the particles with
+   * long-range stretch-only constraints, coarsest first, then runs the coloured solve; a dense stiff cloth stretches far
+   * less at the same iteration count. Bit-identical on any thread count; does not conserve momentum exactly. See
+   * setHierarchy),
+   * or 'projective-dynamics' (Bouaziz et al. 2014: distance, dihedral, tet-volume and Neo-Hookean constraints solved
+   * together, each iteration one parallel local projection plus one global solve with a sparse matrix factored once
+   * and again only when topology, masses, strengths, method or substep change. Compliance α gives the weight 1/α,
+   * rigid constraints are capped at 1e6 times the particles' inertia, PBD stiffness k gives k/(1-k) m/h². Attachments,
+   * contacts, self-collision, tethers, shape matching, strain triangles and pressure are projected PBD-style after each
+   * global solve. Implicit: stable at any stiffness, soft at few iterations. Bit-identical on any thread count).
    */
-  setSolver(solver: 'gauss-seidel' | 'jacobi' | 'coloured-gauss-seidel'): void;
-  getSolver(): 'gauss-seidel' | 'jacobi' | 'coloured-gauss-seidel';
+  setSolver(solver: 'gauss-seidel' | 'jacobi' | 'coloured-gauss-seidel' | 'hierarchical' | 'projective-dynamics'): void;
+  getSolver(): 'gauss-seidel' | 'jacobi' | 'coloured-gauss-seidel' | 'hierarchical' | 'projective-dynamics';
+  /**
+   * The 'hierarchical' solver's hierarchy; missing fields keep their values. Rebuilt at the next step (and whenever
+   * particles, distance constraints or pins change).
+   */
+  setHierarchy(settings: HierarchySettings): void;
+  getHierarchy(): Required<HierarchySettings>;
   /**
    * 'implicit-euler' (first order, default) or 'bdf2' (second order: less numerical damping; falls back to Euler for
    * one substep whenever there is no history, e.g. after adding or moving particles).
@@ -395,6 +439,11 @@ export declare class World {
    * particles along through friction.
    */
   setColliderPose(collider: number, x: number, y: number, z: number, qx: number, qy: number, qz: number, qw: number): void;
+  /**
+   * Deforms a mesh collider: new local-frame positions (xyz per vertex, as many as it has; no triangle may become
+   * degenerate). Takes effect at once (not swept across the step); move a rigid mesh with setColliderPose instead.
+   */
+  setColliderMeshVertices(collider: number, positions: Float32Array | ArrayLike<number>): void;
   colliderCount(): number;
 
   addCloth(options: ClothOptions): BodyRange;
@@ -427,7 +476,23 @@ export declare class World {
   /** What the last step did about non-finite values. `body` counts bodies in the order they were added. */
   lastStepReport(): { rolledBack: boolean; nonFiniteCount: number; particle: number; body: number };
 
-  /** xyz per particle, m. A live view: see the note at the top of this file. */
+  /**
+   * The world's whole state (settings, particles, integrator history, every constraint, attachments with their
+   * handles, colliders with their poses) as a versioned binary blob: a new Uint8Array that the caller owns. A world
+   * that loads it continues bit-identically. Store it, download it as a `.pbdsnap` file, or post it to a worker.
+   */
+  saveSnapshot(): Uint8Array;
+  /**
+   * Replaces the whole state with a blob from saveSnapshot() (of this or any world). A corrupt, truncated or newer
+   * blob throws an Error naming the problem (e.g. `loadSnapshot: checksum mismatch (the blob is corrupted)`), and
+   * the world is left unchanged. Fetch positions() and the other views again afterwards.
+   */
+  loadSnapshot(bytes: Uint8Array | ArrayBuffer): void;
+
+  /**
+   * xyz per particle, m. A live view: see the note at the top of this file. Stale after particles are added or the
+   * wasm memory grows (any allocation, in any world): call positions() again then.
+   */
   positions(): Float32Array;
   /** xyz per particle, m/s. A live view. */
   velocities(): Float32Array;

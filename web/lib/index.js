@@ -14,6 +14,8 @@
  * page) and `single` (SIMD, runs anywhere). createPbd() picks one at run time.
  */
 
+import { guardModule } from './stack-guard.js';
+
 const isNode = typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
 
 const VARIANTS = ['threaded', 'single'];
@@ -113,7 +115,7 @@ export async function createPbd(options = {}) {
   const poolSize = variant === 'threaded' ? Math.max(1, threads - 1) : 0;
   const moduleArgs = { pthreadPoolSize: poolSize, ...(isNode ? await nodeModuleArgs(variant) : {}) };
   const factory = await importVariant(variant);
-  const M = await factory(moduleArgs);
+  const M = guardModule(await factory(moduleArgs));   // a failing call must not leak wasm stack (stack-guard.js)
   M.configureThreads(threads, poolSize);
   return {
     World: M.World,

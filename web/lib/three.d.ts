@@ -82,3 +82,8 @@ export declare function pickParticle(intersection: Intersection | undefined):
 
 /** Warnings about adapter objects garbage-collected without dispose() (on by default). */
 export declare function setLeakWarnings(on: boolean): void;
+
+/** Two triangles per cell of a columns x rows particle grid (what addCloth builds), as vertex indices. */
+export declare function gridTriangles(columns: number, rows: number): Uint32Array;
+/** The faces of a tet mesh that no two tets share, wound outwards. */
+export declare function tetSurfaceTriangles(tets: ArrayLike<number>): Uint32Array;

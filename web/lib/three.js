@@ -16,6 +16,7 @@
 export {
   createClothGeometry, createMeshGeometry, createSoftBodyGeometry, refreshGeometry, setGeometryPositions,
 } from './three/geometry.js';
+export { gridTriangles, tetSurfaceTriangles } from './three/topology.js';
 export { PbdBodyMesh } from './three/body-mesh.js';
 export { PbdCloth } from './three/pbd-cloth.js';
 export { PbdSoftBody } from './three/pbd-soft-body.js';

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <Eigen/Geometry>
+#include <cstdint>
+#include <span>
 
 #include "pbd/real.h"
 
@@ -14,6 +16,8 @@ enum class ColliderShape {
   Sphere,   ///< radius around the position.
   Capsule,  ///< radius around the segment from -halfHeight to +halfHeight on the local Y axis.
   Box,      ///< halfExtents along the local axes.
+  TriangleMesh,  ///< meshPositions / meshTriangles in the local frame, with continuous collision (the
+                 ///< contact model: src/collision/mesh_collider.h).
 };
 
 /// A collider. Its pose can be changed every frame (World::setColliderPose); it then moves linearly across the
@@ -28,6 +32,12 @@ struct ColliderDef {
   Real thickness = 0;                  ///< m, >= 0: particles are kept this far outside the surface (their radius).
   Real friction = 0.5f;                ///< Coulomb coefficient >= 0, applied to the velocity relative to the collider.
   Real restitution = 0;                ///< [0,1], of the relative approach speed (above the world's threshold).
+  /// TriangleMesh: xyz per vertex in the local frame (m), finite. A view: addCollider copies it, the caller keeps it.
+  std::span<const Real> meshPositions;
+  /// TriangleMesh: 3 vertex indices per triangle, each in range, no degenerate triangle. A closed, consistently
+  /// oriented mesh (every edge on exactly 2 triangles, once each way) has an inside that particles are pushed out
+  /// of; an open one (a wall, a terrain) is two-sided: particles stay on the side they come from. A view, copied.
+  std::span<const uint32_t> meshTriangles;
 };
 
 }  // namespace pbd

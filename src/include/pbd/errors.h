@@ -35,4 +35,13 @@ class MeshParseError : public InvalidArgument {
   size_t line_;
 };
 
+/// Thrown by World::loadSnapshot for a blob it cannot load: bad magic, a format version newer than the library's,
+/// a checksum mismatch, a truncated or malformed section, an unknown required section, or a value that the add*
+/// functions would reject (NaN, index out of range...). The message has the form "loadSnapshot: <reason>". When it
+/// is thrown the world is unchanged. Derives from InvalidArgument so that callers catching InvalidArgument see it too.
+class SnapshotError : public InvalidArgument {
+ public:
+  using InvalidArgument::InvalidArgument;
+};
+
 }  // namespace pbd

@@ -26,6 +26,17 @@ enum class Solver {
   GaussSeidel,          ///< Non-linear Gauss-Seidel in the order constraints were added; serial. The reference.
   Jacobi,               ///< Every constraint from the same positions; corrections averaged per particle, times ω.
   ColouredGaussSeidel,  ///< Gauss-Seidel colour by colour; each colour in parallel. Bit-identical for any thread count.
+  Hierarchical,         ///< Müller 2008 HPBD: each substep first solves coarse particle levels with long-range
+                        ///< stretch-only constraints (coarsest first, corrections prolongated down), then the coloured
+                        ///< Gauss-Seidel of every constraint. Bit-identical for any thread count.
+  ProjectiveDynamics,   ///< Bouaziz et al. 2014 (src/solvers/projective_dynamics.h): distances, dihedrals, tet volumes
+                        ///< and Neo-Hookean tets as one local/global solve per iteration against a sparse matrix
+                        ///< factored once (again only when topology, masses, strengths, method or substep change).
+                        ///< Compliance α maps to the weight w = 1/α (rigid: capped at 1e6 × the particles' inertia);
+                        ///< PBD stiffness k to w = k/(1-k) m/h². Everything PD does not solve (attachments, contacts,
+                        ///< self-collision, tethers, shape matching, strain triangles, surface volumes) is projected
+                        ///< PBD-style after each global solve, as with the other solvers. Bit-identical for any
+                        ///< thread count.
 };
 
 /// The ground: an infinite plane y = height with normal +Y, colliding with every particle.
@@ -60,6 +71,12 @@ struct SolverSettings {
   Solver solver = Solver::ColouredGaussSeidel;  ///< Projection order; see Solver.
   Integrator integrator = Integrator::ImplicitEuler;  ///< Time integration; see Integrator.
   Real jacobiRelaxation = 1;      ///< ω in (0, 2): Jacobi's averaged correction is scaled by it (SOR).
+  int hierarchyLevels = 3;        ///< Hierarchical: levels in [1, 16] including the finest (all particles); 1 = no
+                                  ///< coarse level (the coloured solve alone). Fewer are built if a level would
+                                  ///< have < 4 particles or would not shrink.
+  int hierarchyParents = 2;       ///< Hierarchical: k in [1, 16], the parents (kept neighbours on the next coarser
+                                  ///< level) every dropped particle needs; min(k, its neighbour count) where fewer.
+  int coarseIterations = 2;       ///< Hierarchical: Gauss-Seidel passes over each coarse level per substep, [1, 1000].
   int substeps = 10;              ///< >= 1, the frame dt is split into this many equal substeps of Algorithm 1.
   int iterations = 1;             ///< >= 1, constraint projection passes per substep.
   Vec3 gravity{0, -9.81f, 0};     ///< m/s^2, applied to every particle with inverse mass > 0.

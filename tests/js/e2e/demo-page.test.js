@@ -1,5 +1,6 @@
 // The demo page in headless Chromium, driven by Playwright: served isolated (threaded build, zero-copy) and
 // served without COOP/COEP (single-threaded fallback with a notice). It must render the cloth and follow a drag.
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from 'vite';
 import { chromium } from 'playwright';
@@ -82,8 +83,10 @@ describe('served with COOP/COEP', () => {
     // The grabbed particle sits under the cursor, having moved a long way in the world.
     expect(Math.hypot(onScreen.x - end.x, onScreen.y - end.y)).toBeLessThan(15);
     expect(Math.hypot(held[0] - before[0], held[1] - before[1], held[2] - before[2])).toBeGreaterThan(0.3);
-    // Released, it is free again: it falls back under gravity.
-    await page.waitForTimeout(1500);
+    // Released, it is free again: it falls back under gravity. Waits 1.5 s of simulated time (90 frames), not wall
+    // time: under load the worker steps slower than real time.
+    const released = await page.evaluate(() => __pbdDemo.frames);
+    await page.waitForFunction((f) => __pbdDemo.frames > f + 90, released, { timeout: 100_000 });
     const after = await page.evaluate((i) => __pbdDemo.particle(i), grabbed);
     expect(after[1]).toBeLessThan(held[1] - 0.05);
     expect(after.every(Number.isFinite)).toBe(true);
@@ -100,8 +103,15 @@ describe('served with COOP/COEP', () => {
       lines.push(`f ${4 * f + 1} ${4 * f + 2} ${4 * f + 3} ${4 * f + 4}`);
     });
     await page.evaluate((text) => __pbdDemo.dropMesh('cube.obj', text), lines.join('\n'));
-    await page.waitForFunction(() => __pbdDemo.droppedCount === 1, null, { timeout: 20_000 });
+    await page.waitForFunction(() => __pbdDemo.droppedCount === 1, null, { timeout: 60_000 });
     expect(await page.evaluate(() => document.getElementById('progress').textContent)).toMatch(/cube\.obj: \d+ tets/);
+    // The Stanford bunny of the npm package, written as OBJ here (real data nobody here wrote).
+    const bunny = createRequire(import.meta.url)('bunny');
+    const bunnyObj = [...bunny.positions.map((p) => `v ${p.join(' ')}`),
+      ...bunny.cells.map((c) => `f ${c.map((i) => i + 1).join(' ')}`)].join('\n');
+    await page.evaluate((text) => __pbdDemo.dropMesh('bunny.obj', text), bunnyObj);
+    await page.waitForFunction(() => __pbdDemo.droppedCount === 2, null, { timeout: 90_000 });
+    expect(await page.evaluate(() => document.getElementById('progress').textContent)).toMatch(/bunny\.obj: \d+ tets/);
     await page.evaluate(() => __pbdDemo.dropMesh('broken.obj', 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 7\n'));
     await page.waitForFunction(() => getComputedStyle(document.getElementById('error')).display !== 'none');
     expect(await page.evaluate(() => document.getElementById('error').textContent)).toMatch(/readObj: line 4/);
@@ -120,14 +130,15 @@ describe('served without COOP/COEP', () => {
     expect(info.stats.clothPixels).toBeGreaterThan(200);   // of 19,200 sampled pixels
     // It falls and swings: within 2.5 s the centre of mass passes well below its starting height of 1.3 m.
     // Sampled inside the page (one round trip: the software-rendered page answers slowly under load).
+    // Sampled every 100 ms until 2.5 s of simulated time (150 frames) have passed, however slow the machine.
     const lowest = await page.evaluate(() => new Promise((resolve) => {
       let low = Infinity;
-      let samples = 0;
+      const end = __pbdDemo.frames + 150;
       const sample = () => {
         let sum = 0;
         for (let i = 0; i < 64 * 64; i++) sum += __pbdDemo.particle(i)[1];
         low = Math.min(low, sum / (64 * 64));
-        if (++samples < 25) setTimeout(sample, 100);
+        if (__pbdDemo.frames < end) setTimeout(sample, 100);
         else resolve(low);
       };
       sample();

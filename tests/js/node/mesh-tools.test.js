@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPbd } from '../../../web/lib/index.js';
 import { bunnyArrays, cancelTetrahedralize, dropSoftBunny, surfaceVolume, tetrahedralizeBunny }
   from '../shared/bunny-scenarios.js';
+import { uvSphere } from '../shared/uv-sphere.js';
 
 let pbd;
 beforeAll(async () => { pbd = await createPbd({ threads: 2 }); });
@@ -106,25 +107,3 @@ describe('bodies from meshes', () => {
     world.delete();
   });
 });
-
-/** three.js SphereGeometry's layout: (W+1) x (H+1) vertices, seam column and poles duplicated. */
-function uvSphere(W, H, radius, [cx, cy, cz]) {
-  const positions = [];
-  const triangles = [];
-  for (let iy = 0; iy <= H; ++iy) {
-    for (let ix = 0; ix <= W; ++ix) {
-      const u = ix / W, v = iy / H;
-      positions.push(cx - radius * Math.cos(u * 2 * Math.PI) * Math.sin(v * Math.PI), cy + radius * Math.cos(v * Math.PI),
-        cz + radius * Math.sin(u * 2 * Math.PI) * Math.sin(v * Math.PI));
-    }
-  }
-  const id = (ix, iy) => iy * (W + 1) + ix;
-  for (let iy = 0; iy < H; ++iy) {
-    for (let ix = 0; ix < W; ++ix) {
-      const a = id(ix + 1, iy), b = id(ix, iy), c = id(ix, iy + 1), d = id(ix + 1, iy + 1);
-      if (iy !== 0) triangles.push(a, b, d);
-      if (iy !== H - 1) triangles.push(b, c, d);
-    }
-  }
-  return { positions: Float32Array.from(positions), triangles: Uint32Array.from(triangles) };
-}

@@ -12,6 +12,7 @@
  * particles or bodies), fetch world.positions() again and call setGeometryPositions().
  */
 import { BufferAttribute, BufferGeometry } from 'three';
+import { gridTriangles, tetSurfaceTriangles } from './topology.js';
 
 /**
  * A triangulated grid over particles [range.firstParticle, + columns*rows) of a positions view.
@@ -25,18 +26,12 @@ export function createClothGeometry(positions, range, columns, rows) {
     throw new Error(`createClothGeometry: columns and rows must be integers >= 2 (got ${columns}, ${rows})`);
   }
   const count = columns * rows;
-  const indices = new Uint32Array((columns - 1) * (rows - 1) * 6);
+  const indices = gridTriangles(columns, rows);
   const uvs = new Float32Array(count * 2);
-  let k = 0;
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < columns; c++) {
       uvs[2 * (r * columns + c)] = c / (columns - 1);
       uvs[2 * (r * columns + c) + 1] = r / (rows - 1);
-      if (c + 1 < columns && r + 1 < rows) {
-        const i = r * columns + c;
-        indices.set([i, i + 1, i + columns, i + 1, i + columns + 1, i + columns], k);
-        k += 6;
-      }
     }
   }
   const geometry = createMeshGeometry(positions, { firstParticle: range.firstParticle, particleCount: count }, indices);
@@ -52,16 +47,7 @@ export function createClothGeometry(positions, range, columns, rows) {
  * @param {ArrayLike<number>} tets the 4 vertex indices per tet given to addSoftBody.
  */
 export function createSoftBodyGeometry(positions, range, tets) {
-  const faces = new Map();
-  for (let t = 0; t < tets.length; t += 4) {
-    const [a, b, c, d] = [tets[t], tets[t + 1], tets[t + 2], tets[t + 3]];
-    for (const face of [[a, c, b], [a, b, d], [a, d, c], [b, c, d]]) {
-      const key = [...face].sort((x, y) => x - y).join(',');
-      faces.set(key, faces.has(key) ? null : face);   // a shared face is interior
-    }
-  }
-  const surface = [...faces.values()].filter(Boolean).flat();
-  return createMeshGeometry(positions, range, new Uint32Array(surface));
+  return createMeshGeometry(positions, range, tetSurfaceTriangles(tets));
 }
 
 /** A geometry over particles [range.firstParticle, + range.particleCount) with the given triangle indices. */

@@ -1,0 +1,40 @@
+// Frame time of every gallery scene in headless Chromium: the demo page served cross-origin isolated (threaded
+// build) and, with --single, without the headers (single-threaded build). Per scene: the median solver time per
+// step (ms, measured in the simulation worker around world.step) and the median render-frame interval (ms; headless
+// Chromium renders in software, so this is a lower bound on what a laptop GPU does, not a target).
+// Usage: node bench/gallery-bench.mjs [--single] [--seconds 4]
+import { createServer } from 'vite';
+import { chromium } from 'playwright';
+import viteConfig, { isolationHeaders } from '../vite.config.js';
+import { SCENES } from '../web/demo/scenes/index.js';
+
+const args = process.argv.slice(2);
+const single = args.includes('--single');
+const seconds = Number(args[args.indexOf('--seconds') + 1]) || 4;
+const median = (a) => { const s = [...a].sort((x, y) => x - y); return s.length ? s[Math.floor(s.length / 2)] : NaN; };
+
+const server = await createServer({ ...viteConfig, configFile: false, logLevel: 'silent',
+  root: new URL('../web', import.meta.url).pathname,
+  server: { port: 0, host: '127.0.0.1', headers: single ? {} : isolationHeaders, hmr: false } });
+await server.listen();
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium',
+  args: ['--no-sandbox', '--enable-unsafe-swiftshader', '--disable-background-networking', '--no-first-run'] });
+console.log(`gallery scenes in headless Chromium (${single ? 'single-threaded build' : 'threaded build'}), ` +
+  `median over ${seconds} s after 60 frames of warm-up`);
+console.log('scene          particles  solver ms/step  render ms/frame  build');
+try {
+  for (const name of Object.keys(SCENES)) {
+    const page = await browser.newPage({ viewport: { width: 1024, height: 640 } });
+    await page.goto(`${server.resolvedUrls.local[0]}?scene=${name}`);
+    await page.waitForFunction(() => window.__pbdDemo?.ready && __pbdDemo.frames > 60, null, { timeout: 180_000 });
+    await page.waitForTimeout(seconds * 1000);
+    const r = await page.evaluate(() => ({ ...__pbdDemo.timings, variant: __pbdDemo.variant, threads: __pbdDemo.threads,
+      particles: __pbdDemo.drawables.reduce((n, d) => n + d.particleCount, 0) }));
+    console.log(`${name.padEnd(14)} ${String(r.particles).padStart(9)}  ${median(r.solverMs).toFixed(2).padStart(14)}  ` +
+      `${median(r.frameMs).toFixed(1).padStart(15)}  ${r.variant}${r.variant === 'threaded' ? ` (${r.threads} threads)` : ''}`);
+    await page.close();
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}

@@ -1,0 +1,92 @@
+// A bounding volume hierarchy over the triangles of a surface, in double precision: built once (median split along
+// the longest axis of the centroid box, ties broken by triangle index, so the tree depends on the input only),
+// refitted when the vertices move. Shared by the generalized winding number (mesh/winding_number.h, which adds its
+// far-field caps per node) and the triangle-mesh colliders (collision/mesh_collider.h).
+//
+// Queries (both return exactly what a brute-force loop over all triangles returns, ties to the lowest index):
+//   closestPoint(q, cap): the nearest surface point to q closer than cap (Ericson's Voronoi-region kernel);
+//   firstHit(a, b): the first point where the segment a→b meets a triangle (Möller–Trumbore, inclusive edges).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "pbd/real.h"
+
+namespace pbd {
+
+using Point3d = Eigen::Vector3d;
+
+/// The nearest point of a triangle (a, b, c) to p, by Voronoi regions (Ericson, Real-Time Collision Detection 5.1.5).
+Point3d closestPointOnTriangle(const Point3d& a, const Point3d& b, const Point3d& c, const Point3d& p);
+
+/// Where the segment p→q meets triangle (a, b, c): returns s in [0, 1] with the point p + s (q - p), or a negative
+/// value for no hit. Möller–Trumbore: with e1 = b - a, e2 = c - a, d = q - p, P = d × e2, det = e1·P,
+///   u = (p - a)·P / det, v = d·((p - a) × e1) / det, s = e2·((p - a) × e1) / det;
+/// a hit needs u, v >= -ε, u + v <= 1 + ε (ε = 1e-9: a segment through a shared edge hits both triangles rather
+/// than slipping between them) and 0 <= s <= 1. A segment parallel to the plane (|det| tiny) does not hit.
+double segmentTriangle(const Point3d& a, const Point3d& b, const Point3d& c, const Point3d& p, const Point3d& q);
+
+class TriangleBvh {
+ public:
+  static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+  static constexpr uint32_t kLeafSize = 8;  ///< Triangles per leaf at most.
+
+  struct Node {
+    Point3d lo = Point3d::Zero(), hi = Point3d::Zero();  ///< Bounding box of the node's triangles.
+    uint32_t first = 0;  ///< The node's triangles are triangleAt(first .. first + count - 1).
+    uint32_t count = 0;
+    int32_t left = -1;   ///< Children (-1: leaf). Children always have larger ids than their parent.
+    int32_t right = -1;
+  };
+
+  struct Closest {
+    double distance;   ///< |q - point|, or the cap when nothing is closer.
+    Point3d point;     ///< Nearest surface point (valid when triangle != kNone).
+    uint32_t triangle; ///< Its triangle, kNone when no triangle is closer than the cap.
+  };
+
+  struct Hit {
+    double s;          ///< Segment parameter in [0, 1] of the first hit.
+    Point3d point;     ///< a + s (b - a).
+    uint32_t triangle; ///< kNone: no hit.
+  };
+
+  TriangleBvh() = default;
+  /// Keeps the vertices and triangles (3 indices per triangle, all in range; the caller validates).
+  TriangleBvh(std::vector<Point3d> vertices, std::vector<uint32_t> triangles);
+
+  /// New positions for the same vertices (xyz per vertex, as many as before): every box is recomputed bottom-up,
+  /// the tree's shape is kept. No allocation.
+  void refit(std::span<const Real> xyz);
+
+  Closest closestPoint(const Point3d& q, double cap) const;
+  Hit firstHit(const Point3d& a, const Point3d& b) const;
+
+  const std::vector<Node>& nodes() const { return nodes_; }
+  uint32_t triangleAt(uint32_t k) const { return order_[k]; }  ///< The k-th triangle in node order.
+  const uint32_t* triangle(uint32_t t) const { return &f_[3 * size_t(t)]; }
+  const Point3d& vertex(uint32_t i) const { return v_[i]; }
+  const std::vector<Point3d>& vertices() const { return v_; }
+  const std::vector<uint32_t>& triangles() const { return f_; }
+  uint32_t triangleCount() const { return uint32_t(f_.size() / 3); }
+  /// (b - a) × (c - a) of triangle t, not normalized.
+  Point3d areaNormal(uint32_t t) const;
+
+ private:
+  int32_t build(uint32_t first, uint32_t count);
+  void fitLeaf(Node& node) const;
+  void fitTriangleBoxes();
+
+  std::vector<Point3d> v_;
+  std::vector<uint32_t> f_;      // 3 vertex indices per triangle
+  std::vector<uint32_t> order_;  // triangle indices, permuted so that each node's triangles are contiguous
+  std::vector<Node> nodes_;      // preorder: node 0 is the root
+  std::vector<Point3d> boxLo_, boxHi_;  // bounding box of triangleAt(k), by k: a cheap test before the exact one
+};
+
+}  // namespace pbd

@@ -1,0 +1,109 @@
+// Triangle-mesh colliders in the step: continuous contact generation per substep (collision/mesh_collider.h gives
+// the contact plane), the late pass that keeps particles from ending a substep through the mesh, and the upkeep of
+// who is inside a closed mesh. The planes become ordinary Contact records, so projection (contacts.cpp), friction
+// and restitution treat them like every other contact. Serial and in particle order: deterministic; no allocation.
+#include <optional>
+
+#include "world/collider_motion.h"
+#include "world/world_state.h"
+
+namespace pbd {
+namespace {
+
+/// Late-pass corrections smaller than this fraction of the thickness are rounding, not penetration: skipping them
+/// keeps a resting particle from collecting a second, empty contact every substep.
+constexpr Real kLateSlack = 1e-3f;
+/// Re-classifications per particle in the late pass (a push off one triangle can cross another in a crease).
+constexpr int kLateRounds = 4;
+
+Point3d toPoint(const Vec3& v) { return v.cast<double>(); }
+
+/// Whether the box around the segment a→b overlaps [lo, hi].
+bool segmentBoxOverlaps(const Point3d& a, const Point3d& b, const Point3d& lo, const Point3d& hi) {
+  return !((a.cwiseMin(b).array() > hi.array()).any() || (a.cwiseMax(b).array() < lo.array()).any());
+}
+
+/// A mesh contact plane in world coordinates (the frame of the substep's end pose), as a Contact.
+Contact worldContact(const Collider& c, uint32_t collider, uint32_t i, const MeshContactPlane& plane, const Vec3& vi,
+                     const Vec3& pi, Real invH, Real push) {
+  const Vec3 n = c.subEndRotation * plane.normal.cast<Real>();
+  const Vec3 q = c.subEndPosition + c.subEndRotation * plane.point.cast<Real>();
+  return Contact{i, collider, n.dot(vi - colliderVelocity(c, pi, invH)), push, n, q};
+}
+
+}  // namespace
+
+void World::Impl::markMeshInsideUnknown() {
+  for (MeshShape& m : meshShapes) m.insideUnknown = true;
+}
+
+/// (8) for a mesh collider: each free particle's path over the substep, x (start pose) → p (end pose), in the
+/// collider's frame, against the mesh. Who starts inside a closed mesh is known from the last substep, or from
+/// winding numbers when that knowledge was lost (see MeshShape::insideUnknown).
+void World::Impl::generateMeshContacts(uint32_t k, Real h) {
+  const Collider& c = colliders[k];
+  MeshShape& m = meshShapes[c.mesh];
+  const TriangleBvh::Node& root = m.surface.bvh().nodes()[0];
+  const double thickness = c.def.thickness;
+  const Point3d lo = root.lo.array() - thickness, hi = root.hi.array() + thickness;
+  const bool recheck = m.closed && m.insideUnknown;
+  for (uint32_t i = 0; i < count(); ++i) {
+    if (w[i] == 0) continue;
+    const Point3d a = toPoint(toLocalAtStart(c, particleAt(x, i)));
+    const Vec3 pi = particleAt(p, i);
+    const Point3d b = toPoint(toLocalAtEnd(c, pi));
+    if (recheck) m.inside[i] = segmentBoxOverlaps(a, a, root.lo, root.hi) && m.contains(a);
+    const bool startsInside = m.inside[i] != 0;
+    if (!startsInside && !segmentBoxOverlaps(a, b, lo, hi)) continue;  // broad phase: the mesh's box
+    const std::optional<MeshContactPlane> plane = m.contactPlane(a, b, startsInside, thickness);
+    if (plane) contacts.push_back(worldContact(c, k, i, *plane, particleAt(v, i), pi, 1 / h, 0));
+  }
+  if (recheck) m.insideUnknown = false;
+}
+
+/// After the iterations: other constraints may have pulled a particle through the mesh or into its thickness.
+/// Its path x → p is classified again and p projected, a few rounds (a push off one triangle can bring it into the
+/// thickness of another in a crease); if the path still crosses the mesh after a push, the particle stays where it
+/// started the substep (outside, by induction). A particle that started inside a closed mesh is pushed out once
+/// and checked with the winding number; it stays flagged until it is out.
+void World::Impl::addLateMeshContacts(uint32_t k, Real h) {
+  const Collider& c = colliders[k];
+  MeshShape& m = meshShapes[c.mesh];
+  const TriangleBvh::Node& root = m.surface.bvh().nodes()[0];
+  const double thickness = c.def.thickness;
+  const Point3d lo = root.lo.array() - thickness, hi = root.hi.array() + thickness;
+  // Projects particle i onto the plane if it is closer than the thickness (beyond rounding); true if it moved.
+  auto project = [&](uint32_t i, const MeshContactPlane& plane) {
+    const Vec3 pi = particleAt(p, i);
+    const Vec3 n = c.subEndRotation * plane.normal.cast<Real>();
+    const Vec3 q = c.subEndPosition + c.subEndRotation * plane.point.cast<Real>();
+    const Real push = c.def.thickness - (pi - q).dot(n);
+    if (!(push > kLateSlack * c.def.thickness)) return false;
+    const Vec3 corrected = pi + push * n;
+    for (int ax = 0; ax < 3; ++ax) p[3 * size_t(i) + ax] = corrected[ax];
+    if (contacts.size() < contacts.capacity()) contacts.push_back(worldContact(c, k, i, plane, particleAt(v, i), pi, 1 / h, push));
+    return true;
+  };
+  for (uint32_t i = 0; i < count(); ++i) {
+    if (w[i] == 0) continue;
+    const Point3d a = toPoint(toLocalAtStart(c, particleAt(x, i)));
+    const bool startsInside = m.inside[i] != 0;
+    if (!startsInside && !segmentBoxOverlaps(a, toPoint(toLocalAtEnd(c, particleAt(p, i))), lo, hi)) continue;
+    bool moved = false;
+    for (int round = 0; round < kLateRounds; ++round) {
+      const std::optional<MeshContactPlane> plane =
+          m.contactPlane(a, toPoint(toLocalAtEnd(c, particleAt(p, i))), startsInside, thickness);
+      if (!plane || !project(i, *plane)) break;
+      moved = true;
+      if (startsInside) break;  // pushed out by the shortest way: one move per substep
+    }
+    const Point3d b = toPoint(toLocalAtEnd(c, particleAt(p, i)));
+    if (startsInside) {
+      m.inside[i] = m.contains(b);
+    } else if (moved && m.crossingPlane(a, b)) {
+      for (int ax = 0; ax < 3; ++ax) p[3 * size_t(i) + ax] = x[3 * size_t(i) + ax];  // the last safe place
+    }
+  }
+}
+
+}  // namespace pbd

@@ -1,0 +1,364 @@
+// World snapshots: World::saveSnapshot and World::loadSnapshot.
+//
+// Format, little-endian throughout:
+//   header   "PBDW" | u32 format version (kFormatVersion) | u32 flags (none defined: must be 0) | u64 payload length
+//   payload  sections, each u32 tag | u64 length | body; every section of kSections exactly once, in any order
+//   trailer  u64 FNV-1a 64 of header and payload
+// A tag is four ASCII characters ('P','A','R','T' = first byte 'P'). Tags with bit 31 set are optional: a reader that
+// does not know one skips it. An unknown tag without that bit is data this library cannot honour, and is refused.
+// Bodies are field lists (snapshot_codec.h): u32 for indices, ints and enums, u8 for flags, IEEE-754 bits for Real;
+// a vector is a u64 count and its elements.
+//
+// What is saved is everything that influences future steps. Derived data is rebuilt on load, the way the add*
+// functions build it: the graph colouring by replaying colouring.add over the distance constraints in their order
+// (which reproduces the greedy colours and the particles' colour masks exactly), the colour schedule and the
+// hierarchy (marked dirty, rebuilt by the next step), and the scratch buffers and their capacities (which bound the
+// contacts and self-collision pairs a step keeps, so they must match too). The cached k' values are saved as they
+// are, with the iteration count they were computed for, so the next step refreshes them exactly when the original
+// world would have. Lagrange multipliers are skipped: step.cpp zeroes every one of them at the start of each substep
+// before reading it. Contacts, self-collision pairs, residuals and the step report are outputs of the last step.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "constraints/multiplier.h"
+#include "world/snapshot_checks.h"
+#include "world/snapshot_codec.h"
+#include "world/validate.h"
+
+namespace pbd {
+namespace {
+
+using snapshot::Reader;
+using snapshot::Writer;
+
+constexpr uint32_t kFormatVersion = 1;
+constexpr uint8_t kMagic[4] = {'P', 'B', 'D', 'W'};
+constexpr size_t kHeaderBytes = 4 + 4 + 4 + 8;
+constexpr uint32_t kOptionalSection = 1u << 31;
+constexpr const char* kFn = "loadSnapshot";
+
+constexpr uint32_t tag(const char (&name)[5]) {
+  return uint32_t(uint8_t(name[0])) | uint32_t(uint8_t(name[1])) << 8 | uint32_t(uint8_t(name[2])) << 16 |
+         uint32_t(uint8_t(name[3])) << 24;
+}
+
+// --- Sections: one function per section serves save (S = Writer) and load (S = Reader). M is World::Impl (a
+// template parameter, since the nested type is private to World). Adding state = a line here, or a new section. ---
+template <class S, class M> void settingsSection(S& s, M& m) { s.all(m.settings, m.recordResiduals, m.kPrimeIterations); }
+template <class S, class M> void particlesSection(S& s, M& m) {
+  s.vec(m.x), s.vec(m.v), s.vec(m.w), s.vec(m.force), s.vec(m.restX);
+}
+template <class S, class M> void historySection(S& s, M& m) { s.all(m.historyValid), s.vec(m.xPrev), s.vec(m.vPrev); }
+template <class S, class M> void bodiesSection(S& s, M& m) { s.vec(m.bodies); }
+template <class S, class M> void distancesSection(S& s, M& m) { s.vec(m.distances); }
+template <class S, class M> void dihedralsSection(S& s, M& m) { s.vec(m.dihedrals); }
+template <class S, class M> void volumesSection(S& s, M& m) { s.vec(m.volumes); }
+template <class S, class M> void tethersSection(S& s, M& m) { s.vec(m.tethers); }
+template <class S, class M> void neoHookeansSection(S& s, M& m) { s.vec(m.neoHookeans); }
+template <class S, class M> void surfacesSection(S& s, M& m) {
+  s.vec(m.globalVolumes), s.vec(m.surfaceVertices), s.vec(m.surfaceTriangles);
+}
+template <class S, class M> void strainsSection(S& s, M& m) { s.vec(m.triangleStrains); }
+template <class S, class M> void shapeMatchingSection(S& s, M& m) {
+  s.vec(m.shapeMatchings), s.vec(m.shapeMatchingMembers), s.vec(m.shapeMatchingRestOffsets), s.vec(m.shapeMatchingMasses);
+}
+template <class S, class M> void attachmentsSection(S& s, M& m) { s.vec(m.attachments), s.vec(m.freeAttachments); }
+template <class S, class M> void collidersSection(S& s, M& m) { s.vec(m.colliders); }
+
+template <class M> struct Section {
+  uint32_t tag;
+  const char* name;
+  void (*save)(Writer&, M&);
+  void (*load)(Reader&, M&);
+};
+
+template <class M> constexpr std::array<Section<M>, 14> kSections = {{
+    {tag("SETT"), "settings", settingsSection<Writer, M>, settingsSection<Reader, M>},
+    {tag("PART"), "particles", particlesSection<Writer, M>, particlesSection<Reader, M>},
+    {tag("HIST"), "history", historySection<Writer, M>, historySection<Reader, M>},
+    {tag("BODY"), "bodies", bodiesSection<Writer, M>, bodiesSection<Reader, M>},
+    {tag("DIST"), "distances", distancesSection<Writer, M>, distancesSection<Reader, M>},
+    {tag("DIHE"), "dihedrals", dihedralsSection<Writer, M>, dihedralsSection<Reader, M>},
+    {tag("TVOL"), "volumes", volumesSection<Writer, M>, volumesSection<Reader, M>},
+    {tag("TETH"), "tethers", tethersSection<Writer, M>, tethersSection<Reader, M>},
+    {tag("NEOH"), "neoHookeans", neoHookeansSection<Writer, M>, neoHookeansSection<Reader, M>},
+    {tag("GVOL"), "globalVolumes", surfacesSection<Writer, M>, surfacesSection<Reader, M>},
+    {tag("STRN"), "triangleStrains", strainsSection<Writer, M>, strainsSection<Reader, M>},
+    {tag("SHPM"), "shapeMatchings", shapeMatchingSection<Writer, M>, shapeMatchingSection<Reader, M>},
+    {tag("ATCH"), "attachments", attachmentsSection<Writer, M>, attachmentsSection<Reader, M>},
+    {tag("COLL"), "colliders", collidersSection<Writer, M>, collidersSection<Reader, M>},
+}};
+
+std::string tagName(uint32_t t) {
+  std::string s;
+  for (int k = 0; k < 4; ++k) {
+    const char c = char((t >> (8 * k)) & 0x7f);
+    s += c >= 32 && c < 127 ? c : '?';
+  }
+  return s;
+}
+
+/// Parses the header, checks the checksum and reads every section into `staged` (no validation of values yet).
+template <class M> void parse(const uint8_t* data, size_t size, M& staged) {
+  io::ByteReader header(data, size, kFn, "header");
+  const uint8_t* magic = header.take(4);
+  if (!std::equal(magic, magic + 4, kMagic)) header.fail("bad magic (not a pbd-wasm world snapshot)");
+  const uint32_t version = header.u32();
+  if (version > kFormatVersion) {
+    header.fail("format version " + std::to_string(version) + " is newer than this library's " +
+                std::to_string(kFormatVersion));
+  }
+  if (version == 0) header.fail("format version 0 is invalid");
+  const uint32_t flags = header.u32();
+  if (flags != 0) header.fail("unknown flags 0x" + [&] { char b[16]; std::snprintf(b, 16, "%x", flags); return std::string(b); }());
+  const uint64_t payloadBytes = header.u64();
+  io::ByteReader body(data + kHeaderBytes, header.left(), kFn, "payload and checksum");
+  body.need(payloadBytes > ~uint64_t(0) - 8 ? ~uint64_t(0) : payloadBytes + 8);
+  if (body.left() != payloadBytes + 8) {
+    body.fail(std::to_string(body.left() - payloadBytes - 8) + " trailing bytes after the checksum");
+  }
+  io::ByteReader payload = body.sub(payloadBytes, "payload");
+  const uint64_t stored = body.u64();
+  if (stored != io::fnv1a64(data, kHeaderBytes + size_t(payloadBytes))) body.fail("checksum mismatch (the blob is corrupted)");
+
+  std::array<bool, kSections<M>.size()> seen{};
+  while (payload.left() > 0) {
+    io::ByteReader sectionHeader = payload.sub(12, "section header");
+    const uint32_t t = sectionHeader.u32();
+    const uint64_t length = sectionHeader.u64();
+    const auto* def = std::find_if(kSections<M>.begin(), kSections<M>.end(), [&](const Section<M>& d) { return d.tag == t; });
+    const std::string name = def == kSections<M>.end() ? tagName(t) : def->name;
+    io::ByteReader section = payload.sub(length, "section '" + name + "'");
+    if (def == kSections<M>.end()) {
+      if (t & kOptionalSection) continue;
+      section.fail("unknown required section '" + name + "' (written by a newer library?)");
+    }
+    const size_t k = size_t(def - kSections<M>.begin());
+    if (seen[k]) section.fail("section '" + name + "' appears twice");
+    seen[k] = true;
+    Reader reader(section);
+    def->load(reader, staged);
+    if (section.left() != 0) section.fail("section '" + name + "' has " + std::to_string(section.left()) + " unread bytes");
+  }
+  for (size_t k = 0; k < seen.size(); ++k) {
+    if (!seen[k]) payload.fail(std::string("missing section '") + kSections<M>[k].name + "'");
+  }
+}
+
+/// "loadSnapshot: <what> has <n> values, expected <m>" unless equal.
+void checkLength(const char* what, size_t n, size_t expected) {
+  if (n != expected) {
+    throw SnapshotError(std::string(kFn) + ": " + what + " has " + std::to_string(n) + " values, expected " +
+                        std::to_string(expected));
+  }
+}
+
+/// The first non-finite entry of an xyz array, named "<what>[k]".
+void checkFinite(const char* what, const std::vector<Real>& a) {
+  const auto bad = std::find_if(a.begin(), a.end(), [](Real r) { return !std::isfinite(r); });
+  if (bad != a.end()) check::finite(kFn, std::string(what) + "[" + std::to_string(bad - a.begin()) + "]", *bad);
+}
+
+/// Particles, their history and bodies into the fresh world `m`, through appendParticles (which checks positions
+/// and inverse masses and reserves every per-particle buffer as the add functions do).
+template <class M> void buildParticles(M& m, M& s) {
+  const size_t n = s.w.size();
+  for (auto [name, a] : {std::pair{"particles: x", &s.x}, {"particles: v", &s.v}, {"particles: force", &s.force},
+                         {"particles: restX", &s.restX}, {"history: xPrev", &s.xPrev}, {"history: vPrev", &s.vPrev}}) {
+    checkLength(name, a->size(), 3 * n);
+  }
+  if (n > 0) m.appendParticles(kFn, s.x.data(), s.w.data(), n);
+  checkFinite("velocities", s.v);
+  checkFinite("forces", s.force);
+  checkFinite("restX", s.restX);
+  checkFinite("xPrev", s.xPrev);
+  checkFinite("vPrev", s.vPrev);
+  // Same sizes as appendParticles made them: copy-assignment keeps the reserved capacity.
+  m.v = s.v, m.force = s.force, m.restX = s.restX, m.xPrev = s.xPrev, m.vPrev = s.vPrev;
+  m.historyValid = s.historyValid;
+  snapshot::checkAll("bodies", s.bodies, uint32_t(n));
+  m.bodies = s.bodies;
+}
+
+/// Distance constraints through appendDistance, in their order: that replays the greedy colouring exactly.
+template <class M> void buildDistances(M& m, const M& s) {
+  snapshot::checkAll("distances", s.distances, m.count());
+  m.reserveDistances(s.distances.size());
+  for (const DistanceConstraint& c : s.distances) {
+    m.appendDistance({c.i, c.j, c.minLength, c.maxLength, Strength{c.compliance, c.stiffness}});
+    m.distances.back() = c;  // the saved k' (appendDistance computed it for the current iteration count)
+  }
+}
+
+/// Closed surfaces: each constraint's slices within the shared vertex and triangle arrays.
+template <class M> void checkSurfaces(const M& s) {
+  const uint32_t n = uint32_t(s.w.size());
+  checkLength("globalVolumes: surfaceTriangles (a multiple of 3)", s.surfaceTriangles.size() % 3, 0);
+  for (size_t k = 0; k < s.globalVolumes.size(); ++k) {
+    const GlobalVolumeConstraint& g = s.globalVolumes[k];
+    const snapshot::ElementCheck c("globalVolumes", k);
+    if (g.vertexCount == 0 || g.triangleCount == 0) c.fail("vertexCount", "and triangleCount must be > 0", g.vertexCount);
+    c.index("firstVertex+vertexCount-1", uint64_t(g.firstVertex) + g.vertexCount - 1, s.surfaceVertices.size());
+    c.index("firstTriangle+triangleCount-1", uint64_t(g.firstTriangle) + g.triangleCount - 1, s.surfaceTriangles.size() / 3);
+    for (uint32_t v = 0; v < g.vertexCount; ++v) c.index("surface vertex", s.surfaceVertices[g.firstVertex + v], n);
+    for (uint32_t t = 0; t < 3 * g.triangleCount; ++t) {
+      c.index("surface triangle corner", s.surfaceTriangles[3 * size_t(g.firstTriangle) + t], g.vertexCount);
+    }
+    c.positive("restVolume", g.restVolume);
+    c.atLeast("pressure", g.pressure, 0);
+    c.strength(g.compliance, g.stiffness, g.kPrime);
+  }
+}
+
+/// Shape matching clusters: slices of the three parallel member arrays.
+template <class M> void checkShapeMatchings(const M& s) {
+  const size_t members = s.shapeMatchingMembers.size();
+  checkLength("shapeMatchings: restOffsets", s.shapeMatchingRestOffsets.size(), members);
+  checkLength("shapeMatchings: masses", s.shapeMatchingMasses.size(), members);
+  for (size_t k = 0; k < s.shapeMatchings.size(); ++k) {
+    const ShapeMatchingCluster& cl = s.shapeMatchings[k];
+    const snapshot::ElementCheck c("shapeMatchings", k);
+    if (cl.memberCount < 2) c.fail("memberCount", "must be >= 2", cl.memberCount);
+    c.index("firstMember+memberCount-1", uint64_t(cl.firstMember) + cl.memberCount - 1, members);
+    c.strength(cl.compliance, cl.stiffness, cl.kPrime);
+  }
+  for (size_t k = 0; k < members; ++k) {
+    const snapshot::ElementCheck c("shapeMatchingMembers", k);
+    c.index("particle", s.shapeMatchingMembers[k], s.w.size());
+    c.finiteAll("restOffset", s.shapeMatchingRestOffsets[k]);
+    c.positive("mass", s.shapeMatchingMasses[k]);
+  }
+}
+
+/// Attachments, removed slots included, and the free list that hands their handles out again.
+template <class M> void checkAttachments(const M& s) {
+  snapshot::checkAll("attachments", s.attachments, uint32_t(s.w.size()));
+  std::vector<char> listed(s.attachments.size(), 0);
+  for (size_t k = 0; k < s.freeAttachments.size(); ++k) {
+    const snapshot::ElementCheck c("freeAttachments", k);
+    const uint32_t h = s.freeAttachments[k];
+    c.index("", h, s.attachments.size());
+    if (s.attachments[h].active || listed[h]) c.fail("", "must name a removed attachment once", h);
+    listed[h] = 1;
+  }
+  const size_t removed = size_t(std::count_if(s.attachments.begin(), s.attachments.end(), [](const Attachment& a) { return !a.active; }));
+  checkLength("attachments: freeAttachments", s.freeAttachments.size(), removed);
+}
+
+/// Builds the fresh world `fresh` (state `m`) from the parsed, unchecked `s`: checks every value, rebuilds the
+/// derived data and reserves what step() needs, exactly as the add functions would have.
+template <class M> void build(World& fresh, M& m, M& s) {
+  fresh.setSettings(s.settings);
+  fresh.setRecordResiduals(s.recordResiduals);
+  if (s.kPrimeIterations != 0) check::inRange(kFn, "kPrimeIterations", s.kPrimeIterations, 1, 1000);
+  buildParticles(m, s);
+  const uint32_t n = m.count();
+  for (size_t k = 0; k < s.colliders.size(); ++k) {
+    const snapshot::ElementCheck c("colliders", k);
+    // A mesh collider's def holds views of its arrays: from a blob they are wild pointers, never to be followed.
+    if (s.colliders[k].def.shape == ColliderShape::TriangleMesh) {
+      throw SnapshotError(std::string(kFn) + ": colliders[" + std::to_string(k) +
+                          "]: triangle-mesh colliders are not saved in snapshots yet");
+    }
+    try {
+      fresh.addCollider(s.colliders[k].def);  // checks shape and material as for any collider
+    } catch (const InvalidArgument& e) {
+      throw SnapshotError(std::string(kFn) + ": colliders[" + std::to_string(k) + "]: " + e.what());
+    }
+    snapshot::checkPoses(c, s.colliders[k]);
+    // The saved poses, bit for bit (addCollider re-normalized the rotation and set every pose to the end pose).
+    const Collider& saved = s.colliders[k];
+    Collider& col = m.colliders[k];
+    col.def.position = saved.def.position, col.def.rotation = saved.def.rotation;
+    col.startPosition = saved.startPosition, col.startRotation = saved.startRotation;
+    col.subStartPosition = saved.subStartPosition, col.subEndPosition = saved.subEndPosition;
+    col.subStartRotation = saved.subStartRotation, col.subEndRotation = saved.subEndRotation;
+  }
+  buildDistances(m, s);
+  snapshot::checkAll("dihedrals", s.dihedrals, n);
+  snapshot::checkAll("volumes", s.volumes, n);
+  snapshot::checkAll("tethers", s.tethers, n);
+  snapshot::checkAll("neoHookeans", s.neoHookeans, n);
+  snapshot::checkAll("triangleStrains", s.triangleStrains, n);
+  checkSurfaces(s);
+  checkShapeMatchings(s);
+  checkAttachments(s);
+  m.dihedrals = std::move(s.dihedrals);
+  m.volumes = std::move(s.volumes);
+  m.tethers = std::move(s.tethers);
+  m.neoHookeans = std::move(s.neoHookeans);
+  m.triangleStrains = std::move(s.triangleStrains);
+  m.globalVolumes = std::move(s.globalVolumes);
+  m.surfaceVertices = std::move(s.surfaceVertices);
+  m.surfaceTriangles = std::move(s.surfaceTriangles);
+  m.shapeMatchings = std::move(s.shapeMatchings);
+  m.shapeMatchingMembers = std::move(s.shapeMatchingMembers);
+  m.shapeMatchingRestOffsets = std::move(s.shapeMatchingRestOffsets);
+  m.shapeMatchingMasses = std::move(s.shapeMatchingMasses);
+  m.attachments = std::move(s.attachments);
+  m.freeAttachments = std::move(s.freeAttachments);
+  m.freeAttachments.reserve(m.attachments.size());  // so removeAttachment never allocates
+  // Multipliers: zeroed at every substep, only their sizes matter.
+  m.dihedralLambda.assign(m.dihedrals.size(), 0);
+  m.volumeLambda.assign(m.volumes.size(), 0);
+  m.neoHookeanLambda.assign(2 * m.neoHookeans.size(), 0);
+  m.triangleStrainLambda.assign(3 * m.triangleStrains.size(), 0);
+  m.globalVolumeLambda.assign(m.globalVolumes.size(), 0);
+  m.shapeMatchingLambda.assign(m.shapeMatchings.size(), 0);
+  m.attachmentLambda.assign(m.attachments.size(), 0);
+  uint32_t largestSurface = 0;
+  for (const GlobalVolumeConstraint& g : m.globalVolumes) largestSurface = std::max(largestSurface, g.vertexCount);
+  m.volumeGradient.resize(largestSurface);
+  m.kPrimeIterations = s.kPrimeIterations;
+}
+
+}  // namespace
+
+void World::loadSnapshot(const uint8_t* data, size_t size) {
+  if (!data && size != 0) throw SnapshotError("loadSnapshot: data is null");
+  static const uint8_t kNothing = 0;
+  auto staged = std::make_unique<Impl>();  // the parsed blob, unchecked
+  parse(data ? data : &kNothing, size, *staged);
+  World fresh(impl_->tasks == &impl_->serial ? nullptr : impl_->tasks);
+  try {
+    build(fresh, *fresh.impl_, *staged);
+  } catch (const SnapshotError&) {
+    throw;
+  } catch (const InvalidArgument& e) {  // a value the add functions refuse: name it as a snapshot problem
+    const std::string what = e.what();
+    throw SnapshotError(what.rfind(kFn, 0) == 0 ? what : std::string(kFn) + ": " + what);
+  }
+  impl_.swap(fresh.impl_);  // the old state goes with `fresh`; nothing above touched this world
+}
+
+std::vector<uint8_t> World::saveSnapshot() const {
+  // Triangle-mesh colliders carry per-particle state (inside flags, in meshShapes) that has no section yet: refuse
+  // rather than write a blob that would not continue identically.
+  for (size_t k = 0; k < impl_->colliders.size(); ++k) {
+    if (impl_->colliders[k].def.shape == ColliderShape::TriangleMesh) {
+      check::fail("saveSnapshot", "colliders[" + std::to_string(k) + "]", "is a triangle mesh, which snapshots do not save yet", k);
+    }
+  }
+  io::ByteWriter out;
+  out.bytes(kMagic, 4);
+  out.u32(kFormatVersion);
+  out.u32(0);
+  const size_t payload = out.beginBlock();
+  Impl& m = *impl_;  // the writer only reads; describe() takes references for both directions
+  Writer writer(out);
+  for (const Section<Impl>& s : kSections<Impl>) {
+    out.u32(s.tag);
+    const size_t at = out.beginBlock();
+    s.save(writer, m);
+    out.endBlock(at);
+  }
+  out.endBlock(payload);
+  out.u64(io::fnv1a64(out.data(), out.size()));
+  return std::move(out.buffer());
+}
+
+}  // namespace pbd

@@ -1,0 +1,95 @@
+// Every gallery scene of the demo page in headless Chromium (served cross-origin isolated): it loads, simulates and
+// renders a non-blank canvas without errors; a screenshot of each is saved under build/screenshots/ (git-ignored) for
+// looking at. A panel change reaches the simulation, and an unknown scene name falls back with a message.
+import { mkdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from 'vite';
+import { chromium } from 'playwright';
+import viteConfig, { isolationHeaders } from '../../../vite.config.js';
+import { SCENES } from '../../../web/demo/scenes/index.js';
+
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--enable-unsafe-swiftshader', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
+const SCREENSHOTS = new URL('../../../build/screenshots/', import.meta.url).pathname;
+
+let browser;
+let server;
+let base;
+
+beforeAll(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  server = await createServer({ ...viteConfig, configFile: false, logLevel: 'silent',
+    root: new URL('../../../web', import.meta.url).pathname,
+    server: { port: 0, host: '127.0.0.1', headers: isolationHeaders, hmr: false } });
+  await server.listen();
+  base = server.resolvedUrls.local[0];
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function open(query) {
+  const page = await browser.newPage({ viewport: { width: 800, height: 600 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${base}?${query}`);
+  // Ready and stepping, or failed with the page's error box up (the assertions then show its message).
+  await page.waitForFunction(() => (window.__pbdDemo?.ready && window.__pbdDemo.frames > 20)
+    || document.getElementById('error')?.style.display === 'block', null, { timeout: 100_000 });
+  return { page, errors };
+}
+
+describe('every gallery scene', () => {
+  for (const name of Object.keys(SCENES)) {
+    it(`'${name}' loads, simulates and renders`, async () => {
+      const { page, errors } = await open(`scene=${name}`);
+      const info = await page.evaluate(() => ({ scene: __pbdDemo.scene, stats: __pbdDemo.canvasStats(),
+        error: document.getElementById('error').style.display === 'block'
+          ? document.getElementById('error').textContent : null,
+        title: document.getElementById('title').textContent, worlds: __pbdDemo.worlds }));
+      await page.screenshot({ path: `${SCREENSHOTS}${name}.png` });
+      expect(info.scene).toBe(name);
+      expect(info.title).toBe(SCENES[name].title);
+      expect(info.error).toBeNull();
+      expect(info.worlds).toBeGreaterThanOrEqual(1);
+      expect(info.stats.distinctColours).toBeGreaterThan(20);      // not a blank or single-colour canvas
+      expect(errors).toEqual([]);
+      await page.close();
+    }, 150_000);
+  }
+});
+
+describe('the panel and the URL', () => {
+  it('a compliance change from the panel makes the ropes stretch', async () => {
+    const { page, errors } = await open('scene=ropes');
+    const ropeLength = () => page.evaluate(() => {
+      const d = __pbdDemo.drawables[0];
+      const x = __pbdDemo.positions(d.worldIndex);
+      let length = 0;
+      for (let i = d.firstParticle; i + 1 < d.firstParticle + d.particleCount; i++) {
+        length += Math.hypot(x[3 * i + 3] - x[3 * i], x[3 * i + 4] - x[3 * i + 1], x[3 * i + 5] - x[3 * i + 2]);
+      }
+      return length;
+    });
+    const rigid = await ropeLength();
+    expect(rigid).toBeGreaterThan(1.55);                             // 40 links over 1.6 m, rigid (compliance 0)
+    expect(rigid).toBeLessThan(1.65);
+    const frames = await page.evaluate(() => { __pbdDemo.setParams({ compliance: 0.01 }); return __pbdDemo.frames; });
+    await page.waitForFunction((f) => __pbdDemo.frames > f + 90, frames, { timeout: 100_000 });
+    expect(await ropeLength()).toBeGreaterThan(rigid * 1.1);         // 0.01 m/N under a rope's own weight: >10 %
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 150_000);
+
+  it('an unknown scene name shows the default scene and says so', async () => {
+    const { page, errors } = await open('scene=no-such-scene');
+    await page.waitForFunction(() => window.__pbdDemo?.ready, null, { timeout: 100_000 });   // the message came first
+    expect(await page.evaluate(() => __pbdDemo.scene)).toBe('showcase');
+    expect(await page.evaluate(() => document.getElementById('error').textContent)).toMatch(/no scene 'no-such-scene'/);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 150_000);
+});

@@ -1,0 +1,155 @@
+// The determinism matrix: one scene with every constraint kind (cloth with dihedral bending and tethers, a volume and
+// a Neo-Hookean soft body, colliders, self-collision, a kinematic attachment), run for every Solver x both
+// integrators x {serial, a pool of 1, 2 and 4 threads}. Every solver gives the same bits when run twice in one
+// process; the solvers that promise it (docs/determinism.md) give the same bits for every thread count. And a
+// golden hash of a smaller mixed scene, which the native and the wasm build must both reproduce.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <utility>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pbd/errors.h"
+#include "pbd/task_system.h"
+#include "pbd/world.h"
+#include "scenes/mixed_scene.h"
+#include "scenes/scenes.h"
+
+using namespace pbd;
+
+namespace {
+
+/// Every Solver value: 0, 1, ... until setSolver rejects one as unknown, so solvers added to the enum join the
+/// matrix without a change here (the enum is contiguous and World validates it).
+std::vector<Solver> allSolvers() {
+  std::vector<Solver> out;
+  World probe;
+  for (int k = 0; k < 64; ++k) {
+    try {
+      probe.setSolver(Solver(k));
+    } catch (const InvalidArgument&) {
+      break;
+    }
+    out.push_back(Solver(k));
+  }
+  return out;
+}
+
+/// Whether the solver promises bit-identical results for any thread count (docs/determinism.md). Every solver in the
+/// enum today does: their parallel loops only split independent items (particles, or constraints of one colour that
+/// share no particle) and each item's arithmetic does not depend on the split. A new solver that cannot promise it
+/// must be listed here as false, and the matrix then checks it only run against run.
+bool promisesThreadDeterminism(Solver) { return true; }
+
+/// The state hash after `frames` frames of the 91 x 91 mixed scene (8281 cloth particles + 128 soft-body vertices).
+uint64_t run(Solver solver, Integrator integrator, TaskSystem* tasks, int frames) {
+  World world(tasks);
+  const scenes::MixedScene scene = scenes::mixedScene(world, 91);
+  world.setSolver(solver);
+  world.setIntegrator(integrator);
+  for (int f = 0; f < frames; ++f) {
+    scenes::driveMixedScene(world, scene, f);
+    world.step(1.0f / 60);
+  }
+  for (uint32_t k = 0; k < 3 * world.particleCount(); ++k) {
+    EXPECT_TRUE(std::isfinite(world.positions()[k])) << "solver " << int(solver);
+    if (!std::isfinite(world.positions()[k])) break;
+  }
+  return scenes::stateHash(world);
+}
+
+/// The mixed scene's golden hash (see MixedSceneNativeAndWasmComputeTheSameBits).
+constexpr uint64_t kMixedSceneGolden = 0x90a9f96fd5bbabfaull;
+
+}  // namespace
+
+TEST(DeterminismMatrix, TheSceneExercisesEveryConstraintKind) {
+  World world;
+  const scenes::MixedScene scene = scenes::mixedScene(world, 91);
+  for (int f = 0; f < 3; ++f) {
+    scenes::driveMixedScene(world, scene, f);
+    world.step(1.0f / 60);
+  }
+  EXPECT_GT(world.particleCount(), 8192u);  // the per-particle loops (4096 per task) split over threads
+  EXPECT_GT(world.dihedralConstraintCount(), 0u);
+  EXPECT_GT(world.tetherCount(), 0u);
+  EXPECT_GT(world.volumeConstraintCount(), 0u);
+  EXPECT_GT(world.neoHookeanCount(), 0u);
+  EXPECT_EQ(world.colliderCount(), 2u);
+  EXPECT_GT(world.contactCount(), 0u);  // the cloth on the sphere and the cubes on the box and the ground
+  EXPECT_GE(allSolvers().size(), 3u);
+  std::printf("solvers in the matrix: %zu\n", allSolvers().size());
+}
+
+TEST(DeterminismMatrix, EverySolverAndIntegratorRepeatsAndPromisedOnesMatchForAnyThreadCount) {
+  const int frames = 3;
+  const std::vector<Solver> solvers = allSolvers();
+  const Integrator integrators[] = {Integrator::ImplicitEuler, Integrator::Bdf2};
+  auto label = [](Solver s, Integrator i) {
+    return "solver " + std::to_string(int(s)) + ", integrator " + std::to_string(int(i));
+  };
+  std::map<std::pair<Solver, Integrator>, uint64_t> serial;
+  for (Solver s : solvers)
+    for (Integrator i : integrators) serial[{s, i}] = run(s, i, nullptr, frames);
+  // One pool at a time (concurrency 1, 2, 4: the calling thread works too), so the wasm build's pthread pool of 4
+  // is never exceeded.
+  for (unsigned workers : {0u, 1u, 3u}) {
+    ThreadPool pool(workers);
+    for (Solver s : solvers) {
+      for (Integrator i : integrators) {
+        const uint64_t pooled = run(s, i, &pool, frames);
+        const std::string what = label(s, i) + ", pool of " + std::to_string(workers + 1);
+        if (promisesThreadDeterminism(s)) EXPECT_EQ(pooled, serial.at({s, i})) << what;
+        else EXPECT_EQ(run(s, i, &pool, frames), pooled) << what << ": two runs differ";
+      }
+    }
+  }
+  // A promising solver has already been run four times in this process with equal results; the others are repeated
+  // serially here.
+  for (Solver s : solvers) {
+    if (promisesThreadDeterminism(s)) continue;
+    for (Integrator i : integrators) EXPECT_EQ(run(s, i, nullptr, frames), serial.at({s, i})) << label(s, i);
+  }
+}
+
+TEST(DeterminismMatrix, SolversAndIntegratorsReallyDiffer) {
+  // Guards the matrix against a scene where the choice does not matter (then equal hashes would prove nothing).
+  const std::vector<Solver> solvers = allSolvers();
+  std::vector<uint64_t> hashes;
+  for (Solver solver : solvers) hashes.push_back(run(solver, Integrator::ImplicitEuler, nullptr, 2));
+  for (size_t a = 0; a < hashes.size(); ++a)
+    for (size_t b = a + 1; b < hashes.size(); ++b) EXPECT_NE(hashes[a], hashes[b]) << "solvers " << a << ", " << b;
+  EXPECT_NE(run(Solver::ColouredGaussSeidel, Integrator::Bdf2, nullptr, 2), hashes[size_t(Solver::ColouredGaussSeidel)]);
+}
+
+TEST(DeterminismMatrix, MixedSceneNativeAndWasmComputeTheSameBits) {
+  // Like Determinism.NativeAndWasmBuildsComputeTheSameBits (thread_pool_test.cpp), on more constraint kinds: tet
+  // volumes, geodesic tethers, self-collision, a sphere and a tilted box collider, a kinematic attachment. The same
+  // constant is checked natively and in the wasm build under Node. Update it only for an intended change of the
+  // default solver's results, and say why in the commit.
+  //
+  // Dihedral bending and Neo-Hookean tets are left out on purpose: with them the two builds differ (measured:
+  // native 0x1413bef5888bf0c2, wasm 0xfcba006183378c2c for the full 16 x 16 scene; each kind alone also differs,
+  // every other kind alone agrees). Causes, each reproduced in isolation on 10^5 to 10^6 random inputs:
+  //  - dihedral.h takes the angle with std::atan2 on floats; glibc's atan2f and Emscripten's musl atan2f round
+  //    differently in the last bit (so does float(atan2(double))). A bit-exact version needs our own atan2.
+  //  - neo_hookean.h's Frobenius norms (F.squaredNorm(), (dDs * restInverse).norm()) are Eigen reductions over 9
+  //    floats: natively Eigen vectorizes them with SSE (two 4-wide partial sums, then a horizontal add), while on wasm
+  //    Eigen has no SIMD backend and sums serially; 44% of random 3x3 matrices give different bits. A bit-exact
+  //    version needs explicitly ordered sums (or EIGEN_DONT_VECTORIZE natively, which slows every Eigen use).
+  // Each build is still deterministic with them (run to run and for any thread count: the matrix above covers both).
+  World world;
+  const scenes::MixedScene scene = scenes::mixedScene(world, 16, {.dihedral = false, .neoHookean = false});
+  for (int f = 0; f < 60; ++f) {
+    scenes::driveMixedScene(world, scene, f);
+    world.step(1.0f / 60);
+  }
+  EXPECT_GT(world.volumeConstraintCount(), 0u);
+  EXPECT_GT(world.tetherCount(), 0u);
+  std::printf("mixed scene state hash: 0x%016llx\n", static_cast<unsigned long long>(scenes::stateHash(world)));
+  EXPECT_EQ(scenes::stateHash(world), kMixedSceneGolden);
+}

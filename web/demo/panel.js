@@ -1,0 +1,65 @@
+// The lil-gui panel: scene, solver settings for every world of the scene, pause/step/reset, a share link and a
+// screenshot. Every change goes to the simulation worker as a 'params' message.
+import GUI from 'lil-gui';
+import { shareLink } from './share-link.js';
+
+const SOLVERS = { 'Gauss-Seidel': 'gauss-seidel', 'Jacobi': 'jacobi', 'coloured Gauss-Seidel (parallel)':
+  'coloured-gauss-seidel', 'hierarchical PBD': 'hierarchical', 'Projective Dynamics': 'projective-dynamics' };
+
+export function createPanel({ params, sceneName, scenes, send, renderer, maxThreads, snapshots }) {
+  const defaults = { ...params };
+  const values = { ...params, scene: sceneName, paused: false };
+  const gui = new GUI({ title: 'Simulation' });
+  const update = () => {
+    const { scene, paused, ...rest } = values;
+    send({ type: 'params', params: rest });
+  };
+  const titles = Object.fromEntries(Object.entries(scenes).map(([name, s]) => [s.title, name]));
+  gui.add(values, 'scene', titles).onChange((name) => {
+    location.search = `?scene=${encodeURIComponent(name)}`;
+  });
+  gui.add(values, 'method', { 'PBD (stiffness)': 'pbd', 'XPBD (compliance)': 'xpbd' }).onChange(update);
+  gui.add(values, 'solver', SOLVERS).onChange(update);
+  gui.add(values, 'integrator', { 'implicit Euler': 'implicit-euler', 'BDF2 (second order)': 'bdf2' }).onChange(update);
+  gui.add(values, 'selfCollision').name('self-collision').onChange(update);
+  gui.add(values, 'substeps', 1, 50, 1).onChange(update);
+  gui.add(values, 'iterations', 1, 50, 1).onChange(update);
+  gui.add(values, 'stiffness', 0, 1, 0.01).name('stiffness (PBD)').onChange(update);
+  gui.add(values, 'compliance', 0, 0.01, 0.00001).name('compliance (XPBD, m/N)').onChange(update);
+  gui.add(values, 'damping', 0, 5, 0.01).name('damping (1/s)').onChange(update);
+  gui.add(values, 'gravity', -30, 0, 0.01).name('gravity (m/s²)').onChange(update);
+  gui.add(values, 'friction', 0, 2, 0.01).name('ground friction').onChange(update);
+  gui.add(values, 'restitution', 0, 1, 0.01).name('ground restitution').onChange(update);
+  if (maxThreads > 1) {
+    if (!values.threads) values.threads = maxThreads;
+    gui.add(values, 'threads', 1, maxThreads, 1).name('solver threads').onChange(update);
+  }
+  gui.add(values, 'paused').onChange((value) => send({ type: 'pause', value }));
+  gui.add({ step: () => send({ type: 'step' }) }, 'step').name('single step');
+  gui.add({ reset: () => send({ type: 'reset' }) }, 'reset');
+  gui.add({ share: async () => {
+    const { scene, paused, ...rest } = values;
+    const link = shareLink(sceneName, rest, defaults);
+    history.replaceState(null, '', link);
+    await navigator.clipboard?.writeText(link).catch(() => {});
+  } }, 'share').name('share link (copied, and in the address bar)');
+  gui.add({ screenshot: () => {
+    const a = document.createElement('a');
+    a.href = renderer.domElement.toDataURL('image/png');
+    a.download = `pbd-wasm-${sceneName}.png`;
+    a.click();
+  } }, 'screenshot');
+  // Snapshots of every world of the scene (World.saveSnapshot): a .pbdsnap file, and the last one kept in memory.
+  const folder = gui.addFolder('Snapshot');
+  folder.add(snapshots, 'save').name('save (downloads .pbdsnap)');
+  folder.add(snapshots, 'loadLast').name('load the last saved');
+  folder.add(snapshots, 'loadFile').name('load a .pbdsnap file…');
+  return {
+    /** Sets values as if the user had moved the controls. */
+    set(changes) {
+      Object.assign(values, changes);
+      gui.controllersRecursive().forEach((c) => c.updateDisplay());
+      update();
+    },
+  };
+}

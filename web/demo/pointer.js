@@ -1,0 +1,96 @@
+// The mouse (or touch): grab the particle under the cursor, drag it on a camera-facing plane and throw it on release;
+// or, on a draggable collider, move the collider. Ctrl/Cmd-click pins or unpins the particle under the cursor.
+import * as THREE from 'three';
+
+export class Pointer {
+  /**
+   * @param {{renderer, camera, controls, send: (msg) => void, bodies: () => THREE.Object3D[],
+   *   colliders: () => THREE.Mesh[], particle: (worldIndex, i) => THREE.Vector3}} page
+   */
+  constructor(page) {
+    Object.assign(this, page);
+    this.raycaster = new THREE.Raycaster();
+    this.raycaster.params.Line.threshold = 0.03;
+    this.pointer = new THREE.Vector2();
+    this.plane = new THREE.Plane();
+    this.hit = new THREE.Vector3();
+    this.dragging = null;      // {kind: 'particle'|'collider', ...}
+    this.grabbed = undefined;  // {world, particle} of the last grab (for tests)
+    const canvas = this.renderer.domElement;
+    // capture: runs before OrbitControls' own pointerdown listener on the same element
+    canvas.addEventListener('pointerdown', (e) => this.down(e), { capture: true });
+    canvas.addEventListener('pointermove', (e) => this.move(e));
+    canvas.addEventListener('pointerup', () => this.up());
+    canvas.addEventListener('pointercancel', () => this.up());
+  }
+
+  aim(event) {
+    const rect = this.renderer.domElement.getBoundingClientRect();
+    this.pointer.set(((event.clientX - rect.left) / rect.width) * 2 - 1, -((event.clientY - rect.top) / rect.height) * 2 + 1);
+    this.raycaster.setFromCamera(this.pointer, this.camera);
+  }
+
+  /** The drawable's particle nearest to a point: the whole range is searched (picking happens once per click). */
+  nearest(drawable, point) {
+    let best = -1, bestDistance = Infinity;
+    for (let i = 0; i < drawable.particleCount; i++) {
+      const d = this.particle(drawable.worldIndex, drawable.firstParticle + i).distanceToSquared(point);
+      if (d < bestDistance) [best, bestDistance] = [drawable.firstParticle + i, d];
+    }
+    return best;
+  }
+
+  down(event) {
+    if (event.button !== 0) return;
+    this.aim(event);
+    const collider = this.raycaster.intersectObjects(this.colliders().filter((m) => m.userData.collider.draggable))[0];
+    const body = this.raycaster.intersectObjects(this.bodies())[0];
+    if (collider && (!body || collider.distance < body.distance)) {
+      this.start(event, collider.object.position, { kind: 'collider', mesh: collider.object,
+        offset: collider.object.position.clone().sub(collider.point) });
+      return;
+    }
+    if (!body) return;
+    const d = body.object.userData.drawable;
+    const particle = this.nearest(d, body.point);
+    if (event.ctrlKey || event.metaKey) {   // pin / unpin, no drag
+      event.stopImmediatePropagation();
+      this.send({ type: 'togglePin', world: d.worldIndex, index: particle });
+      return;
+    }
+    const p = this.particle(d.worldIndex, particle);
+    this.grabbed = { world: d.worldIndex, particle };
+    this.start(event, p, { kind: 'particle' });
+    this.send({ type: 'grab', world: d.worldIndex, index: particle, target: p.toArray() });
+  }
+
+  start(event, point, dragging) {
+    event.stopImmediatePropagation();   // this drag is ours: OrbitControls must not rotate the camera
+    this.plane.setFromNormalAndCoplanarPoint(this.camera.getWorldDirection(new THREE.Vector3()).negate(), point);
+    this.dragging = dragging;
+    this.controls.enabled = false;
+    this.renderer.domElement.setPointerCapture(event.pointerId);
+  }
+
+  move(event) {
+    if (!this.dragging) return;
+    this.aim(event);
+    if (!this.raycaster.ray.intersectPlane(this.plane, this.hit)) return;
+    if (this.dragging.kind === 'particle') {
+      this.hit.y = Math.max(this.hit.y, 0);
+      this.send({ type: 'drag', target: this.hit.toArray() });
+    } else {
+      const { mesh, offset } = this.dragging;
+      mesh.position.copy(this.hit).add(offset);
+      mesh.position.y = Math.max(mesh.position.y, 0);
+      this.send({ type: 'moveCollider', collider: this.colliders().indexOf(mesh), position: mesh.position.toArray() });
+    }
+  }
+
+  up() {
+    if (!this.dragging) return;
+    if (this.dragging.kind === 'particle') this.send({ type: 'release' });
+    this.dragging = null;
+    this.controls.enabled = true;
+  }
+}

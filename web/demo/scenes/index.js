@@ -1,0 +1,17 @@
+// The gallery: every scene the page can show, by the name used in the URL (?scene=...) and the panel.
+//
+// A scene is { title, hint, camera, params?, selfCollisionRadius?, acceptsDroppedMeshes?, build(ctx) }. build gets
+// ctx = { pbd, addWorld(lane?), assets } and returns { drawables, colliders, tunable, onFrame?(t), info? } (see
+// drawables.js); `tunable` lists the distance-constraint ranges the panel's stiffness and compliance act on. Scenes are
+// plain modules with no DOM: the simulation worker builds them, and the soak test runs them in Node.
+import balloon from './balloon.js';
+import curtain from './curtain.js';
+import drape from './drape.js';
+import playground from './playground.js';
+import ropes from './ropes.js';
+import showcase from './showcase.js';
+import solvers from './solvers.js';
+import stack from './stack.js';
+
+export const SCENES = { showcase, curtain, drape, stack, balloon, ropes, solvers, playground };
+export const DEFAULT_SCENE = 'showcase';
