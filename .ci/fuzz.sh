@@ -9,7 +9,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
-targets=(obj_reader_fuzz tetgen_reader_fuzz tetrahedralize_fuzz mesh_body_fuzz world_api_fuzz)
+targets=(obj_reader_fuzz tetgen_reader_fuzz tetrahedralize_fuzz mesh_body_fuzz world_api_fuzz snapshot_fuzz)
 
 if [ ! -f build/fuzz/CMakeCache.txt ]; then
   CC=clang CXX=clang++ cmake -S . -B build/fuzz -DPBD_BUILD_FUZZERS=ON -DPBD_BUILD_TESTS=OFF -DPBD_BUILD_BENCH=OFF \

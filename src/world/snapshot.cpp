@@ -68,6 +68,30 @@ template <class S, class M> void shapeMatchingSection(S& s, M& m) {
 }
 template <class S, class M> void attachmentsSection(S& s, M& m) { s.vec(m.attachments), s.vec(m.freeAttachments); }
 template <class S, class M> void collidersSection(S& s, M& m) { s.vec(m.colliders); }
+/// The triangle meshes of TriangleMesh colliders, in collider order: the current local-frame vertices (floats: they
+/// came in as floats, so this is exact), the triangles, and who is inside each. Loaded into M::savedMeshes; build()
+/// recreates each mesh through addCollider, so the BVH and its checks are the ones the API builds.
+template <class S, class M> void meshesSection(S& s, M& m) {
+  if constexpr (std::is_same_v<S, Writer>) {
+    uint32_t count = uint32_t(m.meshShapes.size());
+    s.all(count);
+    for (MeshShape& shape : m.meshShapes) {
+      std::vector<Real> positions;
+      for (const Point3d& v : shape.surface.bvh().vertices()) positions.insert(positions.end(), {Real(v.x()), Real(v.y()), Real(v.z())});
+      std::vector<uint32_t> triangles = shape.surface.bvh().triangles();
+      std::vector<uint32_t> inside(shape.inside.begin(), shape.inside.end());
+      s.vec(positions), s.vec(triangles), s.vec(inside), s.all(shape.insideUnknown);
+    }
+  } else {
+    uint32_t count = 0;
+    s.all(count);
+    // Each record reads at least 25 bytes or throws, so an absurd count ends at the end of the section.
+    for (uint32_t k = 0; k < count; ++k) {
+      typename M::SavedMesh& saved = m.savedMeshes.emplace_back();
+      s.vec(saved.positions), s.vec(saved.triangles), s.vec(saved.inside), s.all(saved.insideUnknown);
+    }
+  }
+}
 
 template <class M> struct Section {
   uint32_t tag;
@@ -76,7 +100,7 @@ template <class M> struct Section {
   void (*load)(Reader&, M&);
 };
 
-template <class M> constexpr std::array<Section<M>, 14> kSections = {{
+template <class M> constexpr std::array<Section<M>, 15> kSections = {{
     {tag("SETT"), "settings", settingsSection<Writer, M>, settingsSection<Reader, M>},
     {tag("PART"), "particles", particlesSection<Writer, M>, particlesSection<Reader, M>},
     {tag("HIST"), "history", historySection<Writer, M>, historySection<Reader, M>},
@@ -91,6 +115,7 @@ template <class M> constexpr std::array<Section<M>, 14> kSections = {{
     {tag("SHPM"), "shapeMatchings", shapeMatchingSection<Writer, M>, shapeMatchingSection<Reader, M>},
     {tag("ATCH"), "attachments", attachmentsSection<Writer, M>, attachmentsSection<Reader, M>},
     {tag("COLL"), "colliders", collidersSection<Writer, M>, collidersSection<Reader, M>},
+    {tag("MESH"), "meshes", meshesSection<Writer, M>, meshesSection<Reader, M>},
 }};
 
 std::string tagName(uint32_t t) {
@@ -257,15 +282,21 @@ template <class M> void build(World& fresh, M& m, M& s) {
   if (s.kPrimeIterations != 0) check::inRange(kFn, "kPrimeIterations", s.kPrimeIterations, 1, 1000);
   buildParticles(m, s);
   const uint32_t n = m.count();
+  size_t meshes = 0;
   for (size_t k = 0; k < s.colliders.size(); ++k) {
     const snapshot::ElementCheck c("colliders", k);
-    // A mesh collider's def holds views of its arrays: from a blob they are wild pointers, never to be followed.
-    if (s.colliders[k].def.shape == ColliderShape::TriangleMesh) {
-      throw SnapshotError(std::string(kFn) + ": colliders[" + std::to_string(k) +
-                          "]: triangle-mesh colliders are not saved in snapshots yet");
+    // A mesh collider's def held views of its arrays: from a blob they are wild pointers, replaced by the saved mesh.
+    ColliderDef def = s.colliders[k].def;
+    def.meshPositions = {};
+    def.meshTriangles = {};
+    const bool isMesh = def.shape == ColliderShape::TriangleMesh;
+    if (isMesh) {
+      if (meshes >= s.savedMeshes.size()) c.fail("", "is a triangle mesh, but the snapshot holds no mesh for it", k);
+      def.meshPositions = s.savedMeshes[meshes].positions;
+      def.meshTriangles = s.savedMeshes[meshes].triangles;
     }
     try {
-      fresh.addCollider(s.colliders[k].def);  // checks shape and material as for any collider
+      fresh.addCollider(def);  // checks shape, material and mesh as for any collider
     } catch (const InvalidArgument& e) {
       throw SnapshotError(std::string(kFn) + ": colliders[" + std::to_string(k) + "]: " + e.what());
     }
@@ -277,7 +308,18 @@ template <class M> void build(World& fresh, M& m, M& s) {
     col.startPosition = saved.startPosition, col.startRotation = saved.startRotation;
     col.subStartPosition = saved.subStartPosition, col.subEndPosition = saved.subEndPosition;
     col.subStartRotation = saved.subStartRotation, col.subEndRotation = saved.subEndRotation;
+    if (isMesh) {
+      typename M::SavedMesh& mesh = s.savedMeshes[meshes++];
+      checkLength("meshes: inside", mesh.inside.size(), n);
+      for (size_t i = 0; i < n; ++i) {
+        if (mesh.inside[i] > 1) c.fail(("inside[" + std::to_string(i) + "]").c_str(), "must be 0 or 1", mesh.inside[i]);
+      }
+      MeshShape& shape = m.meshShapes[col.mesh];
+      shape.inside.assign(mesh.inside.begin(), mesh.inside.end());
+      shape.insideUnknown = mesh.insideUnknown;
+    }
   }
+  checkLength("meshes", s.savedMeshes.size(), meshes);
   buildDistances(m, s);
   snapshot::checkAll("dihedrals", s.dihedrals, n);
   snapshot::checkAll("volumes", s.volumes, n);
@@ -336,13 +378,6 @@ void World::loadSnapshot(const uint8_t* data, size_t size) {
 }
 
 std::vector<uint8_t> World::saveSnapshot() const {
-  // Triangle-mesh colliders carry per-particle state (inside flags, in meshShapes) that has no section yet: refuse
-  // rather than write a blob that would not continue identically.
-  for (size_t k = 0; k < impl_->colliders.size(); ++k) {
-    if (impl_->colliders[k].def.shape == ColliderShape::TriangleMesh) {
-      check::fail("saveSnapshot", "colliders[" + std::to_string(k) + "]", "is a triangle mesh, which snapshots do not save yet", k);
-    }
-  }
   io::ByteWriter out;
   out.bytes(kMagic, 4);
   out.u32(kFormatVersion);

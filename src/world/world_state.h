@@ -151,6 +151,14 @@ struct World::Impl {
   std::vector<std::pair<uint32_t, uint32_t>> selfCollisionPairs;
   std::vector<Collider> colliders;
   std::vector<MeshShape> meshShapes;          // the triangle meshes of TriangleMesh colliders (Collider::mesh)
+  /// loadSnapshot's parsed triangle meshes (one per TriangleMesh collider, in collider order); empty otherwise.
+  struct SavedMesh {
+    std::vector<Real> positions;      // xyz per vertex, m, the collider's local frame, as deformed last
+    std::vector<uint32_t> triangles;  // 3 vertex indices per triangle
+    std::vector<uint32_t> inside;     // per particle: 1 = it ended the last substep inside the (closed) mesh
+    bool insideUnknown = true;        // the flags must be recomputed at the next substep
+  };
+  std::vector<SavedMesh> savedMeshes;
   std::vector<Contact> contacts;              // capacity reserved (see reserveContacts), so step() never allocates
 
   bool recordResiduals = false;

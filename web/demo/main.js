@@ -311,6 +311,8 @@ window.__pbdDemo = {
   loadSnapshot() { snapshots.loadLast(); },
   /** Loads arbitrary bytes as a snapshot (for tests of the error path). */
   loadSnapshotBytes(bytes) { send({ type: 'loadSnapshot', bytes: new Uint8Array(bytes) }); },
+  /** Pauses or resumes the simulation, as the panel's checkbox does. */
+  pause(on) { send({ type: 'pause', value: on }); },
   /** Presses the cancel button of a running tetrahedralization. */
   cancel() { $('cancel').click(); },
   /** Soft bodies from dropped files. */

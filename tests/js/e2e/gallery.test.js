@@ -84,6 +84,32 @@ describe('the panel and the URL', () => {
     await page.close();
   }, 150_000);
 
+  it('saves a snapshot of the scene and loads it back exactly; a broken file is refused on the page', async () => {
+    const { page, errors } = await open('scene=drape');                // cloth on a triangle-mesh collider
+    const frames = () => page.evaluate(() => __pbdDemo.frames);
+    const settle = async () => { const f = await frames(); await page.waitForFunction((n) => __pbdDemo.frames > n + 2, f); };
+    await page.evaluate(() => __pbdDemo.pause(true));
+    await settle();
+    const saved = await page.evaluate(() => __pbdDemo.positions(0));
+    expect(await page.evaluate(() => __pbdDemo.saveSnapshot())).toBeGreaterThan(1000);
+    await page.evaluate(() => __pbdDemo.pause(false));
+    const f0 = await frames();
+    await page.waitForFunction((n) => __pbdDemo.frames > n + 30, f0, { timeout: 100_000 });
+    await page.evaluate(() => __pbdDemo.pause(true));
+    await settle();
+    expect(await page.evaluate(() => __pbdDemo.positions(0))).not.toEqual(saved);   // it moved on
+    await page.evaluate(() => __pbdDemo.loadSnapshot());
+    await page.waitForFunction(() => /snapshot loaded/.test(document.getElementById('progress').textContent));
+    await settle();
+    expect(await page.evaluate(() => __pbdDemo.positions(0))).toEqual(saved);       // exactly where it was saved
+    await page.evaluate(() => __pbdDemo.loadSnapshotBytes([1, 2, 3, 4, 5]));
+    await page.waitForFunction(() => document.getElementById('error').style.display === 'block');
+    expect(await page.evaluate(() => document.getElementById('error').textContent)).toMatch(/loadSnapshot: /);
+    expect(await page.evaluate(() => __pbdDemo.positions(0))).toEqual(saved);       // and nothing changed
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 150_000);
+
   it('an unknown scene name shows the default scene and says so', async () => {
     const { page, errors } = await open('scene=no-such-scene');
     await page.waitForFunction(() => window.__pbdDemo?.ready, null, { timeout: 100_000 });   // the message came first
