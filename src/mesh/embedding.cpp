@@ -9,6 +9,7 @@
 
 #include <Eigen/Dense>
 
+#include "collision/triangle_bvh.h"
 #include "mesh/mesh_checks.h"
 #include "pbd/embedding.h"
 #include "pbd/errors.h"
@@ -28,27 +29,6 @@ constexpr const char* kApply = "applyEmbedding";
 constexpr double kFlatness = 1e-6;
 
 V3 point(std::span<const float> p, size_t i) { return V3(p[3 * i], p[3 * i + 1], p[3 * i + 2]); }
-
-// Closest point to p on triangle abc (Ericson, Real-Time Collision Detection, 5.1.5): regions by barycentrics.
-V3 closestOnTriangle(const V3& p, const V3& a, const V3& b, const V3& c) {
-  const V3 ab = b - a, ac = c - a, ap = p - a;
-  const double d1 = ab.dot(ap), d2 = ac.dot(ap);
-  if (d1 <= 0 && d2 <= 0) return a;
-  const V3 bp = p - b;
-  const double d3 = ab.dot(bp), d4 = ac.dot(bp);
-  if (d3 >= 0 && d4 <= d3) return b;
-  const double vc = d1 * d4 - d3 * d2;
-  if (vc <= 0 && d1 >= 0 && d3 <= 0) return a + d1 / (d1 - d3) * ab;
-  const V3 cp = p - c;
-  const double d5 = ab.dot(cp), d6 = ac.dot(cp);
-  if (d6 >= 0 && d5 <= d6) return c;
-  const double vb = d5 * d2 - d1 * d6;
-  if (vb <= 0 && d2 >= 0 && d6 <= 0) return a + d2 / (d2 - d6) * ac;
-  const double va = d3 * d6 - d5 * d4;
-  if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) return b + (d4 - d3) / ((d4 - d3) + (d5 - d6)) * (c - b);
-  const double denom = 1 / (va + vb + vc);
-  return a + ab * (vb * denom) + ac * (vc * denom);
-}
 
 // The tets in double, with what each query needs precomputed.
 struct Tets {
@@ -71,7 +51,7 @@ struct Tets {
     double best = std::numeric_limits<double>::max();
     for (int k = 0; k < 4; ++k) {
       if (b[k] >= 0) continue;
-      const V3 q = closestOnTriangle(p, corner(t, (k + 1) % 4), corner(t, (k + 2) % 4), corner(t, (k + 3) % 4));
+      const V3 q = closestPointOnTriangle(corner(t, (k + 1) % 4), corner(t, (k + 2) % 4), corner(t, (k + 3) % 4), p);
       best = std::min(best, (p - q).norm());
     }
     return best == std::numeric_limits<double>::max() ? 0 : best;

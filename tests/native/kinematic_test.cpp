@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "pbd/world.h"
+#include "scenes/free_space.h"
 
 using namespace pbd;
 
@@ -10,11 +11,7 @@ namespace {
 
 World weightless(int substeps) {
   World world;
-  SolverSettings s;
-  s.gravity = Vec3::Zero();
-  s.ground.enabled = false;
-  s.substeps = substeps;
-  world.setSettings(s);
+  world.setSettings(scenes::freeSpace(Method::Xpbd, substeps));
   return world;
 }
 

@@ -14,6 +14,7 @@
 #include "mesh/winding_number.h"
 #include "pbd/world.h"
 #include "scenes/bunny.h"
+#include "scenes/free_space.h"
 #include "scenes/icosphere.h"
 
 using namespace pbd;
@@ -49,11 +50,7 @@ ColliderDef meshCollider(const Mesh& m, Real thickness) {
 
 World weightless(int substeps) {
   World world;
-  SolverSettings s;
-  s.gravity = Vec3::Zero();
-  s.ground.enabled = false;
-  s.substeps = substeps;
-  world.setSettings(s);
+  world.setSettings(scenes::freeSpace(Method::Xpbd, substeps));
   return world;
 }
 
