@@ -137,7 +137,7 @@ void World::Impl::refreshDerivedData() {
     kPrimeIterations = settings.iterations;
     for (DistanceConstraint& c : distances) c.kPrime = correctedStiffness(c.stiffness, kPrimeIterations);
     for (Attachment& a : attachments) a.kPrime = correctedStiffness(a.stiffness, kPrimeIterations);
-    for (DihedralConstraint& d : dihedrals) d.kPrime = correctedStiffness(d.stiffness, kPrimeIterations);
+    for (DihedralConstraint& d : dihedrals) d.kPrime = correctedStiffness(d.stiffness, 2 * kPrimeIterations);  // 2 sweeps
     for (TetVolumeConstraint& t : volumes) t.kPrime = correctedStiffness(t.stiffness, kPrimeIterations);
     for (NeoHookeanTet& e : neoHookeans) {
       e.deviatoricKPrime = correctedStiffness(e.deviatoricStiffness, kPrimeIterations);
@@ -286,16 +286,23 @@ void World::Impl::projectDistancesJacobi(bool xpbd, Real invH2) {
   tasks->parallelPhases(kApply + 1, sizes, minRanges, body);
 }
 
-/// Dihedral bending, serially in the order added (they share particles; colouring them is future work).
+/// Dihedral bending, serially: a forward sweep in the order added, then a backward one (symmetric Gauss-Seidel).
+/// Why both: XPBD's velocity update makes one substep act as y' = 2 G y - G y_prev on the prediction y, where G is
+/// the linearized sweep. A one-way sweep over these over-determined, nearly rigid angle constraints has eigenvalues
+/// g with negative real part, and then |μ| > 1 for μ² - 2gμ + g = 0: measured 1.0126 per substep on a flat 10×10
+/// grid, so a free cloth went from 4e-8 J to 500 J in a second. The symmetric sweep's G is symmetric with
+/// eigenvalues in [0, 1], which gives |μ|² = g <= 1. (Distances run in colour order and stay within |μ| <= 1.)
 void World::Impl::projectDihedrals(bool xpbd, Real invH2) {
   Vec3* P = asVec3(p);
-  for (size_t k = 0; k < dihedrals.size(); ++k) {
+  const auto project = [&](size_t k) {
     const DihedralConstraint& d = dihedrals[k];
     Vec3* ps[4] = {&P[d.p0], &P[d.p1], &P[d.p2], &P[d.p3]};
     const Real ws[4] = {w[d.p0], w[d.p1], w[d.p2], w[d.p3]};
     dihedralLambda[k] +=
         projectDihedral(ps, ws, d.restAngle, xpbd, d.kPrime, d.compliance * invH2, dihedralLambda[k]);
-  }
+  };
+  for (size_t k = 0; k < dihedrals.size(); ++k) project(k);
+  for (size_t k = dihedrals.size(); k-- > 0;) project(k);
 }
 
 /// Tet volumes, serially in the order added (neighbouring tets share vertices).

@@ -26,4 +26,19 @@ inline Momenta momenta(const World& w) {
   return m;
 }
 
+/// Σ ½ m |v|² + Σ m (-g)·x over the particles with finite mass, J: what a conservative system keeps and a stable
+/// dissipative one never exceeds (the constraints' own elastic energy is left out, so at rest it is the lower bound).
+inline double mechanicalEnergy(const World& w) {
+  const Eigen::Vector3d g = w.settings().gravity.cast<double>();
+  double energy = 0;
+  for (uint32_t i = 0; i < w.particleCount(); ++i) {
+    if (w.inverseMasses()[i] == 0) continue;
+    const double mass = 1.0 / w.inverseMasses()[i];
+    const Eigen::Vector3d x(w.positions()[3 * i], w.positions()[3 * i + 1], w.positions()[3 * i + 2]);
+    const Eigen::Vector3d v(w.velocities()[3 * i], w.velocities()[3 * i + 1], w.velocities()[3 * i + 2]);
+    energy += 0.5 * mass * v.squaredNorm() - mass * g.dot(x);
+  }
+  return energy;
+}
+
 }  // namespace pbd::scenes
