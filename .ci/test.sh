@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
-# Runs every test: GoogleTest natively and as wasm under Node (ctest), then Vitest (Node and headless Chromium).
-# Ends with one line totalling them all: "N passed, N failed".
+# Runs every test: the GoogleTest suite natively under ASan + UBSan and as wasm under Node (ctest), Vitest (Node and
+# headless Chromium), then every libFuzzer target for PBD_FUZZ_SECONDS (default 10) on its committed corpus.
+# Expects the wasm build (.ci/build-wasm.sh) and the sanitized native build (.ci/build-native.sh sanitized); builds the
+# fuzz targets itself (.ci/fuzz.sh). Ends with one line totalling them all: "N passed, N failed".
+# The Release native build is not run here: the sanitized one runs the same suite with the same IEEE arithmetic (no
+# fast-math, no FMA contraction on x86-64), and a third native build would add minutes to every CI run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p build/reports
@@ -9,7 +13,7 @@ failed=0
 
 # run_ctest NAME DIR: adds the suite's counts to the totals.
 run_ctest() {
-  local name=$1 dir=$2 log=build/reports/ctest-$1.log line
+  local name=$1 dir=$2 log=build/reports/ctest-${2##*/}.log line
   echo "== GoogleTest, $name (ctest in $dir)"
   (cd "$dir" && ctest -j2 --output-on-failure) 2>&1 | tee "$log"
   line=$(grep -E '[0-9]+ tests failed out of [0-9]+' "$log" | tail -1)
@@ -27,7 +31,8 @@ run_ctest() {
 }
 
 summary=""
-run_ctest native build/native
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
+run_ctest "native ASan+UBSan" build/asan
 run_ctest wasm build/wasm-threaded
 
 echo "== Vitest (Node and headless Chromium)"
@@ -41,6 +46,15 @@ read -r vitest_passed vitest_failed < <(node -e "
 passed=$((passed + vitest_passed))
 failed=$((failed + vitest_failed))
 
-echo "${summary}vitest: $vitest_passed passed, $vitest_failed failed"
+seconds=${PBD_FUZZ_SECONDS:-10}
+echo "== libFuzzer, $seconds s per target (.ci/fuzz.sh)"
+bash .ci/fuzz.sh "$seconds" 2>&1 | tee build/reports/fuzz.log
+fuzz_passed=$(grep -cE '^fuzz [a-z_]+: passed' build/reports/fuzz.log)
+fuzz_failed=$(grep -cE '^fuzz [a-z_]+: FAILED' build/reports/fuzz.log)
+[ $((fuzz_passed + fuzz_failed)) -eq 0 ] && fuzz_failed=1   # the fuzz build failed: no target ran
+passed=$((passed + fuzz_passed))
+failed=$((failed + fuzz_failed))
+
+echo "${summary}vitest: $vitest_passed passed, $vitest_failed failed; fuzz: $fuzz_passed passed, $fuzz_failed failed"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

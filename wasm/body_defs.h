@@ -67,6 +67,20 @@ inline std::vector<PinRegion> pinRegionsField(const char* fn, const val& o) {
   return out;
 }
 
+/// {friction, restitution} over `m` (ContactMaterial): absent fields keep m's values; the core checks the ranges.
+inline ContactMaterial contactMaterialOf(const char* fn, const val& v, ContactMaterial m) {
+  m.friction = Real(numberField(fn, v, "friction", m.friction));
+  m.restitution = Real(numberField(fn, v, "restitution", m.restitution));
+  return m;
+}
+
+/// o.contact: a body's {friction, restitution} against colliders and the ground, or `fallback` when absent.
+inline ContactMaterial contactField(const char* fn, const val& o, const ContactMaterial& fallback) {
+  if (!has(o, "contact")) return fallback;
+  requireObject(fn, "contact", o["contact"]);
+  return contactMaterialOf(fn, o["contact"], fallback);
+}
+
 inline ClothDef clothDefFromJs(const char* fn, const val& o) {
   requireObject(fn, "options", o);
   ClothDef c;
@@ -88,6 +102,7 @@ inline ClothDef clothDefFromJs(const char* fn, const val& o) {
   static const char* const bendNames[] = {"skip-one", "dihedral"};
   static const BendModel bendValues[] = {BendModel::SkipOne, BendModel::Dihedral};
   c.bendModel = enumField(fn, o, "bendModel", bendNames, bendValues, c.bendModel);
+  c.contact = contactField(fn, o, c.contact);
   return c;
 }
 
@@ -102,6 +117,7 @@ inline RopeDef ropeDefFromJs(const char* fn, const val& o) {
   d.pinRegions = pinRegionsField(fn, o);
   d.stretch = strengthField(fn, o, "stretch", d.stretch);
   d.bend = strengthField(fn, o, "bend", d.bend);
+  d.contact = contactField(fn, o, d.contact);
   return d;
 }
 
@@ -126,6 +142,7 @@ inline SoftBodyDef softBodyDefFromJs(const char* fn, const val& o) {
   d.materialStiffness = Real(numberField(fn, o, "materialStiffness", d.materialStiffness));
   d.shapeMatching = boolField(fn, o, "shapeMatching", d.shapeMatching);
   d.shapeMatchingStrength = strengthField(fn, o, "shapeMatchingStrength", d.shapeMatchingStrength);
+  d.contact = contactField(fn, o, d.contact);
   return d;
 }
 
@@ -148,6 +165,7 @@ inline TriangleMeshDef triangleMeshDefFromJs(const char* fn, const val& o) {
   d.pressure = Real(numberField(fn, o, "pressure", d.pressure));
   d.volume = strengthField(fn, o, "volume", d.volume);
   d.volumeOnlyResistsCompression = boolField(fn, o, "volumeOnlyResistsCompression", d.volumeOnlyResistsCompression);
+  d.contact = contactField(fn, o, d.contact);
   return d;
 }
 

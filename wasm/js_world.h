@@ -164,6 +164,29 @@ class JsWorld {
     return o;
   }
   uint32_t selfCollisionPairCount() const { return world_.selfCollisionPairCount(); }
+  void setMaxSpeed(double v) { guarded("setMaxSpeed", [&] { world_.setMaxSpeed(Real(v)); }); }
+  double getMaxSpeed() const { return world_.settings().maxSpeed; }
+
+  uint32_t bodyCount() const { return world_.bodyCount(); }
+  /// {friction, restitution}: absent fields keep the body's current values.
+  void setBodyMaterial(double body, val o) {
+    guarded("setBodyMaterial", [&] {
+      const char* fn = "setBodyMaterial";
+      const uint32_t b = toIndex(fn, "body", body);
+      requireObject(fn, "material", o);
+      const ContactMaterial current = b < world_.bodyCount() ? world_.bodyMaterial(b) : ContactMaterial{};
+      world_.setBodyMaterial(b, contactMaterialOf(fn, o, current));
+    });
+  }
+  val getBodyMaterial(double body) const {
+    return guarded("getBodyMaterial", [&] {
+      const ContactMaterial& m = world_.bodyMaterial(toIndex("getBodyMaterial", "body", body));
+      val o = val::object();
+      o.set("friction", m.friction);
+      o.set("restitution", m.restitution);
+      return o;
+    });
+  }
 
   uint32_t addParticle(double x, double y, double z, double inverseMass) {
     return guarded("addParticle", [&] { return world_.addParticle(Vec3(Real(x), Real(y), Real(z)), Real(inverseMass)); });
@@ -387,6 +410,11 @@ class JsWorld {
   uint32_t constraintCount() const { return world_.constraintCount(); }
   uint32_t tetherCount() const { return world_.tetherCount(); }
   uint32_t contactCount() const { return world_.contactCount(); }
+  /// The last substep's contacts: x, y, z, nx, ny, nz per contact (World::lastContacts); valid until the next step.
+  val contacts() const {
+    const std::span<const Real> c = world_.lastContacts();
+    return view(c.data(), c.size());
+  }
   uint32_t neoHookeanCount() const { return world_.neoHookeanCount(); }
   uint32_t globalVolumeCount() const { return world_.globalVolumeCount(); }
   double globalVolume(double k) const {

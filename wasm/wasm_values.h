@@ -154,6 +154,7 @@ inline val bodyRangeToJs(const BodyRange& r) {
   o.set("dihedralCount", r.dihedralCount);
   o.set("firstVolume", r.firstVolume);
   o.set("volumeCount", r.volumeCount);
+  o.set("body", r.body);
   return o;
 }
 

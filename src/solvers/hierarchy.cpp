@@ -156,15 +156,13 @@ std::vector<Edge> coarseEdges(const LevelGraph& fine, const std::vector<char>& k
   return edges;
 }
 
-/// Below this many particles a level is not worth a pass: the hierarchy stops.
-constexpr size_t kMinCoarseParticles = 4;
-
 }  // namespace
 
 void Hierarchy::build(const DistanceConstraint* cs, size_t count, const Real* restXyz, const Real* inverseMasses,
                       uint32_t particleCount, const HierarchyParams& params) {
   coarse_.clear();
   params_ = params;
+  refusedKept_ = refusedFrom_ = 0;
   lumpedInverse_.assign(particleCount, 0);
   LevelGraph fine = finestGraph(cs, count, particleCount);
   for (int l = 1; l < params.levels; ++l) {
@@ -174,7 +172,10 @@ void Hierarchy::build(const DistanceConstraint* cs, size_t count, const Real* re
     for (uint32_t n = 0; n < fine.nodes.size(); ++n) {
       if (kept[n]) coarseIndex[n] = uint32_t(coarse.nodes.size()), coarse.nodes.push_back(fine.nodes[n]);
     }
-    if (coarse.nodes.size() < kMinCoarseParticles || coarse.nodes.size() == fine.nodes.size()) break;
+    if (coarse.nodes.size() < kMinCoarseParticles || coarse.nodes.size() == fine.nodes.size()) {
+      refusedKept_ = coarse.nodes.size(), refusedFrom_ = fine.nodes.size();
+      break;
+    }
     HierarchyLevel level;
     buildProlongation(fine, kept, coarseIndex, restXyz, level);
     coarse.edges = coarseEdges(fine, kept, coarseIndex);

@@ -87,6 +87,11 @@ class Hierarchy {
   /// Coarse level l, 1 <= l < levelCount().
   const HierarchyLevel& level(size_t l) const { return coarse_[l - 1]; }
   const HierarchyParams& params() const { return params_; }
+  /// Why the last build stopped short of params().levels: the particles the refused level would have kept and the
+  /// particles of the level it would have coarsened (refusedKept() < kMinCoarseParticles, or == refusedFrom(): it
+  /// would not shrink). Both 0 when every level asked for was built.
+  size_t refusedKept() const { return refusedKept_; }
+  size_t refusedFrom() const { return refusedFrom_; }
 
   bool dirty = true;  ///< Constraints, particles or pins changed since the last build: rebuild before solving.
 
@@ -94,6 +99,11 @@ class Hierarchy {
   std::vector<HierarchyLevel> coarse_;  // coarse_[l - 1] is level l
   std::vector<Real> lumpedInverse_;     // 1/kg per world particle: 1 / M_p of the level being projected
   HierarchyParams params_;
+  size_t refusedKept_ = 0;  // see refusedKept()
+  size_t refusedFrom_ = 0;  // see refusedFrom()
 };
+
+/// Below this many particles a coarse level is not worth a pass: the hierarchy stops.
+inline constexpr size_t kMinCoarseParticles = 4;
 
 }  // namespace pbd

@@ -6,6 +6,9 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <string>
+
+#include "pbd/errors.h"
 
 namespace pbd {
 
@@ -292,6 +295,30 @@ void ProjectiveSystem::prepare(bool xpbd, double invH2) {
   if (!analyzed_) ldlt_.analyzePattern(matrix), analyzed_ = true;
   ldlt_.factorize(matrix);
   ++factorizations_;
+  checkPositiveDefinite();
+}
+
+// Why the World never trips this check (issue #4 names "no inertia term and no attachments" as the failure): the
+// matrix is D + Σ w G Gᵀ over the FREE particles only, D = diag(m_r/h²). Every row's particle has an inverse mass
+// in (0, FLT_MAX] (pinned ones are not rows), so m_r in [1/FLT_MAX, ∞) and D > 0; World::step's dt check keeps
+// 1/h² finite; every element adds w G Gᵀ ⪰ 0 with 0 <= w finite. So xᵀ(D + Σ w G Gᵀ)x >= xᵀDx > 0: positive
+// definite in exact arithmetic, whatever the constraints, with or without pins and attachments. In floating point
+// the cap w <= 1e6 m̄/h² keeps each element within 1e6 of its own particles' inertia, far from where LDLᵀ's round-off
+// (1e-16 relative) could zero a pivot. The check stays as a guard: an element built outside the World's builders
+// (a weight with no cap) can zero a pivot (tests/native/solver_bad_input_test.cpp), and then no NaN may leave.
+void ProjectiveSystem::checkPositiveDefinite() {
+  // Eigen stops at the first zero pivot (info() = NumericalIssue); a negative or non-finite one it lets through.
+  const Eigen::VectorXd& d = ldlt_.vectorD();
+  Eigen::Index bad = -1;
+  for (Eigen::Index i = 0; i < d.size() && bad < 0; ++i)
+    if (!(d[i] > 0 && std::isfinite(d[i]))) bad = i;
+  if (bad < 0 && ldlt_.info() == Eigen::Success) return;
+  factored_ = false;  // the next prepare() tries again (and throws again while nothing changed)
+  const std::string where = bad < 0 ? std::string("the factorization failed")
+                                    : "pivot " + std::to_string(bad) + " of " + std::to_string(d.size()) + " is " +
+                                          std::to_string(d[bad]);
+  throw InvalidArgument("step: the Projective Dynamics matrix M/h^2 + sum w A^T A is not positive definite (" + where +
+                        "): an element's weight swamps the inertia of its particles");
 }
 
 /// The local step of element e: p'_j = P(A x)_j minus the pinned particles' share (they are not in the system).

@@ -123,7 +123,8 @@ class ProjectiveSystem {
   /// Takes the elements built in scratch() if they or the inverse masses differ from the current ones (then the
   /// next prepare() refactors; allocates). Returns true when they changed.
   bool update(const std::vector<Real>& inverseMasses);
-  /// Factors M/h² + Σ w A ᵀA for the method and 1/h² unless that is the current factorization.
+  /// Factors M/h² + Σ w A ᵀA for the method and 1/h² unless that is the current factorization. Throws
+  /// InvalidArgument if the factor shows the matrix is not positive definite (then nothing is factored).
   void prepare(bool xpbd, double invH2);
   /// One local/global iteration on the positions p (xyz per particle): local projections from p, then the global
   /// solve with inertial prediction s, written to p's free particles.
@@ -137,6 +138,8 @@ class ProjectiveSystem {
   void project(size_t e, const Vec3* p);
   void assembleRow(size_t row, const Vec3* s);
   void solveColumn(int axis);
+  /// Throws InvalidArgument (naming the pivot) unless the factorization succeeded with every pivot of D finite and > 0.
+  void checkPositiveDefinite();
 
   std::vector<PdElement> elements_;        // the factored elements, in the world's constraint order
   std::vector<PdElement> scratch_;         // the caller's next candidate (swapped in by update)

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "collision/shape_distance.h"
 #include "world/world_state.h"
 
 namespace pbd {
@@ -24,5 +25,12 @@ inline Vec3 colliderVelocity(const Collider& c, const Vec3& p, Real invH) {
 /// World point p in the collider's frame at the substep's start pose / end pose: R⁻¹ (p - c).
 inline Vec3 toLocalAtStart(const Collider& c, const Vec3& p) { return c.subStartRotation.conjugate() * (p - c.subStartPosition); }
 inline Vec3 toLocalAtEnd(const Collider& c, const Vec3& p) { return c.subEndRotation.conjugate() * (p - c.subEndPosition); }
+
+/// Signed distance of world point p to the collider at its end-of-substep pose, with the world normal.
+inline ShapeDistance worldDistance(const Collider& c, const Vec3& p) {
+  ShapeDistance d = shapeDistance(c.def, toLocalAtEnd(c, p));
+  d.n = c.subEndRotation * d.n;
+  return d;
+}
 
 }  // namespace pbd

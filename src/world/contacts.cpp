@@ -13,14 +13,6 @@ namespace {
 
 const Vec3 kUp(0, 1, 0);
 
-/// Signed distance of world point p to the collider at its end-of-substep pose, with the world normal.
-ShapeDistance worldDistance(const Collider& c, const Vec3& p) {
-  const Vec3 q = c.subEndRotation.conjugate() * (p - c.subEndPosition);
-  ShapeDistance d = shapeDistance(c.def, q);
-  d.n = c.subEndRotation * d.n;
-  return d;
-}
-
 /// Calls visit(i, p_i, distance) for every free particle of `p` inside collider c (closer than its thickness).
 template <class Visit>
 void forEachPenetration(const Collider& c, const std::vector<Real>& p, const std::vector<Real>& w, Visit visit) {
@@ -135,13 +127,17 @@ void World::Impl::addLateContacts(Real h) {
 
 /// (16) velocityUpdate, relative to the surface's own velocity: Coulomb friction reduces the tangential part by at
 /// most mu * (normal velocity change) = mu * normalPush / h; restitution restores e times the approach speed.
+/// mu and e combine the particle's body material with the surface's (pbd/contact_material.h).
 void World::Impl::updateContactVelocities(Real h) {
   const Real invH = 1 / h;
   const Real threshold = settings.ground.restitutionThreshold;
   for (const Contact& c : contacts) {
     const bool ground = c.collider == kGroundCollider;
-    const Real friction = ground ? settings.ground.friction : colliders[c.collider].def.friction;
-    const Real restitution = ground ? settings.ground.restitution : colliders[c.collider].def.restitution;
+    const ContactMaterial& body = bodyMaterials[particleBody[c.particle]];
+    const Real friction =
+        mixFriction(body.friction, ground ? settings.ground.friction : colliders[c.collider].def.friction);
+    const Real restitution =
+        mixRestitution(body.restitution, ground ? settings.ground.restitution : colliders[c.collider].def.restitution);
     const Vec3 surfaceVelocity = ground ? Vec3::Zero() : colliderVelocity(colliders[c.collider], particleAt(p, c.particle), invH);
     const Vec3 relative = particleAt(v, c.particle) - surfaceVelocity;
     const Real vn = relative.dot(c.normal);

@@ -1,15 +1,33 @@
 // Solver::Hierarchical's stage in the world: (re)building the hierarchy from the world's distance constraints
 // when they, the particles, the pins or the hierarchy settings changed. The pre-pass itself is Hierarchy::solve.
+#include <string>
+
+#include "world/validate.h"
 #include "world/world_state.h"
 
 namespace pbd {
 
 /// Called before the substeps when the solver is Hierarchical. Building allocates, so it happens only at the first
 /// step after a change; every later step reuses the levels as they are.
+///
+/// A hierarchy asked for (hierarchyLevels >= 2) of which not even the first coarse level can be built is an error,
+/// thrown before anything moved (the world is unchanged; the next step tries again): the user asked for HPBD and
+/// would silently get the coloured solve. Fewer levels than asked (at least one) are built silently, as documented
+/// in settings.h, and a world without distance constraints has nothing for a hierarchy to act on (HPBD is the
+/// coloured solve there, e.g. a soft body made of tets only), so neither throws.
 void World::Impl::refreshHierarchy() {
   const HierarchyParams params{settings.hierarchyLevels, settings.hierarchyParents, settings.coarseIterations};
   if (!hierarchy.dirty && hierarchy.params() == params) return;
   hierarchy.build(distances.data(), distances.size(), restX.data(), w.data(), count(), params);
+  if (params.levels < 2 || hierarchy.levelCount() > 1 || distances.empty()) return;
+  hierarchy.dirty = true;  // not a usable build: try again (and fail again) at the next step
+  const size_t kept = hierarchy.refusedKept(), from = hierarchy.refusedFrom();
+  const std::string why =
+      "asks for coarse levels, but not even the first can be built: it would keep " + std::to_string(kept) +
+      " of the " + std::to_string(from) + " particles, and a coarse level needs at least " +
+      std::to_string(kMinCoarseParticles) + (kept >= kMinCoarseParticles ? " and fewer than the level below" : "") +
+      " (too few particles joined by distance constraints; use hierarchyLevels = 1 or another solver)";
+  check::fail("step", "hierarchyLevels", why.c_str(), params.levels);
 }
 
 }  // namespace pbd

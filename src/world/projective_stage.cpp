@@ -8,8 +8,10 @@
 namespace pbd {
 
 /// Rebuilds the element list from the world's constraints into the system's scratch buffer (no allocation while the
-/// counts hold) and hands it over; the system refactors only if something the matrix depends on changed.
-void World::Impl::refreshProjective() {
+/// counts hold) and hands it over; the system refactors only if something the matrix depends on changed. The factor
+/// for the first substep is made here, before anything moves, so that a matrix that is not positive definite throws
+/// with the world unchanged (see ProjectiveSystem::prepare for why that cannot happen through the World).
+void World::Impl::refreshProjective(Real firstInvH2) {
   std::vector<PdElement>& next = projective.scratch();
   next.clear();
   next.reserve(distances.size() + dihedrals.size() + volumes.size() + 2 * neoHookeans.size());
@@ -27,6 +29,7 @@ void World::Impl::refreshProjective() {
     for (int j = 0; j < n; ++j) next.push_back(e[j]);
   }
   projective.update(w);
+  projective.prepare(settings.method == Method::Xpbd, double(firstInvH2));
 }
 
 /// One PD iteration on p: distances, dihedrals, tet volumes and Neo-Hookean tets together. invH2 = 1/h_eff².

@@ -3,6 +3,7 @@
 // Format, little-endian throughout:
 //   header   "PBDW" | u32 format version (kFormatVersion) | u32 flags (none defined: must be 0) | u64 payload length
 //   payload  sections, each u32 tag | u64 length | body; every section of kSections exactly once, in any order
+//            (those marked mayBeAbsent at most once)
 //   trailer  u64 FNV-1a 64 of header and payload
 // A tag is four ASCII characters ('P','A','R','T' = first byte 'P'). Tags with bit 31 set are optional: a reader that
 // does not know one skips it. An unknown tag without that bit is data this library cannot honour, and is refused.
@@ -17,6 +18,10 @@
 // are, with the iteration count they were computed for, so the next step refreshes them exactly when the original
 // world would have. Lagrange multipliers are skipped: step.cpp zeroes every one of them at the start of each substep
 // before reading it. Contacts, self-collision pairs, residuals and the step report are outputs of the last step.
+//
+// Sections added after format version 1 without changing how older sections read are marked optional in
+// kSections: a blob without one (written before it existed) loads with that state's defaults, and their tags are
+// required ones, so an older library refuses a blob that has them rather than silently dropping the state.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -26,6 +31,7 @@
 
 #include "constraints/multiplier.h"
 #include "world/snapshot_checks.h"
+#include "world/body_materials.h"
 #include "world/snapshot_codec.h"
 #include "world/validate.h"
 
@@ -68,6 +74,10 @@ template <class S, class M> void shapeMatchingSection(S& s, M& m) {
 }
 template <class S, class M> void attachmentsSection(S& s, M& m) { s.vec(m.attachments), s.vec(m.freeAttachments); }
 template <class S, class M> void collidersSection(S& s, M& m) { s.vec(m.colliders); }
+/// Per-body contact materials (parallel to the bodies) and the velocity clamp: both newer than format version 1.
+template <class S, class M> void contactMaterialsSection(S& s, M& m) {
+  s.vec(m.bodyMaterials), s.all(m.settings.maxSpeed);
+}
 /// The triangle meshes of TriangleMesh colliders, in collider order: the current local-frame vertices (floats: they
 /// came in as floats, so this is exact), the triangles, and who is inside each. Loaded into M::savedMeshes; build()
 /// recreates each mesh through addCollider, so the BVH and its checks are the ones the API builds.
@@ -98,9 +108,10 @@ template <class M> struct Section {
   const char* name;
   void (*save)(Writer&, M&);
   void (*load)(Reader&, M&);
+  bool mayBeAbsent = false;  ///< Newer than format version 1: a blob without it loads with the defaults.
 };
 
-template <class M> constexpr std::array<Section<M>, 15> kSections = {{
+template <class M> constexpr std::array<Section<M>, 16> kSections = {{
     {tag("SETT"), "settings", settingsSection<Writer, M>, settingsSection<Reader, M>},
     {tag("PART"), "particles", particlesSection<Writer, M>, particlesSection<Reader, M>},
     {tag("HIST"), "history", historySection<Writer, M>, historySection<Reader, M>},
@@ -116,6 +127,7 @@ template <class M> constexpr std::array<Section<M>, 15> kSections = {{
     {tag("ATCH"), "attachments", attachmentsSection<Writer, M>, attachmentsSection<Reader, M>},
     {tag("COLL"), "colliders", collidersSection<Writer, M>, collidersSection<Reader, M>},
     {tag("MESH"), "meshes", meshesSection<Writer, M>, meshesSection<Reader, M>},
+    {tag("CMAT"), "contactMaterials", contactMaterialsSection<Writer, M>, contactMaterialsSection<Reader, M>, true},
 }};
 
 std::string tagName(uint32_t t) {
@@ -170,7 +182,7 @@ template <class M> void parse(const uint8_t* data, size_t size, M& staged) {
     if (section.left() != 0) section.fail("section '" + name + "' has " + std::to_string(section.left()) + " unread bytes");
   }
   for (size_t k = 0; k < seen.size(); ++k) {
-    if (!seen[k]) payload.fail(std::string("missing section '") + kSections<M>[k].name + "'");
+    if (!seen[k] && !kSections<M>[k].mayBeAbsent) payload.fail(std::string("missing section '") + kSections<M>[k].name + "'");
   }
 }
 
@@ -186,6 +198,28 @@ void checkLength(const char* what, size_t n, size_t expected) {
 void checkFinite(const char* what, const std::vector<Real>& a) {
   const auto bad = std::find_if(a.begin(), a.end(), [](Real r) { return !std::isfinite(r); });
   if (bad != a.end()) check::finite(kFn, std::string(what) + "[" + std::to_string(bad - a.begin()) + "]", *bad);
+}
+
+/// Bodies and their contact materials. Bodies must tile the particles in order, as appendParticles makes them (the
+/// velocity pass maps each particle to exactly one body).
+template <class M> void buildBodies(M& m, M& s) {
+  const uint32_t n = uint32_t(s.w.size());
+  snapshot::checkAll("bodies", s.bodies, n);
+  for (size_t b = 0; b < s.bodies.size(); ++b) {
+    const uint32_t expected = b == 0 ? 0 : s.bodies[b - 1].end;
+    if (s.bodies[b].begin != expected) {
+      snapshot::ElementCheck("bodies", b).fail("begin", "must be the previous body's end", s.bodies[b].begin);
+    }
+  }
+  checkLength("bodies: particles covered", s.bodies.empty() ? 0 : s.bodies.back().end, n);
+  if (s.bodyMaterials.empty()) s.bodyMaterials.resize(s.bodies.size());  // a blob from before per-body materials
+  checkLength("contactMaterials", s.bodyMaterials.size(), s.bodies.size());
+  for (size_t b = 0; b < s.bodyMaterials.size(); ++b) {
+    check::contactMaterial(kFn, "contactMaterials[" + std::to_string(b) + "]", s.bodyMaterials[b]);
+  }
+  m.bodies = s.bodies;
+  m.bodyMaterials = s.bodyMaterials;
+  m.rebuildParticleBodies();
 }
 
 /// Particles, their history and bodies into the fresh world `m`, through appendParticles (which checks positions
@@ -205,8 +239,7 @@ template <class M> void buildParticles(M& m, M& s) {
   // Same sizes as appendParticles made them: copy-assignment keeps the reserved capacity.
   m.v = s.v, m.force = s.force, m.restX = s.restX, m.xPrev = s.xPrev, m.vPrev = s.vPrev;
   m.historyValid = s.historyValid;
-  snapshot::checkAll("bodies", s.bodies, uint32_t(n));
-  m.bodies = s.bodies;
+  buildBodies(m, s);
 }
 
 /// Distance constraints through appendDistance, in their order: that replays the greedy colouring exactly.

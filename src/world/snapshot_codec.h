@@ -25,6 +25,7 @@ template <class S> void describe(S& s, SolverSettings& t) {
         t.selfCollision);
 }
 template <class S> void describe(S& s, ParticleRange& r) { s.all(r.begin, r.end); }
+template <class S> void describe(S& s, ContactMaterial& m) { s.all(m.friction, m.restitution); }
 template <class S> void describe(S& s, DistanceConstraint& c) {
   s.all(c.i, c.j, c.minLength, c.maxLength, c.compliance, c.stiffness, c.kPrime);
 }

@@ -7,6 +7,7 @@
 #include "constraints/distance.h"
 #include "math/wide_float.h"
 #include "world/rigid_damping.h"
+#include "world/symmetric_sweep.h"
 #include "world/world_state.h"
 
 namespace pbd {
@@ -59,8 +60,10 @@ void World::Impl::rollBack() {
 void World::Impl::runSubsteps(Real dt) {
   refreshDerivedData();
   if (settings.solver == Solver::Hierarchical) refreshHierarchy();
-  if (settings.solver == Solver::ProjectiveDynamics) refreshProjective();  // refactors only if something changed
   const Real h = dt / Real(settings.substeps);
+  if (settings.solver == Solver::ProjectiveDynamics) {  // refactors only if something changed
+    refreshProjective(substepInvH2(h, settings.integrator == Integrator::Bdf2 && historyValid));
+  }
   if (recordResiduals) residuals.assign(2 * size_t(settings.substeps) * size_t(settings.iterations), Real(0));
   for (int s = 0; s < settings.substeps; ++s) {
     // One substep of length h; the fraction says how far through the frame it ends, for kinematic targets.
@@ -69,10 +72,12 @@ void World::Impl::runSubsteps(Real dt) {
     const bool useBdf2 = settings.integrator == Integrator::Bdf2 && historyValid;
     if (useBdf2) {
       dampVelocities(h);
+      clampVelocities();
       predictBdf2(h);
     } else {
       applyExternalForces(h);
       dampVelocities(h);
+      clampVelocities();
       predictPositions(h);
     }
     generateContacts(h);
@@ -87,8 +92,7 @@ void World::Impl::runSubsteps(Real dt) {
     std::fill(triangleStrainLambda.begin(), triangleStrainLambda.end(), Real(0));
     std::fill(shapeMatchingLambda.begin(), shapeMatchingLambda.end(), Real(0));
     const bool xpbd = settings.method == Method::Xpbd;
-    // α̃ = α / h² (Euler); BDF2 weighs the constraint forces by 4/9 h², so α̃ = α / (4/9 h²).
-    const Real invH2 = useBdf2 ? Real(9) / (4 * h * h) : 1 / (h * h);
+    const Real invH2 = substepInvH2(h, useBdf2);
     // HPBD's pre-pass: the coarse levels move the particles once per substep, then the iterations refine.
     if (settings.solver == Solver::Hierarchical) hierarchy.solve(asVec3(p), w.data(), xpbd, invH2);
     for (int it = 0; it < settings.iterations; ++it) {
@@ -137,11 +141,11 @@ void World::Impl::refreshDerivedData() {
     kPrimeIterations = settings.iterations;
     for (DistanceConstraint& c : distances) c.kPrime = correctedStiffness(c.stiffness, kPrimeIterations);
     for (Attachment& a : attachments) a.kPrime = correctedStiffness(a.stiffness, kPrimeIterations);
-    for (DihedralConstraint& d : dihedrals) d.kPrime = correctedStiffness(d.stiffness, 2 * kPrimeIterations);  // 2 sweeps
-    for (TetVolumeConstraint& t : volumes) t.kPrime = correctedStiffness(t.stiffness, kPrimeIterations);
+    for (DihedralConstraint& d : dihedrals) d.kPrime = symmetricSweepKPrime(d.stiffness, kPrimeIterations);
+    for (TetVolumeConstraint& t : volumes) t.kPrime = symmetricSweepKPrime(t.stiffness, kPrimeIterations);
     for (NeoHookeanTet& e : neoHookeans) {
-      e.deviatoricKPrime = correctedStiffness(e.deviatoricStiffness, kPrimeIterations);
-      e.hydrostaticKPrime = correctedStiffness(e.hydrostaticStiffness, kPrimeIterations);
+      e.deviatoricKPrime = symmetricSweepKPrime(e.deviatoricStiffness, kPrimeIterations);
+      e.hydrostaticKPrime = symmetricSweepKPrime(e.hydrostaticStiffness, kPrimeIterations);
     }
     for (GlobalVolumeConstraint& g : globalVolumes) g.kPrime = correctedStiffness(g.stiffness, kPrimeIterations);
     for (TriangleStrainConstraint& t : triangleStrains) {
@@ -286,48 +290,41 @@ void World::Impl::projectDistancesJacobi(bool xpbd, Real invH2) {
   tasks->parallelPhases(kApply + 1, sizes, minRanges, body);
 }
 
-/// Dihedral bending, serially: a forward sweep in the order added, then a backward one (symmetric Gauss-Seidel).
-/// Why both: XPBD's velocity update makes one substep act as y' = 2 G y - G y_prev on the prediction y, where G is
-/// the linearized sweep. A one-way sweep over these over-determined, nearly rigid angle constraints has eigenvalues
-/// g with negative real part, and then |μ| > 1 for μ² - 2gμ + g = 0: measured 1.0126 per substep on a flat 10×10
-/// grid, so a free cloth went from 4e-8 J to 500 J in a second. The symmetric sweep's G is symmetric with
-/// eigenvalues in [0, 1], which gives |μ|² = g <= 1. (Distances run in colour order and stay within |μ| <= 1.)
+/// Dihedral bending, serially, in a symmetric sweep (symmetric_sweep.h says why).
 void World::Impl::projectDihedrals(bool xpbd, Real invH2) {
   Vec3* P = asVec3(p);
-  const auto project = [&](size_t k) {
+  symmetricSweep(dihedrals.size(), [&](size_t k) {
     const DihedralConstraint& d = dihedrals[k];
     Vec3* ps[4] = {&P[d.p0], &P[d.p1], &P[d.p2], &P[d.p3]};
     const Real ws[4] = {w[d.p0], w[d.p1], w[d.p2], w[d.p3]};
     dihedralLambda[k] +=
         projectDihedral(ps, ws, d.restAngle, xpbd, d.kPrime, d.compliance * invH2, dihedralLambda[k]);
-  };
-  for (size_t k = 0; k < dihedrals.size(); ++k) project(k);
-  for (size_t k = dihedrals.size(); k-- > 0;) project(k);
+  });
 }
 
-/// Tet volumes, serially in the order added (neighbouring tets share vertices).
+/// Tet volumes, serially (neighbouring tets share vertices), in a symmetric sweep (symmetric_sweep.h says why).
 void World::Impl::projectVolumes(bool xpbd, Real invH2) {
   Vec3* P = asVec3(p);
-  for (size_t k = 0; k < volumes.size(); ++k) {
+  symmetricSweep(volumes.size(), [&](size_t k) {
     const TetVolumeConstraint& t = volumes[k];
     Vec3* ps[4] = {&P[t.p[0]], &P[t.p[1]], &P[t.p[2]], &P[t.p[3]]};
     const Real ws[4] = {w[t.p[0]], w[t.p[1]], w[t.p[2]], w[t.p[3]]};
     volumeLambda[k] += projectTetVolume(ps, ws, t.restVolume, t.unilateral, xpbd, t.kPrime, t.compliance * invH2,
                                         volumeLambda[k]);
-  }
+  });
 }
 
 /// Neo-Hookean tets, serially in the order added, each with its two constraints solved together.
 void World::Impl::projectNeoHookeans(bool xpbd, Real invH2) {
   Vec3* P = asVec3(p);
-  for (size_t k = 0; k < neoHookeans.size(); ++k) {
+  symmetricSweep(neoHookeans.size(), [&](size_t k) {
     const NeoHookeanTet& e = neoHookeans[k];
     Vec3* ps[4] = {&P[e.p[0]], &P[e.p[1]], &P[e.p[2]], &P[e.p[3]]};
     const Real ws[4] = {w[e.p[0]], w[e.p[1]], w[e.p[2]], w[e.p[3]]};
     const Real kPrime[2] = {e.deviatoricKPrime, e.hydrostaticKPrime};
     const Real alphaTilde[2] = {e.deviatoricCompliance * invH2, e.hydrostaticCompliance * invH2};
     projectNeoHookean(ps, ws, e.restInverse, e.gamma, xpbd, kPrime, alphaTilde, &neoHookeanLambda[2 * k]);
-  }
+  });
 }
 
 /// Tethers after the distance constraints: whatever stretch the iteration left, no particle ends it further from

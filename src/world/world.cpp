@@ -6,6 +6,8 @@
 
 #include "constraints/multiplier.h"
 #include "world/body_builders.h"
+#include "world/body_materials.h"
+#include "world/symmetric_sweep.h"
 #include "world/validate.h"
 #include "world/world_state.h"
 
@@ -53,6 +55,7 @@ void checkSettings(const char* fn, const SolverSettings& s) {
   checkHierarchy(fn, s.hierarchyLevels, s.hierarchyParents, s.coarseIterations,
                  {"hierarchyLevels", "hierarchyParents", "coarseIterations"});
   check::positive(fn, "selfCollision.radius", s.selfCollision.radius);
+  check::atLeast(fn, "maxSpeed", s.maxSpeed, 0);
   check::finite(fn, "jacobiRelaxation", s.jacobiRelaxation);
   if (!(s.jacobiRelaxation > 0 && s.jacobiRelaxation < 2)) check::fail(fn, "jacobiRelaxation", "must be in (0, 2)", s.jacobiRelaxation);
 }
@@ -80,6 +83,8 @@ uint32_t World::Impl::appendParticles(const char* fn, const Real* xyz, const Rea
   schedule.constraintsPerParticle.reserve(newCount);
   colouring.reserveParticles(newCount);
   bodies.reserve(bodies.size() + 1);
+  bodyMaterials.reserve(bodies.size() + 1);
+  particleBody.reserve(newCount);
   const uint32_t first = count();
   x.insert(x.end(), xyz, xyz + 3 * n);
   p.insert(p.end(), xyz, xyz + 3 * n);
@@ -94,7 +99,9 @@ uint32_t World::Impl::appendParticles(const char* fn, const Real* xyz, const Rea
   if (invMass) w.insert(w.end(), invMass, invMass + n);
   else w.insert(w.end(), n, Real(1));
   colouring.resizeParticles(newCount);
+  particleBody.insert(particleBody.end(), n, uint32_t(bodies.size()));
   bodies.push_back({first, uint32_t(newCount)});
+  bodyMaterials.push_back({});
   schedule.dirty = true;
   return first;
 }
@@ -141,7 +148,8 @@ void checkDistance(const char* fn, const DistanceConstraintDef& d, const std::ve
 }  // namespace
 
 /// Appends a body's particles and constraints in one step: validated and reserved before anything changes.
-BodyRange World::Impl::appendBody(const char* fn, const BodyBlueprint& b) {
+BodyRange World::Impl::appendBody(const char* fn, const BodyBlueprint& b, const ContactMaterial& contact) {
+  check::contactMaterial(fn, "contact", contact);
   const size_t n = b.inverseMasses.size();
   reserveDistances(b.constraints.size());
   tethers.reserve(tethers.size() + b.tethers.size());
@@ -175,28 +183,30 @@ BodyRange World::Impl::appendBody(const char* fn, const BodyBlueprint& b) {
     const uint32_t p0 = d.p0 + first, p1 = d.p1 + first, p2 = d.p2 + first, p3 = d.p3 + first;
     if (!evalDihedral(load3(x, p0), load3(x, p1), load3(x, p2), load3(x, p3), rest, grad)) continue;
     dihedrals.push_back({p0, p1, p2, p3, rest, d.strength.compliance, d.strength.stiffness,
-                         correctedStiffness(d.strength.stiffness, settings.iterations)});
+                         symmetricSweepKPrime(d.strength.stiffness, settings.iterations)});
     dihedralLambda.push_back(0);
   }
   const uint32_t firstVolume = uint32_t(volumes.size());
   for (TetVolumeConstraint t : b.volumes) {
     for (uint32_t& q : t.p) q += first;
-    t.kPrime = correctedStiffness(t.stiffness, settings.iterations);
+    t.kPrime = symmetricSweepKPrime(t.stiffness, settings.iterations);
     volumes.push_back(t);
     volumeLambda.push_back(0);
   }
   for (NeoHookeanTet e : b.neoHookeans) {
     for (uint32_t& q : e.p) q += first;
-    e.deviatoricKPrime = correctedStiffness(e.deviatoricStiffness, settings.iterations);
-    e.hydrostaticKPrime = correctedStiffness(e.hydrostaticStiffness, settings.iterations);
+    e.deviatoricKPrime = symmetricSweepKPrime(e.deviatoricStiffness, settings.iterations);
+    e.hydrostaticKPrime = symmetricSweepKPrime(e.hydrostaticStiffness, settings.iterations);
     neoHookeans.push_back(e);
     neoHookeanLambda.insert(neoHookeanLambda.end(), {Real(0), Real(0)});
   }
   appendGlobalVolume(b, first);
   appendTriangleStrains(b, first);
   appendShapeMatching(b.shapeMatching, first);
+  bodyMaterials.back() = contact;
   return {first, uint32_t(n), firstConstraint, uint32_t(b.constraints.size()), uint32_t(b.tethers.size()),
-          firstDihedral, uint32_t(dihedrals.size()) - firstDihedral, firstVolume, uint32_t(b.volumes.size())};
+          firstDihedral, uint32_t(dihedrals.size()) - firstDihedral, firstVolume, uint32_t(b.volumes.size()),
+          uint32_t(bodies.size() - 1)};
 }
 
 World::World(TaskSystem* tasks) : impl_(std::make_unique<Impl>()) { setTaskSystem(tasks); }
@@ -382,7 +392,7 @@ uint32_t World::addDihedralConstraint(const DihedralConstraintDef& def) {
   m.dihedrals.reserve(m.dihedrals.size() + 1);
   m.dihedralLambda.reserve(m.dihedrals.size() + 1);
   m.dihedrals.push_back({def.p0, def.p1, def.p2, def.p3, rest, def.strength.compliance, def.strength.stiffness,
-                         correctedStiffness(def.strength.stiffness, m.settings.iterations)});
+                         symmetricSweepKPrime(def.strength.stiffness, m.settings.iterations)});
   m.dihedralLambda.push_back(0);
   return uint32_t(m.dihedrals.size() - 1);
 }
@@ -520,15 +530,17 @@ void World::setColliderPose(uint32_t collider, const Vec3& position, const Quat&
 
 uint32_t World::colliderCount() const { return uint32_t(impl_->colliders.size()); }
 
-BodyRange World::addCloth(const ClothDef& def) { return impl_->appendBody("addCloth", buildCloth(def)); }
-BodyRange World::addSoftBody(const SoftBodyDef& def) { return impl_->appendBody("addSoftBody", buildSoftBody(def)); }
+BodyRange World::addCloth(const ClothDef& def) { return impl_->appendBody("addCloth", buildCloth(def), def.contact); }
+BodyRange World::addSoftBody(const SoftBodyDef& def) {
+  return impl_->appendBody("addSoftBody", buildSoftBody(def), def.contact);
+}
 uint32_t World::volumeConstraintCount() const { return uint32_t(impl_->volumes.size()); }
-BodyRange World::addRope(const RopeDef& def) { return impl_->appendBody("addRope", buildRope(def)); }
+BodyRange World::addRope(const RopeDef& def) { return impl_->appendBody("addRope", buildRope(def), def.contact); }
 
 MeshBody World::addTriangleMesh(const TriangleMeshDef& def) {
   const BodyBlueprint b = buildTriangleMesh(def);
   MeshBody body{{}, b.renderToParticle};  // copied before appending: a failed allocation leaves the world as it was
-  body.range = impl_->appendBody("addTriangleMesh", b);
+  body.range = impl_->appendBody("addTriangleMesh", b, def.contact);
   for (uint32_t& particle : body.renderToParticle) particle += body.range.firstParticle;
   return body;
 }

@@ -109,6 +109,8 @@ struct World::Impl {
   std::vector<Real> w;                // inverse mass per particle
   std::vector<Real> jacobiDelta;      // xyz per particle: Jacobi's summed corrections of one iteration
   std::vector<ParticleRange> bodies;  // particle ranges for rigid-motion damping and step reports
+  std::vector<ContactMaterial> bodyMaterials;  // parallel to bodies: friction and restitution against surfaces
+  std::vector<uint32_t> particleBody;          // per particle: its body (index into bodies and bodyMaterials)
   std::vector<Real> savedX, savedV;   // x and v at the start of the step, for the non-finite guard's rollback
   std::vector<Real> xPrev, vPrev;     // BDF2 history: x and v one substep back
   bool historyValid = false;          // xPrev/vPrev describe the substep before the current state
@@ -160,6 +162,7 @@ struct World::Impl {
   };
   std::vector<SavedMesh> savedMeshes;
   std::vector<Contact> contacts;              // capacity reserved (see reserveContacts), so step() never allocates
+  std::vector<Real> contactView;              // World::lastContacts(): x,y,z, nx,ny,nz per contact, filled on demand
 
   bool recordResiduals = false;
   std::vector<Real> residuals;                // (max |r|, rms r) per projection pass of the last step
@@ -171,7 +174,9 @@ struct World::Impl {
   void reserveDistances(size_t extra);
   void appendDistance(const DistanceConstraintDef& def);  // after reserveDistances: never throws
   void reserveResiduals(int substeps, int iterations);
-  BodyRange appendBody(const char* fn, const BodyBlueprint& blueprint);
+  BodyRange appendBody(const char* fn, const BodyBlueprint& blueprint, const ContactMaterial& contact = {});
+  void rebuildParticleBodies();  // body_materials.cpp: particleBody from bodies (after loading a snapshot)
+  void fillContactView();        // contact_view.cpp: contactView from the last substep's contacts
 
   // --- The step (step.cpp) ---
   void step(Real dt);
@@ -191,7 +196,11 @@ struct World::Impl {
   void projectDistancesColoured(bool xpbd, Real invH2);
   void projectDistancesJacobi(bool xpbd, Real invH2);
   void refreshHierarchy();  // hierarchical_stage.cpp
-  void refreshProjective();               // projective_stage.cpp: elements from the constraints, once per step
+  // projective_stage.cpp: elements from the constraints and the factorization for the first substep's 1/h_eff², once
+  // per step before anything moves (throws InvalidArgument, world unchanged, if the matrix is not positive definite)
+  void refreshProjective(Real firstInvH2);
+  /// 1/h_eff² of a substep of length h: α̃ = α/h² (Euler); BDF2 weighs the constraint forces by 4/9 h², α̃ = α/(4/9 h²).
+  static Real substepInvH2(Real h, bool useBdf2) { return useBdf2 ? Real(9) / (4 * h * h) : 1 / (h * h); }
   void solveProjective(Real invH2);       // one PD local/global iteration on p (distances, dihedrals, tets)
   void projectTethers();
   void projectDihedrals(bool xpbd, Real invH2);
@@ -218,6 +227,7 @@ struct World::Impl {
   MeshShape buildMeshShape(const char* fn, const ColliderDef& def) const;  // mesh_colliders.cpp; validates
   void commitPositions(Real h);
   void updateContactVelocities(Real h);
+  void clampVelocities();  // velocity_clamp.cpp: |v| <= settings.maxSpeed before the prediction (0 = off)
   Real groundSurface() const { return settings.ground.height + settings.ground.thickness; }
 };
 

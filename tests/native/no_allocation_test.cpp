@@ -38,6 +38,7 @@ TEST(NoAllocation, StepNeverAllocates) {
     s.ground.restitution = 0.3f;
     s.linearDamping = 0.1f;
     s.rigidDamping = 0.2f;
+    s.maxSpeed = 1.5f;  // the velocity clamp's loop, clamping the falling rope
     world.setSettings(s);
     ClothDef c;
     c.columns = c.rows = 80;  // 6400 particles: the batched loops split across threads
@@ -45,11 +46,13 @@ TEST(NoAllocation, StepNeverAllocates) {
     c.origin = Vec3(-0.8f, 1, 0);
     c.pinned = {0, 79};
     c.tethers = TetherMode::Geodesic;
+    c.contact = {0.3f, 0.2f};  // per-body materials in the velocity pass
     world.addCloth(c);
     RopeDef r;
     r.segments = 20;
     r.start = Vec3(1, 1.5f, 0);
     world.addRope(r);
+    world.setBodyMaterial(1, {0.8f, 0.5f});
     ClothDef strain;  // strain triangles and a shape matching cluster: their stages run on reserved buffers too
     strain.columns = strain.rows = 8;
     strain.origin = Vec3(-2, 1.5f, 0);

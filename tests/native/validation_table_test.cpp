@@ -17,6 +17,7 @@
 #include "pbd/errors.h"
 #include "pbd/world.h"
 #include "scenes/scenes.h"
+#include "solvers/projective_dynamics.h"
 
 using namespace pbd;
 
@@ -163,6 +164,30 @@ const std::map<std::string, Case>& cases() {
          TriangleMeshDef d = oneTriangle();
          d.tethers = TetherMode(5);  // was accepted (and built as geodesic) before the table found it
          w.addTriangleMesh(d);
+       }},
+      {"native-step-hierarchy-too-small", [](World&) {
+         World tiny;  // a pinned particle and two links: level 1 would keep 2 of 3 particles
+         tiny.addParticle(Vec3::Zero(), 0);
+         for (uint32_t i = 1; i < 3; ++i) {
+           tiny.addParticle(Vec3(Real(0.1f * i), 0, 0), 1);
+           DistanceConstraintDef d;
+           d.i = i - 1, d.j = i;
+           tiny.addDistanceConstraint(d);
+         }
+         tiny.setSolver(Solver::Hierarchical);
+         tiny.setHierarchy(3, 2, 2);
+         tiny.step(1.0f / 60);
+       }},
+      {"native-pd-not-positive-definite", [](World&) {
+         const std::vector<Real> inverseMasses = {1, 1};
+         DistanceConstraint d{0, 1, 1, 1, 1e-30f, 1, 1};
+         PdElement e;
+         pdEdgeElement(d, 0, inverseMasses.data(), e);
+         e.massScale = 1e200;  // no cap: w = 1e30 swamps the 1 kg masses (3600 + 1e30 rounds to 1e30)
+         ProjectiveSystem system;
+         system.scratch().assign(1, e);
+         system.update(inverseMasses);
+         system.prepare(true, 3600);
        }},
       {"native-apply-embedding-sizes", [](World&) {
          TetEmbedding e;

@@ -1,6 +1,8 @@
 // Physical quantities measured on a world, for the invariant tests.
 #pragma once
 
+#include <algorithm>
+
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
@@ -39,6 +41,16 @@ inline double mechanicalEnergy(const World& w) {
     energy += 0.5 * mass * v.squaredNorm() - mass * g.dot(x);
   }
   return energy;
+}
+
+/// Steps `frames` frames of 1/60 s and returns the largest mechanicalEnergy seen, the start included.
+inline double peakEnergyOver(World& w, int frames) {
+  double peak = mechanicalEnergy(w);
+  for (int f = 0; f < frames; ++f) {
+    w.step(1.0f / 60);
+    peak = std::max(peak, mechanicalEnergy(w));
+  }
+  return peak;
 }
 
 }  // namespace pbd::scenes

@@ -224,7 +224,7 @@ const snapshots = {
   },
 };
 
-const pointer = new Pointer({ renderer, camera, controls, send, particle,
+const pointer = new Pointer({ renderer, camera, controls, send, particle, positions: (worldIndex) => views[worldIndex],
   bodies: () => bodyMeshes.filter(Boolean), colliders: () => colliderMeshes });
 
 // --- Drop an OBJ file on the page: it becomes a soft body ---------------------------------------------------------

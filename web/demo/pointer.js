@@ -1,11 +1,13 @@
 // The mouse (or touch): grab the particle under the cursor, drag it on a camera-facing plane and throw it on release;
 // or, on a draggable collider, move the collider. Ctrl/Cmd-click pins or unpins the particle under the cursor.
 import * as THREE from 'three';
+import { nearestParticle } from '../lib/three/nearest-particle.js';
 
 export class Pointer {
   /**
    * @param {{renderer, camera, controls, send: (msg) => void, bodies: () => THREE.Object3D[],
-   *   colliders: () => THREE.Mesh[], particle: (worldIndex, i) => THREE.Vector3}} page
+   *   colliders: () => THREE.Mesh[], particle: (worldIndex, i) => THREE.Vector3,
+   *   positions: (worldIndex) => Float32Array}} page
    */
   constructor(page) {
     Object.assign(this, page);
@@ -32,12 +34,7 @@ export class Pointer {
 
   /** The drawable's particle nearest to a point: the whole range is searched (picking happens once per click). */
   nearest(drawable, point) {
-    let best = -1, bestDistance = Infinity;
-    for (let i = 0; i < drawable.particleCount; i++) {
-      const d = this.particle(drawable.worldIndex, drawable.firstParticle + i).distanceToSquared(point);
-      if (d < bestDistance) [best, bestDistance] = [drawable.firstParticle + i, d];
-    }
-    return best;
+    return nearestParticle(this.positions(drawable.worldIndex), drawable.firstParticle, drawable.particleCount, point);
   }
 
   down(event) {

@@ -76,6 +76,8 @@ export interface ClothOptions {
   tethers?: 'none' | 'euclidean' | 'geodesic';
   /** >= 1: a tether allows this factor times the rest distance. Default 1. */
   tetherSlack?: number;
+  /** Friction and restitution against colliders and the ground (see ContactMaterial). Default: the surface's. */
+  contact?: ContactMaterial;
 }
 
 export interface RopeOptions {
@@ -94,6 +96,8 @@ export interface RopeOptions {
   stretch?: Strength;
   /** Skip-one links. Default { compliance: 1e-3, stiffness: 0.2 }. */
   bend?: Strength;
+  /** Friction and restitution against colliders and the ground (see ContactMaterial). Default: the surface's. */
+  contact?: ContactMaterial;
 }
 
 /**
@@ -139,6 +143,8 @@ export interface SoftBodyOptions {
   shapeMatching?: boolean;
   /** That cluster (compliance in s²). Default { compliance: 1e-3, stiffness: 0.5 }. */
   shapeMatchingStrength?: Strength;
+  /** Friction and restitution against colliders and the ground (see ContactMaterial). Default: the surface's. */
+  contact?: ContactMaterial;
 }
 
 /**
@@ -180,6 +186,8 @@ export interface TriangleMeshOptions {
   volume?: Strength;
   /** true: the volume may grow past pressure x rest volume but never shrink below it. Default false. */
   volumeOnlyResistsCompression?: boolean;
+  /** Friction and restitution against colliders and the ground (see ContactMaterial). Default: the surface's. */
+  contact?: ContactMaterial;
 }
 
 /** A body from a render mesh, with the particle each render vertex follows. */
@@ -248,6 +256,9 @@ export interface BodyRange {
   /** The body's tet volume constraints are [firstVolume, firstVolume + volumeCount). */
   firstVolume: number;
   volumeCount: number;
+  /** The body's index (setBodyMaterial, lastStepReport().body): bodies are numbered in the order added, and every
+   * addParticle / addParticles call adds one too. */
+  body: number;
 }
 
 /**
@@ -272,6 +283,19 @@ export interface DistanceOptions extends Strength {
   /** With maxLength: the constraint is unilateral and only acts outside [minLength, maxLength]. */
   minLength?: number;
   maxLength?: number;
+}
+
+/**
+ * A body's contact material, combined with the surface's (a collider's or the ground's) at every contact:
+ * friction μ = sqrt(μ_body · μ_surface) (geometric mean: a material on itself keeps its own μ, anything on ice
+ * slides) and restitution e = max(e_body, e_surface) (either side may bounce). The defaults leave the surface's
+ * values exactly.
+ */
+export interface ContactMaterial {
+  /** Coulomb coefficient >= 0, or -1 (default) for the surface's own. */
+  friction?: number;
+  /** In [0, 1]. Default 0 (= the surface's, by the max rule). */
+  restitution?: number;
 }
 
 export interface GroundSettings {
@@ -321,7 +345,12 @@ export interface ColliderOptions {
 
 /** Settings of the 'hierarchical' solver (World.setHierarchy). */
 export interface HierarchySettings {
-  /** Levels including the finest (every particle), integer in [1, 16]; 1 = no coarse level. Default 3. */
+  /**
+   * Levels including the finest (every particle), integer in [1, 16]; 1 = no coarse level. Default 3. Fewer are built
+   * where a level would have fewer than 4 particles; if not even one coarse level can be built (a world with distance
+   * constraints but too few particles), step() throws an Error that says why ("step: hierarchyLevels asks for coarse
+   * levels, but not even the first can be built: ...") and leaves the world unchanged.
+   */
   levels?: number;
   /**
    * Parents k, integer in [1, 16]: every particle left out of a coarser level keeps at least k (or all, if it has
@@ -393,6 +422,18 @@ export declare class World {
   getSelfCollision(): { enabled: boolean; radius: number };
   /** Pairs the last substep's self-collision kept apart. */
   selfCollisionPairCount(): number;
+  /**
+   * Velocity clamp in m/s, >= 0 (0 = off, the default): before each substep's prediction a particle's speed is
+   * clamped to this, so free flight moves it at most maxSpeed·h per substep: a last guard against tunnelling
+   * through a collider of thickness t (use t / (k h), k >= 1, h = dt / substeps).
+   */
+  setMaxSpeed(metresPerSecond: number): void;
+  getMaxSpeed(): number;
+  /** Bodies added so far (every add* of a body or of particles adds one). */
+  bodyCount(): number;
+  /** Changes the given fields of a body's contact material (see ContactMaterial); takes effect at the next step. */
+  setBodyMaterial(body: number, material: ContactMaterial): void;
+  getBodyMaterial(body: number): Required<ContactMaterial>;
   /** Global linear damping in 1/s, >= 0. */
   setLinearDamping(perSecond: number): void;
   getLinearDamping(): number;
@@ -503,8 +544,14 @@ export declare class World {
   constraintCount(): number;
   /** Tethers added by body builders. */
   tetherCount(): number;
-  /** Ground contacts in the last substep. */
+  /** Contacts (ground and colliders) in the last substep. */
   contactCount(): number;
+  /**
+   * Debug view of the last substep's contacts: 6 floats per contact (contactCount() of them), the contact point
+   * x, y, z on the surface (m) and the surface's outward unit normal nx, ny, nz. A view into wasm memory, filled when
+   * called (call it after step()); valid until the next step() or contacts() call, or memory growth.
+   */
+  contacts(): Float32Array;
   /** Frees the world's wasm memory. The object is unusable afterwards. */
   delete(): void;
 }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "pbd/contact_material.h"
 #include "pbd/real.h"
 
 namespace pbd {
@@ -102,6 +103,8 @@ struct ClothDef {
   BendModel bendModel = BendModel::SkipOne;  ///< Which bending constraints the builder adds.
   TetherMode tethers = TetherMode::None;  ///< Long-range attachments to the pinned particles (needs pins).
   Real tetherSlack = 1;               ///< >= 1: a tether allows this factor times the rest distance.
+  ContactMaterial contact;            ///< Friction and restitution against colliders and the ground (see
+                                      ///< contact_material.h); default: the surface's. World::setBodyMaterial changes it.
 };
 
 /// A rope of `segments` links from `start` to `end` (segments + 1 particles, first particle at start).
@@ -114,6 +117,7 @@ struct RopeDef {
   std::vector<PinRegion> pinRegions;  ///< Particles inside any of these also get inverse mass 0.
   Strength stretch;                   ///< Links.
   Strength bend{1e-3f, 0.2f};         ///< Skip-one links; set stiffness 0 and a huge compliance for a limp rope.
+  ContactMaterial contact;            ///< Friction and restitution against colliders and the ground; as ClothDef.
 };
 
 /// What a soft body's tets are made of.
@@ -143,6 +147,7 @@ struct SoftBodyDef {
   bool shapeMatching = false;        ///< Adds one shape matching cluster over every vertex (see ShapeMatchingDef);
                                      ///< needs a free vertex.
   Strength shapeMatchingStrength{1e-3f, 0.5f};  ///< That cluster (compliance in s²).
+  ContactMaterial contact;           ///< Friction and restitution against colliders and the ground; as ClothDef.
 };
 
 /// Cloth, a closed shell or a balloon from any triangle mesh (e.g. a three.js BufferGeometry's position and index
@@ -169,6 +174,7 @@ struct TriangleMeshDef {
                                       ///< keeps pressure x its rest volume (1 = keeps its volume, > 1 inflates).
   Strength volume;                    ///< The global volume constraint (compliance in m⁶/J).
   bool volumeOnlyResistsCompression = false;  ///< true: the volume may grow past pressure x rest, never shrink below.
+  ContactMaterial contact;            ///< Friction and restitution against colliders and the ground; as ClothDef.
 };
 
 /// Shape matching (Müller et al. 2005) of a particle cluster: every step the cluster's rest shape is rotated and moved
@@ -192,6 +198,8 @@ struct BodyRange {
   uint32_t dihedralCount = 0;     ///< Dihedral constraints the body added.
   uint32_t firstVolume = 0;       ///< Index of the body's first tet volume constraint.
   uint32_t volumeCount = 0;       ///< Tet volume constraints the body added.
+  uint32_t body = 0;              ///< The body's index (World::setBodyMaterial, StepReport::body): bodies are
+                                  ///< numbered in the order added, and every addParticle(s) call adds one too.
 };
 
 /// A body built from a render mesh: where it landed, and which particle each render vertex follows.

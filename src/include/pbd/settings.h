@@ -72,8 +72,8 @@ struct SolverSettings {
   Integrator integrator = Integrator::ImplicitEuler;  ///< Time integration; see Integrator.
   Real jacobiRelaxation = 1;      ///< ω in (0, 2): Jacobi's averaged correction is scaled by it (SOR).
   int hierarchyLevels = 3;        ///< Hierarchical: levels in [1, 16] including the finest (all particles); 1 = no
-                                  ///< coarse level (the coloured solve alone). Fewer are built if a level would
-                                  ///< have < 4 particles or would not shrink.
+                                  ///< coarse level (coloured solve alone). Fewer if one would have < 4 particles
+                                  ///< or not shrink; none at all: step() throws why (world/hierarchical_stage.cpp).
   int hierarchyParents = 2;       ///< Hierarchical: k in [1, 16], the parents (kept neighbours on the next coarser
                                   ///< level) every dropped particle needs; min(k, its neighbour count) where fewer.
   int coarseIterations = 2;       ///< Hierarchical: Gauss-Seidel passes over each coarse level per substep, [1, 1000].
@@ -84,6 +84,12 @@ struct SolverSettings {
   Real rigidDamping = 0;          ///< [0,1], Müller 2006 damping of non-rigid motion per frame (0 = off, 1 = fully rigid).
   GroundSettings ground;          ///< The ground plane.
   SelfCollisionSettings selfCollision;  ///< Particle-particle collision.
+  Real maxSpeed = 0;              ///< m/s, >= 0; 0 = off. A last guard against tunnelling: before each substep's
+                                  ///< prediction x + h v, |v| is clamped to this (direction kept), so free flight moves
+                                  ///< a particle at most maxSpeed·h per substep. For a collider of thickness t use
+                                  ///< t / (k h), k >= 1. Constraint and contact corrections are not limited by it.
+                                  ///< (BDF2 predicts from v and the previous substep's velocity, which is clamped
+                                  ///< too, so there the bound holds for steady flight, not exactly every substep.)
 };
 
 }  // namespace pbd

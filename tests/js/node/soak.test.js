@@ -53,8 +53,8 @@ it('each check can fail: an energy jump, a moved pin, a rollback', () => {
   }
 });
 
-it('the energy check catches a real blow-up: the balloon with dihedral bending (a known bug)', () => {
-  // When dihedral bending is fixed this fails: move 'balloon-bending' from KNOWN_FAILING into SCENES then.
+it('the energy check catches a real blow-up: the balloon with dihedral bending on a box edge (a known bug)', () => {
+  // When this is fixed the test fails: move 'balloon-bending' from KNOWN_FAILING into SCENES then.
   const r = runScene(pbd, 'balloon-bending', { ...CI, steps: 480 });
   expect(r.failures.length).toBeGreaterThan(0);
   expect(r.failures[0].kind).toBe('energy');

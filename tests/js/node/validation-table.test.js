@@ -164,6 +164,14 @@ const cases = {
     w.addCollider({ shape: 'mesh', positions: [0, 0, 0, 1, 0, 0, 0, 0, 1], indices: [0, 1, 3] }),
   'collider-mesh-degenerate': (w) => w.addCollider({ shape: 'mesh', positions: [0, 0, 0, 1, 0, 0, 2, 0, 0], indices: [0, 1, 2] }),
   'collider-mesh-vertices-not-mesh': (w) => w.setColliderMeshVertices(0, [0, 0, 0]),
+  'body-material-index': (w) => w.setBodyMaterial(99, { friction: 0.5 }),
+  'body-material-not-object': (w) => w.setBodyMaterial(0, 0.5),
+  'body-material-friction': (w) => w.setBodyMaterial(0, { friction: -0.5 }),
+  'body-material-friction-nan': (w) => w.setBodyMaterial(0, { friction: NaN }),
+  'body-material-restitution': (w) => w.setBodyMaterial(0, { restitution: 1.5 }),
+  'body-material-cloth': (w) => w.addCloth(cloth({ contact: { friction: -2 } })),
+  'max-speed-negative': (w) => w.setMaxSpeed(-1),
+  'max-speed-nan': (w) => w.setMaxSpeed(NaN),
   'collider-pose-index': (w) => w.setColliderPose(5, 0, 0, 0, 0, 0, 0, 1),
   'collider-pose-position': (w) => w.setColliderPose(0, Infinity, 0, 0, 0, 0, 0, 1),
   'collider-pose-rotation': (w) => w.setColliderPose(0, 0, 0, 0, 0, 0, 0, 0),
@@ -333,7 +341,7 @@ function snapshot(w) {
       w.globalVolumeCount()],
     settings: [w.getGravity(), w.getMethod(), w.getSubsteps(), w.getIterations(), w.getLinearDamping(),
       w.getRigidDamping(), w.getGround(), w.getSolver(), w.getIntegrator(), w.getJacobiRelaxation(),
-      w.getSelfCollision()],
+      w.getSelfCollision(), w.getMaxSpeed(), w.bodyCount(), w.getBodyMaterial(0)],
   };
 }
 

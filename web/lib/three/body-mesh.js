@@ -6,6 +6,7 @@
  */
 import { DoubleSide, Mesh, MeshStandardMaterial, Vector3 } from 'three';
 import { refreshGeometry, setGeometryPositions } from './geometry.js';
+import { nearestParticle } from './nearest-particle.js';
 
 export class PbdBodyMesh extends Mesh {
   /**
@@ -45,15 +46,7 @@ export class PbdBodyMesh extends Mesh {
   /** The body's particle nearest to `point` (simulation coordinates), or -1 for an empty body. */
   nearestParticle(point) {
     this.checkAlive('nearestParticle');
-    const xyz = this.world.positions();
-    const { firstParticle, particleCount } = this.range;
-    let best = -1;
-    let bestDistance = Infinity;
-    for (let i = firstParticle; i < firstParticle + particleCount; i++) {
-      const d = (xyz[3 * i] - point.x) ** 2 + (xyz[3 * i + 1] - point.y) ** 2 + (xyz[3 * i + 2] - point.z) ** 2;
-      if (d < bestDistance) [best, bestDistance] = [i, d];
-    }
-    return best;
+    return nearestParticle(this.world.positions(), this.range.firstParticle, this.range.particleCount, point);
   }
 
   /** The position of particle `i` as a Vector3 (a copy). */

@@ -1,0 +1,111 @@
+// npm run bench:solvers — every solver on the same scenes (issue #4): iterations to reach a residual, ms per step,
+// the stretch after the measured step; residual curves as CSV and SVG in build/bench/solvers/; HPBD's target on
+// 128², coloured Gauss-Seidel on 2 threads against 1, and BDF2 against implicit Euler on a spring pendulum.
+//
+//   node bench/solvers.mjs [--quick] [--scenes=cloth32,chain1000,...] [--iterations=N] [--runs=N]
+//
+// Protocol per scene: warm the scene up (30 frames of PD, 1 substep x 3: see warmState), snapshot it;
+// from that same state each solver takes ONE step of one substep with N iterations (default 150, PD 30) and
+// records the RMS (and max) |C| of the distance constraints after every iteration (every scene is rigid, so r = C
+// for all solvers). The level is the RMS that Gauss-Seidel reaches after 100 iterations; "iters" is the first
+// iteration at which a solver's RMS is at or below it. "ms/step" is the median of --runs steps of 10 iterations (1 thread); "ms to level" the median of
+// steps with exactly "iters" iterations. "stretch" is the worst edge stretch after the N-iteration step.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createPbd } from '../web/lib/index.js';
+import { iterationsToReach } from './solvers/metrics.mjs';
+import { residualCurve, SOLVERS, stepTime, warmState } from './solvers/measure.mjs';
+import { pendulumEnergy, PENDULUM } from './solvers/pendulum.mjs';
+import { curvesCsv, curvesSvg, table } from './solvers/report.mjs';
+import { SCENES } from './solvers/scenes.mjs';
+
+const REFERENCE_ITERATIONS = 100;  // the level: Gauss-Seidel's RMS residual after this many iterations
+const TIMING_ITERATIONS = 10;
+const WARMUP_FRAMES = 30;
+// PD's iterations cost a global solve each (10x a Gauss-Seidel sweep on 256²) and its curve is flat after a few:
+// its measured step stops here, whatever --iterations says.
+const PD_ITERATIONS = 30;
+
+function options(argv) {
+  const get = (name) => argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+  const quick = argv.includes('--quick');
+  const scenes = (get('scenes') ?? (quick ? 'cloth32,cloth64,cloth128,chain1000,beam' : Object.keys(SCENES).join(','))).split(',');
+  for (const s of scenes) if (!SCENES[s]) throw new Error(`--scenes: unknown scene '${s}' (known: ${Object.keys(SCENES).join(', ')})`);
+  const iterations = Number(get('iterations') ?? (quick ? 120 : 150));
+  if (!(iterations >= REFERENCE_ITERATIONS)) throw new Error(`--iterations must be >= ${REFERENCE_ITERATIONS}`);
+  return { scenes, iterations, runs: Number(get('runs') ?? 3) };
+}
+
+const fmt = (x, digits = 3) => (x === null || x === undefined ? '-' : Number(x).toPrecision(digits));
+
+function runScene(pbd, name, opts, outDir) {
+  const scene = SCENES[name];
+  const warm = warmState(pbd, scene, WARMUP_FRAMES);
+  const budget = (solver) => (solver === 'projective-dynamics' ? Math.min(PD_ITERATIONS, opts.iterations) : opts.iterations);
+  const results = SOLVERS.map((solver) => ({ solver, ...residualCurve(pbd, warm, solver, budget(solver)) }));
+  const level = results[0].rms[REFERENCE_ITERATIONS - 1];
+  for (const r of results) {
+    r.iters = iterationsToReach(r.rms, level);
+    r.msPerStep = stepTime(pbd, warm, r.solver, TIMING_ITERATIONS, opts.runs);
+    r.msToLevel = r.iters ? stepTime(pbd, warm, r.solver, r.iters, opts.runs) : null;
+  }
+  console.log(`\n${scene.label}: ${warm.geometry.edges.length / 2} stretch edges; level = Gauss-Seidel's RMS |C| after ` +
+    `${REFERENCE_ITERATIONS} iterations = ${fmt(level)} m (first iteration: ${fmt(results[0].rms[0])} m)`);
+  console.log(table(
+    [{ title: 'solver', width: 22, align: 'left' }, { title: 'iters', width: 6 }, { title: 'N', width: 4 }, { title: 'RMS@N', width: 9 },
+      { title: `ms/step(${TIMING_ITERATIONS} it)`, width: 15 }, { title: 'ms to level', width: 11 }, { title: 'stretch', width: 9 }],
+    results.map((r) => [r.solver, r.iters ?? `>${r.rms.length}`, r.rms.length, fmt(r.rms[r.rms.length - 1]), r.msPerStep.toFixed(2),
+      r.msToLevel === null ? '-' : r.msToLevel.toFixed(2), `${(100 * r.stretch).toFixed(3)}%`])));
+  const curves = results.flatMap((r) => [{ name: `${r.solver} rms`, values: r.rms }, { name: `${r.solver} max`, values: r.max }]);
+  writeFileSync(join(outDir, `${name}.csv`), curvesCsv(curves));
+  writeFileSync(join(outDir, `${name}.svg`), curvesSvg({ title: `${scene.label}: RMS |C| per iteration (dashed: level)`,
+    curves: results.map((r) => ({ name: r.solver, values: r.rms })), level }));
+  return { warm, results, level };
+}
+
+function hpbdTarget(scene) {
+  const gs = scene.results.find((r) => r.solver === 'gauss-seidel');
+  const h = scene.results.find((r) => r.solver === 'hierarchical');
+  console.log(`\nHPBD on 128²: reaches Gauss-Seidel's ${REFERENCE_ITERATIONS}-iteration RMS in ${h.iters ?? '>' + h.rms.length} ` +
+    `fine iterations (${h.iters ? (REFERENCE_ITERATIONS / h.iters).toFixed(1) + 'x fewer' : 'not reached'}; target >= 4x), ` +
+    `in ${fmt(h.msToLevel)} ms against Gauss-Seidel's ${fmt(gs.msToLevel)} ms.`);
+}
+
+function threadScaling(pbd, scene, runs) {
+  const ms = {};
+  for (const threads of [1, 2]) {
+    pbd.setThreads(threads);
+    ms[threads] = stepTime(pbd, scene.warm, 'coloured-gauss-seidel', TIMING_ITERATIONS, runs);
+  }
+  pbd.setThreads(1);
+  console.log(`Coloured Gauss-Seidel on 128², ${TIMING_ITERATIONS} iterations: 1 thread ${ms[1].toFixed(2)} ms, ` +
+    `2 threads ${ms[2].toFixed(2)} ms: ${(ms[1] / ms[2]).toFixed(2)}x (target >= 1.7x; wasm threaded build).`);
+}
+
+function pendulumReport(pbd) {
+  const P = PENDULUM;
+  const euler = pendulumEnergy(pbd, 'implicit-euler'), bdf2 = pendulumEnergy(pbd, 'bdf2');
+  const swing = P.mass * P.gravity * P.length;
+  console.log(`Spring pendulum (${P.mass} kg, ${P.stiffness} N/m, ${P.length} m, released horizontally, ${P.substeps} ` +
+    `substeps x ${P.iterations} iteration, 1/60 s): energy after ${P.seconds} s, relative to the start (swing energy ` +
+    `m g L = ${swing.toFixed(2)} J): implicit Euler ${(euler.end - euler.start).toFixed(3)} J, BDF2 ` +
+    `${(bdf2.end - bdf2.start).toFixed(3)} J.`);
+}
+
+const opts = options(process.argv.slice(2));
+const outDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'build', 'bench', 'solvers');
+mkdirSync(outDir, { recursive: true });
+const pbd = await createPbd({ variant: 'threaded', threads: 2 });
+pbd.setThreads(1);
+console.log(`pbd-wasm solver benchmark (wasm ${pbd.variant}, 1 thread unless said; --iterations=${opts.iterations}, --runs=${opts.runs})`);
+const started = performance.now();
+const done = {};
+for (const name of opts.scenes) done[name] = runScene(pbd, name, opts, outDir);
+if (done.cloth128) {
+  hpbdTarget(done.cloth128);
+  threadScaling(pbd, done.cloth128, opts.runs);
+}
+pendulumReport(pbd);
+console.log(`\nCSV and SVG: ${outDir}  (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+pbd.terminate();

@@ -1,0 +1,51 @@
+// Pure numbers of the solver benchmark: medians, iterations to reach a residual, edge stretch, a pendulum's energy.
+// No wasm here, so tests/js/node/solvers-bench.test.js checks them on made-up data.
+
+/** The median of a non-empty list (the upper one of the middle two for an even count). */
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * 1-based count of iterations after which `curve` (one residual per iteration, in order) first is <= level;
+ * null when it never is. A curve that is not monotone counts its first crossing.
+ */
+export function iterationsToReach(curve, level) {
+  for (let i = 0; i < curve.length; i++) if (curve[i] <= level) return i + 1;
+  return null;
+}
+
+/**
+ * Splits World.residuals() (pairs: max |r|, RMS r, per projection pass) into two curves.
+ * Pass k of a step with one substep is iteration k + 1.
+ */
+export function splitResiduals(pairs) {
+  const max = [], rms = [];
+  for (let k = 0; k + 1 < pairs.length; k += 2) max.push(pairs[k]), rms.push(pairs[k + 1]);
+  return { max, rms };
+}
+
+/** Rest lengths of `edges` (pairs of particle indices, flat) in the positions xyz. */
+export function edgeLengths(xyz, edges) {
+  const out = new Float64Array(edges.length / 2);
+  for (let e = 0; e < out.length; e++) {
+    const a = 3 * edges[2 * e], b = 3 * edges[2 * e + 1];
+    out[e] = Math.hypot(xyz[a] - xyz[b], xyz[a + 1] - xyz[b + 1], xyz[a + 2] - xyz[b + 2]);
+  }
+  return out;
+}
+
+/** max over edges of |x_a - x_b| / rest - 1: the worst relative stretch (negative if every edge is compressed). */
+export function maxStretch(xyz, edges, rest) {
+  const now = edgeLengths(xyz, edges);
+  let worst = -Infinity;
+  for (let e = 0; e < now.length; e++) worst = Math.max(worst, now[e] / rest[e] - 1);
+  return worst;
+}
+
+/**
+ * Mechanical energy (J) of a bob of mass m on a spring of stiffness k (N/m) and rest length L from a pin at the
+ * origin, gravity g (m/s², along -y): ½ m |v|² + m g y + ½ k (|x| - L)².
+ */
+export function springPendulumEnergy(x, v, m, k, L, g) {
+  const stretch = Math.hypot(x[0], x[1], x[2]) - L;
+  return 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + m * g * x[1] + 0.5 * k * stretch * stretch;
+}

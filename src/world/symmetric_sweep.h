@@ -1,0 +1,30 @@
+// Symmetric Gauss-Seidel for the element constraints projected serially (dihedrals, tet volumes, Neo-Hookean tets):
+// each iteration sweeps them forward in the order added, then backward.
+//
+// Why: with XPBD's velocity update v = (p - x)/h, one substep acts on the prediction y as y' = 2 G y - G y_prev, where
+// G is the sweep linearized about the constraint manifold. For a product of W-orthogonal projections in one order, G
+// has complex eigenvalues g with negative real part on over-determined, nearly rigid sets (a cloth's angles, a tet
+// mesh's volumes), and then μ² - 2gμ + g = 0 has a root |μ| > 1: measured 1.0126 per substep on a flat 10×10 grid
+// of dihedrals, so a free cloth went from 4e-8 J to 500 J in a second. The symmetric sweep's G is symmetric with
+// eigenvalues in [0, 1], which gives |μ|² = g <= 1. Distances keep one sweep: they run in colour order (independent
+// sets), and no such growth shows in the cloth, rope and soak tests; on the 10×10 grid the dihedrals in colour order
+// also measured |μ| = 1, so colouring them (for threads) would be an alternative to the second sweep.
+#pragma once
+
+#include <cstddef>
+
+#include "constraints/multiplier.h"
+
+namespace pbd {
+
+/// project(k) for k = 0 .. count-1, then for k = count-1 .. 0.
+template <class Project>
+void symmetricSweep(size_t count, Project&& project) {
+  for (size_t k = 0; k < count; ++k) project(k);
+  for (size_t k = count; k-- > 0;) project(k);
+}
+
+/// PBD's corrected stiffness for a constraint projected twice per iteration (once per sweep).
+inline Real symmetricSweepKPrime(Real stiffness, int iterations) { return correctedStiffness(stiffness, 2 * iterations); }
+
+}  // namespace pbd
