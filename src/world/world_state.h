@@ -192,8 +192,8 @@ struct World::Impl {
   void reserveContacts(size_t particles, size_t colliderCount);
   void updateColliderPoses(Real fractionStart, Real fractionEnd);
   void generateContacts(Real h);
-  void projectDistancesGaussSeidel(bool xpbd, Real invH2);
-  void projectDistancesColoured(bool xpbd, Real invH2);
+  void projectDistancesGaussSeidel(bool xpbd, Real invH2, bool backward = false);
+  void projectDistancesColoured(bool xpbd, Real invH2, bool backward = false);
   void projectDistancesJacobi(bool xpbd, Real invH2);
   void refreshHierarchy();  // hierarchical_stage.cpp
   // projective_stage.cpp: elements from the constraints and the factorization for the first substep's 1/h_eff², once
