@@ -6,9 +6,11 @@
 // has complex eigenvalues g with negative real part on over-determined, nearly rigid sets (a cloth's angles, a tet
 // mesh's volumes), and then μ² - 2gμ + g = 0 has a root |μ| > 1: measured 1.0126 per substep on a flat 10×10 grid
 // of dihedrals, so a free cloth went from 4e-8 J to 500 J in a second. The symmetric sweep's G is symmetric with
-// eigenvalues in [0, 1], which gives |μ|² = g <= 1. Distances keep one sweep: they run in colour order (independent
-// sets), and no such growth shows in the cloth, rope and soak tests; on the 10×10 grid the dihedrals in colour order
-// also measured |μ| = 1, so colouring them (for threads) would be an alternative to the second sweep.
+// eigenvalues in [0, 1], which gives |μ|² = g <= 1. Distances keep one sweep under implicit Euler: they run in colour
+// order (independent sets), and no such growth shows in the cloth, rope and soak tests. Under BDF2, whose recurrence
+// μ⁴ = g(8/3 μ³ - 22/9 μ² + 8/9 μ - 1/9) is stable for real g in [0, 1] but more sensitive to complex g, they sweep
+// back too (step.cpp). On the 10×10 grid the dihedrals in colour order also measured |μ| = 1, so colouring them (for
+// threads) would be an alternative to their second sweep.
 #pragma once
 
 #include <cstddef>
