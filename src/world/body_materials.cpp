@@ -21,12 +21,12 @@ const ContactMaterial& World::bodyMaterial(uint32_t body) const {
   return impl_->bodyMaterials[body];
 }
 
-/// Bodies tile the particles in order (appendParticles adds one per call), so each particle has exactly one.
-void World::Impl::rebuildParticleBodies() {
-  particleBody.assign(count(), 0);
-  for (uint32_t b = 0; b < bodies.size(); ++b) {
-    std::fill(particleBody.begin() + bodies[b].begin, particleBody.begin() + bodies[b].end, b);
-  }
+/// Bodies tile the particles in order (appendParticles adds one per call; loadSnapshot checks it), so the body of a
+/// particle is the last one that begins at or before it: a binary search, derived from `bodies` alone.
+uint32_t World::Impl::bodyOf(uint32_t particle) const {
+  const auto after = std::upper_bound(bodies.begin(), bodies.end(), particle,
+                                      [](uint32_t i, const ParticleRange& r) { return i < r.begin; });
+  return uint32_t(after - bodies.begin()) - 1;
 }
 
 }  // namespace pbd

@@ -133,7 +133,7 @@ void World::Impl::updateContactVelocities(Real h) {
   const Real threshold = settings.ground.restitutionThreshold;
   for (const Contact& c : contacts) {
     const bool ground = c.collider == kGroundCollider;
-    const ContactMaterial& body = bodyMaterials[particleBody[c.particle]];
+    const ContactMaterial& body = bodyMaterials[bodyOf(c.particle)];
     const Real friction =
         mixFriction(body.friction, ground ? settings.ground.friction : colliders[c.collider].def.friction);
     const Real restitution =

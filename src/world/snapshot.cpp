@@ -219,7 +219,6 @@ template <class M> void buildBodies(M& m, M& s) {
   }
   m.bodies = s.bodies;
   m.bodyMaterials = s.bodyMaterials;
-  m.rebuildParticleBodies();
 }
 
 /// Particles, their history and bodies into the fresh world `m`, through appendParticles (which checks positions

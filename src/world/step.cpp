@@ -222,10 +222,11 @@ void World::Impl::predictPositions(Real h) {
 
 namespace {
 
-/// Projects constraints [begin, end) of `cs` in order, accumulating their multipliers.
+/// Projects constraints [begin, end) of `cs` in order (or in reverse), accumulating their multipliers.
 void projectRange(const DistanceConstraint* cs, Real* lambda, size_t begin, size_t end, Vec3* P, const Real* w,
-                  bool xpbd, Real invH2) {
-  for (size_t k = begin; k < end; ++k) {
+                  bool xpbd, Real invH2, bool backward = false) {
+  for (size_t n = begin; n < end; ++n) {
+    const size_t k = backward ? begin + end - 1 - n : n;
     const DistanceConstraint& d = cs[k];
     lambda[k] += projectDistance(P[d.i], P[d.j], w[d.i], w[d.j], d.minLength, d.maxLength, xpbd, d.kPrime,
                                  d.compliance * invH2, lambda[k]);
@@ -236,13 +237,8 @@ void projectRange(const DistanceConstraint* cs, Real* lambda, size_t begin, size
 
 /// (9-11) Gauss-Seidel: each constraint in the order added (or in reverse), seeing the corrections of all before it.
 void World::Impl::projectDistancesGaussSeidel(bool xpbd, Real invH2, bool backward) {
-  if (!backward) {
-    projectRange(distances.data(), distanceLambda.data(), 0, distances.size(), asVec3(p), w.data(), xpbd, invH2);
-    return;
-  }
-  for (size_t k = distances.size(); k-- > 0;) {
-    projectRange(distances.data(), distanceLambda.data(), k, k + 1, asVec3(p), w.data(), xpbd, invH2);
-  }
+  projectRange(distances.data(), distanceLambda.data(), 0, distances.size(), asVec3(p), w.data(), xpbd, invH2,
+               backward);
 }
 
 /// Gauss-Seidel colour by colour. Within a colour no two constraints share a particle, so its ranges run on any
@@ -262,10 +258,7 @@ void World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward)
   auto body = [&](size_t phase, size_t b, size_t e) {
     const size_t colour = backward ? kLast - phase : phase;
     if (colour == GraphColouring::kOverflow) {
-      if (!backward) projectRange(cs, lambda, begin[colour] + b, begin[colour] + e, asVec3(p), w.data(), xpbd, invH2);
-      for (size_t k = e; backward && k-- > b;) {
-        projectRange(cs, lambda, begin[colour] + k, begin[colour] + k + 1, asVec3(p), w.data(), xpbd, invH2);
-      }
+      projectRange(cs, lambda, begin[colour] + b, begin[colour] + e, asVec3(p), w.data(), xpbd, invH2, backward);
     } else {
       projectDistancesBatched(cs, lambda, begin[colour] + b, begin[colour] + e, P, w.data(), xpbd, invH2);
     }

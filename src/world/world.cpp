@@ -84,7 +84,6 @@ uint32_t World::Impl::appendParticles(const char* fn, const Real* xyz, const Rea
   colouring.reserveParticles(newCount);
   bodies.reserve(bodies.size() + 1);
   bodyMaterials.reserve(bodies.size() + 1);
-  particleBody.reserve(newCount);
   const uint32_t first = count();
   x.insert(x.end(), xyz, xyz + 3 * n);
   p.insert(p.end(), xyz, xyz + 3 * n);
@@ -99,7 +98,6 @@ uint32_t World::Impl::appendParticles(const char* fn, const Real* xyz, const Rea
   if (invMass) w.insert(w.end(), invMass, invMass + n);
   else w.insert(w.end(), n, Real(1));
   colouring.resizeParticles(newCount);
-  particleBody.insert(particleBody.end(), n, uint32_t(bodies.size()));
   bodies.push_back({first, uint32_t(newCount)});
   bodyMaterials.push_back({});
   schedule.dirty = true;

@@ -110,7 +110,6 @@ struct World::Impl {
   std::vector<Real> jacobiDelta;      // xyz per particle: Jacobi's summed corrections of one iteration
   std::vector<ParticleRange> bodies;  // particle ranges for rigid-motion damping and step reports
   std::vector<ContactMaterial> bodyMaterials;  // parallel to bodies: friction and restitution against surfaces
-  std::vector<uint32_t> particleBody;          // per particle: its body (index into bodies and bodyMaterials)
   std::vector<Real> savedX, savedV;   // x and v at the start of the step, for the non-finite guard's rollback
   std::vector<Real> xPrev, vPrev;     // BDF2 history: x and v one substep back
   bool historyValid = false;          // xPrev/vPrev describe the substep before the current state
@@ -175,7 +174,7 @@ struct World::Impl {
   void appendDistance(const DistanceConstraintDef& def);  // after reserveDistances: never throws
   void reserveResiduals(int substeps, int iterations);
   BodyRange appendBody(const char* fn, const BodyBlueprint& blueprint, const ContactMaterial& contact = {});
-  void rebuildParticleBodies();  // body_materials.cpp: particleBody from bodies (after loading a snapshot)
+  uint32_t bodyOf(uint32_t particle) const;  // body_materials.cpp: the body whose range holds the particle
   void fillContactView();        // contact_view.cpp: contactView from the last substep's contacts
 
   // --- The step (step.cpp) ---
