@@ -16,14 +16,7 @@ namespace pbd::js {
 template <class E, size_t N>
 E enumField(const char* fn, const val& obj, const char* key, const char* const (&names)[N], const E (&values)[N],
             E fallback) {
-  if (!has(obj, key)) return fallback;
-  const std::string got = obj[key].isString() ? obj[key].as<std::string>() : "a " + obj[key].typeOf().as<std::string>();
-  std::string allowed;
-  for (size_t k = 0; k < N; ++k) {
-    if (got == names[k]) return values[k];
-    allowed += (k ? (k + 1 == N ? " or '" : ", '") : "'") + std::string(names[k]) + "'";
-  }
-  throw InvalidArgument(std::string(fn) + ": " + key + " must be " + allowed + " (got '" + got + "')");
+  return has(obj, key) ? enumValue(fn, key, obj[key], names, values) : fallback;
 }
 
 inline bool boolField(const char* fn, const val& obj, const char* key, bool fallback) {
@@ -81,6 +74,21 @@ inline ContactMaterial contactField(const char* fn, const val& o, const ContactM
   return contactMaterialOf(fn, o["contact"], fallback);
 }
 
+/// {enabled, thickness} over `s` (ContinuousSelfCollision): absent fields keep s's values; the core checks them.
+inline ContinuousSelfCollision continuousSelfCollisionOf(const char* fn, const val& v, ContinuousSelfCollision s) {
+  s.enabled = boolField(fn, v, "enabled", s.enabled);
+  s.thickness = Real(numberField(fn, v, "thickness", s.thickness));
+  return s;
+}
+
+/// o.continuousSelfCollision of a cloth or triangle mesh, or `fallback` when absent.
+inline ContinuousSelfCollision continuousSelfCollisionField(const char* fn, const val& o,
+                                                            const ContinuousSelfCollision& fallback) {
+  if (!has(o, "continuousSelfCollision")) return fallback;
+  requireObject(fn, "continuousSelfCollision", o["continuousSelfCollision"]);
+  return continuousSelfCollisionOf(fn, o["continuousSelfCollision"], fallback);
+}
+
 inline ClothDef clothDefFromJs(const char* fn, const val& o) {
   requireObject(fn, "options", o);
   ClothDef c;
@@ -103,6 +111,7 @@ inline ClothDef clothDefFromJs(const char* fn, const val& o) {
   static const BendModel bendValues[] = {BendModel::SkipOne, BendModel::Dihedral};
   c.bendModel = enumField(fn, o, "bendModel", bendNames, bendValues, c.bendModel);
   c.contact = contactField(fn, o, c.contact);
+  c.continuousSelfCollision = continuousSelfCollisionField(fn, o, c.continuousSelfCollision);
   return c;
 }
 
@@ -166,6 +175,7 @@ inline TriangleMeshDef triangleMeshDefFromJs(const char* fn, const val& o) {
   d.volume = strengthField(fn, o, "volume", d.volume);
   d.volumeOnlyResistsCompression = boolField(fn, o, "volumeOnlyResistsCompression", d.volumeOnlyResistsCompression);
   d.contact = contactField(fn, o, d.contact);
+  d.continuousSelfCollision = continuousSelfCollisionField(fn, o, d.continuousSelfCollision);
   return d;
 }
 

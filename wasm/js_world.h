@@ -16,35 +16,19 @@
 
 namespace pbd::js {
 
-
-
-
-inline Method parseMethod(const std::string& name) {
-  if (name == "pbd") return Method::Pbd;
-  if (name == "xpbd") return Method::Xpbd;
-  throw InvalidArgument("setMethod: method must be 'pbd' or 'xpbd' (got '" + name + "')");
-}
-
-inline Solver parseSolver(const std::string& name) {
-  if (name == "gauss-seidel") return Solver::GaussSeidel;
-  if (name == "jacobi") return Solver::Jacobi;
-  if (name == "coloured-gauss-seidel") return Solver::ColouredGaussSeidel;
-  if (name == "hierarchical") return Solver::Hierarchical;
-  if (name == "projective-dynamics") return Solver::ProjectiveDynamics;
-  throw InvalidArgument("setSolver: solver must be 'gauss-seidel', 'jacobi', 'coloured-gauss-seidel', 'hierarchical' "
-                        "or 'projective-dynamics' (got '" + name + "')");
-}
-
-inline std::string solverName(Solver s) {
-  switch (s) {
-    case Solver::GaussSeidel: return "gauss-seidel";
-    case Solver::Jacobi: return "jacobi";
-    case Solver::ColouredGaussSeidel: break;
-    case Solver::Hierarchical: return "hierarchical";
-    case Solver::ProjectiveDynamics: return "projective-dynamics";
-  }
-  return "coloured-gauss-seidel";
-}
+inline constexpr const char* kMethodNames[] = {"pbd", "xpbd"};
+inline constexpr Method kMethods[] = {Method::Pbd, Method::Xpbd};
+inline constexpr const char* kSolverNames[] = {"gauss-seidel", "jacobi", "coloured-gauss-seidel", "hierarchical",
+                                               "projective-dynamics"};
+inline constexpr Solver kSolvers[] = {Solver::GaussSeidel, Solver::Jacobi, Solver::ColouredGaussSeidel,
+                                      Solver::Hierarchical, Solver::ProjectiveDynamics};
+inline constexpr const char* kIntegratorNames[] = {"implicit-euler", "bdf2"};
+inline constexpr Integrator kIntegrators[] = {Integrator::ImplicitEuler, Integrator::Bdf2};
+inline constexpr const char* kConstraintKindNames[] = {"distance", "dihedral", "tet-volume", "triangle-stretch",
+                                                       "triangle-shear", "shape-matching", "surface-volume"};
+inline constexpr ConstraintKind kConstraintKinds[] = {
+    ConstraintKind::Distance, ConstraintKind::Dihedral, ConstraintKind::TetVolume, ConstraintKind::TriangleStretch,
+    ConstraintKind::TriangleShear, ConstraintKind::ShapeMatching, ConstraintKind::SurfaceVolume};
 
 /// A core message about a mesh collider with the argument names JS callers use (positions, indices).
 inline std::string jsMeshArgumentNames(std::string message) {
@@ -70,26 +54,26 @@ class JsWorld {
     for (int k = 0; k < 3; ++k) a.call<void>("push", g[k]);
     return a;
   }
-  void setMethod(std::string m) { guarded("setMethod", [&] { world_.setMethod(parseMethod(m)); }); }
-  std::string getMethod() const { return world_.settings().method == Method::Pbd ? "pbd" : "xpbd"; }
+  void setMethod(val m) {
+    guarded("setMethod", [&] { world_.setMethod(enumValue("setMethod", "method", m, kMethodNames, kMethods)); });
+  }
+  std::string getMethod() const { return enumName(world_.settings().method, kMethodNames, kMethods); }
   void setSubsteps(double n) { guarded("setSubsteps", [&] { world_.setSubsteps(toInt("setSubsteps", "substeps", n)); }); }
   int getSubsteps() const { return world_.settings().substeps; }
   void setIterations(double n) {
     guarded("setIterations", [&] { world_.setIterations(toInt("setIterations", "iterations", n)); });
   }
   int getIterations() const { return world_.settings().iterations; }
-  void setIntegrator(std::string name) {
+  void setIntegrator(val name) {
     guarded("setIntegrator", [&] {
-      if (name == "implicit-euler") world_.setIntegrator(Integrator::ImplicitEuler);
-      else if (name == "bdf2") world_.setIntegrator(Integrator::Bdf2);
-      else throw InvalidArgument("setIntegrator: integrator must be 'implicit-euler' or 'bdf2' (got '" + name + "')");
+      world_.setIntegrator(enumValue("setIntegrator", "integrator", name, kIntegratorNames, kIntegrators));
     });
   }
-  std::string getIntegrator() const {
-    return world_.settings().integrator == Integrator::Bdf2 ? "bdf2" : "implicit-euler";
+  std::string getIntegrator() const { return enumName(world_.settings().integrator, kIntegratorNames, kIntegrators); }
+  void setSolver(val name) {
+    guarded("setSolver", [&] { world_.setSolver(enumValue("setSolver", "solver", name, kSolverNames, kSolvers)); });
   }
-  void setSolver(std::string name) { guarded("setSolver", [&] { world_.setSolver(parseSolver(name)); }); }
-  std::string getSolver() const { return solverName(world_.settings().solver); }
+  std::string getSolver() const { return enumName(world_.settings().solver, kSolverNames, kSolvers); }
   void setJacobiRelaxation(double omega) {
     guarded("setJacobiRelaxation", [&] { world_.setJacobiRelaxation(Real(omega)); });
   }
@@ -178,6 +162,31 @@ class JsWorld {
       world_.setBodyMaterial(b, contactMaterialOf(fn, o, current));
     });
   }
+  /// {enabled, thickness} of a cloth or triangle-mesh body's continuous self-collision: absent fields keep its values.
+  void setContinuousSelfCollision(double body, val o) {
+    guarded("setContinuousSelfCollision", [&] {
+      const char* fn = "setContinuousSelfCollision";
+      const uint32_t b = toIndex(fn, "body", body);
+      requireObject(fn, "settings", o);
+      // An out-of-range or triangle-less body gets the core's error, with the JS defaults as the starting point.
+      ContinuousSelfCollision current;
+      try {
+        current = world_.continuousSelfCollision(b);
+      } catch (const InvalidArgument&) {
+      }
+      world_.setContinuousSelfCollision(b, continuousSelfCollisionOf(fn, o, current));
+    });
+  }
+  val getContinuousSelfCollision(double body) const {
+    return guarded("getContinuousSelfCollision", [&] {
+      const ContinuousSelfCollision& s = world_.continuousSelfCollision(toIndex("getContinuousSelfCollision", "body", body));
+      val o = val::object();
+      o.set("enabled", s.enabled);
+      o.set("thickness", s.thickness);
+      return o;
+    });
+  }
+  uint32_t continuousSelfContactCount() const { return world_.continuousSelfContactCount(); }
   val getBodyMaterial(double body) const {
     return guarded("getBodyMaterial", [&] {
       const ContactMaterial& m = world_.bodyMaterial(toIndex("getBodyMaterial", "body", body));
@@ -262,6 +271,26 @@ class JsWorld {
                                  Strength{Real(compliance), Real(stiffness)});
     });
   }
+  void setConstraintStrength(val kind, double first, double count, double compliance, double stiffness) {
+    guarded("setConstraintStrength", [&] {
+      const char* fn = "setConstraintStrength";
+      world_.setConstraintStrength(enumValue(fn, "kind", kind, kConstraintKindNames, kConstraintKinds),
+                                   toIndex(fn, "first", first), toIndex(fn, "count", count),
+                                   Strength{Real(compliance), Real(stiffness)});
+    });
+  }
+  void setSoftBodyMaterial(double body, double youngsModulus, double poissonRatio, double materialStiffness) {
+    guarded("setSoftBodyMaterial", [&] {
+      world_.setSoftBodyMaterial(toIndex("setSoftBodyMaterial", "body", body), Real(youngsModulus), Real(poissonRatio),
+                                 Real(materialStiffness));
+    });
+  }
+  void removeDistanceConstraint(double constraint) {
+    guarded("removeDistanceConstraint", [&] {
+      world_.removeDistanceConstraint(toIndex("removeDistanceConstraint", "constraint", constraint));
+    });
+  }
+  uint32_t distanceConstraintCount() const { return world_.distanceConstraintCount(); }
   uint32_t addAttachment(double particle, double x, double y, double z, val options) {
     return guarded("addAttachment", [&] {
       const char* fn = "addAttachment";

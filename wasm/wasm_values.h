@@ -59,6 +59,29 @@ inline int toInt(const char* fn, const char* arg, double value) {
 
 inline bool has(const val& obj, const char* key) { return obj[key].typeOf().as<std::string>() != "undefined"; }
 
+/// A JS string that must be one of `names`, as the matching entry of `values`. Taken as a val, not a std::string
+/// parameter: a failed call unwinds through JS, which would skip the destructor of a std::string argument (and the
+/// free of its wire buffer) and leak them; the copy made here is destroyed by the C++ throw, before that unwinding.
+template <class E, size_t N>
+E enumValue(const char* fn, const char* arg, const val& v, const char* const (&names)[N], const E (&values)[N]) {
+  const std::string got = v.isString() ? v.as<std::string>() : "a " + v.typeOf().as<std::string>();
+  std::string allowed;
+  for (size_t k = 0; k < N; ++k) {
+    if (got == names[k]) return values[k];
+    allowed += (k ? (k + 1 == N ? " or '" : ", '") : "'") + std::string(names[k]) + "'";
+  }
+  throw InvalidArgument(std::string(fn) + ": " + arg + " must be " + allowed + " (got '" + got + "')");
+}
+
+/// The name of `value` in `names` (the inverse of enumValue).
+template <class E, size_t N>
+const char* enumName(E value, const char* const (&names)[N], const E (&values)[N]) {
+  for (size_t k = 0; k < N; ++k) {
+    if (values[k] == value) return names[k];
+  }
+  return names[0];
+}
+
 /// obj[key] as a number, or `fallback` when absent. A present non-number is an error naming the field.
 inline double numberField(const char* fn, const val& obj, const std::string& key, double fallback) {
   const val v = obj[key];

@@ -1,6 +1,6 @@
 // Running one solver on one scene: the residual curve of one step from a shared warm state, the stretch after it,
 // and step times. Every solver starts from the same bytes (a snapshot), so their curves compare directly.
-import { maxStretch, median, splitResiduals } from './metrics.mjs';
+import { maxStretch, median, splitResiduals, stretchRms } from './metrics.mjs';
 
 export const SOLVERS = ['gauss-seidel', 'jacobi', 'coloured-gauss-seidel', 'hierarchical', 'projective-dynamics'];
 export const DT = 1 / 60;
@@ -46,6 +46,21 @@ export function residualCurve(pbd, warm, solver, iterations) {
   const stretch = maxStretch(world.positions(), warm.geometry.edges, warm.geometry.rest);
   world.delete();
   return { ...curves, stretch };
+}
+
+/**
+ * The stretch residual (metrics.mjs stretchRms) after one step of `iterations` iterations from the warm state, and
+ * its ms; `hierarchy` (World.setHierarchy settings) applies to the hierarchical solver.
+ */
+export function stretchAfterStep(pbd, warm, solver, iterations, hierarchy) {
+  const world = worldFor(pbd, warm, solver, iterations);
+  if (hierarchy) world.setHierarchy(hierarchy);
+  const t0 = performance.now();
+  world.step(DT);
+  const ms = performance.now() - t0;
+  const rms = stretchRms(world.positions(), warm.geometry.edges, warm.geometry.rest);
+  world.delete();
+  return { rms, ms };
 }
 
 /**

@@ -33,6 +33,17 @@ export function edgeLengths(xyz, edges) {
   return out;
 }
 
+/**
+ * The stretch residual: RMS over edges of max(0, |x_a - x_b| - rest), in m. Only stretching counts: HPBD's coarse
+ * levels are unilateral (they resist stretching only), so this is the error they are meant to remove.
+ */
+export function stretchRms(xyz, edges, rest) {
+  const now = edgeLengths(xyz, edges);
+  let sum = 0;
+  for (let e = 0; e < now.length; e++) sum += Math.max(0, now[e] - rest[e]) ** 2;
+  return Math.sqrt(sum / now.length);
+}
+
 /** max over edges of |x_a - x_b| / rest - 1: the worst relative stretch (negative if every edge is compressed). */
 export function maxStretch(xyz, edges, rest) {
   const now = edgeLengths(xyz, edges);

@@ -153,6 +153,32 @@ void TriangleBvh::refit(std::span<const Real> xyz) {
   }
 }
 
+void TriangleBvh::refitSwept(std::span<const Real> start, std::span<const Real> end, double pad) {
+  for (size_t i = 0; i < v_.size(); ++i) v_[i] = Point3d(end[3 * i], end[3 * i + 1], end[3 * i + 2]);
+  for (uint32_t k = 0; k < order_.size(); ++k) {
+    const uint32_t* f = triangle(order_[k]);
+    Point3d lo = v_[f[0]], hi = lo;
+    for (int j = 0; j < 3; ++j) {
+      const Real* s = &start[3 * size_t(f[j])];
+      const Point3d a(s[0], s[1], s[2]);
+      lo = lo.cwiseMin(a).cwiseMin(v_[f[j]]);
+      hi = hi.cwiseMax(a).cwiseMax(v_[f[j]]);
+    }
+    boxLo_[k] = lo.array() - pad;
+    boxHi_[k] = hi.array() + pad;
+  }
+  for (size_t k = nodes_.size(); k-- > 0;) {  // children before parents, as in refit()
+    Node& n = nodes_[k];
+    if (n.left < 0) {
+      n.lo = boxLo_[n.first], n.hi = boxHi_[n.first];
+      for (uint32_t j = n.first + 1; j < n.first + n.count; ++j) n.lo = n.lo.cwiseMin(boxLo_[j]), n.hi = n.hi.cwiseMax(boxHi_[j]);
+    } else {
+      n.lo = nodes_[n.left].lo.cwiseMin(nodes_[n.right].lo);
+      n.hi = nodes_[n.left].hi.cwiseMax(nodes_[n.right].hi);
+    }
+  }
+}
+
 TriangleBvh::Closest TriangleBvh::closestPoint(const Point3d& q, double cap) const {
   Closest best{cap, q, kNone};
   if (nodes_.empty()) return best;

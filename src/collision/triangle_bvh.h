@@ -64,6 +64,33 @@ class TriangleBvh {
   /// the tree's shape is kept. No allocation.
   void refit(std::span<const Real> xyz);
 
+  /// Continuous collision's refit: each triangle's box covers its corners at both `start` and `end` (xyz per vertex,
+  /// as many as before; the substep's sweep), grown by `pad` on every side; the vertices become `end`. Same tree, no
+  /// allocation. For forEachOverlap; closestPoint and firstHit would see the padded boxes only as a looser cull.
+  void refitSwept(std::span<const Real> start, std::span<const Real> end, double pad);
+
+  /// Calls visit(t) for every triangle whose box overlaps [lo, hi], in a fixed (tree) order.
+  template <class Visit>
+  void forEachOverlap(const Point3d& lo, const Point3d& hi, Visit visit) const {
+    if (nodes_.empty()) return;
+    int32_t stack[128];
+    int top = 0;
+    stack[top++] = 0;
+    auto disjoint = [&](const Point3d& l, const Point3d& h) { return (lo.array() > h.array()).any() || (hi.array() < l.array()).any(); };
+    while (top > 0) {
+      const Node& n = nodes_[stack[--top]];
+      if (disjoint(n.lo, n.hi)) continue;
+      if (n.left >= 0) {
+        stack[top++] = n.right;
+        stack[top++] = n.left;
+        continue;
+      }
+      for (uint32_t k = n.first; k < n.first + n.count; ++k) {
+        if (!disjoint(boxLo_[k], boxHi_[k])) visit(order_[k]);
+      }
+    }
+  }
+
   Closest closestPoint(const Point3d& q, double cap) const;
   Hit firstHit(const Point3d& a, const Point3d& b) const;
 

@@ -9,6 +9,13 @@
 //   ∇p3 φ = ((p2 - p0)·ê) n1/|n1|² + ((p2 - p1)·ê) n2/|n2|²
 // These gradients stay bounded at φ = 0 and φ = π (no 1/sin φ from differentiating acos); atan2 keeps φ exact there.
 // A degenerate (zero-area) triangle or a zero-length edge has no defined angle: no correction.
+//
+// Trust region. The step Δp_i = Δλ w_i ∇_i φ moves the wing vertices along straight lines where the angle wants an arc
+// about the edge, so a step that turns a wing by Δφ lengthens it by √(1 + Δφ²): 3 rad nearly triples it. Where the
+// edges are held weakly (Jacobi's averaged distances, a grab) the longer wings give smaller gradients and larger
+// steps, and a crumpled balloon went from 3 m/s to 15,000 m/s in one frame. So Δλ is scaled down where the linear
+// prediction of the angle change, |Δλ| Σ w_i |∇_i φ|², exceeds kMaxDihedralStep (wings lengthen by at most 12%); the
+// next projections take the rest. Only large steps are touched, so the fixed point C + α̃λ = 0 is the same.
 #pragma once
 
 #include <cmath>
@@ -56,6 +63,9 @@ inline Real wrapAngle(Real a) {
   return a;
 }
 
+/// rad: the largest angle change one projection makes (see the trust region above).
+inline constexpr Real kMaxDihedralStep = Real(0.5);
+
 /// Projects one dihedral constraint in place; returns Δλ.
 inline Real projectDihedral(Vec3* p[4], const Real w[4], Real restAngle, bool xpbd, Real kPrime, Real alphaTilde,
                             Real lambda) {
@@ -66,7 +76,9 @@ inline Real projectDihedral(Vec3* p[4], const Real w[4], Real restAngle, bool xp
   for (int k = 0; k < 4; ++k) weighted += w[k] * grad[k].squaredNorm();
   if (!(weighted > Real(1e-18))) return 0;
   const Real C = wrapAngle(phi - restAngle);
-  const Real dLambda = multiplierStep(C, weighted, xpbd, kPrime, alphaTilde, lambda);
+  Real dLambda = multiplierStep(C, weighted, xpbd, kPrime, alphaTilde, lambda);
+  const Real predictedTurn = std::fabs(dLambda) * weighted;
+  if (predictedTurn > kMaxDihedralStep) dLambda *= kMaxDihedralStep / predictedTurn;
   for (int k = 0; k < 4; ++k) *p[k] += (dLambda * w[k]) * grad[k];
   return dLambda;
 }

@@ -39,6 +39,11 @@ struct TriangleStrainConstraint {
   Real shearKPrime;        ///< Corrected PBD stiffness of the shear.
 };
 
+/// A triangle's compliance from a per-unit-area one (1 / modulus, m/N): α = compliance / A, so that the energy
+/// ½ C² / α = ½ C² A / compliance is the strain energy density times the area and a finer mesh of the same sheet is
+/// as stiff. Used by the builders and World::setConstraintStrength alike.
+inline Real triangleCompliance(Real perUnitArea, Real restArea) { return perUnitArea / restArea; }
+
 /// Which of the three constraints; also the index of its λ.
 enum class TriangleStrain { StretchX = 0, StretchY = 1, Shear = 2 };
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "pbd/errors.h"
+#include "world/validate.h"
 
 namespace pbd {
 
@@ -316,7 +317,7 @@ void ProjectiveSystem::checkPositiveDefinite() {
   factored_ = false;  // the next prepare() tries again (and throws again while nothing changed)
   const std::string where = bad < 0 ? std::string("the factorization failed")
                                     : "pivot " + std::to_string(bad) + " of " + std::to_string(d.size()) + " is " +
-                                          std::to_string(d[bad]);
+                                          check::bound(d[bad]);
   throw InvalidArgument("step: the Projective Dynamics matrix M/h^2 + sum w A^T A is not positive definite (" + where +
                         "): an element's weight swamps the inertia of its particles");
 }

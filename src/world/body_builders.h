@@ -42,6 +42,8 @@ struct BodyBlueprint {
                                                    ///< compliances resolved (k' set when appended).
   ShapeMatchingBlueprint shapeMatching;            ///< members local; at most one cluster per body.
   std::vector<uint32_t> renderToParticle;          ///< Mesh bodies: per render vertex, its local particle.
+  std::vector<uint32_t> triangles;                 ///< Cloth and mesh bodies: the render triangles (local, 3 each),
+                                                   ///< for continuous self-collision; empty for other bodies.
   std::vector<uint32_t> surface;                   ///< Closed surface triangles (local, 3 each) of a global volume
                                                    ///< constraint; empty = none.
   Real pressure = 0;                               ///< The global volume constraint's target: pressure x rest volume.

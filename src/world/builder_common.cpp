@@ -10,8 +10,9 @@
 namespace pbd {
 
 void checkStrength(const char* fn, const char* name, const Strength& s) {
-  check::atLeast(fn, std::string(name) + ".compliance", s.compliance, 0);
-  check::inRange(fn, std::string(name) + ".stiffness", s.stiffness, 0, 1);
+  const std::string prefix = *name ? std::string(name) + '.' : std::string();
+  check::atLeast(fn, prefix + "compliance", s.compliance, 0);
+  check::inRange(fn, prefix + "stiffness", s.stiffness, 0, 1);
 }
 
 void checkTethers(const char* fn, TetherMode mode, Real slack) {

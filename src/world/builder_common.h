@@ -8,6 +8,7 @@
 
 namespace pbd {
 
+/// compliance finite >= 0, stiffness in [0, 1]; named "<name>.compliance" etc. ("compliance" when name is "").
 void checkStrength(const char* fn, const char* name, const Strength& s);
 /// Validates a body's tether mode (a known TetherMode) and slack (in [1, 1e6]), naming "tethers" and "tetherSlack".
 void checkTethers(const char* fn, TetherMode mode, Real slack);

@@ -67,31 +67,63 @@ void World::Impl::generateContacts(Real h) {
   }
 }
 
-/// One projection of every contact (unilateral, rigid): the particle is put back on the surface.
+/// The Coulomb coefficient of a contact: the particle's body material mixed with the surface's (contact_material.h).
+Real World::Impl::contactFriction(const Contact& c) const {
+  const ContactMaterial& body = bodyMaterials[bodyOf(c.particle)];
+  return mixFriction(body.friction, c.collider == kGroundCollider ? settings.ground.friction : colliders[c.collider].def.friction);
+}
+
+/// Static friction at position level (Müller et al. 2020, "Detailed rigid body simulation with XPBD", sec. 3.5): the
+/// particle's tangential displacement over the substep relative to the surface,
+///   Δp = (p - x) - (surface point's displacement),  Δp_t = Δp - (Δp·n) n,
+/// is undone when |Δp_t| < μ d, d = the normal correction the contact has applied this substep (μ d bounds the
+/// tangential correction a static friction impulse may make, as Coulomb's cone bounds the force). Otherwise the
+/// contact slides and the velocity pass applies dynamic friction. The same μ serves both (one coefficient per
+/// material). Without this a held particle creeps by the prediction's g sin θ h² every substep, which the velocity
+/// pass stops but does not undo.
+void World::Impl::holdStaticFriction(const Contact& c) {
+  if (!(c.normalPush > 0)) return;
+  const Vec3 pi = particleAt(p, c.particle);
+  const Vec3 surfaceMotion = c.collider == kGroundCollider ? Vec3::Zero() : colliderVelocity(colliders[c.collider], pi, 1);
+  const Vec3 delta = pi - particleAt(x, c.particle) - surfaceMotion;
+  const Vec3 tangential = delta - delta.dot(c.normal) * c.normal;
+  const Real mu = contactFriction(c);
+  if (!(tangential.squaredNorm() < mu * mu * c.normalPush * c.normalPush)) return;
+  const Vec3 held = pi - tangential;
+  for (int a = 0; a < 3; ++a) p[3 * c.particle + a] = held[a];
+}
+
+/// One projection of every contact (unilateral, rigid): the particle is put back on the surface, and held in place
+/// along it if static friction can.
 void World::Impl::projectContacts() {
   const Real surface = groundSurface();
   for (Contact& c : contacts) {
     if (c.collider == kGroundCollider) {
       c.normalPush += projectGroundContact(p[3 * c.particle + 1], surface);
+      holdStaticFriction(c);
       continue;
     }
     const Collider& col = colliders[c.collider];
     const Vec3 pi = particleAt(p, c.particle);
     if (col.mesh != kNoMesh) {  // a fixed plane: C(p) = (p - q)·n - thickness >= 0
       const Real push = col.def.thickness - (pi - c.point).dot(c.normal);
-      if (!(push > 0)) continue;
-      const Vec3 corrected = pi + push * c.normal;
-      for (int a = 0; a < 3; ++a) p[3 * c.particle + a] = corrected[a];
-      c.normalPush += push;
+      if (push > 0) {
+        const Vec3 corrected = pi + push * c.normal;
+        for (int a = 0; a < 3; ++a) p[3 * c.particle + a] = corrected[a];
+        c.normalPush += push;
+      }
+      holdStaticFriction(c);  // also when this iteration had nothing to push: other constraints may have slid it
       continue;
     }
     const ShapeDistance d = worldDistance(col, pi);
-    if (d.phi >= col.def.thickness) continue;
-    const Real push = col.def.thickness - d.phi;
-    const Vec3 corrected = pi + push * d.n;
-    for (int a = 0; a < 3; ++a) p[3 * c.particle + a] = corrected[a];
-    c.normalPush += push;
-    c.normal = d.n;
+    if (d.phi < col.def.thickness) {
+      const Real push = col.def.thickness - d.phi;
+      const Vec3 corrected = pi + push * d.n;
+      for (int a = 0; a < 3; ++a) p[3 * c.particle + a] = corrected[a];
+      c.normalPush += push;
+      c.normal = d.n;
+    }
+    holdStaticFriction(c);
   }
 }
 
@@ -134,8 +166,7 @@ void World::Impl::updateContactVelocities(Real h) {
   for (const Contact& c : contacts) {
     const bool ground = c.collider == kGroundCollider;
     const ContactMaterial& body = bodyMaterials[bodyOf(c.particle)];
-    const Real friction =
-        mixFriction(body.friction, ground ? settings.ground.friction : colliders[c.collider].def.friction);
+    const Real friction = contactFriction(c);
     const Real restitution =
         mixRestitution(body.restitution, ground ? settings.ground.restitution : colliders[c.collider].def.restitution);
     const Vec3 surfaceVelocity = ground ? Vec3::Zero() : colliderVelocity(colliders[c.collider], particleAt(p, c.particle), invH);

@@ -98,19 +98,18 @@ BodyBlueprint buildCloth(const ClothDef& def) {
     }
   }
   if (def.tethers != TetherMode::None) addTethers(b, def.tethers, def.tetherSlack);
+  b.triangles.reserve(6 * size_t(C - 1) * (R - 1));
+  for (uint32_t r = 0; r + 1 < R; ++r) {
+    for (uint32_t c = 0; c + 1 < C; ++c) {
+      b.triangles.insert(b.triangles.end(), {id(c, r), id(c + 1, r), id(c, r + 1)});
+      b.triangles.insert(b.triangles.end(), {id(c + 1, r), id(c + 1, r + 1), id(c, r + 1)});
+    }
+  }
   if (strainTriangles) {
     // The stretch and shear edges were built all the same: geodesic tethers walk them. The strain triangles
     // replace them in the solve.
     b.constraints.erase(b.constraints.begin(), b.constraints.begin() + std::ptrdiff_t(edgeCount));
-    std::vector<uint32_t> triangles;
-    triangles.reserve(6 * size_t(C - 1) * (R - 1));
-    for (uint32_t r = 0; r + 1 < R; ++r) {
-      for (uint32_t c = 0; c + 1 < C; ++c) {
-        triangles.insert(triangles.end(), {id(c, r), id(c + 1, r), id(c, r + 1)});
-        triangles.insert(triangles.end(), {id(c + 1, r), id(c + 1, r + 1), id(c, r + 1)});
-      }
-    }
-    addStrainTriangles(fn, b, triangles, u, def.stretch, def.shear);  // warp along axisU: C_xx is along the columns
+    addStrainTriangles(fn, b, b.triangles, u, def.stretch, def.shear);  // warp along axisU: C_xx is along the columns
   }
   return b;
 }

@@ -162,6 +162,7 @@ BodyBlueprint buildTriangleMesh(const TriangleMeshDef& def) {
     b.constraints.erase(b.constraints.begin(), b.constraints.begin() + std::ptrdiff_t(edges.size()));
     addStrainTriangles(fn, b, triangles, Vec3::Zero(), def.stretch, def.shear);  // x along each first edge
   }
+  b.triangles = triangles;
   if (def.pressure > 0) {
     b.surface = std::move(triangles);
     b.pressure = def.pressure;

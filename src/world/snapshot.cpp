@@ -61,6 +61,10 @@ template <class S, class M> void particlesSection(S& s, M& m) {
 template <class S, class M> void historySection(S& s, M& m) { s.all(m.historyValid), s.vec(m.xPrev), s.vec(m.vPrev); }
 template <class S, class M> void bodiesSection(S& s, M& m) { s.vec(m.bodies); }
 template <class S, class M> void distancesSection(S& s, M& m) { s.vec(m.distances); }
+/// The colour of each distance constraint, newer than format version 1: once constraints were removed
+/// (removeDistanceConstraint frees colours without recolouring), replaying the greedy colouring no longer gives the
+/// live colours, and the colours fix the coloured solvers' order. A blob without it replays the greedy colouring.
+template <class S, class M> void distanceColoursSection(S& s, M& m) { s.vec(m.distanceColour); }
 template <class S, class M> void dihedralsSection(S& s, M& m) { s.vec(m.dihedrals); }
 template <class S, class M> void volumesSection(S& s, M& m) { s.vec(m.volumes); }
 template <class S, class M> void tethersSection(S& s, M& m) { s.vec(m.tethers); }
@@ -103,6 +107,20 @@ template <class S, class M> void meshesSection(S& s, M& m) {
   }
 }
 
+/// Continuous cloth self-collision, newer than format version 1: per cloth or mesh body its settings and triangles
+/// (local indices). build() recreates each surface the way addCloth does, so its BVH (on restX) and capacities match.
+/// A blob without it loads with no self-colliding surfaces (their triangles were not saved).
+template <class S, class M> void selfCollisionSection(S& s, M& m) {
+  uint32_t count = uint32_t(m.selfSurfaces.size());
+  s.all(count);
+  if constexpr (std::is_same_v<S, Reader>) m.selfSurfaces.clear();
+  for (uint32_t k = 0; k < count; ++k) {
+    // Each record reads at least 17 bytes or throws, so an absurd count ends at the end of the section.
+    SelfCollidingSurface& surface = std::is_same_v<S, Reader> ? m.selfSurfaces.emplace_back() : m.selfSurfaces[k];
+    s.all(surface.body, surface.settings.enabled, surface.settings.thickness), s.vec(surface.triangles);
+  }
+}
+
 template <class M> struct Section {
   uint32_t tag;
   const char* name;
@@ -111,7 +129,7 @@ template <class M> struct Section {
   bool mayBeAbsent = false;  ///< Newer than format version 1: a blob without it loads with the defaults.
 };
 
-template <class M> constexpr std::array<Section<M>, 16> kSections = {{
+template <class M> constexpr std::array<Section<M>, 18> kSections = {{
     {tag("SETT"), "settings", settingsSection<Writer, M>, settingsSection<Reader, M>},
     {tag("PART"), "particles", particlesSection<Writer, M>, particlesSection<Reader, M>},
     {tag("HIST"), "history", historySection<Writer, M>, historySection<Reader, M>},
@@ -128,6 +146,8 @@ template <class M> constexpr std::array<Section<M>, 16> kSections = {{
     {tag("COLL"), "colliders", collidersSection<Writer, M>, collidersSection<Reader, M>},
     {tag("MESH"), "meshes", meshesSection<Writer, M>, meshesSection<Reader, M>},
     {tag("CMAT"), "contactMaterials", contactMaterialsSection<Writer, M>, contactMaterialsSection<Reader, M>, true},
+    {tag("DCOL"), "distanceColours", distanceColoursSection<Writer, M>, distanceColoursSection<Reader, M>, true},
+    {tag("CSCD"), "continuousSelfCollision", selfCollisionSection<Writer, M>, selfCollisionSection<Reader, M>, true},
 }};
 
 std::string tagName(uint32_t t) {
@@ -241,13 +261,47 @@ template <class M> void buildParticles(M& m, M& s) {
   buildBodies(m, s);
 }
 
-/// Distance constraints through appendDistance, in their order: that replays the greedy colouring exactly.
+/// Distance constraints through appendDistance, in their order: that replays the greedy colouring exactly. Saved
+/// colours (section DCOL) then replace the replayed ones, checked: each a colour or the overflow group, and no two
+/// constraints of one colour on a particle.
 template <class M> void buildDistances(M& m, const M& s) {
   snapshot::checkAll("distances", s.distances, m.count());
   m.reserveDistances(s.distances.size());
   for (const DistanceConstraint& c : s.distances) {
     m.appendDistance({c.i, c.j, c.minLength, c.maxLength, Strength{c.compliance, c.stiffness}});
     m.distances.back() = c;  // the saved k' (appendDistance computed it for the current iteration count)
+  }
+  if (s.distanceColour.empty()) return;  // a blob from before DCOL: the replay is the colouring
+  checkLength("distanceColours", s.distanceColour.size(), s.distances.size());
+  m.colouring.clear();
+  for (size_t k = 0; k < s.distances.size(); ++k) {
+    const DistanceConstraint& c = s.distances[k];
+    if (!m.colouring.assign(c.i, c.j, s.distanceColour[k])) {
+      snapshot::ElementCheck("distanceColours", k).fail("colour", "is not a free colour of both particles (or > 32)",
+                                                        s.distanceColour[k]);
+    }
+    m.distanceColour[k] = s.distanceColour[k];
+  }
+}
+
+/// Continuous self-collision surfaces, through the builder addCloth uses: bodies in increasing order, triangles in
+/// range of their body, thickness > 0.
+template <class M> void buildSelfSurfaces(M& m, M& s) {
+  for (size_t k = 0; k < s.selfSurfaces.size(); ++k) {
+    SelfCollidingSurface& saved = s.selfSurfaces[k];
+    const std::string name = "continuousSelfCollision[" + std::to_string(k) + "]";
+    const snapshot::ElementCheck c("continuousSelfCollision", k);
+    c.index("body", saved.body, m.bodies.size());
+    if (k > 0 && saved.body <= s.selfSurfaces[k - 1].body) c.fail("body", "must be above the previous one's", saved.body);
+    check::continuousSelfCollision(kFn, name, saved.settings);
+    if (saved.triangles.empty() || saved.triangles.size() % 3 != 0) {
+      c.fail("triangles", "length must be a positive multiple of 3", saved.triangles.size());
+    }
+    const ParticleRange r = m.bodies[saved.body];
+    const std::span<const Real> rest(m.restX.data() + 3 * size_t(r.begin), 3 * size_t(r.end - r.begin));
+    SelfCollidingSurface surface = makeSelfCollidingSurface(kFn, saved.body, rest, std::move(saved.triangles), saved.settings);
+    m.reserveSelfSurface(surface);
+    m.appendSelfSurface(std::move(surface));
   }
 }
 
@@ -352,6 +406,7 @@ template <class M> void build(World& fresh, M& m, M& s) {
     }
   }
   checkLength("meshes", s.savedMeshes.size(), meshes);
+  buildSelfSurfaces(m, s);
   buildDistances(m, s);
   snapshot::checkAll("dihedrals", s.dihedrals, n);
   snapshot::checkAll("volumes", s.volumes, n);

@@ -32,7 +32,7 @@ class ElementCheck {
   }
   /// v >= min, +∞ allowed (compliances that mean "no resistance"); NaN and -∞ refused.
   void atLeastOrInfinite(const char* field, Real v, Real min) const {
-    if (!(v >= min)) check::fail(kFn, name(field), ("must be >= " + std::to_string(min) + " or +inf").c_str(), v);
+    if (!(v >= min)) check::fail(kFn, name(field), ("must be >= " + check::bound(min) + " or +inf").c_str(), v);
   }
   void positive(const char* field, Real v) const {
     if (!(std::isfinite(v) && v > 0)) check::positive(kFn, name(field), v);

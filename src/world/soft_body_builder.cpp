@@ -5,6 +5,7 @@
 #include "pbd/world.h"
 #include "world/body_builders.h"
 #include "world/builder_common.h"
+#include "world/soft_material.h"
 #include "world/validate.h"
 
 namespace pbd {
@@ -28,12 +29,8 @@ BodyBlueprint buildSoftBody(const SoftBodyDef& def) {
   if (!neoHookean && def.material != SoftMaterial::Volume) check::fail(fn, "material", "is unknown", int(def.material));
   LameParameters lame{};
   if (neoHookean) {
-    check::positive(fn, "youngsModulus", def.youngsModulus);
-    check::finite(fn, "poissonRatio", def.poissonRatio);
-    if (!(def.poissonRatio > -1 && def.poissonRatio < Real(0.5))) {
-      check::fail(fn, "poissonRatio", "must be in (-1, 0.5)", def.poissonRatio);
-    }
-    check::inRange(fn, "materialStiffness", def.materialStiffness, 0, 1);
+    checkNeoHookeanMaterial(fn, def.youngsModulus, def.poissonRatio, def.materialStiffness,
+                            {"youngsModulus", "poissonRatio", "materialStiffness"});
     lame = lameFromYoungPoisson(def.youngsModulus, def.poissonRatio);
   }
 
@@ -62,11 +59,7 @@ BodyBlueprint buildSoftBody(const SoftBodyDef& def) {
       NeoHookeanTet e{};
       for (int k = 0; k < 4; ++k) e.p[k] = q[k];
       if (!neoHookeanRestShape(X, e.restInverse, e.restVolume)) check::fail(fn, name, "is degenerate (shape)", volume);
-      const NeoHookeanMaterial m = neoHookeanMaterial(lame, e.restVolume);
-      e.gamma = m.gamma;
-      e.deviatoricCompliance = m.deviatoricCompliance;
-      e.hydrostaticCompliance = m.hydrostaticCompliance;
-      e.deviatoricStiffness = e.hydrostaticStiffness = def.materialStiffness;
+      applyNeoHookeanMaterial(e, lame, def.materialStiffness);
       b.neoHookeans.push_back(e);
     } else {
       b.volumes.push_back({{q[0], q[1], q[2], q[3]}, volume, def.volume.compliance, def.volume.stiffness, 0,

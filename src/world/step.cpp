@@ -82,6 +82,7 @@ void World::Impl::runSubsteps(Real dt) {
     }
     generateContacts(h);
     findSelfCollisionPairs();
+    findContinuousSelfContacts();  // cloth_self_collision.cpp: bodies with continuous self-collision on
     std::vector<Real>& lambda = settings.solver == Solver::GaussSeidel ? distanceLambda : schedule.lambda;
     std::fill(lambda.begin(), lambda.end(), Real(0));
     std::fill(attachmentLambda.begin(), attachmentLambda.end(), Real(0));
@@ -122,6 +123,7 @@ void World::Impl::runSubsteps(Real dt) {
       projectShapeMatchingClusters(xpbd, invH2);
       projectTethers();
       projectSelfCollisions();
+      projectContinuousSelfContacts();
       projectAttachmentsAndContacts(xpbd, invH2, stepFraction);
       if (recordResiduals) recordResidual(size_t(s) * size_t(settings.iterations) + size_t(it), invH2);
     }

@@ -27,8 +27,8 @@ void addStrainTriangles(const char* fn, BodyBlueprint& b, std::span<const uint32
     }
     // The def's compliance is per unit area (1 / modulus, m/N), so that a finer mesh of the same sheet is as stiff:
     // the energy ½ C² A / compliance is the strain energy density times the area (constraints/triangle_strain.h).
-    c.stretchCompliance = stretch.compliance / c.restArea;
-    c.shearCompliance = shear.compliance / c.restArea;
+    c.stretchCompliance = triangleCompliance(stretch.compliance, c.restArea);
+    c.shearCompliance = triangleCompliance(shear.compliance, c.restArea);
     c.stretchStiffness = stretch.stiffness;
     c.shearStiffness = shear.stiffness;
     b.triangleStrains.push_back(c);

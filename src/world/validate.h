@@ -20,6 +20,14 @@ template <class T>
   throw InvalidArgument(s.str());
 }
 
+/// A bound as people write it: 1, 1000000, 0.5, 1e+30 (std::to_string would give 1.000000).
+inline std::string bound(double value) {
+  if (value == std::floor(value) && std::fabs(value) < 1e15) return std::to_string(static_cast<long long>(value));
+  std::ostringstream s;
+  s << value;
+  return s.str();
+}
+
 inline void finite(const char* fn, const std::string& arg, double value) {
   if (!std::isfinite(value)) fail(fn, arg, "must be finite", value);
 }
@@ -30,7 +38,7 @@ inline void finite(const char* fn, const std::string& arg, const Vec3& v) {
 
 inline void atLeast(const char* fn, const std::string& arg, double value, double min) {
   finite(fn, arg, value);
-  if (value < min) fail(fn, arg, ("must be >= " + std::to_string(min)).c_str(), value);
+  if (value < min) fail(fn, arg, ("must be >= " + bound(min)).c_str(), value);
 }
 
 inline void positive(const char* fn, const std::string& arg, double value) {
@@ -41,7 +49,7 @@ inline void positive(const char* fn, const std::string& arg, double value) {
 inline void inRange(const char* fn, const std::string& arg, double value, double lo, double hi) {
   finite(fn, arg, value);
   if (value < lo || value > hi) {
-    fail(fn, arg, ("must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]").c_str(), value);
+    fail(fn, arg, ("must be in [" + bound(lo) + ", " + bound(hi) + "]").c_str(), value);
   }
 }
 

@@ -415,20 +415,24 @@ uint32_t World::distanceConstraintColour(uint32_t constraint) const {
 }
 
 void World::setDistanceStrength(uint32_t first, uint32_t count, const Strength& strength) {
+  impl_->setStrength("setDistanceStrength", ConstraintKind::Distance, first, count, strength);  // strength_setters.cpp
+}
+
+void World::removeDistanceConstraint(uint32_t constraint) {
   Impl& m = *impl_;
-  const char* fn = "setDistanceStrength";
-  if (uint64_t(first) + count > m.distances.size()) {
-    check::fail(fn, "first+count", ("is out of range [0, " + std::to_string(m.distances.size()) + "]").c_str(),
-                uint64_t(first) + count);
-  }
-  checkStrength(fn, strength);
-  const Real kPrime = correctedStiffness(strength.stiffness, m.settings.iterations);
-  for (uint32_t c = first; c < first + count; ++c) {
-    m.distances[c].compliance = strength.compliance;
-    m.distances[c].stiffness = strength.stiffness;
-    m.distances[c].kPrime = kPrime;
-  }
-  m.schedule.dirty = true;
+  check::index("removeDistanceConstraint", "constraint", constraint, m.distances.size());
+  const DistanceConstraint& gone = m.distances[constraint];
+  m.colouring.remove(gone.i, gone.j, m.distanceColour[constraint]);
+  // Swap-with-last keeps the other constraints' numbers and colours; the moved one keeps its colour (its particles'
+  // masks are unchanged). The schedule regroups at the next step; nothing here allocates or throws.
+  const size_t last = m.distances.size() - 1;
+  m.distances[constraint] = m.distances[last];
+  m.distanceLambda[constraint] = m.distanceLambda[last];
+  m.distanceColour[constraint] = m.distanceColour[last];
+  m.distances.pop_back();
+  m.distanceLambda.pop_back();
+  m.distanceColour.pop_back();
+  m.schedule.dirty = true;  // also rebuilds the hierarchy; PD sees the changed elements and refactors
 }
 
 uint32_t World::addAttachment(const AttachmentDef& def) {
@@ -528,7 +532,9 @@ void World::setColliderPose(uint32_t collider, const Vec3& position, const Quat&
 
 uint32_t World::colliderCount() const { return uint32_t(impl_->colliders.size()); }
 
-BodyRange World::addCloth(const ClothDef& def) { return impl_->appendBody("addCloth", buildCloth(def), def.contact); }
+BodyRange World::addCloth(const ClothDef& def) {
+  return impl_->appendSurfaceBody("addCloth", buildCloth(def), def.contact, def.continuousSelfCollision);
+}
 BodyRange World::addSoftBody(const SoftBodyDef& def) {
   return impl_->appendBody("addSoftBody", buildSoftBody(def), def.contact);
 }
@@ -538,7 +544,7 @@ BodyRange World::addRope(const RopeDef& def) { return impl_->appendBody("addRope
 MeshBody World::addTriangleMesh(const TriangleMeshDef& def) {
   const BodyBlueprint b = buildTriangleMesh(def);
   MeshBody body{{}, b.renderToParticle};  // copied before appending: a failed allocation leaves the world as it was
-  body.range = impl_->appendBody("addTriangleMesh", b, def.contact);
+  body.range = impl_->appendSurfaceBody("addTriangleMesh", b, def.contact, def.continuousSelfCollision);
   for (uint32_t& particle : body.renderToParticle) particle += body.range.firstParticle;
   return body;
 }

@@ -9,6 +9,7 @@
 #include "constraints/distance.h"
 #include "constraints/global_volume.h"
 #include "constraints/neo_hookean.h"
+#include "constraints/self_contact.h"
 #include "constraints/shape_matching.h"
 #include "constraints/tet_volume.h"
 #include "constraints/tether.h"
@@ -20,6 +21,7 @@
 #include "schedule/graph_colouring.h"
 #include "solvers/hierarchy.h"
 #include "solvers/projective_dynamics.h"
+#include "world/cloth_self_collision.h"
 
 namespace pbd {
 
@@ -150,6 +152,8 @@ struct World::Impl {
   std::vector<Real> restX;                    // xyz at creation: self-collision ignores pairs that start close
   SpatialHash selfCollisionHash;
   std::vector<std::pair<uint32_t, uint32_t>> selfCollisionPairs;
+  std::vector<SelfCollidingSurface> selfSurfaces;  // continuous self-collision: one per cloth/mesh body, by body
+  std::vector<SelfContact> selfContacts;           // this substep's; capacity reserved, so step() never allocates
   std::vector<Collider> colliders;
   std::vector<MeshShape> meshShapes;          // the triangle meshes of TriangleMesh colliders (Collider::mesh)
   /// loadSnapshot's parsed triangle meshes (one per TriangleMesh collider, in collider order); empty otherwise.
@@ -176,6 +180,9 @@ struct World::Impl {
   BodyRange appendBody(const char* fn, const BodyBlueprint& blueprint, const ContactMaterial& contact = {});
   uint32_t bodyOf(uint32_t particle) const;  // body_materials.cpp: the body whose range holds the particle
   void fillContactView();        // contact_view.cpp: contactView from the last substep's contacts
+  // strength_setters.cpp: validates, then sets the strength (and k') of constraints [first, first+count) of `kind`
+  void setStrength(const char* fn, ConstraintKind kind, uint32_t first, uint32_t count, const Strength& strength);
+  size_t constraintsOfKind(const char* fn, ConstraintKind kind) const;  // throws naming "kind" if unknown
 
   // --- The step (step.cpp) ---
   void step(Real dt);
@@ -215,6 +222,15 @@ struct World::Impl {
   void appendShapeMatching(const ShapeMatchingBlueprint& cluster, uint32_t first);  // after reserving: never throws
   void findSelfCollisionPairs();
   void projectSelfCollisions();
+  // Continuous cloth self-collision (cloth_self_collision.cpp): surfaces added with their bodies, the stage.
+  SelfCollidingSurface* selfSurfaceOf(uint32_t body);  // nullptr: the body has no triangles
+  void reserveSelfSurface(const SelfCollidingSurface& surface);  // room for it and its contacts (may throw)
+  void appendSelfSurface(SelfCollidingSurface&& surface);        // after reserveSelfSurface: never throws
+  /// appendBody for cloth and mesh bodies: also their self-colliding surface (validated and built first).
+  BodyRange appendSurfaceBody(const char* fn, const BodyBlueprint& blueprint, const ContactMaterial& contact,
+                              const ContinuousSelfCollision& self);
+  void findContinuousSelfContacts();
+  void projectContinuousSelfContacts();
   void projectAttachmentsAndContacts(bool xpbd, Real invH2, Real stepFraction);
   void projectContacts();
   void recordResidual(size_t pass, Real invH2);
@@ -226,6 +242,8 @@ struct World::Impl {
   MeshShape buildMeshShape(const char* fn, const ColliderDef& def) const;  // mesh_colliders.cpp; validates
   void commitPositions(Real h);
   void updateContactVelocities(Real h);
+  Real contactFriction(const Contact& c) const;  // contacts.cpp: μ of the particle's body against the surface
+  void holdStaticFriction(const Contact& c);     // contacts.cpp: position-level static friction of one contact
   void clampVelocities();  // velocity_clamp.cpp: |v| <= settings.maxSpeed before the prediction (0 = off)
   Real groundSurface() const { return settings.ground.height + settings.ground.thickness; }
 };

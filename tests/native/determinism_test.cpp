@@ -62,8 +62,10 @@ uint64_t run(Solver solver, Integrator integrator, TaskSystem* tasks, int frames
   return scenes::stateHash(world);
 }
 
-/// The mixed scene's golden hash (see MixedSceneNativeAndWasmComputeTheSameBits).
-constexpr uint64_t kMixedSceneGolden = 0x427223589718d3e0ull;
+/// The mixed scene's golden hash (see MixedSceneNativeAndWasmComputeTheSameBits). Changed from 0x427223589718d3e0
+/// when static friction moved to position level (contacts.cpp holdStaticFriction): the scene's soft cube rests on the
+/// ground and its cubes and cloth on the box and sphere, so their held contacts no longer creep.
+constexpr uint64_t kMixedSceneGolden = 0xfeeb72ccd1e4cf08ull;
 
 }  // namespace
 

@@ -67,7 +67,7 @@ TEST(DihedralKernel, NoCorrectionAtRestAndNoMomentumFromTheCorrection) {
   Vec3 before[4] = {p[0], p[1], p[2], p[3]};
   EXPECT_EQ(projectDihedral(ptr, w, rest, true, 1, 0, 0), 0);
   for (int k = 0; k < 4; ++k) EXPECT_LT((p[k] - before[k]).norm(), 1e-6f);
-  projectDihedral(ptr, w, rest + 0.7f, true, 1, 0, 0);
+  projectDihedral(ptr, w, rest + 0.4f, true, 1, 0, 0);  // within the trust region: one full linearized step
   Vec3 linear = Vec3::Zero(), angular = Vec3::Zero();
   for (int k = 0; k < 4; ++k) {
     const Vec3 d = p[k] - before[k];
@@ -76,7 +76,32 @@ TEST(DihedralKernel, NoCorrectionAtRestAndNoMomentumFromTheCorrection) {
   }
   EXPECT_LT(linear.norm(), 1e-5f);
   EXPECT_LT(angular.norm(), 2e-3f);  // to first order: the angle's gradient is rotation-free
-  EXPECT_LT(std::abs(wrapAngle(angleOf(p) - (rest + 0.7f))), 0.15f * 0.7f);  // one linearized step removes most
+  EXPECT_LT(std::abs(wrapAngle(angleOf(p) - (rest + 0.4f))), 0.15f * 0.4f);  // one linearized step removes most
+}
+
+/// Distance from a wing vertex to the line through the shared edge p2-p3.
+static Real wingLength(const Vec3 p[4], int wing) {
+  const Vec3 e = (p[3] - p[2]).normalized();
+  const Vec3 r = p[wing] - p[2];
+  return (r - r.dot(e) * e).norm();
+}
+
+// A fold 2.5 rad away from rest. Without the trust region one projection moves the wings along straight lines by
+// the whole 2.5 rad and lengthens them √(1 + 2.5²) = 2.7 times; with it, it turns them by at most kMaxDihedralStep
+// (wings +12%), and repeated projections still reach the rest angle.
+TEST(DihedralKernel, ALargeFoldTurnsByAtMostTheTrustRegionPerProjection) {
+  Vec3 p[4];
+  hinge(0.3f, p);
+  const Real rest = wrapAngle(angleOf(p) + 2.5f);
+  Vec3* ptr[4] = {&p[0], &p[1], &p[2], &p[3]};
+  const Real w[4] = {1, 1, 1, 1};
+  const Real wings[2] = {wingLength(p, 0), wingLength(p, 1)};
+  const Real before = angleOf(p);
+  projectDihedral(ptr, w, rest, true, 1, 0, 0);
+  EXPECT_LT(std::abs(wrapAngle(angleOf(p) - before)), kMaxDihedralStep * 1.1f);
+  for (int k = 0; k < 2; ++k) EXPECT_LT(wingLength(p, k), 1.13f * wings[k]) << "wing " << k;
+  for (int it = 0; it < 30; ++it) projectDihedral(ptr, w, rest, true, 1, 0, 0);
+  EXPECT_LT(std::abs(wrapAngle(angleOf(p) - rest)), 0.02f);
 }
 
 TEST(DihedralKernel, DegenerateTrianglesAreLeftAlone) {

@@ -229,7 +229,9 @@ void dropClothOn(const Mesh& m, const Vec3& clothOrigin, Real width) {
     const double dist = distanceToMesh(surface, p);
     EXPECT_GT(dist, thickness - 1e-4) << "particle " << i;
     touching += dist < thickness + 1e-3;
-    fastest = std::max(fastest, double(Vec3(v[0], v[1], v[2]).norm()));
+    // Sliding = moving while touching. (The flaps hanging free may still swing a little: since static friction acts
+    // at position level the contact patch holds instead of slipping, and a flap swung at 0.22 m/s after 5 s.)
+    if (dist < thickness + 1e-3) fastest = std::max(fastest, double(Vec3(v[0], v[1], v[2]).norm()));
   }
   EXPECT_GT(touching, 20) << "the cloth should lie on the mesh";
   double meanSpeed = 0;

@@ -112,6 +112,34 @@ TEST(NoAllocation, StepAfterLoadingASnapshotNeverAllocates) {
   }
 }
 
+TEST(NoAllocation, RemovingDistanceConstraintsNeverAllocates) {
+  // removeDistanceConstraint frees colours in place, and the step after it regroups the schedule into the buffers
+  // reserved when the constraints were added: neither allocates, serial or threaded.
+  for (unsigned workers : {0u, 1u}) {
+    ThreadPool pool(workers);
+    for (Solver solver : {Solver::ColouredGaussSeidel, Solver::GaussSeidel, Solver::Jacobi}) {
+      World world(&pool);
+      world.setSolver(solver);
+      ClothDef c;
+      c.columns = c.rows = 64;
+      c.spacing = 0.02f;
+      c.pinned = {0, 63};
+      world.addCloth(c);
+      world.step(1.0f / 60);
+      const uint32_t before = world.distanceConstraintCount();
+      allocations = 0;
+      counting = true;
+      for (int f = 0; f < 10; ++f) {
+        for (uint32_t k = 0; k < 50; ++k) world.removeDistanceConstraint((k * 97 + uint32_t(f) * 13) % world.distanceConstraintCount());
+        world.step(1.0f / 60);
+      }
+      counting = false;
+      EXPECT_EQ(allocations.load(), 0) << "workers " << workers << " solver " << int(solver);
+      EXPECT_EQ(world.distanceConstraintCount(), before - 500);
+    }
+  }
+}
+
 TEST(NoAllocation, MeshColliderStepsNeverAllocate) {
   // Triangle-mesh colliders: continuous contacts, the late pass, inside flags recomputed by winding numbers after a
   // teleport, a kinematic pose change every frame; plus particles added after the collider (flags grow with them).
@@ -144,4 +172,80 @@ TEST(NoAllocation, MeshColliderStepsNeverAllocate) {
   }
   EXPECT_EQ(allocations.load(), 0);
   EXPECT_GT(world.contactCount(), 0u);
+}
+
+TEST(NoAllocation, ContinuousClothSelfCollisionStepsNeverAllocate) {
+  // One mesh body of two 12x12 sheets, the upper one thrown down onto the lower: the swept BVH refit, both narrow
+  // phases and the self-contact projection run on reserved buffers; also after a snapshot round trip.
+  TriangleMeshDef def;
+  constexpr uint32_t kN = 12;
+  for (int layer = 0; layer < 2; ++layer) {
+    const uint32_t first = uint32_t(def.positions.size() / 3);
+    for (uint32_t r = 0; r < kN; ++r) {
+      for (uint32_t c = 0; c < kN; ++c) {
+        def.positions.insert(def.positions.end(), {0.05f * c + 0.013f * layer, 1 + 0.05f * layer, 0.05f * r + 0.021f * layer});
+      }
+    }
+    for (uint32_t r = 0; r + 1 < kN; ++r) {
+      for (uint32_t c = 0; c + 1 < kN; ++c) {
+        const uint32_t i = first + r * kN + c;
+        def.triangles.insert(def.triangles.end(), {i, i + 1, i + kN, i + 1, i + kN + 1, i + kN});
+      }
+    }
+  }
+  def.pinned = {0, kN - 1};
+  def.continuousSelfCollision = {true, 0.004f};
+  World original;
+  const MeshBody body = original.addTriangleMesh(def);
+  for (uint32_t k = kN * kN; k < 2 * kN * kN; ++k) original.setVelocity(body.renderToParticle[k], Vec3(0, -5, 0));
+  original.step(1.0f / 60);
+  const std::vector<uint8_t> blob = original.saveSnapshot();
+  World loaded;
+  loaded.loadSnapshot(blob.data(), blob.size());
+  for (World* world : {&original, &loaded}) {
+    uint32_t contacts = 0;
+    allocations = 0;
+    for (int f = 0; f < 20; ++f) {
+      counting = true;
+      world->step(1.0f / 60);
+      counting = false;
+      contacts += world->continuousSelfContactCount();
+    }
+    EXPECT_EQ(allocations.load(), 0) << (world == &loaded ? "loaded" : "original");
+    EXPECT_GT(contacts, 0u);
+  }
+}
+
+TEST(NoAllocation, StrengthSettersAndTheStepsAfterThemNeverAllocate) {
+  // The setters write in place (their argument checks may build a message string: they are not the step); the step
+  // after a distance change regroups the schedule in the buffers reserved at build time. Left out, as for
+  // removeDistanceConstraint: Hierarchical rebuilds its levels after any distance change and Projective Dynamics
+  // refactors after a strength change, both allocating by design (once per change, not per step).
+  for (Solver solver : {Solver::ColouredGaussSeidel, Solver::GaussSeidel, Solver::Jacobi}) {
+    World world;
+    const scenes::EveryKind kinds = scenes::buildEveryKind(world);
+    world.setSolver(solver);
+    scenes::driveEveryKind(world, kinds, 0);
+    world.step(1.0f / 60);
+    allocations = 0;
+    for (int f = 1; f <= 5; ++f) {
+      const Strength s{Real(f) * 1e-4f, 1 - Real(f) * 0.1f};
+      for (uint32_t k = 0; k < kConstraintKindCount; ++k) {
+        const ConstraintKind kind = ConstraintKind(k);
+        const uint32_t n = kind == ConstraintKind::Distance ? world.distanceConstraintCount()
+                           : kind == ConstraintKind::Dihedral ? world.dihedralConstraintCount()
+                           : kind == ConstraintKind::TetVolume ? world.volumeConstraintCount()
+                           : kind == ConstraintKind::ShapeMatching ? world.shapeMatchingCount()
+                           : kind == ConstraintKind::SurfaceVolume ? world.globalVolumeCount()
+                                                                    : world.triangleStrainCount();
+        world.setConstraintStrength(kind, 0, n, s);
+      }
+      world.setSoftBodyMaterial(3, Real(f) * 1e4f, 0.3f, 1);  // body 3: the Neo-Hookean cube
+      scenes::driveEveryKind(world, kinds, f);
+      counting = true;
+      world.step(1.0f / 60);
+      counting = false;
+    }
+    EXPECT_EQ(allocations.load(), 0) << "solver " << int(solver);
+  }
 }

@@ -31,10 +31,13 @@ TEST(SoftBunny, DroppedOnTheGroundComesToRestAndKeepsItsVolume) {
   const BodyRange r = world.addSoftBody(def);
   const double rest = scenes::meshVolume(world, def, r.firstParticle);
   double fastest = 0;
-  for (int frame = 0; frame < 600; ++frame) {
+  // 13 s, the last one checked: since static friction holds at position level its feet stick instead of slipping, so
+  // the soft body's elastic wobble is damped by the linear damping alone. It decays steadily (largest speed per
+  // second: 0.041 m/s in the 10th, 0.021 in the 12th, 0.010 in the 14th, 0.002 in the 20th), just later.
+  for (int frame = 0; frame < 780; ++frame) {
     world.step(1.0f / 60);
     ASSERT_FALSE(world.lastStepReport().rolledBack) << "frame " << frame;
-    if (frame < 540) continue;
+    if (frame < 720) continue;
     for (uint32_t i = 0; i < r.particleCount; ++i) {
       const Real* v = world.velocities() + 3 * size_t(r.firstParticle + i);
       fastest = std::max(fastest, double(Vec3(v[0], v[1], v[2]).norm()));

@@ -47,4 +47,5 @@ export const DEFAULT_PARAMS = {
   friction: 0.4,      // ground: Coulomb coefficient
   restitution: 0,     // ground: fraction of the approach speed kept after an impact, [0, 1]
   threads: 0,         // solver threads (threaded build); 0 = as many as the build was loaded with
+  contacts: false,    // draw the contacts of the last step (points and normals; the worker then sends them per frame)
 };

@@ -3,6 +3,7 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { createBodyMesh, createColliderMesh, refreshBodyMesh, repointBodyMesh } from './body-meshes.js';
+import { ContactsView } from './contacts-view.js';
 import { createPanel } from './panel.js';
 import { Plots } from './plots.js';
 import { Pointer } from './pointer.js';
@@ -32,6 +33,7 @@ const ground = new THREE.Mesh(new THREE.PlaneGeometry(8, 8), new THREE.MeshStand
 ground.rotation.x = -Math.PI / 2;
 scene.add(ground);
 scene.add(new THREE.GridHelper(8, 32, 0x555b66, 0x474c55));
+const contactsView = new ContactsView(scene);   // the panel's 'draw contacts' toggle
 
 addEventListener('resize', () => {
   camera.aspect = innerWidth / innerHeight;
@@ -166,6 +168,7 @@ worker.onmessage = ({ data }) => {
       state.frames++;
       state.solverMs = data.solverMs;
       plots.push(data);
+      contactsView.update(data.contacts ?? null);
       if (data.positions) {
         // Single-threaded build: copy into the arrays the geometries already wrap (no new attributes per frame).
         data.positions.forEach((copy, k) => {
@@ -294,6 +297,8 @@ window.__pbdDemo = {
   get scene() { return state.desc?.scene; },
   get scenes() { return Object.keys(SCENES); },
   get worlds() { return views.length; },
+  /** Contacts drawn now (0 while the panel's 'draw contacts' is off). */
+  get contactsDrawn() { return contactsView.count; },
   /** Drops OBJ text as if a file had been dropped on the page. */
   dropMesh(name, text) { send({ type: 'dropMesh', name, text }); },
   /** Drops a file (e.g. a glTF/GLB File built by a test) as if it had been dropped on the page. */
@@ -337,20 +342,44 @@ window.__pbdDemo = {
     ({ worldIndex, firstParticle, particleCount, label })); },
   /** Sets panel values as a user would (the worker applies them). */
   setParams(values) { panel.set(values); },
-  /** Distinct colours and cloth-coloured (reddish) pixels in the rendered canvas. */
+  /**
+   * The rendered canvas at 160 x 120: distinct colours, cloth-coloured (reddish) pixels, contact-coloured (yellow)
+   * pixels, and what the bodies add: the scene is rendered again without the body meshes, and bodyPixels counts the
+   * pixels that differ, bodyColours the distinct colours among them (shading: a flat or missing body has few). So a
+   * canvas showing only the ground and the grid, or bodies drawn in one flat colour, is caught.
+   */
   canvasStats() {
     const c = document.createElement('canvas');
     c.width = 160;
     c.height = 120;
-    const ctx = c.getContext('2d');
-    ctx.drawImage(renderer.domElement, 0, 0, c.width, c.height);
-    const data = ctx.getImageData(0, 0, c.width, c.height).data;
-    const colours = new Set();
-    let cloth = 0;
+    const ctx = c.getContext('2d', { willReadFrequently: true });
+    const read = () => {
+      renderer.render(scene, camera);
+      ctx.drawImage(renderer.domElement, 0, 0, c.width, c.height);
+      return ctx.getImageData(0, 0, c.width, c.height).data;
+    };
+    const data = read();
+    const bodies = bodyMeshes.filter(Boolean);
+    for (const mesh of bodies) mesh.visible = false;
+    const bare = read();
+    for (const mesh of bodies) mesh.visible = true;
+    renderer.render(scene, camera);
+    const quantize = (k) => (data[k] >> 3) << 10 | (data[k + 1] >> 3) << 5 | (data[k + 2] >> 3);
+    const colours = new Set(), bodyColours = new Set();
+    let cloth = 0, contact = 0, body = 0;
     for (let k = 0; k < data.length; k += 4) {
-      colours.add((data[k] >> 3) << 10 | (data[k + 1] >> 3) << 5 | (data[k + 2] >> 3));
+      colours.add(quantize(k));
       if (data[k] > data[k + 1] + 40 && data[k] > data[k + 2] + 40) cloth++;
+      if (data[k] > 200 && data[k + 1] > 160 && data[k + 2] < 110) contact++;
+      const diff = Math.abs(data[k] - bare[k]) + Math.abs(data[k + 1] - bare[k + 1]) + Math.abs(data[k + 2] - bare[k + 2]);
+      if (diff > 24) {
+        body++;
+        bodyColours.add(quantize(k));
+      }
     }
-    return { distinctColours: colours.size, clothPixels: cloth };
+    const bareColours = new Set();
+    for (let k = 0; k < bare.length; k += 4) bareColours.add((bare[k] >> 3) << 10 | (bare[k + 1] >> 3) << 5 | (bare[k + 2] >> 3));
+    return { distinctColours: colours.size, clothPixels: cloth, contactPixels: contact, bodyPixels: body,
+      bodyColours: bodyColours.size, bareColours: bareColours.size };
   },
 };

@@ -1,6 +1,7 @@
 // The lil-gui panel: scene, solver settings for every world of the scene, pause/step/reset, a share link and a
 // screenshot. Every change goes to the simulation worker as a 'params' message.
 import GUI from 'lil-gui';
+import { KINDS } from './constraint-params.js';
 import { shareLink } from './share-link.js';
 
 const SOLVERS = { 'Gauss-Seidel': 'gauss-seidel', 'Jacobi': 'jacobi', 'coloured Gauss-Seidel (parallel)':
@@ -26,6 +27,7 @@ export function createPanel({ params, sceneName, scenes, send, renderer, maxThre
   gui.add(values, 'iterations', 1, 50, 1).onChange(update);
   gui.add(values, 'stiffness', 0, 1, 0.01).name('stiffness (PBD)').onChange(update);
   gui.add(values, 'compliance', 0, 0.01, 0.00001).name('compliance (XPBD, m/N)').onChange(update);
+  addConstraintTypes(gui, values, update);
   gui.add(values, 'damping', 0, 5, 0.01).name('damping (1/s)').onChange(update);
   gui.add(values, 'gravity', -30, 0, 0.01).name('gravity (m/s²)').onChange(update);
   gui.add(values, 'friction', 0, 2, 0.01).name('ground friction').onChange(update);
@@ -34,6 +36,7 @@ export function createPanel({ params, sceneName, scenes, send, renderer, maxThre
     if (!values.threads) values.threads = maxThreads;
     gui.add(values, 'threads', 1, maxThreads, 1).name('solver threads').onChange(update);
   }
+  gui.add(values, 'contacts').name('draw contacts (last step)').onChange(update);
   gui.add(values, 'paused').onChange((value) => send({ type: 'pause', value }));
   gui.add({ step: () => send({ type: 'step' }) }, 'step').name('single step');
   gui.add({ reset: () => send({ type: 'reset' }) }, 'reset');
@@ -62,4 +65,24 @@ export function createPanel({ params, sceneName, scenes, send, renderer, maxThre
       update();
     },
   };
+}
+
+/**
+ * Per constraint type, the kinds this scene has (its params name them, starting at the values it was built with):
+ * stiffness (PBD) and compliance (XPBD, in the kind's units; a number box, since useful values span decades). Then the
+ * Neo-Hookean material, for scenes with such bodies.
+ */
+function addConstraintTypes(gui, values, update) {
+  const kinds = gui.addFolder('constraint types');
+  for (const [prefix, { label, unit }] of Object.entries(KINDS)) {
+    if (!(`${prefix}Compliance` in values)) continue;
+    kinds.add(values, `${prefix}Stiffness`, 0, 1, 0.01).name(`${label}: stiffness (PBD)`).onChange(update);
+    kinds.add(values, `${prefix}Compliance`).min(0).name(`${label}: compliance (XPBD, ${unit})`).onChange(update);
+  }
+  if (kinds.controllers.length === 0) kinds.destroy();
+  if (!('youngsModulus' in values)) return;
+  const material = gui.addFolder('material (Neo-Hookean bodies)');
+  material.add(values, 'youngsModulus').min(1).name("Young's modulus E (Pa)").onChange(update);
+  material.add(values, 'poissonRatio', -0.99, 0.49, 0.01).name("Poisson's ratio ν").onChange(update);
+  material.add(values, 'materialStiffness', 0, 1, 0.01).name('stiffness (PBD)').onChange(update);
 }

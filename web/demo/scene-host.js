@@ -1,6 +1,7 @@
 // Builds a gallery scene into fresh worlds and applies the panel's parameters to them. No DOM and no messaging: the
 // simulation worker wraps it (sim-worker.js), and the soak runs the same scenes through it in Node.
 import { bunnyMesh } from './bunny-mesh.js';
+import { applyConstraintParams } from './constraint-params.js';
 import { DEFAULT_PARAMS, SOFT_BUNNY } from './cloth-scene.js';
 import { SCENES } from './scenes/index.js';
 
@@ -66,7 +67,7 @@ export function buildScene(pbd, name, assets) {
     for (const item of list) item.worldIndex = indexOf(item.world);
   }
   return { scene, worlds, drawables: built.drawables, colliders: built.colliders ?? [], tunable: built.tunable ?? [],
-    onFrame: built.onFrame ?? null, info: built.info ?? {} };
+    materials: built.materials ?? [], onFrame: built.onFrame ?? null, info: built.info ?? {} };
 }
 
 /** Applies the panel's values to every world of a built scene; a world's lane keeps its own solver and method. */
@@ -85,6 +86,7 @@ export function applyParams(built, params) {
   for (const { world, first, count } of built.tunable) {
     world.setDistanceStrength(first, count, params.compliance, params.stiffness);
   }
+  applyConstraintParams(built.worlds.map(({ world }) => world), built.materials, params);
 }
 
 /** Frees a built scene's worlds. */

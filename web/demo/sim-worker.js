@@ -94,6 +94,8 @@ function energy() {
 function publish(stats) {
   stats.residuals = built.worlds.map(({ world }) => world.residuals().slice());   // a few floats per pass
   stats.energy = energy();
+  // 6 floats per contact, computed on call from this step's state: only while the page draws them.
+  if (params.contacts) stats.contacts = built.worlds.map(({ world }) => world.contacts().slice());
   if (pbd.variant === 'threaded') {
     built.worlds.forEach(({ world }, k) => {
       const view = world.positions();
@@ -199,6 +201,7 @@ const handlers = {
       throw error;
     }
     grab = null;            // the snapshots' attachments replaced the worlds'
+    userPins.clear();       // and their inverse masses: a pin toggled before belongs to the replaced state
     shared.length = 0;      // new arrays: the page gets the new views
     publish({ solverMs: 0, paused });
     postMessage({ type: 'snapshot-loaded', bytes: msg.bytes.length });

@@ -78,6 +78,8 @@ export interface ClothOptions {
   tetherSlack?: number;
   /** Friction and restitution against colliders and the ground (see ContactMaterial). Default: the surface's. */
   contact?: ContactMaterial;
+  /** Continuous self-collision of this cloth (see ContinuousSelfCollision). Default off. */
+  continuousSelfCollision?: ContinuousSelfCollision;
 }
 
 export interface RopeOptions {
@@ -188,6 +190,8 @@ export interface TriangleMeshOptions {
   volumeOnlyResistsCompression?: boolean;
   /** Friction and restitution against colliders and the ground (see ContactMaterial). Default: the surface's. */
   contact?: ContactMaterial;
+  /** Continuous self-collision of this mesh's (welded) triangles (see ContinuousSelfCollision). Default off. */
+  continuousSelfCollision?: ContinuousSelfCollision;
 }
 
 /** A body from a render mesh, with the particle each render vertex follows. */
@@ -291,6 +295,22 @@ export interface DistanceOptions extends Strength {
  * slides) and restitution e = max(e_body, e_surface) (either side may bounce). The defaults leave the surface's
  * values exactly.
  */
+/**
+ * Continuous self-collision of one cloth or triangle-mesh body, for thin cloth folding onto itself: every substep each
+ * vertex's path is tested against the body's own triangles and each edge's against its edges (continuous
+ * point–triangle and edge–edge tests), and pairs closer than `thickness` are pushed back to the side they started on.
+ * Independent of the world's particle–particle `setSelfCollision`.
+ */
+export interface ContinuousSelfCollision {
+  /** Default false. */
+  enabled?: boolean;
+  /**
+   * m, > 0: the separation kept between layers. Keep it below the distance from a vertex to its nearest non-adjacent
+   * triangle at rest (spacing/√2 on a grid cloth). Default 0.005.
+   */
+  thickness?: number;
+}
+
 export interface ContactMaterial {
   /** Coulomb coefficient >= 0, or -1 (default) for the surface's own. */
   friction?: number;
@@ -360,6 +380,10 @@ export interface HierarchySettings {
   /** Gauss-Seidel passes over each coarse level per substep, integer in [1, 1000]. Default 2. */
   coarseIterations?: number;
 }
+
+/** The constraint kinds World.setConstraintStrength changes (Neo-Hookean tets: setSoftBodyMaterial). */
+export type ConstraintKind = 'distance' | 'dihedral' | 'tet-volume' | 'triangle-stretch' | 'triangle-shear'
+  | 'shape-matching' | 'surface-volume';
 
 export declare class World {
   constructor();
@@ -434,6 +458,14 @@ export declare class World {
   /** Changes the given fields of a body's contact material (see ContactMaterial); takes effect at the next step. */
   setBodyMaterial(body: number, material: ContactMaterial): void;
   getBodyMaterial(body: number): Required<ContactMaterial>;
+  /**
+   * Changes the given fields of a cloth or triangle-mesh body's continuous self-collision; throws for other bodies.
+   * Takes effect at the next step.
+   */
+  setContinuousSelfCollision(body: number, settings: ContinuousSelfCollision): void;
+  getContinuousSelfCollision(body: number): Required<ContinuousSelfCollision>;
+  /** Point–triangle and edge–edge pairs the last substep's continuous self-collision kept apart. */
+  continuousSelfContactCount(): number;
   /** Global linear damping in 1/s, >= 0. */
   setLinearDamping(perSecond: number): void;
   getLinearDamping(): number;
@@ -467,6 +499,30 @@ export declare class World {
   dihedralConstraintCount(): number;
   /** Sets compliance and stiffness of distance constraints [first, first + count). */
   setDistanceStrength(first: number, count: number, compliance: number, stiffness: number): void;
+  /**
+   * Sets compliance (XPBD, >= 0, in the kind's units) and stiffness (PBD, in [0, 1]) of the constraints
+   * [first, first + count) of one kind, numbered per kind in the order added (0 .. that kind's count):
+   * 'distance' (distanceConstraintCount, m/N), 'dihedral' (dihedralConstraintCount, 1/(N m) per rad²), 'tet-volume'
+   * (volumeConstraintCount, m⁶/J), 'triangle-stretch' / 'triangle-shear' (triangleStrainCount; compliance per unit
+   * area, divided by each triangle's rest area as the builder does), 'shape-matching' (shapeMatchingCount, s²),
+   * 'surface-volume' (globalVolumeCount, m⁶/J). Takes effect at the next step; setting the values a body was built
+   * with changes nothing. Throws an Error naming the bad argument (kind, first+count, compliance, stiffness); the
+   * world is then unchanged.
+   */
+  setConstraintStrength(kind: ConstraintKind, first: number, count: number, compliance: number, stiffness: number): void;
+  /**
+   * A Neo-Hookean soft body's material, as addSoftBody's youngsModulus (Pa, > 0), poissonRatio (in (-1, 0.5)) and
+   * materialStiffness (PBD, in [0, 1]): every Neo-Hookean tet of `body` (BodyRange.body) gets the compliances
+   * addSoftBody would have given it. Throws an Error naming the argument, or `body` if it has no Neo-Hookean tets.
+   */
+  setSoftBodyMaterial(body: number, youngsModulus: number, poissonRatio: number, materialStiffness: number): void;
+  /**
+   * Removes distance constraint `constraint` by moving the last one into its slot (swap-with-last): the constraint
+   * numbered distanceConstraintCount() - 1 takes its number, all others keep theirs (a body's constraint range stays
+   * valid only if neither lies in it). Its colour is freed; no other constraint is recoloured.
+   */
+  removeDistanceConstraint(constraint: number): void;
+  distanceConstraintCount(): number;
   /** Pulls a particle to a world point; returns a handle. */
   addAttachment(particle: number, x: number, y: number, z: number, options: Strength | undefined): number;
   /** The particle is moved there over the next step, linearly across its substeps (drag it every frame). */

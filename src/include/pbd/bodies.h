@@ -78,6 +78,19 @@ enum class ClothModel {
                     ///< Compliances are per unit area: α of a triangle = compliance / its rest area.
 };
 
+/// Continuous self-collision of one cloth or triangle-mesh body (its own triangles against its own vertices and
+/// edges), for thin cloth that folds onto itself: every substep, each vertex's path x → p is tested against the body's
+/// triangles and each edge's against its edges (continuous point–triangle and edge–edge tests, a BVH over the swept
+/// triangles as broad phase), and pairs that come closer than `thickness` are pushed apart to the side they started
+/// on (constraints/self_contact.h). A vertex is never tested against its own triangles, nor an edge against an edge
+/// sharing a vertex. Independent of SolverSettings::selfCollision (particle–particle, all bodies), which may be on too.
+struct ContinuousSelfCollision {
+  bool enabled = false;      ///< Off by default (it costs a broad and narrow phase per substep).
+  Real thickness = 0.005f;   ///< m, > 0 and finite: the separation kept between the cloth's layers. Keep it below the
+                             ///< distance from a vertex to its nearest non-adjacent triangle at rest (spacing/√2 on a
+                             ///< grid cloth), or the flat cloth would push itself apart.
+};
+
 /// A rectangular cloth of columns x rows particles in the plane spanned by axisU (columns) and axisV (rows).
 /// Particle (c, r) sits at origin + c*spacing*axisU + r*spacing*axisV and has index first + r*columns + c.
 /// Render triangles: cell (c, r) is split into (c,r)(c+1,r)(c,r+1) and (c+1,r)(c+1,r+1)(c,r+1).
@@ -105,6 +118,7 @@ struct ClothDef {
   Real tetherSlack = 1;               ///< >= 1: a tether allows this factor times the rest distance.
   ContactMaterial contact;            ///< Friction and restitution against colliders and the ground (see
                                       ///< contact_material.h); default: the surface's. World::setBodyMaterial changes it.
+  ContinuousSelfCollision continuousSelfCollision;  ///< Off by default; World::setContinuousSelfCollision changes it.
 };
 
 /// A rope of `segments` links from `start` to `end` (segments + 1 particles, first particle at start).
@@ -175,6 +189,7 @@ struct TriangleMeshDef {
   Strength volume;                    ///< The global volume constraint (compliance in m⁶/J).
   bool volumeOnlyResistsCompression = false;  ///< true: the volume may grow past pressure x rest, never shrink below.
   ContactMaterial contact;            ///< Friction and restitution against colliders and the ground; as ClothDef.
+  ContinuousSelfCollision continuousSelfCollision;  ///< Off by default; as ClothDef (the welded triangles are used).
 };
 
 /// Shape matching (Müller et al. 2005) of a particle cluster: every step the cluster's rest shape is rotated and moved

@@ -16,6 +16,7 @@
 
 #include "pbd/bodies.h"
 #include "pbd/colliders.h"
+#include "pbd/constraint_kind.h"
 #include "pbd/real.h"
 #include "pbd/settings.h"
 #include "pbd/task_system.h"
@@ -79,6 +80,21 @@ class World {
   uint32_t addDistanceConstraint(const DistanceConstraintDef& def);
   /// Sets the strength of `count` distance constraints starting at `first`.
   void setDistanceStrength(uint32_t first, uint32_t count, const Strength& strength);
+  /// Sets the strength of `count` constraints of `kind` starting at `first` (numbered per kind, see ConstraintKind):
+  /// compliance finite >= 0, stiffness in [0, 1], first+count within that kind's count. Takes effect at the next step
+  /// (PBD's corrected k' are updated; Solver::ProjectiveDynamics refactors only if a value differs). Setting the
+  /// values a body was built with changes nothing.
+  void setConstraintStrength(ConstraintKind kind, uint32_t first, uint32_t count, const Strength& strength);
+  /// A Neo-Hookean soft body's material (as SoftBodyDef::youngsModulus, poissonRatio, materialStiffness): every
+  /// Neo-Hookean tet of `body` gets the compliances addSoftBody would give it. E > 0 Pa, ν in (-1, 0.5), stiffness
+  /// (PBD) in [0, 1]; throws if the body has no Neo-Hookean tets. Takes effect at the next step.
+  void setSoftBodyMaterial(uint32_t body, Real youngsModulus, Real poissonRatio, Real materialStiffness);
+  /// Removes a distance constraint by moving the last one into its slot (swap-with-last): the constraint numbered
+  /// distanceConstraintCount() - 1 becomes number `constraint`, all others keep their numbers. So a BodyRange's
+  /// constraint range stays valid only if the removed and the last constraint lie outside it (e.g. remove, in any
+  /// order, constraints added after the bodies). O(1): the removed constraint's colour is freed at its two particles,
+  /// no constraint changes colour, and adds after it reuse the freed colours.
+  void removeDistanceConstraint(uint32_t constraint);
   /// Returns the dihedral constraint's index. Dihedral constraints are projected after the distance constraints.
   uint32_t addDihedralConstraint(const DihedralConstraintDef& def);
   uint32_t dihedralConstraintCount() const;
@@ -118,6 +134,14 @@ class World {
   /// kSurfaceFriction (-1) for the surface's own; restitution in [0, 1]. Takes effect at the next step.
   void setBodyMaterial(uint32_t body, const ContactMaterial& material);
   const ContactMaterial& bodyMaterial(uint32_t body) const;
+  /// Turns a cloth or triangle-mesh body's continuous self-collision on or off, or changes its thickness (see
+  /// ContinuousSelfCollision; thickness finite > 0). Throws for a body without triangles (ropes, soft bodies,
+  /// particles). Takes effect at the next step.
+  void setContinuousSelfCollision(uint32_t body, const ContinuousSelfCollision& settings);
+  /// A cloth or triangle-mesh body's continuous self-collision settings (throws for a body without triangles).
+  const ContinuousSelfCollision& continuousSelfCollision(uint32_t body) const;
+  /// Point–triangle and edge–edge pairs the last substep's continuous self-collision kept apart (all bodies).
+  uint32_t continuousSelfContactCount() const;
   /// A shape matching cluster over existing particles (rest shape: their current positions); returns its index.
   /// Rejects fewer than 2 particles, repeated or out-of-range indices, and clusters whose members are all pinned.
   /// Clusters are projected after the per-element constraints, serially in the order added.

@@ -56,6 +56,10 @@ describe('every gallery scene', () => {
       expect(info.error).toBeNull();
       expect(info.worlds).toBeGreaterThanOrEqual(1);
       expect(info.stats.distinctColours).toBeGreaterThan(20);      // not a blank or single-colour canvas
+      // And the bodies are drawn: rendered again without them, enough pixels change (the ground and grid alone
+      // give more than 20 colours, so the line above cannot tell), and in shades, not one flat colour.
+      expect(info.stats.bodyPixels).toBeGreaterThan(40);             // thin ropes: ~90 of 160 x 120
+      expect(info.stats.bodyColours).toBeGreaterThan(8);
       expect(errors).toEqual([]);
       await page.close();
     }, 150_000);
@@ -80,6 +84,57 @@ describe('the panel and the URL', () => {
     const frames = await page.evaluate(() => { __pbdDemo.setParams({ compliance: 0.01 }); return __pbdDemo.frames; });
     await page.waitForFunction((f) => __pbdDemo.frames > f + 90, frames, { timeout: 100_000 });
     expect(await ropeLength()).toBeGreaterThan(rigid * 1.05);        // 0.01 m/N under a rope's own weight: ~10 %
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 150_000);
+
+  it('a constraint type\'s compliance from the panel changes the simulation: a balloon deflates and re-inflates',
+    async () => {
+      const { page, errors } = await open('scene=balloon');
+      // The middle balloon is inflated to 1.4 V0 by its volume constraint (p = 1.4): its shell stretches to about
+      // 1.4^(1/3) = 1.12 x its rest diameter. Its widest extent (m) tells how full it is.
+      const extent = () => page.evaluate(() => {
+        const d = __pbdDemo.drawables[1];
+        const x = __pbdDemo.positions(d.worldIndex);
+        const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+        for (let i = d.firstParticle; i < d.firstParticle + d.particleCount; i++) {
+          for (let a = 0; a < 3; a++) {
+            lo[a] = Math.min(lo[a], x[3 * i + a]);
+            hi[a] = Math.max(hi[a], x[3 * i + a]);
+          }
+        }
+        return Math.max(...hi.map((h, a) => h - lo[a]));
+      });
+      const waitFrames = async (n) => {
+        const f = await page.evaluate(() => __pbdDemo.frames);
+        await page.waitForFunction((m) => __pbdDemo.frames > m, f + n, { timeout: 100_000 });
+      };
+      await waitFrames(60);
+      const inflated = await extent();
+      expect(inflated).toBeGreaterThan(0.62);                         // rest diameter 0.6 m, x 1.12 = 0.67 m
+      await page.evaluate(() => __pbdDemo.setParams({ surfaceVolumeCompliance: 1 }));   // m⁶/J: the volume lets go
+      await waitFrames(120);
+      const deflated = await extent();
+      expect(deflated).toBeLessThan(inflated - 0.03);                 // back to the shell's own size
+      await page.evaluate(() => __pbdDemo.setParams({ surfaceVolumeCompliance: 0 }));   // and it re-inflates
+      await waitFrames(120);
+      expect(await extent()).toBeGreaterThan(deflated + 0.03);
+      expect(errors).toEqual([]);
+      await page.close();
+    }, 150_000);
+
+  it('the contacts toggle draws the contacts of bodies resting on the ground', async () => {
+    const { page, errors } = await open('scene=stack');
+    await page.waitForFunction(() => __pbdDemo.frames > 120, null, { timeout: 100_000 });
+    const off = await page.evaluate(() => ({ drawn: __pbdDemo.contactsDrawn, stats: __pbdDemo.canvasStats() }));
+    expect(off.drawn).toBe(0);
+    await page.evaluate(() => __pbdDemo.setParams({ contacts: true }));
+    await page.waitForFunction(() => __pbdDemo.contactsDrawn > 0, null, { timeout: 100_000 });
+    const on = await page.evaluate(() => ({ drawn: __pbdDemo.contactsDrawn, stats: __pbdDemo.canvasStats() }));
+    expect(on.drawn).toBeGreaterThanOrEqual(16);                    // at least a cube's bottom face of vertices
+    expect(on.stats.contactPixels).toBeGreaterThan(off.stats.contactPixels + 10);
+    await page.evaluate(() => __pbdDemo.setParams({ contacts: false }));
+    await page.waitForFunction(() => __pbdDemo.contactsDrawn === 0, null, { timeout: 100_000 });
     expect(errors).toEqual([]);
     await page.close();
   }, 150_000);

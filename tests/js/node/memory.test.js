@@ -21,8 +21,10 @@ function cycle() {
     const a = w.addAttachment(20, 0, 1, 0, undefined);
     w.step(1 / 60);
     w.removeAttachment(a);
-    // One failing call of each kind: a world method, a mesh tool and a reader. Their exceptions must not leak.
+    // One failing call of each kind: a world method (with a number, and with a string longer than libc++'s
+    // in-place buffer), a mesh tool and a reader. Their exceptions must not leak.
     expect(() => w.step(-1)).toThrow(/step: dt/);
+    expect(() => w.setSolver('gauss-seidel-but-misspelt')).toThrow(/setSolver: solver must be .* \(got 'gauss-seidel-but-misspelt'\)/);
     expect(() => pbd.tetrahedralize(surface.positions, surface.triangles.slice(3))).toThrow(/tetrahedralize:/);
     expect(() => pbd.readObj('v 0 0 0\nf 1 2 3\n')).toThrow(/readObj: line 2/);
   } finally {

@@ -52,10 +52,3 @@ it('each check can fail: an energy jump, a moved pin, a rollback', () => {
     world.delete();
   }
 });
-
-it('the energy check catches a real blow-up: the balloon with dihedral bending on a box edge (a known bug)', () => {
-  // When this is fixed the test fails: move 'balloon-bending' from KNOWN_FAILING into SCENES then.
-  const r = runScene(pbd, 'balloon-bending', { ...CI, steps: 480 });
-  expect(r.failures.length).toBeGreaterThan(0);
-  expect(r.failures[0].kind).toBe('energy');
-});

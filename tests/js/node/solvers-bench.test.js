@@ -2,7 +2,7 @@
 // stretch and energy against hand-computed values, the tet beam's mesh (right-handed, fills the box), and the CSV
 // and SVG writers. Not a benchmark: nothing is timed and no wasm is loaded.
 import { describe, expect, it } from 'vitest';
-import { edgeLengths, iterationsToReach, maxStretch, median, splitResiduals, springPendulumEnergy } from '../../../bench/solvers/metrics.mjs';
+import { edgeLengths, iterationsToReach, maxStretch, median, splitResiduals, springPendulumEnergy, stretchRms } from '../../../bench/solvers/metrics.mjs';
 import { curvesCsv, curvesSvg, table } from '../../../bench/solvers/report.mjs';
 import { beamMesh, signedVolume } from '../../../bench/solvers/scenes.mjs';
 
@@ -29,6 +29,9 @@ describe('bench:solvers helpers', () => {
     expect(Array.from(edgeLengths(xyz, edges))).toEqual([5, 2]);
     expect(maxStretch(xyz, edges, [4, 2])).toBeCloseTo(0.25, 12);
     expect(maxStretch(xyz, edges, [10, 4])).toBeCloseTo(-0.5, 12);
+    // stretch residual: only the stretched edge counts, sqrt((1² + 0²) / 2); compression counts nothing
+    expect(stretchRms(xyz, edges, [4, 3])).toBeCloseTo(Math.SQRT1_2, 12);
+    expect(stretchRms(xyz, edges, [10, 4])).toBe(0);
   });
 
   it('computes a spring pendulum energy from its three terms', () => {

@@ -1,9 +1,11 @@
 // A curtain hanging from a rail in a gusty wind. The wind acts per particle as the pressure of the relative air
 // velocity on the cloth's local normal, f = ½ ρ C_d |u·n| (u·n) n A with u = wind − v, so a curtain that turns
 // edge-on to the wind is pushed less, and a curtain moving with the wind feels none.
+import { kindParams } from '../constraint-params.js';
 import { colliderDrawable, gridDrawable } from './drawables.js';
 
 const COLUMNS = 48, ROWS = 36, WIDTH = 2, TOP = 2.0;
+const BEND = { compliance: 1e-2, stiffness: 0.1 };   // dihedral bending, as built (and the panel's start)
 const SPACING = WIDTH / (COLUMNS - 1);   // m, square cells: 1.49 m tall
 const AIR = 0.5 * 1.2 * 1.0;          // ½ ρ C_d: air density 1.2 kg/m³, drag coefficient of a flat sheet ≈ 1
 const CELL_AREA = SPACING * SPACING;  // m², the cloth area per particle
@@ -17,13 +19,13 @@ export default {
   title: 'Curtain in the wind',
   hint: 'gusts push the curtain; drag it with the mouse',
   camera: { position: [2.2, 1.5, 3.0], target: [0, 1.1, 0.3] },
-  params: { damping: 0.02 },
+  params: { damping: 0.02, ...kindParams('dihedral', BEND) },
   build({ addWorld }) {
     const world = addWorld();
     const curtain = world.addCloth({ columns: COLUMNS, rows: ROWS, spacing: SPACING,
       origin: [-WIDTH / 2, TOP, 0], axisU: [1, 0, 0], axisV: [0, -1, 0],
       mass: 0.6, pinRegions: [{ shape: 'box', centre: [0, TOP, 0], halfExtents: [WIDTH, 0.001, 0.01] }],
-      bendModel: 'dihedral', bend: { compliance: 1e-2, stiffness: 0.1 } });
+      bendModel: 'dihedral', bend: BEND });
     const rail = { shape: 'capsule', position: [0, TOP + 0.03, 0], rotation: [0, 0, 0.7071068, 0.7071068],
       radius: 0.02, halfHeight: WIDTH / 2 + 0.1, thickness: 0 };
     const colliders = [colliderDrawable(world, world.addCollider(rail), rail)];

@@ -1,9 +1,11 @@
 // The gallery: every scene the page can show, by the name used in the URL (?scene=...) and the panel.
 //
 // A scene is { title, hint, camera, params?, selfCollisionRadius?, acceptsDroppedMeshes?, build(ctx) }. build gets
-// ctx = { pbd, addWorld(lane?), assets } and returns { drawables, colliders, tunable, onFrame?(t), info? } (see
-// drawables.js); `tunable` lists the distance-constraint ranges the panel's stiffness and compliance act on. Scenes are
-// plain modules with no DOM: the simulation worker builds them, and the soak test runs them in Node.
+// ctx = { pbd, addWorld(lane?), assets } and returns { drawables, colliders, tunable, materials?, onFrame?(t), info? }
+// (see drawables.js); `tunable` lists the distance-constraint ranges the panel's stiffness and compliance act on, and
+// `materials` the Neo-Hookean bodies ({world, body}) its Young's modulus and Poisson's ratio act on. A scene's
+// `params` name the other constraint kinds it has, with the values it built them with (constraint-params.js). Scenes
+// are plain modules with no DOM: the simulation worker builds them, and the soak test runs them in Node.
 import balloon from './balloon.js';
 import curtain from './curtain.js';
 import drape from './drape.js';

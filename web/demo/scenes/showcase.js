@@ -1,6 +1,7 @@
 // The default scene: a 64 x 64 cloth swinging down over a sphere and a box, a soft tet cube, and the Stanford bunny
 // tetrahedralized in the worker at start. OBJ files dropped on the page join it as soft bodies.
 import { CLOTH, COLLIDERS, SOFT_BUNNY, SOFT_CUBE } from '../cloth-scene.js';
+import { kindParams } from '../constraint-params.js';
 import { tetCube } from '../tet-cube.js';
 import { colliderDrawable, gridDrawable, surfaceDrawable, tetDrawable } from './drawables.js';
 
@@ -8,6 +9,7 @@ export default {
   title: 'Cloth, soft cube and bunny',
   hint: 'drag the cloth with the mouse; drop an .obj file to add a soft body',
   camera: { position: [0, 1.6, 3.2], target: [0, 0.9, 0.4] },
+  params: { ...kindParams('tetVolume', SOFT_CUBE.volume) },   // the cube's and the bunny's (SOFT_BUNNY.volume)
   acceptsDroppedMeshes: true,
   build({ addWorld, assets }) {
     const world = addWorld();

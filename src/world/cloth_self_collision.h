@@ -1,0 +1,47 @@
+// Continuous cloth self-collision (bodies.h ContinuousSelfCollision): the per-body data, built when a cloth or
+// triangle-mesh body is added (or a snapshot loaded), and its checks. The stage itself is in cloth_self_collision.cpp.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "collision/triangle_bvh.h"
+#include "pbd/bodies.h"
+#include "world/validate.h"
+
+namespace pbd {
+
+/// Self-contacts reserved per vertex and per edge of a self-colliding body; a denser tangle keeps the first ones found
+/// (step() never allocates).
+inline constexpr size_t kSelfContactsPerElement = 4;
+
+/// One cloth or triangle-mesh body's triangles, edges and swept-box BVH, all in body-local particle indices.
+struct SelfCollidingSurface {
+  uint32_t body = 0;                    ///< Index into World::Impl::bodies (its particle range).
+  ContinuousSelfCollision settings;     ///< On/off and thickness (m), as set by the def or the setter.
+  std::vector<uint32_t> triangles;      ///< 3 local particle indices per triangle (the render triangles).
+  std::vector<uint32_t> edges;          ///< 2 local particle indices per distinct edge, lower index first, sorted.
+  std::vector<uint32_t> triangleEdges;  ///< 3 per triangle: indices into `edges` (corner k to corner k+1).
+  std::vector<uint32_t> edgeOwner;      ///< Per edge: the lowest triangle having it, so that the edge–edge broad
+                                        ///< phase (edges against triangles) reports each pair once.
+  TriangleBvh bvh;                      ///< Over `triangles`, built on the rest shape (restX) so that the tree, and
+                                        ///< with it the contact order, is the same after a snapshot; refitted with
+                                        ///< the swept boxes every substep.
+};
+
+/// Builds a surface over `count` particles at rest positions `restXyz` (local, xyz each). Validates the triangles
+/// (indices < count, "<fn>: triangles[k]"); the settings are checked by check::continuousSelfCollision.
+SelfCollidingSurface makeSelfCollidingSurface(const char* fn, uint32_t body, std::span<const Real> restXyz,
+                                              std::vector<uint32_t> triangles, const ContinuousSelfCollision& settings);
+
+namespace check {
+
+/// thickness finite and > 0 ("<fn>: <arg>.thickness").
+inline void continuousSelfCollision(const char* fn, const std::string& arg, const ContinuousSelfCollision& s) {
+  positive(fn, arg.empty() ? "thickness" : arg + ".thickness", s.thickness);
+}
+
+}  // namespace check
+}  // namespace pbd

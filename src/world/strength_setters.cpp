@@ -1,0 +1,118 @@
+// Run-time strengths: World::setConstraintStrength (and setDistanceStrength through it) for every kind of constraint
+// with a Strength, and World::setSoftBodyMaterial for Neo-Hookean bodies. Each validates everything first (world
+// unchanged on a throw), then writes the values the builders would have written, so setting what a body was built
+// with is bit-identical. Derived data: PBD's corrected k' here (the formula each kind's projection uses); the colour
+// schedule and hierarchy copy distance strengths and are marked dirty; Projective Dynamics compares its elements at
+// the next step and refactors only if one changed (projective_stage.cpp); snapshots store the values as they are.
+#include <string>
+
+#include "world/builder_common.h"
+#include "world/soft_material.h"
+#include "world/symmetric_sweep.h"
+#include "world/world_state.h"
+
+namespace pbd {
+
+namespace {
+
+/// Sets compliance, stiffness and k' on every element of [first, first + count).
+template <class C>
+void setRange(std::vector<C>& elements, uint32_t first, uint32_t count, const Strength& s, Real kPrime) {
+  for (uint32_t k = first; k < first + count; ++k) {
+    elements[k].compliance = s.compliance;
+    elements[k].stiffness = s.stiffness;
+    elements[k].kPrime = kPrime;
+  }
+}
+
+/// The stretch or the shear half of strain triangles: its compliance is per unit area (divided by each rest area).
+using TriangleField = Real TriangleStrainConstraint::*;
+void setTriangleRange(std::vector<TriangleStrainConstraint>& triangles, uint32_t first, uint32_t count,
+                      const Strength& s, Real kPrime, TriangleField compliance, TriangleField stiffness,
+                      TriangleField kPrimeField) {
+  for (uint32_t k = first; k < first + count; ++k) {
+    TriangleStrainConstraint& c = triangles[k];
+    c.*compliance = triangleCompliance(s.compliance, c.restArea);
+    c.*stiffness = s.stiffness;
+    c.*kPrimeField = kPrime;
+  }
+}
+
+}  // namespace
+
+size_t World::Impl::constraintsOfKind(const char* fn, ConstraintKind kind) const {
+  switch (kind) {
+    case ConstraintKind::Distance: return distances.size();
+    case ConstraintKind::Dihedral: return dihedrals.size();
+    case ConstraintKind::TetVolume: return volumes.size();
+    case ConstraintKind::TriangleStretch:
+    case ConstraintKind::TriangleShear: return triangleStrains.size();
+    case ConstraintKind::ShapeMatching: return shapeMatchings.size();
+    case ConstraintKind::SurfaceVolume: return globalVolumes.size();
+  }
+  check::fail(fn, "kind", ("is not a constraint kind [0, " + std::to_string(kConstraintKindCount) + ")").c_str(),
+              uint32_t(kind));
+}
+
+void World::Impl::setStrength(const char* fn, ConstraintKind kind, uint32_t first, uint32_t count,
+                              const Strength& s) {
+  const size_t n = constraintsOfKind(fn, kind);
+  if (uint64_t(first) + count > n) {
+    check::fail(fn, "first+count", ("is out of range [0, " + std::to_string(n) + "]").c_str(), uint64_t(first) + count);
+  }
+  checkStrength(fn, "", s);
+  // k' as each kind's projection expects it: once per iteration (correctedStiffness), or twice for the kinds swept
+  // forward and back (symmetricSweepKPrime), exactly as the builders and refreshDerivedData compute it.
+  const int its = settings.iterations;
+  switch (kind) {
+    case ConstraintKind::Distance:
+      setRange(distances, first, count, s, correctedStiffness(s.stiffness, its));
+      schedule.dirty = true;  // the colour schedule and the hierarchy hold copies of the strengths
+      break;
+    case ConstraintKind::Dihedral: setRange(dihedrals, first, count, s, symmetricSweepKPrime(s.stiffness, its)); break;
+    case ConstraintKind::TetVolume: setRange(volumes, first, count, s, symmetricSweepKPrime(s.stiffness, its)); break;
+    case ConstraintKind::ShapeMatching:
+      setRange(shapeMatchings, first, count, s, correctedStiffness(s.stiffness, its));
+      break;
+    case ConstraintKind::SurfaceVolume:
+      setRange(globalVolumes, first, count, s, correctedStiffness(s.stiffness, its));
+      break;
+    case ConstraintKind::TriangleStretch:
+      setTriangleRange(triangleStrains, first, count, s, correctedStiffness(s.stiffness, its),
+                       &TriangleStrainConstraint::stretchCompliance,
+                       &TriangleStrainConstraint::stretchStiffness, &TriangleStrainConstraint::stretchKPrime);
+      break;
+    case ConstraintKind::TriangleShear:
+      setTriangleRange(triangleStrains, first, count, s, correctedStiffness(s.stiffness, its),
+                       &TriangleStrainConstraint::shearCompliance,
+                       &TriangleStrainConstraint::shearStiffness, &TriangleStrainConstraint::shearKPrime);
+      break;
+  }
+}
+
+void World::setConstraintStrength(ConstraintKind kind, uint32_t first, uint32_t count, const Strength& strength) {
+  impl_->setStrength("setConstraintStrength", kind, first, count, strength);
+}
+
+void World::setSoftBodyMaterial(uint32_t body, Real youngsModulus, Real poissonRatio, Real materialStiffness) {
+  Impl& m = *impl_;
+  const char* fn = "setSoftBodyMaterial";
+  check::index(fn, "body", body, m.bodies.size());
+  checkNeoHookeanMaterial(fn, youngsModulus, poissonRatio, materialStiffness,
+                          {"youngsModulus", "poissonRatio", "materialStiffness"});
+  // A Neo-Hookean tet's vertices all lie in the body that built it (addSoftBody), so its first vertex names it.
+  const ParticleRange range = m.bodies[body];
+  auto inBody = [&](const NeoHookeanTet& e) { return e.p[0] >= range.begin && e.p[0] < range.end; };
+  bool any = false;
+  for (const NeoHookeanTet& e : m.neoHookeans) any = any || inBody(e);
+  if (!any) check::fail(fn, "body", "has no Neo-Hookean tets (SoftMaterial::NeoHookean)", body);
+  const LameParameters lame = lameFromYoungPoisson(youngsModulus, poissonRatio);
+  const Real kPrime = symmetricSweepKPrime(materialStiffness, m.settings.iterations);
+  for (NeoHookeanTet& e : m.neoHookeans) {
+    if (!inBody(e)) continue;
+    applyNeoHookeanMaterial(e, lame, materialStiffness);
+    e.deviatoricKPrime = e.hydrostaticKPrime = kPrime;
+  }
+}
+
+}  // namespace pbd
