@@ -93,6 +93,14 @@ void World::Impl::holdStaticFriction(const Contact& c) {
   for (int a = 0; a < 3; ++a) p[3 * c.particle + a] = held[a];
 }
 
+/// Moves the contact's particle from pi by `push` (m, > 0) along the surface normal n, and records both.
+void World::Impl::pushOut(Contact& c, const Vec3& pi, Real push, const Vec3& n) {
+  const Vec3 corrected = pi + push * n;
+  for (int a = 0; a < 3; ++a) p[3 * c.particle + a] = corrected[a];
+  c.normalPush += push;
+  c.normal = n;
+}
+
 /// One projection of every contact (unilateral, rigid): the particle is put back on the surface, and held in place
 /// along it if static friction can.
 void World::Impl::projectContacts() {
@@ -107,22 +115,12 @@ void World::Impl::projectContacts() {
     const Vec3 pi = particleAt(p, c.particle);
     if (col.mesh != kNoMesh) {  // a fixed plane: C(p) = (p - q)·n - thickness >= 0
       const Real push = col.def.thickness - (pi - c.point).dot(c.normal);
-      if (push > 0) {
-        const Vec3 corrected = pi + push * c.normal;
-        for (int a = 0; a < 3; ++a) p[3 * c.particle + a] = corrected[a];
-        c.normalPush += push;
-      }
+      if (push > 0) pushOut(c, pi, push, c.normal);
       holdStaticFriction(c);  // also when this iteration had nothing to push: other constraints may have slid it
       continue;
     }
     const ShapeDistance d = worldDistance(col, pi);
-    if (d.phi < col.def.thickness) {
-      const Real push = col.def.thickness - d.phi;
-      const Vec3 corrected = pi + push * d.n;
-      for (int a = 0; a < 3; ++a) p[3 * c.particle + a] = corrected[a];
-      c.normalPush += push;
-      c.normal = d.n;
-    }
+    if (d.phi < col.def.thickness) pushOut(c, pi, col.def.thickness - d.phi, d.n);
     holdStaticFriction(c);
   }
 }

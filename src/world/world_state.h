@@ -244,6 +244,7 @@ struct World::Impl {
   void updateContactVelocities(Real h);
   Real contactFriction(const Contact& c) const;  // contacts.cpp: μ of the particle's body against the surface
   void holdStaticFriction(const Contact& c);     // contacts.cpp: position-level static friction of one contact
+  void pushOut(Contact& c, const Vec3& pi, Real push, const Vec3& n);  // contacts.cpp: back onto the surface
   void clampVelocities();  // velocity_clamp.cpp: |v| <= settings.maxSpeed before the prediction (0 = off)
   Real groundSurface() const { return settings.ground.height + settings.ground.thickness; }
 };
