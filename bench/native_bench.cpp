@@ -1,36 +1,99 @@
 // Native benchmarks: step time of the Foundation cloth (scenes::hangingCloth: XPBD, 10 substeps x 1 iteration) per
 // 1/60 s frame with projections per second; the tetrahedralizer on the Stanford bunny at two resolutions; the soft
-// bunny's step time; binding a render mesh to a tet mesh.
+// bunny's step time; binding a render mesh to a tet mesh; a soft cube's step time by particle order.
 #include <benchmark/benchmark.h>
+
+#include <malloc.h>
 
 #include <memory>
 #include <random>
 
 #include "pbd/embedding.h"
+#include "pbd/particle_order.h"
 #include "pbd/tetrahedralize.h"
 #include "pbd/world.h"
 #include "scenes/bunny.h"
 #include "scenes/scenes.h"
+#include "scenes/shuffle.h"
 #include "scenes/tet_cube.h"
 
 using namespace pbd;
 
+// The cloth of bench/peers (scene-defs.mjs): n x n, two corners pinned, all rigid; g = 1: gravity, 0: at rest.
 static void ClothStep(benchmark::State& state) {
   const int n = int(state.range(0));
   const unsigned threads = unsigned(state.range(1));
   std::unique_ptr<ThreadPool> pool = threads > 1 ? std::make_unique<ThreadPool>(threads - 1) : nullptr;
   World world(pool.get());
   scenes::hangingCloth(world, n);
+  if (state.range(2) == 0) {
+    SolverSettings s = world.settings();
+    s.gravity = Vec3::Zero();
+    world.setSettings(s);
+  }
   for (int f = 0; f < 30; ++f) world.step(1.0f / 60);  // past the first transient
   for (auto _ : state) world.step(1.0f / 60);
   const double projections = double(world.constraintCount()) * world.settings().substeps * world.settings().iterations;
   state.counters["projections/s"] = benchmark::Counter(projections, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["constraints"] = world.constraintCount();
 }
-BENCHMARK(ClothStep)->ArgNames({"n", "threads"})->Args({64, 1})->Args({64, 2})->Args({128, 1})->Args({128, 2})
+BENCHMARK(ClothStep)->ArgNames({"n", "threads", "g"})
+    ->ArgsProduct({{32, 64, 128, 256}, {1, 2}, {1}})->ArgsProduct({{128, 256}, {1, 2}, {0}})
     ->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
 
-/// The bunny's surface (scaled to 0.5 m) to a tet mesh, `resolution` grid cells along its longest side.
+// The soft cube of bench/peers: 10³ cells x 6 tets, a rigid volume constraint per tet and a distance constraint per
+// tet edge, density 1000 kg/m³, dropped from 0.5 m onto the ground (its default friction, 0.5); XPBD 10 x 1 per
+// 1/60 s frame.
+static void CubeStep(benchmark::State& state) {
+  const unsigned threads = unsigned(state.range(0));
+  std::unique_ptr<ThreadPool> pool = threads > 1 ? std::make_unique<ThreadPool>(threads - 1) : nullptr;
+  World world(pool.get());
+  SolverSettings s;
+  s.method = Method::Xpbd;
+  s.substeps = 10;
+  s.iterations = 1;
+  world.setSettings(s);
+  const int cells[3] = {10, 10, 10};
+  SoftBodyDef def = scenes::tetBox(cells, Vec3(1, 1, 1), Vec3(-0.5f, 0.5f, -0.5f));
+  def.density = 1000;
+  def.edges = Strength{0, 1};
+  def.volume = Strength{0, 1};
+  world.addSoftBody(def);
+  for (int f = 0; f < 30; ++f) world.step(1.0f / 60);
+  for (auto _ : state) world.step(1.0f / 60);
+  const double projections = double(world.constraintCount() + world.volumeConstraintCount()) * s.substeps;
+  state.counters["projections/s"] = benchmark::Counter(projections, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(CubeStep)->ArgNames({"threads"})->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->Repetitions(5)
+    ->ReportAggregatesOnly(true);
+
+// Bytes per particle (a world of n² bare particles) and per constraint (the n x n cloth of ClothStep minus those
+// particles, over its constraints), from malloc's count: what the layout costs, the same measure as bench:peers's
+// wasm figure.
+static void MemoryPerElement(benchmark::State& state) {
+  const int n = int(state.range(0));
+  const auto inUse = [] { return double(mallinfo2().uordblks + mallinfo2().hblkhd); };  // heap + mmapped blocks
+  double particleBytes = 0, constraintBytes = 0;
+  for (auto _ : state) {
+    const double before = inUse();
+    {
+      World bare;
+      std::vector<Real> xyz(3 * size_t(n) * size_t(n), Real(0));
+      for (size_t i = 0; i < xyz.size() / 3; ++i) xyz[3 * i] = Real(i);
+      bare.addParticles(xyz.data(), nullptr, size_t(n) * size_t(n));
+      bare.step(1.0f / 60);
+      particleBytes = (inUse() - before) / double(n * n);
+    }
+    World world;
+    scenes::hangingCloth(world, n);
+    world.step(1.0f / 60);
+    constraintBytes = (inUse() - before - particleBytes * n * n) / double(world.constraintCount());
+  }
+  state.counters["B/particle"] = particleBytes;
+  state.counters["B/constraint"] = constraintBytes;
+}
+BENCHMARK(MemoryPerElement)->ArgNames({"n"})->Arg(32)->Arg(128)->Iterations(1)->Unit(benchmark::kMillisecond);
+
 static void TetrahedralizeBunny(benchmark::State& state) {
   const SurfaceMesh surface = scenes::bunny(0.05f, 0.3f);
   const int resolution = int(state.range(0));
@@ -77,5 +140,31 @@ static void BindRenderMesh(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(bindToTets(block.positions, block.tets, render).tet.data());
 }
 BENCHMARK(BindRenderMesh)->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
+
+/// Particle order and cache (issue #8), one 1/60 s frame (volume material, edges, XPBD 10 x 1, dropped onto the
+/// ground) of mesh 0: a tet cube of 24³ cells (15,625 vertices), 1: the bunny tetrahedralized at resolution 40, with
+/// its vertices numbered order 0: at random (fixed seed), 1: the same after reorderSoftBody, 2: as built (the cube's
+/// row-by-row numbering, the tetrahedralizer's output order).
+static void SoftBodyOrder(benchmark::State& state) {
+  SoftBodyDef built;
+  if (state.range(0) == 0) {
+    built = scenes::tetCube(24, 1, Vec3(-0.5f, 0.5f, -0.5f));
+  } else {
+    const SurfaceMesh surface = scenes::bunny(0.05f, 0.3f);
+    const TetrahedralizeResult mesh = tetrahedralize(surface.positions, surface.triangles, {.resolution = 40});
+    built.positions = mesh.positions;
+    built.tets = mesh.tets;
+    built.density = 500;
+  }
+  SoftBodyDef def = state.range(1) == 2 ? built : scenes::shuffledVertices(built, 8);
+  if (state.range(1) == 1) reorderSoftBody(def);
+  World world;
+  world.addSoftBody(def);
+  for (int f = 0; f < 30; ++f) world.step(1.0f / 60);
+  for (auto _ : state) world.step(1.0f / 60);
+  state.counters["particles"] = world.particleCount();
+}
+BENCHMARK(SoftBodyOrder)->ArgNames({"mesh", "order"})->ArgsProduct({{0, 1}, {0, 1, 2}})
+    ->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
 
 BENCHMARK_MAIN();

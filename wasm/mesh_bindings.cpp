@@ -20,11 +20,6 @@ using namespace pbd::js;
 
 namespace {
 
-val copyToFloat32Array(const std::vector<float>& values) {
-  val view = val(emscripten::typed_memory_view(values.size(), values.data()));
-  return val::global("Float32Array").new_(view);
-}
-
 /// Options: {resolution, minQuality, surfaceMargin, extraPoints, onProgress(fraction) -> false to cancel}.
 /// Cancelling throws an Error whose name is 'AbortError'.
 val tetrahedralizeJs(val positions, val triangles, val options) {

@@ -166,6 +166,12 @@ inline val copyToUint32Array(const std::vector<uint32_t>& values) {
   return val::global("Uint32Array").new_(view);
 }
 
+/// A new Float32Array holding `values` (a copy, as copyToUint32Array).
+inline val copyToFloat32Array(const std::vector<float>& values) {
+  val view = val(emscripten::typed_memory_view(values.size(), values.data()));
+  return val::global("Float32Array").new_(view);
+}
+
 inline val bodyRangeToJs(const BodyRange& r) {
   val o = val::object();
   o.set("firstParticle", r.firstParticle);

@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  CLOTH_GROUND_Y, CUBE_FRICTION, SUBSTEPS, DT, clothDef, cubeDef,
+  CLOTH_GROUND_Y, CUBE_FRICTION, GRAVITY, SUBSTEPS, DT, clothDef, cubeDef,
 } from './scene-defs.mjs';
 
 const require = createRequire(import.meta.url);
@@ -56,7 +56,7 @@ const LAYER_STATIC = 0, LAYER_MOVING = 1;
  * threads: Jolt's job system threads including the caller (only the multithread build has a pool; the
  * single-threaded build ignores it).
  */
-function createSystem(J, { threads, floorY }) {
+function createSystem(J, { threads, floorY, gravity: gy = GRAVITY }) {
   const objectFilter = new J.ObjectLayerPairFilterTable(2);
   objectFilter.EnableCollision(LAYER_STATIC, LAYER_MOVING);
   objectFilter.EnableCollision(LAYER_MOVING, LAYER_MOVING);
@@ -71,7 +71,7 @@ function createSystem(J, { threads, floorY }) {
   const jolt = new J.JoltInterface(settings);
   J.destroy(settings);
   const system = jolt.GetPhysicsSystem();
-  const gravity = new J.Vec3(0, -9.81, 0);
+  const gravity = new J.Vec3(0, gy, 0);
   system.SetGravity(gravity);
   J.destroy(gravity);
   const bodies = system.GetBodyInterface();
@@ -129,7 +129,7 @@ function addEdges(J, shared, pairs, compliance) {
  * Adds the soft body: vertex positions are given in world space with the body at the origin, so world position =
  * body position + local vertex (Jolt re-centres the body on its vertices every step; rotation stays identity).
  */
-function addSoftBody(J, sys, shared, def) {
+function addSoftBody(J, sys, shared, def, { pinnedToWorld = false } = {}) {
   const position = new J.RVec3(0, 0, 0);
   const rotation = new J.Quat(0, 0, 0, 1);
   const cs = new J.SoftBodyCreationSettings(shared, position, rotation, LAYER_MOVING);
@@ -141,6 +141,10 @@ function addSoftBody(J, sys, shared, def) {
   cs.mVertexRadius = 0;
   cs.mAllowSleeping = false;      // a sleeping body costs nothing and would flatter the timings
   cs.mPressure = 0;
+  // Jolt's default mUpdatePosition = true re-centres the body on its vertices every step; for a cloth pinned to the
+  // world that makes the pinned vertices' local positions drift with round-off until a rigid cloth at rest explodes
+  // (issue #8). Off for the cloth, as Jolt advises for soft bodies attached to the world.
+  cs.mUpdatePosition = !pinnedToWorld;
   const body = sys.bodies.CreateSoftBody(cs);
   sys.bodies.AddBody(body.GetID(), J.EActivation_Activate);
   J.destroy(cs);
@@ -192,9 +196,9 @@ function addSoftBody(J, sys, shared, def) {
  * 32x32, 23814 vs 23938 at 64x64). Either way Optimize() then sorts the constraints into independent groups for
  * Jolt's Gauss-Seidel.
  */
-export function joltCloth(J, n, { threads = 1, layout = 'same' } = {}) {
+export function joltCloth(J, n, { threads = 1, layout = 'same', gravity = GRAVITY } = {}) {
   const def = clothDef(n);
-  const sys = createSystem(J, { threads, floorY: CLOTH_GROUND_Y });
+  const sys = createSystem(J, { threads, floorY: CLOTH_GROUND_Y, gravity });
   const shared = new J.SoftBodySharedSettings();
   addVertices(J, shared, def.positions, def.inverseMasses);
   addFaces(J, shared, def.triangles);
@@ -213,7 +217,7 @@ export function joltCloth(J, n, { threads = 1, layout = 'same' } = {}) {
     throw new Error(`joltCloth: unknown layout ${layout}`);
   }
   shared.Optimize();
-  const h = addSoftBody(J, sys, shared, def);
+  const h = addSoftBody(J, sys, shared, def, { pinnedToWorld: true });
   if (layout === 'same' && h.constraintCount !== def.constraintCount) {
     throw new Error(`joltCloth: ${h.constraintCount} constraints, scene-defs expects ${def.constraintCount}`);
   }

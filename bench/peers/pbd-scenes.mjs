@@ -1,18 +1,18 @@
 // The peer benchmark's scenes (scene-defs.mjs) built in pbd-wasm. Each builder returns the same small handle as its
 // twin in jolt-scenes.mjs: step() advances one frame, positions() copies world-space xyz, delete() frees the world.
 import { createPbd } from '../../web/lib/index.js';
-import { CLOTH_GROUND_Y, CUBE_DENSITY, CUBE_FRICTION, SUBSTEPS, DT, clothDef, cubeDef } from './scene-defs.mjs';
+import { CLOTH_GROUND_Y, CUBE_DENSITY, CUBE_FRICTION, GRAVITY, SUBSTEPS, DT, clothDef, cubeDef } from './scene-defs.mjs';
 
 /** Loads a pbd-wasm build: variant 'single' or 'threaded', threads including the caller. */
 export function loadPbd({ variant, threads = 1 }) {
   return createPbd({ variant, threads });
 }
 
-function configure(world, groundY) {
+function configure(world, groundY, gravity = GRAVITY) {
   world.setMethod('xpbd');
   world.setSubsteps(SUBSTEPS);
   world.setIterations(1);
-  world.setGravity(0, -9.81, 0);
+  world.setGravity(0, gravity, 0);
   world.setLinearDamping(0);
   world.setGround({ height: groundY, friction: CUBE_FRICTION, restitution: 0, thickness: 0 });
 }
@@ -30,10 +30,10 @@ function handle(world, def, body) {
 }
 
 /** The hanging cloth, exactly tests/scenes/scenes.h hangingCloth (addCloth builds clothDef(n)'s constraint set). */
-export function pbdCloth(pbd, n) {
+export function pbdCloth(pbd, n, { gravity = GRAVITY } = {}) {
   const def = clothDef(n);
   const world = new pbd.World();
-  configure(world, CLOTH_GROUND_Y);
+  configure(world, CLOTH_GROUND_Y, gravity);
   const body = world.addCloth({ columns: n, rows: n, spacing: def.spacing, origin: [-0.5, 1, 0], axisU: [1, 0, 0], axisV: [0, 0, 1],
     mass: def.mass, pinned: def.pinned, stretch: { compliance: 0 }, shear: { compliance: 0 },
     bend: { compliance: 0, stiffness: 1 }, bendModel: 'skip-one', tethers: 'none' });

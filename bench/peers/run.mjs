@@ -6,7 +6,7 @@
 // Prints a table and writes build/reports/bench-peers.json and .csv.
 //
 // Options: --runs=N (7) --frames=N (30) --warmup=N (120)
-//          --scenes=cloth32,cloth64,cloth128,cube10
+//          --scenes=cloth32,cloth64,cloth128,cloth256,cloth128rest,cloth256rest,cube10
 //          --configs=pbd-single,pbd-threaded-1,pbd-threaded-2,jolt-wasm,jolt-wasm-own,jolt-mt-1,jolt-mt-2
 //
 // What is and is not comparable (see also the comments in scene-defs.mjs and jolt-scenes.mjs):
@@ -25,13 +25,14 @@
 // - Threads: pbd threads = its pool size including the caller; Jolt threads = JoltSettings.mMaxWorkerThreads + 1.
 //   The machine's other load lands on whichever run is active; min and max show the spread.
 import { mkdir, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadPbd, pbdCloth, pbdCube } from './pbd-scenes.mjs';
 import { joltCloth, joltCube, joltVersion, loadJolt } from './jolt-scenes.mjs';
 import {
-  CLOTH_SIZES, COMPARABLE, CUBE_CELLS, DT, SUBSTEPS, clothSanity, cubeSanity, restLengths,
+  CLOTH_SIZES, COMPARABLE, CUBE_CELLS, DT, GRAVITY, clothDef, REST_SIZES, SUBSTEPS, clothSanity, cubeSanity, restLengths,
 } from './scene-defs.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -48,7 +49,8 @@ function options(argv) {
 }
 
 const SCENES = [
-  ...CLOTH_SIZES.map((n) => ({ id: `cloth${n}`, label: `cloth ${n}x${n}`, kind: 'cloth', size: n })),
+  ...CLOTH_SIZES.map((n) => ({ id: `cloth${n}`, label: `cloth ${n}x${n}`, kind: 'cloth', size: n, gravity: GRAVITY })),
+  ...REST_SIZES.map((n) => ({ id: `cloth${n}rest`, label: `cloth ${n}x${n} g=0`, kind: 'cloth', size: n, gravity: 0 })),
   { id: `cube${CUBE_CELLS}`, label: `cube ${CUBE_CELLS}^3 cells`, kind: 'cube', size: CUBE_CELLS },
 ];
 
@@ -56,6 +58,10 @@ const CONFIGS = [
   { id: 'pbd-single', engine: 'pbd-wasm', build: 'single', simd: true, threads: 1 },
   { id: 'pbd-threaded-1', engine: 'pbd-wasm', build: 'threaded', simd: true, threads: 1 },
   { id: 'pbd-threaded-2', engine: 'pbd-wasm', build: 'threaded', simd: true, threads: 2 },
+  // The same scenes in the native build (bench/native_bench.cpp ClothStep and CubeStep, run once by fillNativeRows):
+  // the wasm/native ratio of the same code.
+  { id: 'pbd-native-1', engine: 'pbd-native', build: 'native', simd: true, threads: 1 },
+  { id: 'pbd-native-2', engine: 'pbd-native', build: 'native', simd: true, threads: 2 },
   { id: 'jolt-wasm', engine: 'jolt', build: 'wasm', simd: false, threads: 1 },
   // The cloth with the constraints Jolt's own CreateConstraints builds (jolt-scenes.mjs, layout 'jolt'), the way a
   // Jolt user would: not the identical set, so its sanity figures, not only its time, differ.
@@ -68,7 +74,7 @@ const CONFIGS = [
 // All stay loaded for the whole run; idle, their pools sleep.
 async function loadEngines(configs) {
   const engines = new Map(), errors = new Map();
-  for (const c of configs) {
+  for (const c of configs.filter((x) => x.engine !== 'pbd-native')) {
     const key = engineKey(c);
     if (engines.has(key) || errors.has(key)) continue;
     try {
@@ -84,11 +90,91 @@ const engineKey = (c) => (c.engine === 'jolt' ? c.build : `${c.build}/${c.thread
 function build(config, engine, scene) {
   if (config.engine === 'pbd-wasm') {
     if (engine.threads !== config.threads) throw new Error(`pbd-wasm runs ${engine.threads} threads, not ${config.threads}`);
-    return scene.kind === 'cloth' ? pbdCloth(engine, scene.size) : pbdCube(engine, scene.size);
+    return scene.kind === 'cloth' ? pbdCloth(engine, scene.size, { gravity: scene.gravity }) : pbdCube(engine, scene.size);
   }
   return scene.kind === 'cloth'
-    ? joltCloth(engine, scene.size, { threads: config.threads, layout: config.layout ?? 'same' })
+    ? joltCloth(engine, scene.size, { threads: config.threads, layout: config.layout ?? 'same', gravity: scene.gravity })
     : joltCube(engine, scene.size, { threads: config.threads });
+}
+
+/** Bytes malloc'd in the engine's wasm heap now: pbd-wasm's mallinfo, Jolt's own allocator statistics. */
+function heapInUse(config, engine) {
+  if (config.engine === 'pbd-wasm') return engine.heapBytesInUse();
+  return engine.JoltInterface.prototype.sGetTotalMemory() - engine.JoltInterface.prototype.sGetFreeMemory();
+}
+/** The engine's wasm memory size, bytes: it only grows, so after a scene it is the peak so far. */
+const heapSize = (config, engine) => (config.engine === 'pbd-wasm' ? engine.memory.byteLength : engine.HEAPU8.length);
+
+/**
+ * pbd-wasm's memory per particle and per constraint, measured with malloc's count in the single-threaded build:
+ * a world of n² bare particles (everything a particle costs: state, solver scratch, contact room, hashes), then the
+ * n x n cloth of the scene minus those particles, over its constraints (constraint, multiplier, colour schedule,
+ * hierarchy and body bookkeeping).
+ */
+function memoryPerElement(pbd, n) {
+  const before = pbd.heapBytesInUse();
+  const bare = new pbd.World();
+  bare.addParticles(clothDef(n).positions, undefined);
+  bare.step(DT);
+  const particleBytes = (pbd.heapBytesInUse() - before) / (n * n);
+  bare.delete();
+  const h = pbdCloth(pbd, n);
+  h.step();
+  const constraintBytes = (pbd.heapBytesInUse() - before - particleBytes * n * n) / h.constraintCount;
+  h.delete();
+  return { n, particleBytes, constraintBytes };
+}
+
+/** The Google Benchmark name of a scene in bench/native_bench.cpp, or null when it has no native twin. */
+function nativeName(scene, threads) {
+  if (scene.kind === 'cube') return scene.size === 10 ? `CubeStep/threads:${threads}` : null;
+  return `ClothStep/n:${scene.size}/threads:${threads}/g:${scene.gravity === 0 ? 0 : 1}`;
+}
+
+/**
+ * The native rows: runs the native benchmark binary once over the selected scenes (5 repetitions each, its own
+ * warm-up of 30 frames) and returns the median ms per frame by benchmark name. Sanity figures are the wasm rows':
+ * the native build runs the same code (tests/native checks native and wasm agree bit for bit).
+ */
+function runNative(scenes, configs) {
+  const names = [];
+  for (const sc of scenes) for (const c of configs) if (c.engine === 'pbd-native') names.push(nativeName(sc, c.threads));
+  const wanted = names.filter(Boolean);
+  if (!wanted.length) return new Map();
+  const bin = join(ROOT, 'build', 'native', 'bench', 'pbd_bench');
+  const filter = `^(${wanted.join('|')})(/|$)`;  // names end in /repeats:5 (native_bench.cpp)
+  const out = execFileSync(bin, [`--benchmark_filter=${filter}`, '--benchmark_format=json'],
+    { encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'ignore'] });
+  const byName = new Map();
+  for (const b of JSON.parse(out).benchmarks) {
+    if (b.aggregate_name === 'median') byName.set(b.run_name.replace(/\/repeats:\d+$/, ''), b.real_time);  // ms
+  }
+  return byName;
+}
+
+/** Fills the native rows from one run of the native benchmark; counts and sanity come from the scene's wasm row. */
+function fillNativeRows(results, scenes, configs) {
+  let byName;
+  try {
+    byName = runNative(scenes, configs);
+  } catch (e) {
+    for (const r of results) if (r.engine === 'pbd-native') r.error = `native benchmark: ${e.message.split('\n')[0]}`;
+    return;
+  }
+  for (const r of results.filter((q) => q.engine === 'pbd-native')) {
+    const scene = scenes.find((sc) => sc.id === r.scene);
+    const ms = byName.get(nativeName(scene, r.threads));
+    const twin = results.find((q) => q.scene === r.scene && q.configId === 'pbd-single' && !q.error);
+    if (ms === undefined || !twin) {
+      r.error = ms === undefined ? 'no native twin of this scene' : 'needs the pbd-single row for its counts';
+      continue;
+    }
+    Object.assign(r, {
+      particles: twin.particles, constraints: twin.constraints, ms: { median: ms, min: ms, max: ms, runs: [ms] },
+      sanity: twin.sanity, verdictAtEnd: twin.verdictAtEnd, mprojPerS: twin.constraints * SUBSTEPS / ms / 1e3,
+      worldBytes: twin.worldBytes, wasmHeapBytes: 0,
+    });
+  }
 }
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
@@ -102,10 +188,11 @@ function measureScene(scene, entries, o) {
   const live = [];
   for (const { config, engine, base } of entries) {
     try {
+      const heapBefore = heapInUse(config, engine);
       const h = build(config, engine, scene);
       const rest = restLengths(h.def.positions, scene.kind === 'cloth' ? h.def.stretch : h.def.edges);
       const sanityOf = (p) => (scene.kind === 'cloth' ? clothSanity(p, h.def, rest) : cubeSanity(p, h.def, rest));
-      live.push({ h, base, sanityOf, perFrame: [] });
+      live.push({ h, base, sanityOf, perFrame: [], heapBefore, config, engine });
     } catch (e) {
       base.error = e.message.split('\n')[0];
     }
@@ -113,6 +200,7 @@ function measureScene(scene, entries, o) {
   for (const x of live) {
     for (let f = 0; f < o.warmup; f++) x.h.step();
     x.sanity = { t: o.warmup * DT, ...x.sanityOf(x.h.positions()) };
+    x.worldBytes = heapInUse(x.config, x.engine) - x.heapBefore;  // after warm-up: every buffer a step needs exists by now
   }
   for (let r = 0; r < o.runs; r++) {
     for (let k = 0; k < live.length; k++) {
@@ -129,6 +217,8 @@ function measureScene(scene, entries, o) {
       particles: x.h.particleCount, constraints: x.h.constraintCount,
       ms: { median: median(x.perFrame), min: Math.min(...x.perFrame), max: Math.max(...x.perFrame), runs: x.perFrame },
       sanity: x.sanity, verdictAtEnd: end.verdict,
+      mprojPerS: x.h.constraintCount * SUBSTEPS / median(x.perFrame) / 1e3,  // M constraint projections per second
+      worldBytes: x.worldBytes, wasmHeapBytes: heapSize(x.config, x.engine),
     });
   }
   return entries.map((e) => e.base);
@@ -145,16 +235,18 @@ const buildText = (c) => `${c.build.replace('multithread', 'mt')}${c.simd ? ' si
   (c.layout === 'jolt' ? ', own constr.' : '');
 
 function printTable(results, sanityT) {
-  const head = ['scene', 'engine', 'build', 'thr', 'particles', 'constr.', 'ms/frame median [min, max]', 'x jolt-wasm',
+  const head = ['scene', 'engine', 'build', 'thr', 'particles', 'constr.', 'ms/frame median [min, max]', 'Mproj/s',
+    'world KB', 'x jolt-wasm',
     'verdict', `sanity at t = ${sanityT.toFixed(2)} s (stretch: length / rest, grid or tet edges)`];
   const rows = results.map((r) => {
-    if (r.error) return [r.sceneLabel, r.engine, buildText(r.config), String(r.threads), '', '', 'ERROR (below)', '', '', ''];
+    if (r.error) return [r.sceneLabel, r.engine, buildText(r.config), String(r.threads), '', '', 'ERROR (below)', '', '', '', '', ''];
     const ref = results.find((q) => q.scene === r.scene && q.configId === 'jolt-wasm' && !q.error);
     const ratio = ref ? (ref.ms.median / r.ms.median).toFixed(2) : '';
     const bothOk = ref && COMPARABLE.includes(ref.sanity.verdict) && COMPARABLE.includes(r.sanity.verdict);
     const verdict = r.sanity.verdict + (r.verdictAtEnd === r.sanity.verdict ? '' : `, then ${r.verdictAtEnd}`);
     return [r.sceneLabel, r.engine, buildText(r.config), String(r.threads), String(r.particles), String(r.constraints),
       `${r.ms.median.toFixed(2).padStart(7)} [${r.ms.min.toFixed(2)}, ${r.ms.max.toFixed(2)}]`,
+      r.mprojPerS.toFixed(0).padStart(4), String(Math.round(r.worldBytes / 1024)).padStart(6),
       bothOk || !ratio ? ratio : `(${ratio})`, verdict, sanityText(r.sanity)];
   });
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
@@ -171,15 +263,66 @@ function printTable(results, sanityT) {
   if (errors.size) console.log(`\nERRORS\n${[...errors.keys()].join('\n')}`);
 }
 
+/**
+ * The issue #8 targets per cloth scene, from this run's medians: single-threaded pbd-wasm against Jolt's
+ * single-threaded build (target 4x), pbd-wasm on 2 threads against Jolt's multithread build on 2 (target 3x), and
+ * pbd-wasm's 2-thread speed-up (target 1.8x). A ratio whose rows did not both simulate the scene is in parentheses.
+ */
+function printTargets(results) {
+  const row = (scene, id) => results.find((r) => r.scene === scene && r.configId === id && !r.error);
+  const ratio = (a, b) => {
+    if (!a || !b) return 'n/a';
+    const text = `${(a.ms.median / b.ms.median).toFixed(2)}x`;
+    return COMPARABLE.includes(a.sanity.verdict) && COMPARABLE.includes(b.sanity.verdict) ? text : `(${text})`;
+  };
+  const scenes = [...new Set(results.map((r) => r.scene))].filter((id) => id.startsWith('cloth'));
+  if (!scenes.length) return;
+  console.log('\ntargets (issue #8): ST = jolt-wasm / pbd-single (>= 4x), MT = jolt-mt-2 / pbd-threaded-2 (>= 3x), ' +
+    '2T = pbd-threaded-1 / pbd-threaded-2 (>= 1.8x),\n  W/N = pbd-native-1 / pbd-single (wasm speed as a fraction of native, >= 0.8x)');
+  for (const id of scenes) {
+    const st = ratio(row(id, 'jolt-wasm'), row(id, 'pbd-single'));
+    const mt = ratio(row(id, 'jolt-mt-2'), row(id, 'pbd-threaded-2'));
+    const t2 = ratio(row(id, 'pbd-threaded-1'), row(id, 'pbd-threaded-2'));
+    const wn = ratio(row(id, 'pbd-native-1'), row(id, 'pbd-single'));
+    console.log(`  ${id.padEnd(13)} ST ${st.padStart(8)}   MT ${mt.padStart(8)}   2T ${t2.padStart(8)}   W/N ${wn.padStart(8)}`);
+  }
+}
+
+/**
+ * Cost growth: per config, ms/frame against constraints over the cloth sizes of one gravity setting, as the
+ * log-log slope between neighbouring sizes (1 = linear; above 1 = worse than linear, e.g. falling out of a cache).
+ */
+function printGrowth(results) {
+  const groups = [['cloth', (id) => /^cloth\d+$/.test(id)], ['cloth g=0', (id) => /^cloth\d+rest$/.test(id)]];
+  const configIds = [...new Set(results.map((r) => r.configId))];
+  console.log('\ncost growth: log-log slope of ms/frame against constraints between neighbouring sizes (1 = linear)');
+  for (const [label, match] of groups) {
+    for (const id of configIds) {
+      const rows = results.filter((r) => r.configId === id && match(r.scene) && !r.error)
+        .sort((a, b) => a.constraints - b.constraints);
+      if (rows.length < 2) continue;
+      const steps = rows.slice(1).map((r, k) => {
+        const q = rows[k];
+        const slope = Math.log(r.ms.median / q.ms.median) / Math.log(r.constraints / q.constraints);
+        return `${q.scene.replace(/\D+/g, '')}->${r.scene.replace(/\D+/g, '')} ${slope.toFixed(2)}`;
+      });
+      const perConstraint = rows.map((r) => `${(1e6 * r.ms.median / (r.constraints * SUBSTEPS)).toFixed(1)}`).join(' / ');
+      console.log(`  ${label.padEnd(10)} ${id.padEnd(15)} ${steps.join('   ')}   (ns per projection: ${perConstraint})`);
+    }
+  }
+}
+
 function toCsv(results) {
   const cols = ['scene', 'engine', 'build', 'simd', 'threads', 'particles', 'constraints', 'ms_median', 'ms_min', 'ms_max',
+    'mproj_per_s', 'world_bytes', 'wasm_heap_bytes',
     'sanity_t_s', 'verdict', 'verdict_at_end', 'lowest_y', 'free_corner_y', 'centroid_y', 'volume_ratio',
     'p99_stretch', 'max_stretch', 'min_stretch', 'error'];
   const out = [cols.join(',')];
   for (const r of results) {
     const s = r.sanity ?? {};
     out.push([r.scene, r.engine, r.config.build + (r.config.patched ? ' (patched glue)' : ''), r.config.simd, r.threads,
-      r.particles ?? '', r.constraints ?? '', r.ms?.median ?? '', r.ms?.min ?? '', r.ms?.max ?? '', s.t ?? '',
+      r.particles ?? '', r.constraints ?? '', r.ms?.median ?? '', r.ms?.min ?? '', r.ms?.max ?? '',
+      r.mprojPerS ?? '', r.worldBytes ?? '', r.wasmHeapBytes ?? '', s.t ?? '',
       s.verdict ?? '', r.verdictAtEnd ?? '', s.lowestY ?? '', s.freeCornerY ?? '', s.centroidY ?? '', s.volumeRatio ?? '',
       s.p99Stretch ?? '', s.maxStretch ?? '', s.minStretch ?? '', r.error ? `"${r.error.replace(/"/g, '""')}"` : ''].join(','));
   }
@@ -205,16 +348,28 @@ async function main() {
       base: { scene: scene.id, sceneLabel: scene.label, configId: config.id, config, engine: config.engine,
         threads: config.threads, ...(errors.has(engineKey(config)) ? { error: errors.get(engineKey(config)) } : {}) },
     }));
-    const rows = measureScene(scene, entries.filter((e) => !e.base.error), o);
+    const rows = measureScene(scene, entries.filter((e) => !e.base.error && e.config.engine !== 'pbd-native'), o);
     results.push(...entries.map((e) => e.base));
     for (const r of rows) {
       process.stderr.write(`  ${scene.id.padEnd(8)} ${r.configId.padEnd(14)} ` +
         `${r.error ? `error: ${r.error}` : `${r.ms.median.toFixed(2)} ms/frame, ${r.sanity.verdict}`}\n`);
     }
   }
+  const single = engines.get('single/1');
+  const memory = single ? [32, 128].map((n) => memoryPerElement(single, n)) : [];
   for (const [key, engine] of engines) if (!key.startsWith('wasm')) engine.terminate();  // pbd-wasm pools
+  fillNativeRows(results, scenes, configs);
   console.log('');
   printTable(results, o.warmup * DT);
+  printTargets(results);
+  printGrowth(results);
+  for (const m of memory) {
+    console.log(`memory (pbd-wasm single, malloc'd bytes): ${m.particleBytes.toFixed(0)} B per particle (${m.n}² bare ` +
+      `particles), ${m.constraintBytes.toFixed(0)} B per constraint (the ${m.n}x${m.n} cloth minus its particles)`);
+  }
+  const peaks = [...new Set(results.filter((r) => r.wasmHeapBytes).map((r) => r.configId))].map((id) =>
+    `${id} ${(Math.max(...results.filter((r) => r.configId === id).map((r) => r.wasmHeapBytes ?? 0)) / 2 ** 20).toFixed(0)} MB`);
+  if (peaks.length) console.log(`peak wasm memory over this run (memory.buffer size, never shrinks): ${peaks.join(', ')}`);
   const loadAfter = os.loadavg();
   console.log("\njolt wasm = jolt-physics' official single-threaded build (no SIMD); wasm-mt simd * = its multithread " +
     'build (SIMD, pthreads) with the\nNode pthread check in its glue fixed (jolt-scenes.mjs); thr = threads incl. the ' +

@@ -24,7 +24,11 @@ export const SUBSTEPS = 10;
 // diagonals), bend (skip-one distance constraints along rows and columns). It falls and swings about the pinned
 // edge. The ground plane sits at y = -2, out of reach (the cloth hangs at most 1 m below its pins).
 
-export const CLOTH_SIZES = [32, 64, 128];
+export const CLOTH_SIZES = [32, 64, 128, 256];
+/** Rest variants (gravity 0) for throughput where every engine stays finite (issue #8). */
+export const REST_SIZES = [128, 256];
+/** m/s², y. The rest variants use 0. */
+export const GRAVITY = -9.81;
 export const CLOTH_GROUND_Y = -2;
 
 /** Particles, masses, pins and the constraint pairs (the same set pbd-wasm's addCloth builds). */

@@ -29,6 +29,21 @@ struct Float4 {
   static Float4 splat(float s) { return {wasm_f32x4_splat(s)}; }
   static Float4 make(float a, float b, float c, float d) { return {wasm_f32x4_make(a, b, c, d)}; }
   void store(float* p) const { wasm_v128_store(p, v); }
+  /// Lane k = *pk: one load-into-lane instruction per lane (wasm_f32x4_make of four loads costs a load and a
+  /// replace_lane each).
+  static Float4 gather(const float* a, const float* b, const float* c, const float* d) {
+    v128_t r = wasm_v128_load32_zero(a);
+    r = wasm_v128_load32_lane(b, r, 1);
+    r = wasm_v128_load32_lane(c, r, 2);
+    return {wasm_v128_load32_lane(d, r, 3)};
+  }
+  /// *pk = lane k: one store-from-lane instruction per lane.
+  void scatter(float* a, float* b, float* c, float* d) const {
+    wasm_v128_store32_lane(a, v, 0);
+    wasm_v128_store32_lane(b, v, 1);
+    wasm_v128_store32_lane(c, v, 2);
+    wasm_v128_store32_lane(d, v, 3);
+  }
   template <int k>
   float lane() const { return wasm_f32x4_extract_lane(v, k); }
   friend Float4 operator+(Float4 a, Float4 b) { return {wasm_f32x4_add(a.v, b.v)}; }
@@ -54,6 +69,13 @@ struct Float4 {
   static Float4 splat(float s) { return {_mm_set1_ps(s)}; }
   static Float4 make(float a, float b, float c, float d) { return {_mm_setr_ps(a, b, c, d)}; }
   void store(float* p) const { _mm_storeu_ps(p, v); }
+  static Float4 gather(const float* a, const float* b, const float* c, const float* d) { return make(*a, *b, *c, *d); }
+  void scatter(float* a, float* b, float* c, float* d) const {
+    _mm_store_ss(a, v);
+    _mm_store_ss(b, _mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 1, 1, 1)));
+    _mm_store_ss(c, _mm_movehl_ps(v, v));
+    _mm_store_ss(d, _mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 3, 3, 3)));
+  }
   template <int k>
   float lane() const { return _mm_cvtss_f32(_mm_shuffle_ps(v, v, _MM_SHUFFLE(k, k, k, k))); }
   friend Float4 operator+(Float4 a, Float4 b) { return {_mm_add_ps(a.v, b.v)}; }
@@ -80,6 +102,8 @@ struct Float4 {
   static Float4 splat(float s) { return {{s, s, s, s}}; }
   static Float4 make(float a, float b, float c, float d) { return {{a, b, c, d}}; }
   void store(float* p) const { for (int i = 0; i < 4; ++i) p[i] = v[i]; }
+  static Float4 gather(const float* a, const float* b, const float* c, const float* d) { return {{*a, *b, *c, *d}}; }
+  void scatter(float* a, float* b, float* c, float* d) const { *a = v[0], *b = v[1], *c = v[2], *d = v[3]; }
   template <int k>
   float lane() const { return v[k]; }
   template <class Op>

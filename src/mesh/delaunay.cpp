@@ -14,6 +14,7 @@
 #include <string>
 #include <tuple>
 
+#include "math/hilbert.h"
 #include "pbd/errors.h"
 
 namespace pbd::mesh {
@@ -56,33 +57,6 @@ struct Tet {
   int32_t n[4];  ///< n[i]: the tet across the face opposite v[i].
 };
 
-/// Hilbert index of a point with `bits` bits per axis (Skilling 2004, "Programming the Hilbert curve").
-uint64_t hilbertKey(uint32_t x, uint32_t y, uint32_t z, int bits) {
-  uint32_t X[3] = {x, y, z};
-  const uint32_t M = 1u << (bits - 1);
-  for (uint32_t Q = M; Q > 1; Q >>= 1) {  // inverse undo
-    const uint32_t P = Q - 1;
-    for (int i = 0; i < 3; ++i) {
-      if (X[i] & Q) {
-        X[0] ^= P;
-      } else {
-        const uint32_t t = (X[0] ^ X[i]) & P;
-        X[0] ^= t;
-        X[i] ^= t;
-      }
-    }
-  }
-  for (int i = 1; i < 3; ++i) X[i] ^= X[i - 1];  // Gray encode
-  uint32_t t = 0;
-  for (uint32_t Q = M; Q > 1; Q >>= 1)
-    if (X[2] & Q) t ^= Q - 1;
-  for (uint32_t& c : X) c ^= t;
-  uint64_t key = 0;
-  for (int b = bits - 1; b >= 0; --b)
-    for (int i = 0; i < 3; ++i) key = (key << 1) | ((X[i] >> b) & 1u);
-  return key;
-}
-
 /// BRIO (biased randomized insertion order): shuffle, then split into rounds of doubling size (the last round holds
 /// about half the points), each round sorted along a Hilbert curve. Deterministic (fixed seed, raw mt19937 bits).
 std::vector<uint32_t> brioOrder(std::span<const LatticePoint> pts) {
@@ -102,7 +76,7 @@ std::vector<uint32_t> brioOrder(std::span<const LatticePoint> pts) {
   std::vector<uint64_t> key(n);
   for (size_t i = 0; i < n; ++i) {
     const LatticePoint& p = pts[i];
-    key[i] = hilbertKey(uint32_t((p.x - lo[0]) >> shift), uint32_t((p.y - lo[1]) >> shift),
+    key[i] = hilbertIndex3(uint32_t((p.x - lo[0]) >> shift), uint32_t((p.y - lo[1]) >> shift),
                         uint32_t((p.z - lo[2]) >> shift), 21);
   }
   // Round boundaries from the end: [n/2, n), [n/4, n/2), ... down to a first round of at most 64 points.

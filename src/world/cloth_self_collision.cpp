@@ -20,16 +20,25 @@ namespace pbd {
 SelfCollidingSurface makeSelfCollidingSurface(const char* fn, uint32_t body, std::span<const Real> restXyz,
                                               std::vector<uint32_t> triangles, const ContinuousSelfCollision& settings) {
   const size_t count = restXyz.size() / 3;
-  for (size_t k = 0; k < triangles.size(); ++k) check::index(fn, "triangles[" + std::to_string(k) + "]", triangles[k], count);
+  for (size_t k = 0; k < triangles.size(); ++k) {
+    if (triangles[k] >= count) check::index(fn, "triangles[" + std::to_string(k) + "]", triangles[k], count);
+  }
   SelfCollidingSurface s;
   s.body = body;
   s.settings = settings;
+  s.triangles = std::move(triangles);
+  if (settings.enabled) buildSelfCollisionIndex(s, restXyz);
+  return s;
+}
+
+void buildSelfCollisionIndex(SelfCollidingSurface& s, std::span<const Real> restXyz) {
+  const size_t count = restXyz.size() / 3;
   std::vector<std::pair<uint32_t, uint32_t>> edges;  // (edge, triangle) pairs sorted: owners are the first of each
   std::vector<std::pair<std::pair<uint32_t, uint32_t>, uint32_t>> corners;
-  corners.reserve(triangles.size());
-  for (uint32_t t = 0; 3 * size_t(t) < triangles.size(); ++t) {
+  corners.reserve(s.triangles.size());
+  for (uint32_t t = 0; 3 * size_t(t) < s.triangles.size(); ++t) {
     for (int k = 0; k < 3; ++k) {
-      const uint32_t i = triangles[3 * size_t(t) + k], j = triangles[3 * size_t(t) + (k + 1) % 3];
+      const uint32_t i = s.triangles[3 * size_t(t) + k], j = s.triangles[3 * size_t(t) + (k + 1) % 3];
       corners.push_back({{std::min(i, j), std::max(i, j)}, t});
     }
   }
@@ -47,9 +56,7 @@ SelfCollidingSurface makeSelfCollidingSurface(const char* fn, uint32_t body, std
   }
   std::vector<Point3d> rest(count);
   for (size_t i = 0; i < count; ++i) rest[i] = Point3d(restXyz[3 * i], restXyz[3 * i + 1], restXyz[3 * i + 2]);
-  s.triangles = triangles;
-  s.bvh = TriangleBvh(std::move(rest), std::move(triangles));
-  return s;
+  s.bvh = TriangleBvh(std::move(rest), s.triangles);
 }
 
 SelfCollidingSurface* World::Impl::selfSurfaceOf(uint32_t body) {
@@ -60,6 +67,13 @@ SelfCollidingSurface* World::Impl::selfSurfaceOf(uint32_t body) {
 
 void World::Impl::reserveSelfSurface(const SelfCollidingSurface& surface) {
   selfSurfaces.reserve(selfSurfaces.size() + 1);
+  reserveSelfContacts(surface);
+}
+
+// Only a surface that self-collides needs room for contacts: at 4 per element this is most of a cloth's memory
+// (12.6 MB of 28 MB for a 128 x 128 cloth), so a surface switched off has none until it is switched on.
+void World::Impl::reserveSelfContacts(const SelfCollidingSurface& surface) {
+  if (!surface.settings.enabled) return;
   const size_t elements = surface.bvh.vertices().size() + surface.edges.size() / 2;
   selfContacts.reserve(selfContacts.capacity() + kSelfContactsPerElement * elements);
 }
@@ -160,6 +174,14 @@ void World::setContinuousSelfCollision(uint32_t body, const ContinuousSelfCollis
   SelfCollidingSurface* s = impl_->selfSurfaceOf(body);
   if (!s) check::fail(fn, "body", "has no triangles (only cloth and triangle-mesh bodies self-collide)", body);
   check::continuousSelfCollision(fn, "", settings);
+  if (settings.enabled && s->edges.empty()) {
+    // Switched on for the first time: build the index and the contact room (may throw; nothing changed yet).
+    SelfCollidingSurface built{s->body, settings, s->triangles, {}, {}, {}, {}};
+    const ParticleRange r = impl_->bodies[body];
+    buildSelfCollisionIndex(built, {impl_->restX.data() + 3 * size_t(r.begin), 3 * size_t(r.end - r.begin)});
+    impl_->reserveSelfContacts(built);
+    *s = std::move(built);
+  }
   s->settings = settings;
 }
 

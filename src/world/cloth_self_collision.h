@@ -28,13 +28,18 @@ struct SelfCollidingSurface {
                                         ///< phase (edges against triangles) reports each pair once.
   TriangleBvh bvh;                      ///< Over `triangles`, built on the rest shape (restX) so that the tree, and
                                         ///< with it the contact order, is the same after a snapshot; refitted with
-                                        ///< the swept boxes every substep.
+                                        ///< the swept boxes every substep. Like edges, triangleEdges and edgeOwner,
+                                        ///< empty until self-collision is first enabled.
 };
 
 /// Builds a surface over `count` particles at rest positions `restXyz` (local, xyz each). Validates the triangles
-/// (indices < count, "<fn>: triangles[k]"); the settings are checked by check::continuousSelfCollision.
+/// (indices < count, "<fn>: triangles[k]"); the settings are checked by check::continuousSelfCollision. The
+/// edges and the BVH are built only when the settings enable it (buildSelfCollisionIndex builds them later).
 SelfCollidingSurface makeSelfCollidingSurface(const char* fn, uint32_t body, std::span<const Real> restXyz,
                                               std::vector<uint32_t> triangles, const ContinuousSelfCollision& settings);
+
+/// Fills s.edges, s.triangleEdges, s.edgeOwner and s.bvh from s.triangles and the rest positions (local xyz).
+void buildSelfCollisionIndex(SelfCollidingSurface& s, std::span<const Real> restXyz);
 
 namespace check {
 

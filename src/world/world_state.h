@@ -225,6 +225,7 @@ struct World::Impl {
   // Continuous cloth self-collision (cloth_self_collision.cpp): surfaces added with their bodies, the stage.
   SelfCollidingSurface* selfSurfaceOf(uint32_t body);  // nullptr: the body has no triangles
   void reserveSelfSurface(const SelfCollidingSurface& surface);  // room for it and its contacts (may throw)
+  void reserveSelfContacts(const SelfCollidingSurface& surface); // its contacts, if it self-collides (may throw)
   void appendSelfSurface(SelfCollidingSurface&& surface);        // after reserveSelfSurface: never throws
   /// appendBody for cloth and mesh bodies: also their self-colliding surface (validated and built first).
   BodyRange appendSurfaceBody(const char* fn, const BodyBlueprint& blueprint, const ContactMaterial& contact,

@@ -331,6 +331,30 @@ TEST(ClothSelfCollisionWorld, TheSetterTurnsItOnAtRuntime) {
   for (uint32_t i : scene.flake) EXPECT_GT(scene.heightAboveSheet(scene.x(i)), 0);
 }
 
+// A surface switched off builds no BVH and reserves no contact room (most of a cloth's memory); switched on later,
+// it must build the same BVH from the rest shape, so the run is bit for bit the one switched on from the start.
+TEST(ClothSelfCollisionWorld, SwitchedOnLaterRunsBitIdenticallyToOnFromTheStart) {
+  SheetAndFlake on(true, false, 0.2f), later(false, false, 0.2f);
+  later.world.setContinuousSelfCollision(later.body.range.body, {true, 0.005f});
+  on.fire(10), later.fire(10);
+  uint32_t contacts = 0;
+  for (int step = 0; step < 20; ++step) {
+    on.world.step(1.0f / 60);
+    later.world.step(1.0f / 60);
+    contacts += later.world.continuousSelfContactCount();
+    ASSERT_EQ(on.world.continuousSelfContactCount(), later.world.continuousSelfContactCount()) << "step " << step;
+  }
+  EXPECT_GT(contacts, 0u);
+  EXPECT_EQ(0, std::memcmp(on.world.positions(), later.world.positions(), 3 * on.world.particleCount() * sizeof(Real)));
+  // Off, on and off again: the index stays built and the flag is all that changes.
+  later.world.setContinuousSelfCollision(later.body.range.body, {false, 0.005f});
+  later.world.step(1.0f / 60);
+  EXPECT_EQ(later.world.continuousSelfContactCount(), 0u);
+  later.world.setContinuousSelfCollision(later.body.range.body, {true, 0.005f});
+  later.world.step(1.0f / 60);
+  EXPECT_TRUE(std::isfinite(later.x(later.flake[0]).y()));
+}
+
 TEST(ClothSelfCollisionWorld, SnapshotsKeepTheFlagAndContinueBitIdentically) {
   SheetAndFlake scene(true, false, 0.2f);
   scene.fire(10);

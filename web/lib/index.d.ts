@@ -631,6 +631,22 @@ export interface Pbd {
     { positions: Float32Array; triangles: Uint32Array; renderToParticle: Uint32Array; removedTriangles: number };
   /** Parses TetGen .node and .ele texts. Errors name the file and line. */
   readTetGen(nodeText: string, eleText: string): { positions: Float32Array; tets: Uint32Array };
+  /**
+   * Renumbers a soft body's vertices along a Hilbert curve of their positions (deterministic) and sorts its tets by
+   * their smallest vertex, so that the solver's memory reads follow the mesh: for large meshes from a tetrahedralizer
+   * or a file in arbitrary order. Returns a copy of `def` with positions, tets and pinned reordered (every other
+   * field as given; tets keep their orientation) and `particleOfVertex[oldVertex] = newVertex`: after
+   * `world.addSoftBody(def)`, old vertex v is particle `firstParticle + particleOfVertex[v]` (for an Embedding built
+   * on the old mesh, build it on `def` instead). Only positions, tets and pinned are checked here.
+   */
+  reorderSoftBody<T extends SoftBodyOptions>(def: T):
+    { def: T & { positions: Float32Array; tets: Uint32Array }; particleOfVertex: Uint32Array };
+  /**
+   * The same for a triangle mesh's render vertices (triangles keep their winding). Old render vertex v is then
+   * particle `firstParticle + renderToParticle[particleOfVertex[v]]` of the body `addTriangleMesh(def)` returns.
+   */
+  reorderTriangleMesh<T extends TriangleMeshOptions>(def: T):
+    { def: T & { positions: Float32Array; triangles: Uint32Array }; particleOfVertex: Uint32Array };
   /** The build that was loaded. */
   variant: 'threaded' | 'single';
   /** Solver threads, the calling one included. */

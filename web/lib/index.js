@@ -123,6 +123,8 @@ export async function createPbd(options = {}) {
     tetrahedralize: (positions, triangles, options) => tetrahedralize(M, positions, triangles, options),
     readObj: (text) => M.readObj(text),
     weldVertices: (positions, triangles, tolerance = 1e-6) => M.weldVertices(positions, triangles, tolerance),
+    reorderSoftBody: (def) => M.reorderSoftBody(def),
+    reorderTriangleMesh: (def) => M.reorderTriangleMesh(def),
     readTetGen: (nodeText, eleText) => M.readTetGen(nodeText, eleText),
     variant,
     get threads() { return M.threadCount(); },
