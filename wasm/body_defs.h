@@ -60,9 +60,11 @@ inline std::vector<PinRegion> pinRegionsField(const char* fn, const val& o) {
   return out;
 }
 
-/// {friction, restitution} over `m` (ContactMaterial): absent fields keep m's values; the core checks the ranges.
+/// {friction, staticFriction, restitution} over `m` (ContactMaterial): absent fields keep m's values; the core
+/// checks the ranges.
 inline ContactMaterial contactMaterialOf(const char* fn, const val& v, ContactMaterial m) {
   m.friction = Real(numberField(fn, v, "friction", m.friction));
+  m.staticFriction = Real(numberField(fn, v, "staticFriction", m.staticFriction));
   m.restitution = Real(numberField(fn, v, "restitution", m.restitution));
   return m;
 }

@@ -114,6 +114,7 @@ class JsWorld {
       g.height = Real(numberField(fn, o, "height", g.height));
       g.thickness = Real(numberField(fn, o, "thickness", g.thickness));
       g.friction = Real(numberField(fn, o, "friction", g.friction));
+      g.staticFriction = Real(numberField(fn, o, "staticFriction", g.staticFriction));
       g.restitution = Real(numberField(fn, o, "restitution", g.restitution));
       g.restitutionThreshold = Real(numberField(fn, o, "restitutionThreshold", g.restitutionThreshold));
       world_.setGround(g);
@@ -126,6 +127,7 @@ class JsWorld {
     o.set("height", g.height);
     o.set("thickness", g.thickness);
     o.set("friction", g.friction);
+    o.set("staticFriction", g.staticFriction);
     o.set("restitution", g.restitution);
     o.set("restitutionThreshold", g.restitutionThreshold);
     return o;
@@ -152,7 +154,7 @@ class JsWorld {
   double getMaxSpeed() const { return world_.settings().maxSpeed; }
 
   uint32_t bodyCount() const { return world_.bodyCount(); }
-  /// {friction, restitution}: absent fields keep the body's current values.
+  /// {friction, staticFriction, restitution}: absent fields keep the body's current values.
   void setBodyMaterial(double body, val o) {
     guarded("setBodyMaterial", [&] {
       const char* fn = "setBodyMaterial";
@@ -192,6 +194,7 @@ class JsWorld {
       const ContactMaterial& m = world_.bodyMaterial(toIndex("getBodyMaterial", "body", body));
       val o = val::object();
       o.set("friction", m.friction);
+      o.set("staticFriction", m.staticFriction);
       o.set("restitution", m.restitution);
       return o;
     });
@@ -337,6 +340,7 @@ class JsWorld {
       d.halfExtents = vec3Field(fn, o, "halfExtents", d.halfExtents);
       d.thickness = Real(numberField(fn, o, "thickness", d.thickness));
       d.friction = Real(numberField(fn, o, "friction", d.friction));
+      d.staticFriction = Real(numberField(fn, o, "staticFriction", d.staticFriction));
       d.restitution = Real(numberField(fn, o, "restitution", d.restitution));
       if (d.shape != ColliderShape::TriangleMesh) return world_.addCollider(d);
       // three.js-style arrays: positions (xyz per vertex), indices (3 per triangle). The core names them

@@ -29,16 +29,6 @@ struct DistanceConstraint {
   Real kPrime;       ///< 1 - (1-k)^(1/iterations), refreshed when iterations change.
 };
 
-inline float select(bool mask, float a, float b) { return mask ? a : b; }
-
-/// A constant in every lane.
-template <class T>
-T lanes(float c);
-template <>
-inline float lanes<float>(float c) { return c; }
-template <>
-inline Float4 lanes<Float4>(float c) { return Float4::splat(c); }
-
 /// The inputs and outputs of one projection, per lane.
 template <class T>
 struct DistanceLanes {

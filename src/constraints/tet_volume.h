@@ -8,8 +8,10 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 
 #include "constraints/multiplier.h"
+#include "math/wide_float.h"
 #include "pbd/real.h"
 
 namespace pbd {
@@ -34,20 +36,66 @@ inline void tetVolumeGradients(const Vec3& p0, const Vec3& p1, const Vec3& p2, c
   grad[0] = -(grad[1] + grad[2] + grad[3]);
 }
 
+/// The inputs and outputs of one projection per lane (T = float for one tet, Float4 for four of one colour).
+template <class T>
+struct TetVolumeLanes {
+  T x[4], y[4], z[4];  ///< In: vertex positions; out: corrected.
+  T w[4];              ///< Inverse masses.
+  T restVolume;        ///< V0, m³.
+  T maxC;              ///< C is clamped to at most this: 0 = unilateral (only compression is resisted), +inf = not.
+  T kPrime;            ///< PBD corrected stiffness.
+  T alphaTilde;        ///< XPBD α / h².
+  T lambda;            ///< XPBD multiplier so far this substep.
+};
+
+/// Projects every lane; returns Δλ per lane (0 where satisfied or degenerate). The same IEEE operations in the same
+/// order for both lane types and no branches, so a tet gets the same bits whichever path projects it. The gradients
+/// are those of tetVolumeGradients, written out per component.
+template <class T>
+T projectTetVolumeLanes(TetVolumeLanes<T>& l, bool xpbd) {
+  const T zero = lanes<T>(0), one = lanes<T>(1), sixth = lanes<T>(Real(1) / 6);
+  const T e1x = l.x[1] - l.x[0], e1y = l.y[1] - l.y[0], e1z = l.z[1] - l.z[0];
+  const T e2x = l.x[2] - l.x[0], e2y = l.y[2] - l.y[0], e2z = l.z[2] - l.z[0];
+  const T e3x = l.x[3] - l.x[0], e3y = l.y[3] - l.y[0], e3z = l.z[3] - l.z[0];
+  // g1 = (e2 × e3)/6, g2 = (e3 × e1)/6, g3 = (e1 × e2)/6, g0 = -(g1 + g2 + g3); V = e1 · (e2 × e3) / 6.
+  const T c1x = e2y * e3z - e2z * e3y, c1y = e2z * e3x - e2x * e3z, c1z = e2x * e3y - e2y * e3x;
+  const T volume = ((e1x * c1x + e1y * c1y) + e1z * c1z) * sixth;
+  T gx[4], gy[4], gz[4];
+  gx[1] = c1x * sixth, gy[1] = c1y * sixth, gz[1] = c1z * sixth;
+  gx[2] = (e3y * e1z - e3z * e1y) * sixth, gy[2] = (e3z * e1x - e3x * e1z) * sixth, gz[2] = (e3x * e1y - e3y * e1x) * sixth;
+  gx[3] = (e1y * e2z - e1z * e2y) * sixth, gy[3] = (e1z * e2x - e1x * e2z) * sixth, gz[3] = (e1x * e2y - e1y * e2x) * sixth;
+  gx[0] = -((gx[1] + gx[2]) + gx[3]), gy[0] = -((gy[1] + gy[2]) + gy[3]), gz[0] = -((gz[1] + gz[2]) + gz[3]);
+  const T rawC = volume - l.restVolume;
+  const T C = select(rawC > l.maxC, l.maxC, rawC);
+  T weighted = zero;
+  for (int k = 0; k < 4; ++k) weighted = weighted + l.w[k] * ((gx[k] * gx[k] + gy[k] * gy[k]) + gz[k] * gz[k]);
+  const auto active = (C != zero) & (weighted > lanes<T>(Real(1e-24)));
+  const T numerator = xpbd ? (-C - l.alphaTilde * l.lambda) : -(l.kPrime * C);
+  const T denominator = xpbd ? (weighted + l.alphaTilde) : weighted;
+  const T dLambda = select(active, numerator / select(active, denominator, one), zero);
+  for (int k = 0; k < 4; ++k) {
+    const T s = dLambda * l.w[k];
+    l.x[k] = l.x[k] + s * gx[k], l.y[k] = l.y[k] + s * gy[k], l.z[k] = l.z[k] + s * gz[k];
+  }
+  return dLambda;
+}
+
 /// Projects one volume constraint in place; returns Δλ.
 inline Real projectTetVolume(Vec3* p[4], const Real w[4], Real restVolume, bool unilateral, bool xpbd, Real kPrime,
                              Real alphaTilde, Real lambda) {
-  Real C = tetVolume(*p[0], *p[1], *p[2], *p[3]) - restVolume;
-  if (unilateral && C > 0) C = 0;
-  if (C == 0) return 0;
-  Vec3 grad[4];
-  tetVolumeGradients(*p[0], *p[1], *p[2], *p[3], grad);
-  Real weighted = 0;
-  for (int k = 0; k < 4; ++k) weighted += w[k] * grad[k].squaredNorm();
-  if (!(weighted > Real(1e-24))) return 0;
-  const Real dLambda = multiplierStep(C, weighted, xpbd, kPrime, alphaTilde, lambda);
-  for (int k = 0; k < 4; ++k) *p[k] += (dLambda * w[k]) * grad[k];
+  TetVolumeLanes<float> l;
+  for (int k = 0; k < 4; ++k) l.x[k] = p[k]->x(), l.y[k] = p[k]->y(), l.z[k] = p[k]->z(), l.w[k] = w[k];
+  l.restVolume = restVolume;
+  l.maxC = unilateral ? Real(0) : std::numeric_limits<Real>::infinity();
+  l.kPrime = kPrime, l.alphaTilde = alphaTilde, l.lambda = lambda;
+  const Real dLambda = projectTetVolumeLanes(l, xpbd);
+  for (int k = 0; k < 4; ++k) *p[k] = Vec3(l.x[k], l.y[k], l.z[k]);
   return dLambda;
 }
+
+/// Projects tets cs[order[n]] for n in [begin, end), which must share no particle (one colour), four at a time.
+/// Bit-identical to projectTetVolume on each in turn. `xyz` holds the positions, `lambda` the multipliers by tet.
+void projectTetVolumesBatched(const TetVolumeConstraint* cs, const uint32_t* order, size_t begin, size_t end,
+                              Real* lambda, Real* xyz, const Real* inverseMasses, bool xpbd, Real invH2);
 
 }  // namespace pbd

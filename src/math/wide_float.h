@@ -125,6 +125,17 @@ struct Float4 {
 };
 #endif
 
+/// The one-lane twin of Float4's select, so kernels written as templates over the lane type run on plain floats.
+inline float select(bool mask, float a, float b) { return mask ? a : b; }
+
+/// A constant in every lane.
+template <class T>
+T lanes(float c);
+template <>
+inline float lanes<float>(float c) { return c; }
+template <>
+inline Float4 lanes<Float4>(float c) { return Float4::splat(c); }
+
 /// out[k] = a[k] + s * b[k] for k in [begin, end): the prediction p = x + h v over flat xyz arrays.
 inline void axpyRange(float* out, const float* a, float s, const float* b, size_t begin, size_t end) {
   size_t k = begin;

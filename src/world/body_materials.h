@@ -9,13 +9,17 @@
 
 namespace pbd::check {
 
-/// friction: kSurfaceFriction (-1) or finite >= 0; restitution: in [0, 1]. Names "<fn>: <arg>.friction" etc.
+/// A surface's or body's staticFriction: kSameAsFriction (-1) or finite >= 0 (μ_s < μ_d allowed: contact_material.h).
+inline void staticFriction(const char* fn, const std::string& arg, Real mu) {
+  atLeastOrSpecial(fn, arg, mu, 0, kSameAsFriction, "must be >= 0 (or -1: same as friction)");
+}
+
+/// friction: kSurfaceFriction (-1) or finite >= 0; staticFriction: as check::staticFriction; restitution: in [0, 1].
+/// Names "<fn>: <arg>.friction" etc.
 inline void contactMaterial(const char* fn, const std::string& arg, const ContactMaterial& m) {
   const std::string prefix = arg.empty() ? "" : arg + '.';
-  if (m.friction != kSurfaceFriction) {
-    finite(fn, prefix + "friction", m.friction);
-    if (m.friction < 0) fail(fn, prefix + "friction", "must be >= 0 (or -1: the surface's)", m.friction);
-  }
+  atLeastOrSpecial(fn, prefix + "friction", m.friction, 0, kSurfaceFriction, "must be >= 0 (or -1: the surface's)");
+  staticFriction(fn, prefix + "staticFriction", m.staticFriction);
   inRange(fn, prefix + "restitution", m.restitution, 0, 1);
 }
 

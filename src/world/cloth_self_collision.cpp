@@ -8,8 +8,10 @@
 // The BVH refit was chosen over the spatial hash: a hash of triangle centres needs a query radius of the largest
 // swept triangle, which one fast particle makes as large as its whole path for every query.
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <optional>
+#include <sstream>
 
 #include "collision/continuous_contact.h"
 #include "world/body_builders.h"
@@ -59,6 +61,26 @@ void buildSelfCollisionIndex(SelfCollidingSurface& s, std::span<const Real> rest
   s.bvh = TriangleBvh(std::move(rest), s.triangles);
 }
 
+void checkSelfCollisionThickness(const char* fn, const std::string& arg, const ContinuousSelfCollision& settings,
+                                 std::span<const uint32_t> triangles, std::span<const Real> restXyz) {
+  if (!settings.enabled) return;
+  double shortest = std::numeric_limits<double>::infinity();
+  for (size_t t = 0; t + 2 < triangles.size(); t += 3) {
+    for (int k = 0; k < 3; ++k) {
+      const uint32_t i = triangles[t + k], j = triangles[t + (k + 1) % 3];
+      double squared = 0;
+      for (int a = 0; a < 3; ++a) squared += std::pow(double(restXyz[3 * size_t(i) + a]) - restXyz[3 * size_t(j) + a], 2);
+      shortest = std::min(shortest, std::sqrt(squared));
+    }
+  }
+  const double bound = shortest / std::sqrt(2.0);
+  if (!(double(settings.thickness) < bound)) {
+    std::ostringstream reason;
+    reason << "must be < the shortest rest edge / sqrt(2) = " << bound;
+    check::fail(fn, arg.empty() ? "thickness" : arg + ".thickness", reason.str().c_str(), settings.thickness);
+  }
+}
+
 SelfCollidingSurface* World::Impl::selfSurfaceOf(uint32_t body) {
   const auto it = std::lower_bound(selfSurfaces.begin(), selfSurfaces.end(), body,
                                    [](const SelfCollidingSurface& s, uint32_t b) { return s.body < b; });
@@ -84,6 +106,7 @@ BodyRange World::Impl::appendSurfaceBody(const char* fn, const BodyBlueprint& b,
                                          const ContinuousSelfCollision& self) {
   check::continuousSelfCollision(fn, "continuousSelfCollision", self);
   SelfCollidingSurface surface = makeSelfCollidingSurface(fn, uint32_t(bodies.size()), b.positions, b.triangles, self);
+  checkSelfCollisionThickness(fn, "continuousSelfCollision", self, surface.triangles, b.positions);
   reserveSelfSurface(surface);
   const BodyRange range = appendBody(fn, b, contact);
   appendSelfSurface(std::move(surface));
@@ -174,11 +197,13 @@ void World::setContinuousSelfCollision(uint32_t body, const ContinuousSelfCollis
   SelfCollidingSurface* s = impl_->selfSurfaceOf(body);
   if (!s) check::fail(fn, "body", "has no triangles (only cloth and triangle-mesh bodies self-collide)", body);
   check::continuousSelfCollision(fn, "", settings);
+  const ParticleRange range = impl_->bodies[body];
+  const std::span<const Real> rest(impl_->restX.data() + 3 * size_t(range.begin), 3 * size_t(range.end - range.begin));
+  checkSelfCollisionThickness(fn, "", settings, s->triangles, rest);
   if (settings.enabled && s->edges.empty()) {
     // Switched on for the first time: build the index and the contact room (may throw; nothing changed yet).
     SelfCollidingSurface built{s->body, settings, s->triangles, {}, {}, {}, {}};
-    const ParticleRange r = impl_->bodies[body];
-    buildSelfCollisionIndex(built, {impl_->restX.data() + 3 * size_t(r.begin), 3 * size_t(r.end - r.begin)});
+    buildSelfCollisionIndex(built, rest);
     impl_->reserveSelfContacts(built);
     *s = std::move(built);
   }

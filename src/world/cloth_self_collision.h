@@ -41,6 +41,14 @@ SelfCollidingSurface makeSelfCollidingSurface(const char* fn, uint32_t body, std
 /// Fills s.edges, s.triangleEdges, s.edgeOwner and s.bvh from s.triangles and the rest positions (local xyz).
 void buildSelfCollisionIndex(SelfCollidingSurface& s, std::span<const Real> restXyz);
 
+/// When `settings` enable it: thickness < (shortest rest edge of `triangles`) / √2, else throws naming
+/// "<arg>.thickness" (or "thickness") and the bound. At that distance a flat grid cloth's vertex is from its nearest
+/// non-adjacent triangle (the far corner of a square's diagonal), so a thicker layer would push the cloth apart at
+/// rest. Unchecked while disabled, so a fine cloth keeps the default thickness until it is switched on. Triangle
+/// indices must be valid (makeSelfCollidingSurface checks them).
+void checkSelfCollisionThickness(const char* fn, const std::string& arg, const ContinuousSelfCollision& settings,
+                                 std::span<const uint32_t> triangles, std::span<const Real> restXyz);
+
 namespace check {
 
 /// thickness finite and > 0 ("<fn>: <arg>.thickness").

@@ -67,27 +67,37 @@ void World::Impl::generateContacts(Real h) {
   }
 }
 
-/// The Coulomb coefficient of a contact: the particle's body material mixed with the surface's (contact_material.h).
+/// The dynamic Coulomb coefficient of a contact: the particle's body material mixed with the surface's
+/// (contact_material.h).
 Real World::Impl::contactFriction(const Contact& c) const {
   const ContactMaterial& body = bodyMaterials[bodyOf(c.particle)];
   return mixFriction(body.friction, c.collider == kGroundCollider ? settings.ground.friction : colliders[c.collider].def.friction);
 }
 
+/// The static coefficient: each side's μ_s (its μ_d where unset), mixed by the same rule. With every staticFriction at
+/// its default this is exactly contactFriction (mixFriction(-1, μ) returns μ untouched).
+Real World::Impl::contactStaticFriction(const Contact& c) const {
+  const ContactMaterial& body = bodyMaterials[bodyOf(c.particle)];
+  const bool ground = c.collider == kGroundCollider;
+  const Real surfaceStatic = ground ? settings.ground.staticFriction : colliders[c.collider].def.staticFriction;
+  const Real surface = ground ? settings.ground.friction : colliders[c.collider].def.friction;
+  return mixFriction(staticOrDynamic(body.staticFriction, body.friction), staticOrDynamic(surfaceStatic, surface));
+}
+
 /// Static friction at position level (Müller et al. 2020, "Detailed rigid body simulation with XPBD", sec. 3.5): the
 /// particle's tangential displacement over the substep relative to the surface,
 ///   Δp = (p - x) - (surface point's displacement),  Δp_t = Δp - (Δp·n) n,
-/// is undone when |Δp_t| < μ d, d = the normal correction the contact has applied this substep (μ d bounds the
+/// is undone when |Δp_t| < μ_s d, d = the normal correction the contact has applied this substep (μ_s d bounds the
 /// tangential correction a static friction impulse may make, as Coulomb's cone bounds the force). Otherwise the
-/// contact slides and the velocity pass applies dynamic friction. The same μ serves both (one coefficient per
-/// material). Without this a held particle creeps by the prediction's g sin θ h² every substep, which the velocity
-/// pass stops but does not undo.
+/// contact slides and the velocity pass applies dynamic friction μ_d. Without this a held particle creeps by the
+/// prediction's g sin θ h² every substep, which the velocity pass stops but does not undo.
 void World::Impl::holdStaticFriction(const Contact& c) {
   if (!(c.normalPush > 0)) return;
   const Vec3 pi = particleAt(p, c.particle);
   const Vec3 surfaceMotion = c.collider == kGroundCollider ? Vec3::Zero() : colliderVelocity(colliders[c.collider], pi, 1);
   const Vec3 delta = pi - particleAt(x, c.particle) - surfaceMotion;
   const Vec3 tangential = delta - delta.dot(c.normal) * c.normal;
-  const Real mu = contactFriction(c);
+  const Real mu = contactStaticFriction(c);
   if (!(tangential.squaredNorm() < mu * mu * c.normalPush * c.normalPush)) return;
   const Vec3 held = pi - tangential;
   for (int a = 0; a < 3; ++a) p[3 * c.particle + a] = held[a];

@@ -121,6 +121,21 @@ template <class S, class M> void selfCollisionSection(S& s, M& m) {
   }
 }
 
+/// Static friction coefficients, newer than format version 1 (CMAT, COLL and SETT keep their layouts): the ground's
+/// (straight into the settings: SETT does not touch it), then per collider and per body material. A blob without it
+/// loads with every staticFriction at kSameAsFriction, which is how it stepped.
+template <class S, class M> void staticFrictionSection(S& s, M& m) {
+  s.all(m.settings.ground.staticFriction);
+  if constexpr (std::is_same_v<S, Writer>) {
+    std::vector<Real> colliders, bodies;
+    for (const Collider& c : m.colliders) colliders.push_back(c.def.staticFriction);
+    for (const ContactMaterial& b : m.bodyMaterials) bodies.push_back(b.staticFriction);
+    s.vec(colliders), s.vec(bodies);
+  } else {
+    s.vec(m.savedColliderStaticFriction), s.vec(m.savedBodyStaticFriction);
+  }
+}
+
 template <class M> struct Section {
   uint32_t tag;
   const char* name;
@@ -129,7 +144,7 @@ template <class M> struct Section {
   bool mayBeAbsent = false;  ///< Newer than format version 1: a blob without it loads with the defaults.
 };
 
-template <class M> constexpr std::array<Section<M>, 18> kSections = {{
+template <class M> constexpr std::array<Section<M>, 19> kSections = {{
     {tag("SETT"), "settings", settingsSection<Writer, M>, settingsSection<Reader, M>},
     {tag("PART"), "particles", particlesSection<Writer, M>, particlesSection<Reader, M>},
     {tag("HIST"), "history", historySection<Writer, M>, historySection<Reader, M>},
@@ -148,6 +163,7 @@ template <class M> constexpr std::array<Section<M>, 18> kSections = {{
     {tag("CMAT"), "contactMaterials", contactMaterialsSection<Writer, M>, contactMaterialsSection<Reader, M>, true},
     {tag("DCOL"), "distanceColours", distanceColoursSection<Writer, M>, distanceColoursSection<Reader, M>, true},
     {tag("CSCD"), "continuousSelfCollision", selfCollisionSection<Writer, M>, selfCollisionSection<Reader, M>, true},
+    {tag("SFRC"), "staticFriction", staticFrictionSection<Writer, M>, staticFrictionSection<Reader, M>, true},
 }};
 
 std::string tagName(uint32_t t) {
@@ -234,6 +250,10 @@ template <class M> void buildBodies(M& m, M& s) {
   checkLength("bodies: particles covered", s.bodies.empty() ? 0 : s.bodies.back().end, n);
   if (s.bodyMaterials.empty()) s.bodyMaterials.resize(s.bodies.size());  // a blob from before per-body materials
   checkLength("contactMaterials", s.bodyMaterials.size(), s.bodies.size());
+  if (!s.savedBodyStaticFriction.empty() || !s.savedColliderStaticFriction.empty()) {  // section SFRC
+    checkLength("staticFriction: bodies", s.savedBodyStaticFriction.size(), s.bodies.size());
+    for (size_t b = 0; b < s.bodies.size(); ++b) s.bodyMaterials[b].staticFriction = s.savedBodyStaticFriction[b];
+  }
   for (size_t b = 0; b < s.bodyMaterials.size(); ++b) {
     check::contactMaterial(kFn, "contactMaterials[" + std::to_string(b) + "]", s.bodyMaterials[b]);
   }
@@ -300,6 +320,7 @@ template <class M> void buildSelfSurfaces(M& m, M& s) {
     const ParticleRange r = m.bodies[saved.body];
     const std::span<const Real> rest(m.restX.data() + 3 * size_t(r.begin), 3 * size_t(r.end - r.begin));
     SelfCollidingSurface surface = makeSelfCollidingSurface(kFn, saved.body, rest, std::move(saved.triangles), saved.settings);
+    checkSelfCollisionThickness(kFn, name, surface.settings, surface.triangles, rest);
     m.reserveSelfSurface(surface);
     m.appendSelfSurface(std::move(surface));
   }
@@ -369,10 +390,14 @@ template <class M> void build(World& fresh, M& m, M& s) {
   buildParticles(m, s);
   const uint32_t n = m.count();
   size_t meshes = 0;
+  if (!s.savedColliderStaticFriction.empty() || !s.savedBodyStaticFriction.empty()) {  // section SFRC
+    checkLength("staticFriction: colliders", s.savedColliderStaticFriction.size(), s.colliders.size());
+  }
   for (size_t k = 0; k < s.colliders.size(); ++k) {
     const snapshot::ElementCheck c("colliders", k);
     // A mesh collider's def held views of its arrays: from a blob they are wild pointers, replaced by the saved mesh.
     ColliderDef def = s.colliders[k].def;
+    if (!s.savedColliderStaticFriction.empty()) def.staticFriction = s.savedColliderStaticFriction[k];  // SFRC
     def.meshPositions = {};
     def.meshTriangles = {};
     const bool isMesh = def.shape == ColliderShape::TriangleMesh;
@@ -435,6 +460,8 @@ template <class M> void build(World& fresh, M& m, M& s) {
   m.dihedralLambda.assign(m.dihedrals.size(), 0);
   m.volumeLambda.assign(m.volumes.size(), 0);
   m.neoHookeanLambda.assign(2 * m.neoHookeans.size(), 0);
+  m.reserveElementOrders(m.w.size());  // sweep orders, rebuilt (as after any added element) before the next step
+  m.elementOrdersDirty = true;
   m.triangleStrainLambda.assign(3 * m.triangleStrains.size(), 0);
   m.globalVolumeLambda.assign(m.globalVolumes.size(), 0);
   m.shapeMatchingLambda.assign(m.shapeMatchings.size(), 0);

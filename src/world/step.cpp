@@ -5,6 +5,7 @@
 
 #include "constraints/attachment.h"
 #include "constraints/distance.h"
+#include "constraints/tet_volume.h"
 #include "math/wide_float.h"
 #include "world/rigid_damping.h"
 #include "world/symmetric_sweep.h"
@@ -165,6 +166,7 @@ void World::Impl::refreshDerivedData() {
     for (ShapeMatchingCluster& c : shapeMatchings) c.kPrime = correctedStiffness(c.stiffness, kPrimeIterations);
     schedule.dirty = true;
   }
+  refreshElementOrders();
   if (schedule.dirty) hierarchy.dirty = true;  // same triggers: particles, distance constraints, strengths
   if (!schedule.dirty) return;
   // Counting sort by colour.
@@ -184,6 +186,20 @@ void World::Impl::refreshDerivedData() {
     ++schedule.constraintsPerParticle[d.j];
   }
   schedule.dirty = false;
+}
+
+void World::Impl::reserveElementOrders(size_t particles) {
+  dihedralOrder.reserve(particles, dihedrals.capacity());
+  volumeOrder.reserve(particles, volumes.capacity());
+  neoHookeanOrder.reserve(particles, neoHookeans.capacity());
+}
+
+void World::Impl::refreshElementOrders() {
+  if (!elementOrdersDirty) return;
+  dihedralOrder.rebuild(dihedrals.size(), count(), [&](size_t k) { return &dihedrals[k].p0; });
+  volumeOrder.rebuild(volumes.size(), count(), [&](size_t k) { return volumes[k].p; });
+  neoHookeanOrder.rebuild(neoHookeans.size(), count(), [&](size_t k) { return neoHookeans[k].p; });
+  elementOrdersDirty = false;
 }
 
 /// (5) v += h (g + w f) for every free particle.
@@ -306,10 +322,11 @@ void World::Impl::projectDistancesJacobi(bool xpbd, Real invH2) {
   tasks->parallelPhases(kApply + 1, sizes, minRanges, body);
 }
 
-/// Dihedral bending, serially, in a symmetric sweep (symmetric_sweep.h says why).
+/// Dihedral bending, serially, in a symmetric sweep (symmetric_sweep.h says why) in colour order (element_order.h).
 void World::Impl::projectDihedrals(bool xpbd, Real invH2) {
   Vec3* P = asVec3(p);
-  symmetricSweep(dihedrals.size(), [&](size_t k) {
+  symmetricSweep(dihedralOrder.order().size(), [&](size_t n) {
+    const size_t k = dihedralOrder.order()[n];
     const DihedralConstraint& d = dihedrals[k];
     Vec3* ps[4] = {&P[d.p0], &P[d.p1], &P[d.p2], &P[d.p3]};
     const Real ws[4] = {w[d.p0], w[d.p1], w[d.p2], w[d.p3]};
@@ -318,22 +335,36 @@ void World::Impl::projectDihedrals(bool xpbd, Real invH2) {
   });
 }
 
-/// Tet volumes, serially (neighbouring tets share vertices), in a symmetric sweep (symmetric_sweep.h says why).
+/// Tet volumes, serially, in a symmetric sweep (symmetric_sweep.h says why) in colour order (element_order.h): each
+/// colour's tets four at a time in SIMD, the uncoloured rest one by one, last going forward and first coming back.
 void World::Impl::projectVolumes(bool xpbd, Real invH2) {
-  Vec3* P = asVec3(p);
-  symmetricSweep(volumes.size(), [&](size_t k) {
-    const TetVolumeConstraint& t = volumes[k];
-    Vec3* ps[4] = {&P[t.p[0]], &P[t.p[1]], &P[t.p[2]], &P[t.p[3]]};
-    const Real ws[4] = {w[t.p[0]], w[t.p[1]], w[t.p[2]], w[t.p[3]]};
-    volumeLambda[k] += projectTetVolume(ps, ws, t.restVolume, t.unilateral, xpbd, t.kPrime, t.compliance * invH2,
-                                        volumeLambda[k]);
-  });
+  const uint32_t* order = volumeOrder.order().data();
+  constexpr uint32_t kRest = ElementOrder::kColours;
+  auto colour = [&](uint32_t c, bool backward) {
+    const uint32_t b = volumeOrder.colourBegin(c), e = volumeOrder.colourBegin(c + 1);
+    if (c != kRest) {
+      projectTetVolumesBatched(volumes.data(), order, b, e, volumeLambda.data(), p.data(), w.data(), xpbd, invH2);
+      return;
+    }
+    Vec3* P = asVec3(p);
+    for (uint32_t n = b; n < e; ++n) {
+      const uint32_t k = order[backward ? b + e - 1 - n : n];
+      const TetVolumeConstraint& t = volumes[k];
+      Vec3* ps[4] = {&P[t.p[0]], &P[t.p[1]], &P[t.p[2]], &P[t.p[3]]};
+      const Real ws[4] = {w[t.p[0]], w[t.p[1]], w[t.p[2]], w[t.p[3]]};
+      volumeLambda[k] += projectTetVolume(ps, ws, t.restVolume, t.unilateral, xpbd, t.kPrime, t.compliance * invH2,
+                                          volumeLambda[k]);
+    }
+  };
+  for (uint32_t c = 0; c <= kRest; ++c) colour(c, false);
+  for (uint32_t c = kRest + 1; c-- > 0;) colour(c, true);
 }
 
-/// Neo-Hookean tets, serially in the order added, each with its two constraints solved together.
+/// Neo-Hookean tets, serially in a symmetric sweep in colour order, each with its two constraints solved together.
 void World::Impl::projectNeoHookeans(bool xpbd, Real invH2) {
   Vec3* P = asVec3(p);
-  symmetricSweep(neoHookeans.size(), [&](size_t k) {
+  symmetricSweep(neoHookeanOrder.order().size(), [&](size_t n) {
+    const size_t k = neoHookeanOrder.order()[n];
     const NeoHookeanTet& e = neoHookeans[k];
     Vec3* ps[4] = {&P[e.p[0]], &P[e.p[1]], &P[e.p[2]], &P[e.p[3]]};
     const Real ws[4] = {w[e.p[0]], w[e.p[1]], w[e.p[2]], w[e.p[3]]};

@@ -41,6 +41,15 @@ inline void atLeast(const char* fn, const std::string& arg, double value, double
   if (value < min) fail(fn, arg, ("must be >= " + bound(min)).c_str(), value);
 }
 
+/// A coefficient with a sentinel default: exactly `special` (e.g. -1 = "the other coefficient's"), or finite and
+/// >= min. `reason` says both, e.g. "must be >= 0 (or -1: the surface's)".
+inline void atLeastOrSpecial(const char* fn, const std::string& arg, double value, double min, double special,
+                             const char* reason) {
+  if (value == special) return;
+  finite(fn, arg, value);
+  if (value < min) fail(fn, arg, reason, value);
+}
+
 inline void positive(const char* fn, const std::string& arg, double value) {
   finite(fn, arg, value);
   if (!(value > 0)) fail(fn, arg, "must be > 0", value);

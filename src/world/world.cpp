@@ -42,6 +42,7 @@ void checkSettings(const char* fn, const SolverSettings& s) {
   check::finite(fn, "ground.height", s.ground.height);
   check::atLeast(fn, "ground.thickness", s.ground.thickness, 0);
   check::atLeast(fn, "ground.friction", s.ground.friction, 0);
+  check::staticFriction(fn, "ground.staticFriction", s.ground.staticFriction);
   check::inRange(fn, "ground.restitution", s.ground.restitution, 0, 1);
   check::atLeast(fn, "ground.restitutionThreshold", s.ground.restitutionThreshold, 0);
   if (s.method != Method::Pbd && s.method != Method::Xpbd) check::fail(fn, "method", "is unknown", int(s.method));
@@ -85,6 +86,7 @@ uint32_t World::Impl::appendParticles(const char* fn, const Real* xyz, const Rea
   reserveContacts(newCount, colliders.size());
   schedule.constraintsPerParticle.reserve(newCount);
   colouring.reserveParticles(newCount);
+  reserveElementOrders(newCount);
   bodies.reserve(bodies.size() + 1);
   bodyMaterials.reserve(bodies.size() + 1);
   const uint32_t first = count();
@@ -167,6 +169,7 @@ BodyRange World::Impl::appendBody(const char* fn, const BodyBlueprint& b, const 
     volumeGradient.reserve(std::max(volumeGradient.size(), b.positions.size() / 3));
   }
   dihedralLambda.reserve(dihedrals.size() + b.dihedrals.size());
+  reserveElementOrders(count() + n);
   reserveTriangleStrains(fn, b.triangleStrains.size());
   reserveShapeMatching(fn, b.shapeMatching);
   const uint32_t firstConstraint = uint32_t(distances.size());
@@ -201,6 +204,7 @@ BodyRange World::Impl::appendBody(const char* fn, const BodyBlueprint& b, const 
     neoHookeans.push_back(e);
     neoHookeanLambda.insert(neoHookeanLambda.end(), {Real(0), Real(0)});
   }
+  elementOrdersDirty = true;
   appendGlobalVolume(b, first);
   appendTriangleStrains(b, first);
   appendShapeMatching(b.shapeMatching, first);
@@ -392,6 +396,8 @@ uint32_t World::addDihedralConstraint(const DihedralConstraintDef& def) {
   if (m.dihedrals.size() >= kMaxConstraints) check::fail(fn, "constraint count", "is at the limit", m.dihedrals.size());
   m.dihedrals.reserve(m.dihedrals.size() + 1);
   m.dihedralLambda.reserve(m.dihedrals.size() + 1);
+  m.reserveElementOrders(m.count());
+  m.elementOrdersDirty = true;
   m.dihedrals.push_back({def.p0, def.p1, def.p2, def.p3, rest, def.strength.compliance, def.strength.stiffness,
                          symmetricSweepKPrime(def.strength.stiffness, m.settings.iterations)});
   m.dihedralLambda.push_back(0);
@@ -496,6 +502,7 @@ Quat checkCollider(const char* fn, const ColliderDef& def) {
   for (int a = 0; a < 3; ++a) check::positive(fn, std::string("halfExtents.") + "xyz"[a], def.halfExtents[a]);
   check::atLeast(fn, "thickness", def.thickness, 0);
   check::atLeast(fn, "friction", def.friction, 0);
+  check::staticFriction(fn, "staticFriction", def.staticFriction);
   check::inRange(fn, "restitution", def.restitution, 0, 1);
   return def.rotation.normalized();
 }

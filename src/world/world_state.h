@@ -18,6 +18,7 @@
 #include "pbd/world.h"
 #include "collision/mesh_collider.h"
 #include "collision/spatial_hash.h"
+#include "schedule/element_order.h"
 #include "schedule/graph_colouring.h"
 #include "solvers/hierarchy.h"
 #include "solvers/projective_dynamics.h"
@@ -130,6 +131,10 @@ struct World::Impl {
   std::vector<Real> dihedralLambda;
   std::vector<TetVolumeConstraint> volumes;
   std::vector<Real> volumeLambda;
+  // The serial sweeps' orders over dihedrals, volumes and neoHookeans (element_order.h), rebuilt before the next
+  // step when `elementOrdersDirty` (elements added or loaded); room reserved by reserveElementOrders.
+  ElementOrder dihedralOrder, volumeOrder, neoHookeanOrder;
+  bool elementOrdersDirty = true;
   std::vector<Tether> tethers;                // at most one per particle, so all independent
   std::vector<NeoHookeanTet> neoHookeans;
   std::vector<Real> neoHookeanLambda;         // 2 per tet: deviatoric, hydrostatic
@@ -164,6 +169,9 @@ struct World::Impl {
     bool insideUnknown = true;        // the flags must be recomputed at the next substep
   };
   std::vector<SavedMesh> savedMeshes;
+  /// loadSnapshot's parsed section SFRC: staticFriction per collider and per body material, in their order (the
+  /// other sections may come after it, so these are merged in build()); empty when the blob predates it.
+  std::vector<Real> savedColliderStaticFriction, savedBodyStaticFriction;
   std::vector<Contact> contacts;              // capacity reserved (see reserveContacts), so step() never allocates
   std::vector<Real> contactView;              // World::lastContacts(): x,y,z, nx,ny,nz per contact, filled on demand
 
@@ -224,6 +232,8 @@ struct World::Impl {
   void projectSelfCollisions();
   // Continuous cloth self-collision (cloth_self_collision.cpp): surfaces added with their bodies, the stage.
   SelfCollidingSurface* selfSurfaceOf(uint32_t body);  // nullptr: the body has no triangles
+  void reserveElementOrders(size_t particles);  // for the element vectors' capacities (may throw)
+  void refreshElementOrders();                  // rebuilds them if dirty (never allocates after the reserve)
   void reserveSelfSurface(const SelfCollidingSurface& surface);  // room for it and its contacts (may throw)
   void reserveSelfContacts(const SelfCollidingSurface& surface); // its contacts, if it self-collides (may throw)
   void appendSelfSurface(SelfCollidingSurface&& surface);        // after reserveSelfSurface: never throws
@@ -243,7 +253,8 @@ struct World::Impl {
   MeshShape buildMeshShape(const char* fn, const ColliderDef& def) const;  // mesh_colliders.cpp; validates
   void commitPositions(Real h);
   void updateContactVelocities(Real h);
-  Real contactFriction(const Contact& c) const;  // contacts.cpp: μ of the particle's body against the surface
+  Real contactFriction(const Contact& c) const;  // contacts.cpp: dynamic μ_d of the particle's body against the surface
+  Real contactStaticFriction(const Contact& c) const;  // contacts.cpp: static μ_s, the same pair, the same mixing
   void holdStaticFriction(const Contact& c);     // contacts.cpp: position-level static friction of one contact
   void pushOut(Contact& c, const Vec3& pi, Real push, const Vec3& n);  // contacts.cpp: back onto the surface
   void clampVelocities();  // velocity_clamp.cpp: |v| <= settings.maxSpeed before the prediction (0 = off)

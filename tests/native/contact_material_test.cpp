@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "io/byte_stream.h"
+#include "scenes/snapshot_edit.h"
 #include "pbd/errors.h"
 #include "pbd/world.h"
 #include "scenes/scenes.h"
@@ -219,25 +219,7 @@ TEST(ContactMaterial, SnapshotsKeepMaterialsAndLoadBlobsWrittenBeforeThem) {
   // A blob from before: cut the contactMaterials section out (tag, u64 length, body), fix the payload length and
   // checksum. It loads, with default materials and no velocity clamp.
   std::vector<uint8_t> old = blob;
-  size_t at = 20;
-  bool cut = false;
-  while (at + 12 <= old.size() - 8) {
-    uint64_t length = 0;
-    std::memcpy(&length, &old[at + 4], 8);
-    if (std::memcmp(&old[at], "CMAT", 4) == 0) {
-      old.erase(old.begin() + at, old.begin() + at + 12 + length);
-      uint64_t payload = 0;
-      std::memcpy(&payload, &old[12], 8);
-      payload -= 12 + length;
-      std::memcpy(&old[12], &payload, 8);
-      cut = true;
-      break;
-    }
-    at += 12 + size_t(length);
-  }
-  ASSERT_TRUE(cut);
-  const uint64_t h = io::fnv1a64(old.data(), old.size() - 8);
-  std::memcpy(&old[old.size() - 8], &h, 8);
+  ASSERT_TRUE(scenes::cutSnapshotSection(old, "CMAT"));
   World fromOld;
   fromOld.loadSnapshot(old.data(), old.size());
   EXPECT_EQ(fromOld.bodyMaterial(0).friction, kSurfaceFriction);
@@ -247,7 +229,8 @@ TEST(ContactMaterial, SnapshotsKeepMaterialsAndLoadBlobsWrittenBeforeThem) {
 
   // A material out of range in the blob is refused naming it.
   std::vector<uint8_t> bad = blob;
-  for (at = 20; std::memcmp(&bad[at], "CMAT", 4) != 0;) {
+  size_t at = 20;
+  for (; std::memcmp(&bad[at], "CMAT", 4) != 0;) {
     uint64_t length = 0;
     std::memcpy(&length, &bad[at + 4], 8);
     at += 12 + size_t(length);

@@ -36,6 +36,7 @@ TEST(NoAllocation, StepNeverAllocates) {
     SolverSettings s;
     s.ground.height = 0.5f;
     s.ground.restitution = 0.3f;
+    s.ground.staticFriction = 0.6f;  // a static coefficient apart from the dynamic one (the static friction hold)
     s.linearDamping = 0.1f;
     s.rigidDamping = 0.2f;
     s.maxSpeed = 1.5f;  // the velocity clamp's loop, clamping the falling rope
@@ -52,7 +53,7 @@ TEST(NoAllocation, StepNeverAllocates) {
     r.segments = 20;
     r.start = Vec3(1, 1.5f, 0);
     world.addRope(r);
-    world.setBodyMaterial(1, {0.8f, 0.5f});
+    world.setBodyMaterial(1, {0.8f, 0.5f, 1.1f});  // with its own static coefficient
     ClothDef strain;  // strain triangles and a shape matching cluster: their stages run on reserved buffers too
     strain.columns = strain.rows = 8;
     strain.origin = Vec3(-2, 1.5f, 0);

@@ -306,8 +306,9 @@ TEST(SnapshotFormat, KnowsEveryField) {
   // A new field in any of these structs must be added to its describe() in src/world/snapshot_codec.h (and the
   // format version bumped if old blobs can no longer be read the same way); then update the size here.
   // (Collider is left out: its def holds spans, whose size differs between native and wasm32.)
-  // maxSpeed (the last 4 bytes) is saved in the contactMaterials section, so blobs of format 1 still load.
-  EXPECT_EQ(sizeof(SolverSettings), 92u) << "SolverSettings changed: save the new field in the snapshot";
+  // maxSpeed (the last 4 bytes) is saved in the contactMaterials section, and ground.staticFriction in the
+  // staticFriction section (SFRC), so blobs of format 1 still load.
+  EXPECT_EQ(sizeof(SolverSettings), 96u) << "SolverSettings changed: save the new field in the snapshot";
   EXPECT_EQ(sizeof(Attachment), 44u) << "Attachment changed";
   EXPECT_EQ(sizeof(DistanceConstraint), 28u);
   EXPECT_EQ(sizeof(DihedralConstraint), 32u);

@@ -44,7 +44,8 @@ export const DEFAULT_PARAMS = {
   compliance: 0,      // XPBD: inverse stiffness, m/N
   damping: 0.1,       // 1/s, global linear damping
   gravity: -9.81,     // m/s^2
-  friction: 0.4,      // ground: Coulomb coefficient
+  friction: 0.4,      // ground: dynamic Coulomb coefficient μ_d (brakes sliding)
+  staticFriction: -1, // ground: static coefficient μ_s (holds resting contacts); -1 = same as friction
   restitution: 0,     // ground: fraction of the approach speed kept after an impact, [0, 1]
   threads: 0,         // solver threads (threaded build); 0 = as many as the build was loaded with
   contacts: false,    // draw the contacts of the last step (points and normals; the worker then sends them per frame)

@@ -31,6 +31,7 @@ export function createPanel({ params, sceneName, scenes, send, renderer, maxThre
   gui.add(values, 'damping', 0, 5, 0.01).name('damping (1/s)').onChange(update);
   gui.add(values, 'gravity', -30, 0, 0.01).name('gravity (m/s²)').onChange(update);
   gui.add(values, 'friction', 0, 2, 0.01).name('ground friction').onChange(update);
+  gui.add(values, 'staticFriction', -1, 2, 0.01).name('ground static friction (-1: same)').onChange(update);
   gui.add(values, 'restitution', 0, 1, 0.01).name('ground restitution').onChange(update);
   if (maxThreads > 1) {
     if (!values.threads) values.threads = maxThreads;

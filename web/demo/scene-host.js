@@ -81,7 +81,8 @@ export function applyParams(built, params) {
     world.setIterations(params.iterations);
     world.setLinearDamping(params.damping);
     world.setGravity(0, params.gravity, 0);
-    world.setGround({ ...GROUND, friction: params.friction, restitution: params.restitution });
+    world.setGround({ ...GROUND, friction: params.friction, staticFriction: params.staticFriction ?? -1,
+      restitution: params.restitution });
   }
   for (const { world, first, count } of built.tunable) {
     world.setDistanceStrength(first, count, params.compliance, params.stiffness);

@@ -292,8 +292,9 @@ export interface DistanceOptions extends Strength {
 /**
  * A body's contact material, combined with the surface's (a collider's or the ground's) at every contact:
  * friction μ = sqrt(μ_body · μ_surface) (geometric mean: a material on itself keeps its own μ, anything on ice
- * slides) and restitution e = max(e_body, e_surface) (either side may bounce). The defaults leave the surface's
- * values exactly.
+ * slides) and restitution e = max(e_body, e_surface) (either side may bounce). The static coefficient μ_s (holds a
+ * resting contact in place) and the dynamic μ_d (`friction`, brakes a sliding one) are each mixed by the same mean.
+ * The defaults leave the surface's values exactly.
  */
 /**
  * Continuous self-collision of one cloth or triangle-mesh body, for thin cloth folding onto itself: every substep each
@@ -306,14 +307,20 @@ export interface ContinuousSelfCollision {
   enabled?: boolean;
   /**
    * m, > 0: the separation kept between layers. Keep it below the distance from a vertex to its nearest non-adjacent
-   * triangle at rest (spacing/√2 on a grid cloth). Default 0.005.
+   * triangle at rest: while enabled it must be below the body's shortest rest edge / √2 (spacing/√2 on a grid
+   * cloth), or the call throws naming `thickness` and the bound. Default 0.005.
    */
   thickness?: number;
 }
 
 export interface ContactMaterial {
-  /** Coulomb coefficient >= 0, or -1 (default) for the surface's own. */
+  /** Dynamic Coulomb coefficient μ_d >= 0, or -1 (default) for the surface's own. */
   friction?: number;
+  /**
+   * Static coefficient μ_s >= 0 (a contact is held while the slope needs less than μ_s), or -1 (default): this
+   * material's `friction`. μ_s < μ_d is allowed (μ_s >= μ_d is the physical usual).
+   */
+  staticFriction?: number;
   /** In [0, 1]. Default 0 (= the surface's, by the max rule). */
   restitution?: number;
 }
@@ -324,8 +331,10 @@ export interface GroundSettings {
   height?: number;
   /** Particles stay this far above the plane, m. Default 0. */
   thickness?: number;
-  /** Coulomb friction coefficient, >= 0. Default 0.5. */
+  /** Dynamic Coulomb friction coefficient μ_d, >= 0 (brakes sliding). Default 0.5. */
   friction?: number;
+  /** Static coefficient μ_s >= 0 (holds a resting contact while the slope's tan θ < μ_s), or -1 (default): `friction`. */
+  staticFriction?: number;
   /** Restitution in [0, 1]. Default 0. */
   restitution?: number;
   /** Approach speeds below this (m/s) do not bounce. Default 0.5. */
@@ -357,8 +366,10 @@ export interface ColliderOptions {
   halfExtents?: Vec3;
   /** Particles stay this far outside the surface, m. Default 0. */
   thickness?: number;
-  /** Coulomb friction coefficient on the velocity relative to the collider. Default 0.5. */
+  /** Dynamic Coulomb friction coefficient μ_d on the velocity relative to the collider, >= 0. Default 0.5. */
   friction?: number;
+  /** Static coefficient μ_s >= 0 (holds a resting contact while tan θ < μ_s), or -1 (default): `friction`. */
+  staticFriction?: number;
   /** Restitution in [0, 1]. Default 0. */
   restitution?: number;
 }

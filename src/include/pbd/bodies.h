@@ -86,9 +86,10 @@ enum class ClothModel {
 /// sharing a vertex. Independent of SolverSettings::selfCollision (particle–particle, all bodies), which may be on too.
 struct ContinuousSelfCollision {
   bool enabled = false;      ///< Off by default (it costs a broad and narrow phase per substep).
-  Real thickness = 0.005f;   ///< m, > 0 and finite: the separation kept between the cloth's layers. Keep it below the
-                             ///< distance from a vertex to its nearest non-adjacent triangle at rest (spacing/√2 on a
-                             ///< grid cloth), or the flat cloth would push itself apart.
+  Real thickness = 0.005f;   ///< m, > 0 and finite: the separation kept between the cloth's layers. While enabled it
+                             ///< must be < the body's shortest rest edge / √2 (spacing/√2 on a grid cloth: a vertex's
+                             ///< distance to its nearest non-adjacent triangle), or the flat cloth would push itself
+                             ///< apart; checked at creation, by the setter and on snapshot load (not while disabled).
 };
 
 /// A rectangular cloth of columns x rows particles in the plane spanned by axisU (columns) and axisV (rows).

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <span>
 
+#include "pbd/contact_material.h"
 #include "pbd/real.h"
 
 namespace pbd {
@@ -30,7 +31,9 @@ struct ColliderDef {
   Real halfHeight = 0.5f;              ///< m, >= 0 (capsule: half the length of its axis segment).
   Vec3 halfExtents{0.5f, 0.5f, 0.5f};  ///< m, each > 0 (box).
   Real thickness = 0;                  ///< m, >= 0: particles are kept this far outside the surface (their radius).
-  Real friction = 0.5f;                ///< Coulomb coefficient >= 0, applied to the velocity relative to the collider.
+  Real friction = 0.5f;                ///< Dynamic Coulomb coefficient μ_d >= 0, on the velocity relative to it.
+  Real staticFriction = kSameAsFriction;  ///< Static coefficient μ_s >= 0 (holds a contact in place while its slip
+                                          ///< < μ_s × normal correction); -1 (the default) = `friction`.
   Real restitution = 0;                ///< [0,1], of the relative approach speed (above the world's threshold).
   /// TriangleMesh: xyz per vertex in the local frame (m), finite. A view: addCollider copies it, the caller keeps it.
   std::span<const Real> meshPositions;

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "pbd/contact_material.h"
 #include "pbd/real.h"
 
 namespace pbd {
@@ -44,7 +45,10 @@ struct GroundSettings {
   bool enabled = true;     ///< false: no ground contacts are generated.
   Real height = 0;         ///< m, the plane's y coordinate.
   Real thickness = 0;      ///< m, particles are kept at least this far above the plane (their radius).
-  Real friction = 0.5f;    ///< Coulomb coefficient (>= 0), applied in the velocity pass, limited by the normal impulse.
+  Real friction = 0.5f;    ///< Dynamic Coulomb coefficient μ_d (>= 0): the velocity pass brakes sliding by at most
+                           ///< μ_d times the normal velocity change.
+  Real staticFriction = kSameAsFriction;  ///< Static coefficient μ_s (>= 0): a contact is held in place while its
+                                          ///< tangential slip < μ_s × normal correction; -1 (default) = `friction`.
   Real restitution = 0;    ///< [0,1], fraction of the approach speed kept after impact.
   Real restitutionThreshold = 0.5f;  ///< m/s, approach speeds below this bounce inelastically (no jitter at rest).
 };

@@ -135,8 +135,8 @@ class World {
   void setBodyMaterial(uint32_t body, const ContactMaterial& material);
   const ContactMaterial& bodyMaterial(uint32_t body) const;
   /// Turns a cloth or triangle-mesh body's continuous self-collision on or off, or changes its thickness (see
-  /// ContinuousSelfCollision; thickness finite > 0). Throws for a body without triangles (ropes, soft bodies,
-  /// particles). Takes effect at the next step.
+  /// ContinuousSelfCollision; thickness finite > 0, and when enabled < shortest rest edge / √2). Throws for a body
+  /// without triangles (ropes, soft bodies, particles). Takes effect at the next step.
   void setContinuousSelfCollision(uint32_t body, const ContinuousSelfCollision& settings);
   /// A cloth or triangle-mesh body's continuous self-collision settings (throws for a body without triangles).
   const ContinuousSelfCollision& continuousSelfCollision(uint32_t body) const;

@@ -29,7 +29,7 @@ describe('contact materials', () => {
     const rope = world.addRope({ segments: 1, start: [0, 2, 0], end: [0.1, 2, 0], contact: { restitution: 0.6 } });
     expect(rope.body).toBe(0);
     expect(world.bodyCount()).toBe(1);
-    expect(world.getBodyMaterial(0)).toEqual({ friction: -1, restitution: expect.closeTo(0.6, 6) });
+    expect(world.getBodyMaterial(0)).toEqual({ friction: -1, staticFriction: -1, restitution: expect.closeTo(0.6, 6) });
     const apex = reboundApex(world, 0);
     expect(Math.abs(apex - 0.36 * 2)).toBeLessThan(0.05 * 0.36 * 2);
     world.delete();
