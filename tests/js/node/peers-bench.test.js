@@ -66,7 +66,7 @@ describe('bench:peers scenes', () => {
       expect(s.volumeRatio).toBeLessThan(1.1);
     });
 
-  it("jolt-physics' multithread glue still has the line jolt-scenes.mjs patches", () => {
+  it("jolt-physics' multithread glue still has the line jolt-node.mjs patches", () => {
     const require = createRequire(import.meta.url);
     const glue = readFileSync(join(dirname(require.resolve('jolt-physics/wasm')), 'jolt-physics.multithread.wasm.js'), 'utf8');
     expect(glue).toContain('isPthread=await import("node:worker_threads").workerData==="em-pthread"');
