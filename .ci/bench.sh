@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm run bench`: native (Google Benchmark) and wasm (Node) figures: the Foundation cloth's step time, the
-# tetrahedralizer on the Stanford bunny at two resolutions, the soft bunny's step time, render-mesh binding.
+# tetrahedralizer on the Stanford bunny at two resolutions, the soft bunny's step time, render-mesh binding, and the
+# self-collision scene (a cloth folding on the bunny) by stage from 64² to 256².
 # Then every gallery scene of the demo page in headless Chromium (solver and render time per frame).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +15,8 @@ echo "== wasm in Node $(node --version)"
 node bench/wasm-bench.mjs
 echo
 node bench/wasm-mesh-bench.mjs
+echo
+node bench/self-collision-bench.mjs
 echo
 echo "== the demo's gallery scenes in headless Chromium"
 node bench/gallery-bench.mjs

@@ -13,6 +13,7 @@
 #include "pbd/tetrahedralize.h"
 #include "pbd/world.h"
 #include "scenes/bunny.h"
+#include "scenes/cloth_on_bunny.h"
 #include "scenes/scenes.h"
 #include "scenes/shuffle.h"
 #include "scenes/tet_cube.h"
@@ -40,6 +41,40 @@ static void ClothStep(benchmark::State& state) {
 BENCHMARK(ClothStep)->ArgNames({"n", "threads", "g"})
     ->ArgsProduct({{32, 64, 128, 256}, {1, 2}, {1}})->ArgsProduct({{128, 256}, {1, 2}, {0}})
     ->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
+
+// Issue #5's self-collision scene (scenes/cloth_on_bunny.h): an n x n cloth with continuous self-collision dropped
+// on the Stanford bunny, timed from 0.5 s in (draping and folding), with the step split into stages (StepTimings,
+// ms per frame): broad = self-collision broad phase, narrow = its continuous tests, solve = constraint iterations,
+// contacts = the bunny and ground contacts; selfUsPerParticle = (broad + narrow) per particle, µs per frame.
+// self = 0 runs the same scene with self-collision off.
+static void ClothOnBunnyStep(benchmark::State& state) {
+  const int n = int(state.range(0));
+  const unsigned threads = unsigned(state.range(1));
+  std::unique_ptr<ThreadPool> pool = threads > 1 ? std::make_unique<ThreadPool>(threads - 1) : nullptr;
+  World world(pool.get());
+  const SurfaceMesh bunny = scenes::bunny(0.05f, 0);
+  const BodyRange cloth = scenes::clothOnBunny(world, n, bunny);
+  if (state.range(2) == 0) world.setContinuousSelfCollision(cloth.body, {false, 0.001f});
+  for (int f = 0; f < 30; ++f) world.step(1.0f / 60);
+  world.setStepTimings(true);
+  StepTimings sum;
+  for (auto _ : state) {
+    world.step(1.0f / 60);
+    const StepTimings& t = world.lastStepTimings();
+    sum.broadPhaseMs += t.broadPhaseMs, sum.narrowPhaseMs += t.narrowPhaseMs, sum.solveMs += t.solveMs;
+    sum.colliderContactsMs += t.colliderContactsMs;
+  }
+  const double frames = double(state.iterations());
+  state.counters["broad"] = sum.broadPhaseMs / frames;
+  state.counters["narrow"] = sum.narrowPhaseMs / frames;
+  state.counters["solve"] = sum.solveMs / frames;
+  state.counters["contacts"] = sum.colliderContactsMs / frames;
+  state.counters["selfUsPerParticle"] = 1000 * (sum.broadPhaseMs + sum.narrowPhaseMs) / frames / cloth.particleCount;
+  state.counters["particles"] = cloth.particleCount;
+}
+BENCHMARK(ClothOnBunnyStep)->ArgNames({"n", "threads", "self"})
+    ->ArgsProduct({{64, 128}, {1, 2}, {1}})->Args({256, 1, 1})->Args({128, 1, 0})
+    ->Unit(benchmark::kMillisecond)->Iterations(10)->Repetitions(3)->ReportAggregatesOnly(true);
 
 // The soft cube of bench/peers: 10³ cells x 6 tets, a rigid volume constraint per tet and a distance constraint per
 // tet edge, density 1000 kg/m³, dropped from 0.5 m onto the ground (its default friction, 0.5); XPBD 10 x 1 per

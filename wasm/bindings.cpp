@@ -100,6 +100,8 @@ EMSCRIPTEN_BINDINGS(pbd) {
       .function("colliderCount", &JsWorld::colliderCount)
       .function("step", &JsWorld::step)
       .function("lastStepReport", &JsWorld::lastStepReport)
+      .function("setStepTimings", &JsWorld::setStepTimings)
+      .function("lastStepTimings", &JsWorld::lastStepTimings)
       .function("saveSnapshot", &JsWorld::saveSnapshot)
       .function("loadSnapshot", &JsWorld::loadSnapshot)
       .function("positions", &JsWorld::positions)

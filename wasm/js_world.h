@@ -412,6 +412,21 @@ class JsWorld {
     o.set("nonFiniteCount", r.nonFiniteCount);
     o.set("particle", r.particle);
     o.set("body", r.body);
+    o.set("droppedContacts", r.droppedContacts);
+    o.set("droppedSelfCollisionPairs", r.droppedSelfCollisionPairs);
+    o.set("droppedSelfContacts", r.droppedSelfContacts);
+    return o;
+  }
+  void setStepTimings(bool on) { world_.setStepTimings(on); }
+  val lastStepTimings() const {
+    const StepTimings& t = world_.lastStepTimings();
+    val o = val::object();
+    o.set("integrateMs", t.integrateMs);
+    o.set("colliderContactsMs", t.colliderContactsMs);
+    o.set("broadPhaseMs", t.broadPhaseMs);
+    o.set("narrowPhaseMs", t.narrowPhaseMs);
+    o.set("solveMs", t.solveMs);
+    o.set("totalMs", t.totalMs);
     return o;
   }
 

@@ -25,12 +25,18 @@ void barycentric(const Point3d& a, const Point3d& b, const Point3d& c, const Poi
   beta[0] = 1 - beta[1] - beta[2];
 }
 
-/// The largest distance a point of segment/triangle corners [first, first + count) moves over the substep: every point
-/// of their convex hull moves by a convex combination of their displacements, so by at most this much.
-double largestMove(const Point3d start[4], const Point3d end[4], int first, int count) {
+/// A bound on how much the distance between the hulls of corners A = [0, split) and B = [split, 4) can shrink over the
+/// substep: with fixed convex weights α, β the gap vector Σα_k x_k(t) − Σβ_l x_l(t) changes by
+/// t Σα_kβ_l (d_k − d_l), d = end − start, so by at most max |d_k − d_l|. Relative motion, not absolute: a cloth
+/// falling as a whole moves far in a substep while its neighbouring elements hardly move against each other.
+double largestRelativeMove(const Point3d start[4], const Point3d end[4], int split) {
   double largest = 0;
-  for (int k = first; k < first + count; ++k) largest = std::max(largest, (end[k] - start[k]).norm());
-  return largest;
+  for (int k = 0; k < split; ++k) {
+    for (int l = split; l < 4; ++l) {
+      largest = std::max(largest, ((end[k] - start[k]) - (end[l] - start[l])).squaredNorm());
+    }
+  }
+  return std::sqrt(largest);
 }
 
 }  // namespace
@@ -105,10 +111,10 @@ std::optional<ContinuousContact> pointTriangleContact(const Point3d start[4], co
   Point3d n = areaNormal / area;
   const double side = n.dot(start[0] - start[1]);
   if (side < 0 || (side == 0 && n.dot((end[0] - start[0]) - (end[1] - start[1])) > 0)) n = -n;
-  // Cheap exact cull: the distance can shrink by at most the point's move plus the triangle's largest corner move, so
-  // a pair farther apart than that plus the thickness at the start cannot touch (most candidates of a calm cloth).
+  // Cheap exact cull: a pair farther apart at the start than the thickness plus how much their distance can shrink
+  // (largestRelativeMove) cannot touch (most candidates of a calm cloth).
   const double gap0 = (start[0] - closestPointOnTriangle(start[1], start[2], start[3], start[0])).norm();
-  if (gap0 - largestMove(start, end, 0, 1) - largestMove(start, end, 1, 3) >= thickness) return std::nullopt;
+  if (gap0 - largestRelativeMove(start, end, 1) >= thickness) return std::nullopt;
   return firstTouch(start, end, [&](const Point3d x[4]) -> std::optional<ContinuousContact> {
     const Point3d q = closestPointOnTriangle(x[1], x[2], x[3], x[0]);
     if (!((x[0] - q).squaredNorm() < thickness * thickness)) return std::nullopt;
@@ -149,7 +155,7 @@ std::optional<ContinuousContact> edgeEdgeContact(const Point3d start[4], const P
   double u0 = 0, v0 = 0;  // the same cull as for a point and a triangle
   closestSegmentParameters(start[0], start[1], start[2], start[3], u0, v0);
   const double gap0 = ((start[0] + u0 * (start[1] - start[0])) - (start[2] + v0 * (start[3] - start[2]))).norm();
-  if (gap0 - largestMove(start, end, 0, 2) - largestMove(start, end, 2, 2) >= thickness) return std::nullopt;
+  if (gap0 - largestRelativeMove(start, end, 2) >= thickness) return std::nullopt;
   return firstTouch(start, end, [&](const Point3d x[4]) -> std::optional<ContinuousContact> {
     double u = 0, v = 0;
     closestSegmentParameters(x[0], x[1], x[2], x[3], u, v);

@@ -35,6 +35,9 @@ class TriangleBvh {
  public:
   static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
   static constexpr uint32_t kLeafSize = 8;  ///< Triangles per leaf at most.
+  /// forEachOverlappingPair's stack: a node pair pushes at most 3 and the walk goes at most 2 x depth deep (the
+  /// median split keeps the depth at log2(triangles / kLeafSize) + 1 <= 29 for 2^32 triangles).
+  static constexpr int kPairStack = 256;
 
   struct Node {
     Point3d lo = Point3d::Zero(), hi = Point3d::Zero();  ///< Bounding box of the node's triangles.
@@ -87,6 +90,55 @@ class TriangleBvh {
       }
       for (uint32_t k = n.first; k < n.first + n.count; ++k) {
         if (!disjoint(boxLo_[k], boxHi_[k])) visit(order_[k]);
+      }
+    }
+  }
+
+  /// Calls visit(a, b) once for every unordered pair of distinct triangles whose boxes overlap (self-collision's
+  /// broad phase: one walk of the tree against itself instead of one query per element), in a fixed order.
+  template <class Visit>
+  void forEachOverlappingPair(Visit visit) const {
+    if (nodes_.empty()) return;
+    struct NodePair {
+      int32_t a, b;
+    };
+    NodePair stack[kPairStack];
+    int top = 0;
+    stack[top++] = {0, 0};
+    auto overlap = [](const Point3d& l0, const Point3d& h0, const Point3d& l1, const Point3d& h1) {
+      return !((l0.array() > h1.array()).any() || (h0.array() < l1.array()).any());
+    };
+    while (top > 0) {
+      const NodePair pair = stack[--top];
+      const Node& a = nodes_[pair.a];
+      const Node& b = nodes_[pair.b];
+      if (pair.a == pair.b) {
+        if (a.left >= 0) {  // a node against itself: each child against itself, and the children against each other
+          stack[top++] = {a.left, a.right};
+          stack[top++] = {a.right, a.right};
+          stack[top++] = {a.left, a.left};
+          continue;
+        }
+        for (uint32_t i = a.first; i < a.first + a.count; ++i) {
+          for (uint32_t j = i + 1; j < a.first + a.count; ++j) {
+            if (overlap(boxLo_[i], boxHi_[i], boxLo_[j], boxHi_[j])) visit(order_[i], order_[j]);
+          }
+        }
+        continue;
+      }
+      if (!overlap(a.lo, a.hi, b.lo, b.hi)) continue;
+      if (a.left >= 0 || b.left >= 0) {  // descend the bigger node (a leaf never splits)
+        const bool splitA = b.left < 0 || (a.left >= 0 && a.count >= b.count);
+        const Node& split = splitA ? a : b;
+        const int32_t other = splitA ? pair.b : pair.a;
+        stack[top++] = {split.right, other};
+        stack[top++] = {split.left, other};
+        continue;
+      }
+      for (uint32_t i = a.first; i < a.first + a.count; ++i) {
+        for (uint32_t j = b.first; j < b.first + b.count; ++j) {
+          if (overlap(boxLo_[i], boxHi_[i], boxLo_[j], boxHi_[j])) visit(order_[i], order_[j]);
+        }
       }
     }
   }

@@ -17,6 +17,21 @@ namespace pbd {
 /// (step() never allocates).
 inline constexpr size_t kSelfContactsPerElement = 4;
 
+/// Candidate pairs gathered by the broad phase before the narrow phase tests them as one batch (in parallel when
+/// the world has threads); the room is reserved once, when a surface first self-collides.
+inline constexpr size_t kSelfCandidateBlock = 2048;
+
+/// A candidate pair for the narrow phase, in world particle indices: a point and a triangle's corners
+/// (pointTriangle), or the two ends of one edge and then of the other.
+struct SelfContactCandidate {
+  uint32_t particle[4];
+  Real thickness;      ///< m, the surface's: the separation a contact keeps.
+  bool pointTriangle;
+};
+
+/// Candidates per range of the parallel narrow phase: a few µs of work, well above the cost of handing out a range.
+inline constexpr size_t kSelfCandidatesPerTask = 128;
+
 /// One cloth or triangle-mesh body's triangles, edges and swept-box BVH, all in body-local particle indices.
 struct SelfCollidingSurface {
   uint32_t body = 0;                    ///< Index into World::Impl::bodies (its particle range).
@@ -24,8 +39,14 @@ struct SelfCollidingSurface {
   std::vector<uint32_t> triangles;      ///< 3 local particle indices per triangle (the render triangles).
   std::vector<uint32_t> edges;          ///< 2 local particle indices per distinct edge, lower index first, sorted.
   std::vector<uint32_t> triangleEdges;  ///< 3 per triangle: indices into `edges` (corner k to corner k+1).
-  std::vector<uint32_t> edgeOwner;      ///< Per edge: the lowest triangle having it, so that the edge–edge broad
-                                        ///< phase (edges against triangles) reports each pair once.
+  std::vector<uint32_t> edgeOwner;      ///< Per edge: the lowest triangle having it. The broad phase finds
+                                        ///< triangle pairs; an edge–edge pair is taken from its owners' pair only,
+                                        ///< so each is tested once.
+  std::vector<uint32_t> vertexOwner;    ///< Per vertex: the lowest triangle having it, or TriangleBvh::kNone (in no
+                                        ///< triangle); the same rule for point–triangle pairs.
+  std::vector<Vec3> sweptLo, sweptHi;   ///< Per vertex, this substep: the box of its path x → p grown by half
+                                        ///< the thickness, so that two elements closer than the thickness have
+                                        ///< overlapping boxes (an element's box is the union of its vertices').
   TriangleBvh bvh;                      ///< Over `triangles`, built on the rest shape (restX) so that the tree, and
                                         ///< with it the contact order, is the same after a snapshot; refitted with
                                         ///< the swept boxes every substep. Like edges, triangleEdges and edgeOwner,
@@ -38,7 +59,7 @@ struct SelfCollidingSurface {
 SelfCollidingSurface makeSelfCollidingSurface(const char* fn, uint32_t body, std::span<const Real> restXyz,
                                               std::vector<uint32_t> triangles, const ContinuousSelfCollision& settings);
 
-/// Fills s.edges, s.triangleEdges, s.edgeOwner and s.bvh from s.triangles and the rest positions (local xyz).
+/// Fills s.edges, s.triangleEdges, s.edgeOwner, s.vertexOwner, s.bvh and the room of s.sweptLo/Hi from s.triangles and the rest positions (local xyz).
 void buildSelfCollisionIndex(SelfCollidingSurface& s, std::span<const Real> restXyz);
 
 /// When `settings` enable it: thickness < (shortest rest edge of `triangles`) / √2, else throws naming

@@ -141,6 +141,7 @@ void World::Impl::projectContacts() {
 void World::Impl::addLateContacts(Real h) {
   auto keep = [&](const Contact& c) {
     if (contacts.size() < contacts.capacity()) contacts.push_back(c);
+    else ++report.droppedContacts;
   };
   if (settings.ground.enabled) {
     const Real surface = groundSurface();

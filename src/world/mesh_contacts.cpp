@@ -82,6 +82,7 @@ void World::Impl::addLateMeshContacts(uint32_t k, Real h) {
     const Vec3 corrected = pi + push * n;
     for (int ax = 0; ax < 3; ++ax) p[3 * size_t(i) + ax] = corrected[ax];
     if (contacts.size() < contacts.capacity()) contacts.push_back(worldContact(c, k, i, plane, particleAt(v, i), pi, 1 / h, push));
+    else ++report.droppedContacts;
     return true;
   };
   for (uint32_t i = 0; i < count(); ++i) {

@@ -25,6 +25,7 @@ void World::Impl::findSelfCollisionPairs() {
       const Real rx = ri[0] - rj[0], ry = ri[1] - rj[1], rz = ri[2] - rj[2];
       if (rx * rx + ry * ry + rz * rz < diameter * diameter) return;
       if (selfCollisionPairs.size() < selfCollisionPairs.capacity()) selfCollisionPairs.push_back({i, j});
+      else ++report.droppedSelfCollisionPairs;
     });
   }
 }

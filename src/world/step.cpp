@@ -14,11 +14,14 @@
 namespace pbd {
 
 void World::Impl::step(Real dt) {
+  clock.start(timings);
+  report = StepReport{};  // the substeps count dropped contacts into it
   savedX.assign(x.begin(), x.end());  // capacity reserved with the particles: no allocation
   savedV.assign(v.begin(), v.end());
   runSubsteps(dt);
-  report = StepReport{};
   if (!stateIsFinite()) rollBack();
+  clock.lap(timings.integrateMs);
+  clock.finish(timings);
 }
 
 /// True when every position and velocity is finite. A flat reduction, split across threads; the answer does not
@@ -81,9 +84,12 @@ void World::Impl::runSubsteps(Real dt) {
       clampVelocities();
       predictPositions(h);
     }
+    clock.lap(timings.integrateMs);
     generateContacts(h);
+    clock.lap(timings.colliderContactsMs);
     findSelfCollisionPairs();
     findContinuousSelfContacts();  // cloth_self_collision.cpp: bodies with continuous self-collision on
+    clock.lap(timings.broadPhaseMs);
     std::vector<Real>& lambda = settings.solver == Solver::GaussSeidel ? distanceLambda : schedule.lambda;
     std::fill(lambda.begin(), lambda.end(), Real(0));
     std::fill(attachmentLambda.begin(), attachmentLambda.end(), Real(0));
@@ -128,7 +134,9 @@ void World::Impl::runSubsteps(Real dt) {
       projectAttachmentsAndContacts(xpbd, invH2, stepFraction);
       if (recordResiduals) recordResidual(size_t(s) * size_t(settings.iterations) + size_t(it), invH2);
     }
+    clock.lap(timings.solveMs);
     addLateContacts(h);
+    clock.lap(timings.colliderContactsMs);
     if (useBdf2) {
       commitBdf2(h);
     } else {
@@ -139,7 +147,9 @@ void World::Impl::runSubsteps(Real dt) {
       }
       commitPositions(h);
     }
+    clock.lap(timings.integrateMs);
     updateContactVelocities(h);
+    clock.lap(timings.colliderContactsMs);
   }
   for (Attachment& a : attachments) a.startTarget = a.target;
   for (Collider& c : colliders) c.startPosition = c.def.position, c.startRotation = c.def.rotation;

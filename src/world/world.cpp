@@ -570,6 +570,11 @@ void World::step(Real dt) {
 }
 
 const StepReport& World::lastStepReport() const { return impl_->report; }
+void World::setStepTimings(bool on) {
+  impl_->clock.enabled = on;
+  impl_->timings = StepTimings{};
+}
+const StepTimings& World::lastStepTimings() const { return impl_->timings; }
 const Real* World::positions() const { return impl_->x.data(); }
 const Real* World::velocities() const { return impl_->v.data(); }
 const Real* World::inverseMasses() const { return impl_->w.data(); }

@@ -23,6 +23,7 @@
 #include "solvers/hierarchy.h"
 #include "solvers/projective_dynamics.h"
 #include "world/cloth_self_collision.h"
+#include "world/step_clock.h"
 
 namespace pbd {
 
@@ -117,6 +118,8 @@ struct World::Impl {
   std::vector<Real> xPrev, vPrev;     // BDF2 history: x and v one substep back
   bool historyValid = false;          // xPrev/vPrev describe the substep before the current state
   StepReport report;
+  StepClock clock;                    // World::setStepTimings: laps into `timings` when enabled
+  StepTimings timings;
 
   std::vector<DistanceConstraint> distances;  // in the order added: the API's indices, and Gauss-Seidel's order
   std::vector<Real> distanceLambda;
@@ -159,6 +162,9 @@ struct World::Impl {
   std::vector<std::pair<uint32_t, uint32_t>> selfCollisionPairs;
   std::vector<SelfCollidingSurface> selfSurfaces;  // continuous self-collision: one per cloth/mesh body, by body
   std::vector<SelfContact> selfContacts;           // this substep's; capacity reserved, so step() never allocates
+  std::vector<SelfContactCandidate> selfCandidates;  // the broad phase's batch (capacity kSelfCandidateBlock)
+  std::vector<SelfContact> selfCandidateContacts;    // the narrow phase's result per candidate (same size) ...
+  std::vector<uint8_t> selfCandidateHit;             // ... and whether it is a contact
   std::vector<Collider> colliders;
   std::vector<MeshShape> meshShapes;          // the triangle meshes of TriangleMesh colliders (Collider::mesh)
   /// loadSnapshot's parsed triangle meshes (one per TriangleMesh collider, in collider order); empty otherwise.
@@ -241,6 +247,7 @@ struct World::Impl {
   BodyRange appendSurfaceBody(const char* fn, const BodyBlueprint& blueprint, const ContactMaterial& contact,
                               const ContinuousSelfCollision& self);
   void findContinuousSelfContacts();
+  void testSelfCandidates();  // the narrow phase of the gathered batch; appends the contacts found, in order
   void projectContinuousSelfContacts();
   void projectAttachmentsAndContacts(bool xpbd, Real invH2, Real stepFraction);
   void projectContacts();

@@ -581,8 +581,28 @@ export declare class World {
    * lastStepReport() says so: the world never carries NaN.
    */
   step(dt: number): void;
-  /** What the last step did about non-finite values. `body` counts bodies in the order they were added. */
-  lastStepReport(): { rolledBack: boolean; nonFiniteCount: number; particle: number; body: number };
+  /**
+   * What the last step did about non-finite values (`body` counts bodies in the order they were added) and how many
+   * contacts it found but could not keep because their room was full (0 in any sane scene; the world never
+   * allocates while stepping): ground and collider contacts, particle-particle self-collision pairs, and continuous
+   * self-collision contacts (room: 4 per vertex and edge).
+   */
+  lastStepReport(): {
+    rolledBack: boolean; nonFiniteCount: number; particle: number; body: number;
+    droppedContacts: number; droppedSelfCollisionPairs: number; droppedSelfContacts: number;
+  };
+  /** When on, every step measures where its time goes (lastStepTimings). Off by default. */
+  setStepTimings(on: boolean): void;
+  /**
+   * The last step's time per stage in ms (all 0 while timings are off); the stages add up to totalMs.
+   * integrateMs: forces, prediction, velocity update; colliderContactsMs: ground and collider contacts;
+   * broadPhaseMs / narrowPhaseMs: self-collision's candidate search and its continuous tests; solveMs: the
+   * constraint iterations.
+   */
+  lastStepTimings(): {
+    integrateMs: number; colliderContactsMs: number; broadPhaseMs: number; narrowPhaseMs: number; solveMs: number;
+    totalMs: number;
+  };
 
   /**
    * The world's whole state (settings, particles, integrator history, every constraint, attachments with their

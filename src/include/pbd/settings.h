@@ -61,12 +61,33 @@ struct SelfCollisionSettings {
   Real radius = 0.01f;  ///< m, > 0: particles are kept 2 radius apart.
 };
 
-/// What the last World::step(dt) did about non-finite values (see World::lastStepReport).
+/// What the last World::step(dt) did about non-finite values and full contact buffers (see World::lastStepReport).
 struct StepReport {
   bool rolledBack = false;     ///< true: the step produced NaN or Inf and was undone (the world is as before it).
   uint32_t nonFiniteCount = 0; ///< Particles whose position or velocity became non-finite.
   uint32_t particle = 0;       ///< The first of them (lowest index); valid when rolledBack.
   uint32_t body = 0;           ///< The body it belongs to (bodies are numbered in the order they were added).
+  /// Contacts found but not kept because their buffer was full, summed over the step's substeps (step() never
+  /// allocates; the first ones found are kept). 0 in any sane scene; > 0 means a tangle denser than the room
+  /// reserved, and those contacts went unresolved for that substep.
+  uint32_t droppedContacts = 0;            ///< Ground and collider contacts kept for the velocity pass (room: 2 per
+                                           ///< particle and surface; a dropped one was still projected).
+  uint32_t droppedSelfCollisionPairs = 0;  ///< Particle-particle self-collision pairs (room: 8 per particle).
+  uint32_t droppedSelfContacts = 0;        ///< Continuous self-collision contacts (room: 4 per vertex and per edge).
+};
+
+/// Where the last World::step(dt) spent its time, in ms of wall clock, when World::setStepTimings(true) (else all
+/// 0). The stages partition the step: their sum is totalMs up to the clock's resolution.
+struct StepTimings {
+  double integrateMs = 0;         ///< Forces, damping, prediction, velocity and position updates, the guard's check.
+  double colliderContactsMs = 0;  ///< Ground and collider contacts: generation (mesh colliders: BVH query and
+                                  ///< continuous test together), the late pass and the velocity pass.
+  double broadPhaseMs = 0;        ///< Self-collision broad phase: the particle hash, the self-colliding surfaces'
+                                  ///< BVH refit and their box queries (candidate pairs).
+  double narrowPhaseMs = 0;       ///< Self-collision narrow phase: continuous point-triangle and edge-edge tests of
+                                  ///< the candidates.
+  double solveMs = 0;             ///< The constraint iterations (every constraint and contact projection).
+  double totalMs = 0;             ///< The whole step.
 };
 
 /// Everything that controls one call of World::step(dt).

@@ -164,6 +164,11 @@ class World {
   /// never carries NaN.
   void step(Real dt);
   const StepReport& lastStepReport() const;
+  /// When on, every step measures where its time goes (see StepTimings; a clock read per stage and substep, and per
+  /// batch of self-collision candidates). Off by default.
+  void setStepTimings(bool on);
+  /// The last step's stage times (all 0 while timings are off). Not saved in snapshots.
+  const StepTimings& lastStepTimings() const;
 
   // --- State (zero-copy) -----------------------------------------------------------------------------------
   const Real* positions() const;      ///< xyz per particle, 3 * particleCount() floats.

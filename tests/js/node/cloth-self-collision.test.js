@@ -84,6 +84,43 @@ describe('continuous cloth self-collision', () => {
     off.delete();
   });
 
+  it('reports the stage times of a step and a tangle denser than the contact room', () => {
+    const world = new pbd.World();
+    const { body, flake } = sheetAndFlake(world, { enabled: true, thickness: 0.005 });
+    world.step(1 / 60);
+    expect(world.lastStepTimings().totalMs).toBe(0);  // off by default
+    world.setStepTimings(true);
+    let narrow = 0;
+    for (let f = 0; f < 10; f++) {
+      world.step(1 / 60);
+      const t = world.lastStepTimings();
+      const stages = t.integrateMs + t.colliderContactsMs + t.broadPhaseMs + t.narrowPhaseMs + t.solveMs;
+      expect(stages).toBeCloseTo(t.totalMs, 2);
+      narrow += t.narrowPhaseMs;
+      expect(world.lastStepReport()).toMatchObject({ droppedContacts: 0, droppedSelfCollisionPairs: 0, droppedSelfContacts: 0 });
+    }
+    expect(narrow).toBeGreaterThan(0);
+    expect(heightAboveSheet(world, body, flake[0])).toBeGreaterThan(0);
+    world.delete();
+    // Twelve copies of one triangle stacked 1 mm apart: every vertex and edge touches eleven others, more than the
+    // 4 contacts per vertex and edge reserved. The step keeps the first ones and says how many it dropped.
+    const stack = new pbd.World();
+    stack.setGravity(0, 0, 0);
+    stack.setGround({ enabled: false });
+    stack.setSubsteps(1);
+    const positions = [], triangles = [];
+    for (let l = 0; l < 12; l++) {
+      positions.push(0, 0.001 * l, 0, 1, 0.001 * l, 0, 0, 0.001 * l, 1);
+      triangles.push(3 * l, 3 * l + 1, 3 * l + 2);
+    }
+    stack.addTriangleMesh({ positions, triangles, bending: false, continuousSelfCollision: { enabled: true, thickness: 0.05 } });
+    stack.step(1 / 60);
+    expect(stack.lastStepReport().droppedSelfContacts).toBeGreaterThan(0);
+    expect(stack.continuousSelfContactCount()).toBe(4 * 72);
+    expect(stack.positions().every(Number.isFinite)).toBe(true);
+    stack.delete();
+  });
+
   it('the setter turns it on at runtime and keeps absent fields', () => {
     const world = new pbd.World();
     const { body, flake } = sheetAndFlake(world, null);
