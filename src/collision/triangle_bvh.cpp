@@ -153,19 +153,11 @@ void TriangleBvh::refit(std::span<const Real> xyz) {
   }
 }
 
-void TriangleBvh::refitSwept(std::span<const Real> start, std::span<const Real> end, double pad) {
-  for (size_t i = 0; i < v_.size(); ++i) v_[i] = Point3d(end[3 * i], end[3 * i + 1], end[3 * i + 2]);
+void TriangleBvh::refitVertexBoxes(std::span<const Vec3> lo, std::span<const Vec3> hi) {
   for (uint32_t k = 0; k < order_.size(); ++k) {
     const uint32_t* f = triangle(order_[k]);
-    Point3d lo = v_[f[0]], hi = lo;
-    for (int j = 0; j < 3; ++j) {
-      const Real* s = &start[3 * size_t(f[j])];
-      const Point3d a(s[0], s[1], s[2]);
-      lo = lo.cwiseMin(a).cwiseMin(v_[f[j]]);
-      hi = hi.cwiseMax(a).cwiseMax(v_[f[j]]);
-    }
-    boxLo_[k] = lo.array() - pad;
-    boxHi_[k] = hi.array() + pad;
+    boxLo_[k] = lo[f[0]].cwiseMin(lo[f[1]]).cwiseMin(lo[f[2]]).cast<double>();
+    boxHi_[k] = hi[f[0]].cwiseMax(hi[f[1]]).cwiseMax(hi[f[2]]).cast<double>();
   }
   for (size_t k = nodes_.size(); k-- > 0;) {  // children before parents, as in refit()
     Node& n = nodes_[k];

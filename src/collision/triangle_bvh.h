@@ -31,6 +31,12 @@ Point3d closestPointOnTriangle(const Point3d& a, const Point3d& b, const Point3d
 /// than slipping between them) and 0 <= s <= 1. A segment parallel to the plane (|det| tiny) does not hit.
 double segmentTriangle(const Point3d& a, const Point3d& b, const Point3d& c, const Point3d& p, const Point3d& q);
 
+/// Whether the boxes [l0, h0] and [l1, h1] overlap (touching counts), for any Eigen 3-vectors.
+template <class V>
+bool boxesOverlap(const V& l0, const V& h0, const V& l1, const V& h1) {
+  return !((l0.array() > h1.array()).any() || (h0.array() < l1.array()).any());
+}
+
 class TriangleBvh {
  public:
   static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
@@ -67,32 +73,10 @@ class TriangleBvh {
   /// the tree's shape is kept. No allocation.
   void refit(std::span<const Real> xyz);
 
-  /// Continuous collision's refit: each triangle's box covers its corners at both `start` and `end` (xyz per vertex,
-  /// as many as before; the substep's sweep), grown by `pad` on every side; the vertices become `end`. Same tree, no
-  /// allocation. For forEachOverlap; closestPoint and firstHit would see the padded boxes only as a looser cull.
-  void refitSwept(std::span<const Real> start, std::span<const Real> end, double pad);
-
-  /// Calls visit(t) for every triangle whose box overlaps [lo, hi], in a fixed (tree) order.
-  template <class Visit>
-  void forEachOverlap(const Point3d& lo, const Point3d& hi, Visit visit) const {
-    if (nodes_.empty()) return;
-    int32_t stack[128];
-    int top = 0;
-    stack[top++] = 0;
-    auto disjoint = [&](const Point3d& l, const Point3d& h) { return (lo.array() > h.array()).any() || (hi.array() < l.array()).any(); };
-    while (top > 0) {
-      const Node& n = nodes_[stack[--top]];
-      if (disjoint(n.lo, n.hi)) continue;
-      if (n.left >= 0) {
-        stack[top++] = n.right;
-        stack[top++] = n.left;
-        continue;
-      }
-      for (uint32_t k = n.first; k < n.first + n.count; ++k) {
-        if (!disjoint(boxLo_[k], boxHi_[k])) visit(order_[k]);
-      }
-    }
-  }
+  /// Self-collision's refit: each triangle's box becomes the union of its corners' boxes (`lo`, `hi`: one per
+  /// vertex, as many as the vertices; the caller's swept and padded boxes), and the nodes' boxes follow. Same tree, no
+  /// allocation; the vertices are kept. For forEachOverlappingPair.
+  void refitVertexBoxes(std::span<const Vec3> lo, std::span<const Vec3> hi);
 
   /// Calls visit(a, b) once for every unordered pair of distinct triangles whose boxes overlap (self-collision's
   /// broad phase: one walk of the tree against itself instead of one query per element), in a fixed order.
@@ -105,40 +89,31 @@ class TriangleBvh {
     NodePair stack[kPairStack];
     int top = 0;
     stack[top++] = {0, 0};
-    auto overlap = [](const Point3d& l0, const Point3d& h0, const Point3d& l1, const Point3d& h1) {
-      return !((l0.array() > h1.array()).any() || (h0.array() < l1.array()).any());
+    // The triangle pairs of two leaves (of one leaf with itself: each pair once).
+    auto leafPairs = [&](const Node& a, const Node& b) {
+      for (uint32_t i = a.first; i < a.first + a.count; ++i) {
+        for (uint32_t j = &a == &b ? i + 1 : b.first; j < b.first + b.count; ++j) {
+          if (boxesOverlap(boxLo_[i], boxHi_[i], boxLo_[j], boxHi_[j])) visit(order_[i], order_[j]);
+        }
+      }
     };
     while (top > 0) {
       const NodePair pair = stack[--top];
       const Node& a = nodes_[pair.a];
       const Node& b = nodes_[pair.b];
-      if (pair.a == pair.b) {
-        if (a.left >= 0) {  // a node against itself: each child against itself, and the children against each other
-          stack[top++] = {a.left, a.right};
-          stack[top++] = {a.right, a.right};
-          stack[top++] = {a.left, a.left};
-          continue;
-        }
-        for (uint32_t i = a.first; i < a.first + a.count; ++i) {
-          for (uint32_t j = i + 1; j < a.first + a.count; ++j) {
-            if (overlap(boxLo_[i], boxHi_[i], boxLo_[j], boxHi_[j])) visit(order_[i], order_[j]);
-          }
-        }
-        continue;
-      }
-      if (!overlap(a.lo, a.hi, b.lo, b.hi)) continue;
-      if (a.left >= 0 || b.left >= 0) {  // descend the bigger node (a leaf never splits)
+      if (pair.a != pair.b && !boxesOverlap(a.lo, a.hi, b.lo, b.hi)) continue;
+      if (a.left < 0 && b.left < 0) {
+        leafPairs(a, b);
+      } else if (pair.a == pair.b) {  // a node against itself: each child against itself, and the two children
+        stack[top++] = {a.left, a.right};
+        stack[top++] = {a.right, a.right};
+        stack[top++] = {a.left, a.left};
+      } else {  // descend the bigger node (a leaf never splits)
         const bool splitA = b.left < 0 || (a.left >= 0 && a.count >= b.count);
         const Node& split = splitA ? a : b;
         const int32_t other = splitA ? pair.b : pair.a;
         stack[top++] = {split.right, other};
         stack[top++] = {split.left, other};
-        continue;
-      }
-      for (uint32_t i = a.first; i < a.first + a.count; ++i) {
-        for (uint32_t j = b.first; j < b.first + b.count; ++j) {
-          if (overlap(boxLo_[i], boxHi_[i], boxLo_[j], boxHi_[j])) visit(order_[i], order_[j]);
-        }
       }
     }
   }

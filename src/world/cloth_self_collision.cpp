@@ -126,10 +126,6 @@ BodyRange World::Impl::appendSurfaceBody(const char* fn, const BodyBlueprint& b,
 
 namespace {
 
-bool boxesOverlap(const Vec3& l0, const Vec3& h0, const Vec3& l1, const Vec3& h1) {
-  return !((l0.array() > h1.array()).any() || (h0.array() < l1.array()).any());
-}
-
 /// Whether local vertex v is a corner of triangle f.
 bool isCorner(const uint32_t* f, uint32_t v) { return f[0] == v || f[1] == v || f[2] == v; }
 
@@ -154,7 +150,7 @@ void World::Impl::findContinuousSelfContacts() {
       s.sweptLo[i] = a.cwiseMin(b).array() - pad;
       s.sweptHi[i] = a.cwiseMax(b).array() + pad;
     }
-    s.bvh.refitSwept({x.data() + 3 * size_t(first), 3 * size_t(n)}, {p.data() + 3 * size_t(first), 3 * size_t(n)}, pad);
+    s.bvh.refitVertexBoxes(s.sweptLo, s.sweptHi);
     auto gather = [&](uint32_t a, uint32_t b, uint32_t c, uint32_t d, bool pointTriangle) {
       if (w[first + a] == 0 && w[first + b] == 0 && w[first + c] == 0 && w[first + d] == 0) return;
       if (selfCandidates.size() == selfCandidates.capacity()) testSelfCandidates();
@@ -177,10 +173,9 @@ void World::Impl::findContinuousSelfContacts() {
         if (boxesOverlap(lo, hi, s.sweptLo[v], s.sweptHi[v])) gather(v, fb[0], fb[1], fb[2], true);
       }
     };
-    s.bvh.forEachOverlappingPair([&](uint32_t a, uint32_t b) {
-      pointsAgainst(a, b);
-      pointsAgainst(b, a);
-      for (int i = 0; i < 3; ++i) {  // the owned edges of a against the owned edges of b, never two sharing a vertex
+    // The owned edges of triangle a against the owned edges of triangle b, never two sharing a vertex.
+    auto edgesAgainst = [&](uint32_t a, uint32_t b) {
+      for (int i = 0; i < 3; ++i) {
         const uint32_t ea = s.triangleEdges[3 * size_t(a) + i];
         if (s.edgeOwner[ea] != a) continue;
         const uint32_t* ends = &s.edges[2 * size_t(ea)];
@@ -196,6 +191,11 @@ void World::Impl::findContinuousSelfContacts() {
           if (boxesOverlap(lo, hi, olo, ohi)) gather(ends[0], ends[1], others[0], others[1], false);
         }
       }
+    };
+    s.bvh.forEachOverlappingPair([&](uint32_t a, uint32_t b) {
+      pointsAgainst(a, b);
+      pointsAgainst(b, a);
+      edgesAgainst(a, b);
     });
     testSelfCandidates();
   }
@@ -211,8 +211,8 @@ void World::Impl::testSelfCandidates() {
       const SelfContactCandidate& c = selfCandidates[k];
       Point3d start[4], finish[4];
       for (int j = 0; j < 4; ++j) {
-        start[j] = Point3d(x[3 * size_t(c.particle[j])], x[3 * size_t(c.particle[j]) + 1], x[3 * size_t(c.particle[j]) + 2]);
-        finish[j] = Point3d(p[3 * size_t(c.particle[j])], p[3 * size_t(c.particle[j]) + 1], p[3 * size_t(c.particle[j]) + 2]);
+        start[j] = particleAt(x, c.particle[j]).cast<double>();
+        finish[j] = particleAt(p, c.particle[j]).cast<double>();
       }
       const std::optional<ContinuousContact> hit = c.pointTriangle ? pointTriangleContact(start, finish, c.thickness)
                                                                         : edgeEdgeContact(start, finish, c.thickness);
@@ -254,7 +254,10 @@ void World::setContinuousSelfCollision(uint32_t body, const ContinuousSelfCollis
   checkSelfCollisionThickness(fn, "", settings, s->triangles, rest);
   if (settings.enabled && s->edges.empty()) {
     // Switched on for the first time: build the index and the contact room (may throw; nothing changed yet).
-    SelfCollidingSurface built{s->body, settings, s->triangles, {}, {}, {}, {}, {}, {}, {}};
+    SelfCollidingSurface built;
+    built.body = s->body;
+    built.settings = settings;
+    built.triangles = s->triangles;
     buildSelfCollisionIndex(built, rest);
     impl_->reserveSelfContacts(built);
     *s = std::move(built);

@@ -59,7 +59,8 @@ struct SelfCollidingSurface {
 SelfCollidingSurface makeSelfCollidingSurface(const char* fn, uint32_t body, std::span<const Real> restXyz,
                                               std::vector<uint32_t> triangles, const ContinuousSelfCollision& settings);
 
-/// Fills s.edges, s.triangleEdges, s.edgeOwner, s.vertexOwner, s.bvh and the room of s.sweptLo/Hi from s.triangles and the rest positions (local xyz).
+/// Fills s.edges, s.triangleEdges, s.edgeOwner, s.vertexOwner, s.bvh and the room of s.sweptLo/Hi from s.triangles
+/// and the rest positions (local xyz).
 void buildSelfCollisionIndex(SelfCollidingSurface& s, std::span<const Real> restXyz);
 
 /// When `settings` enable it: thickness < (shortest rest edge of `triangles`) / √2, else throws naming

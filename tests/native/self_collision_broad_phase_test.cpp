@@ -17,17 +17,10 @@ using namespace pbd;
 
 namespace {
 
-/// The box refitSwept gives triangle t: its corners at start and end, grown by pad.
-void sweptTriangleBox(const std::vector<Real>& start, const std::vector<Real>& end, const uint32_t* f, double pad,
-                      Point3d& lo, Point3d& hi) {
-  lo = Point3d::Constant(INFINITY), hi = -lo;
-  for (int k = 0; k < 3; ++k) {
-    for (const std::vector<Real>* a : {&start, &end}) {
-      const Point3d q((*a)[3 * size_t(f[k])], (*a)[3 * size_t(f[k]) + 1], (*a)[3 * size_t(f[k]) + 2]);
-      lo = lo.cwiseMin(q), hi = hi.cwiseMax(q);
-    }
-  }
-  lo.array() -= pad, hi.array() += pad;
+/// Triangle f's box as refitVertexBoxes makes it: the union of its corners' boxes.
+void triangleBox(const std::vector<Vec3>& lo, const std::vector<Vec3>& hi, const uint32_t* f, Vec3& tlo, Vec3& thi) {
+  tlo = lo[f[0]].cwiseMin(lo[f[1]]).cwiseMin(lo[f[2]]);
+  thi = hi[f[0]].cwiseMax(hi[f[1]]).cwiseMax(hi[f[2]]);
 }
 
 }  // namespace
@@ -37,33 +30,32 @@ TEST(TriangleBvhPairs, OverlappingPairsEqualBruteForceOnceEach) {
   std::uniform_real_distribution<Real> u(-1, 1);
   for (int trial = 0; trial < 4; ++trial) {
     const uint32_t count = 50 + 150 * trial;
-    std::vector<Real> start, end;
+    std::vector<Vec3> lo, hi;  // each vertex's path from p to q, grown by a pad
     std::vector<uint32_t> tris;
     std::vector<Point3d> rest;
     for (uint32_t t = 0; t < count; ++t) {
       const Vec3 c(u(rng), u(rng), u(rng));
       for (int k = 0; k < 3; ++k) {
         const Vec3 p = c + 0.3f * Vec3(u(rng), u(rng), u(rng)), q = p + 0.05f * Vec3(u(rng), u(rng), u(rng));
-        start.insert(start.end(), {p.x(), p.y(), p.z()});
-        end.insert(end.end(), {q.x(), q.y(), q.z()});
+        lo.push_back(p.cwiseMin(q).array() - 0.02f);
+        hi.push_back(p.cwiseMax(q).array() + 0.02f);
         rest.emplace_back(p.x(), p.y(), p.z());
         tris.push_back(3 * t + k);
       }
     }
     TriangleBvh bvh(rest, tris);
-    const double pad = 0.02;
-    bvh.refitSwept(start, end, pad);
+    bvh.refitVertexBoxes(lo, hi);
     std::vector<std::pair<uint32_t, uint32_t>> walked;
     bvh.forEachOverlappingPair([&](uint32_t a, uint32_t b) { walked.push_back({std::min(a, b), std::max(a, b)}); });
     std::set<std::pair<uint32_t, uint32_t>> unique(walked.begin(), walked.end());
     EXPECT_EQ(unique.size(), walked.size()) << "a pair was visited twice";
     std::set<std::pair<uint32_t, uint32_t>> brute;
     for (uint32_t a = 0; a < count; ++a) {
-      Point3d la, ha;
-      sweptTriangleBox(start, end, &tris[3 * size_t(a)], pad, la, ha);
+      Vec3 la, ha;
+      triangleBox(lo, hi, &tris[3 * size_t(a)], la, ha);
       for (uint32_t b = a + 1; b < count; ++b) {
-        Point3d lb, hb;
-        sweptTriangleBox(start, end, &tris[3 * size_t(b)], pad, lb, hb);
+        Vec3 lb, hb;
+        triangleBox(lo, hi, &tris[3 * size_t(b)], lb, hb);
         if (!((la.array() > hb.array()).any() || (ha.array() < lb.array()).any())) brute.insert({a, b});
       }
     }
@@ -74,7 +66,7 @@ TEST(TriangleBvhPairs, OverlappingPairsEqualBruteForceOnceEach) {
 
 namespace {
 
-/// `layers` copies of one large triangle stacked 1 mm apart, each its own body with continuous self-collision:
+/// `layers` copies of one large triangle stacked 1 mm apart, in one mesh body with continuous self-collision:
 /// every vertex is within the thickness of every other layer's triangle.
 struct StackedTriangles {
   World world;

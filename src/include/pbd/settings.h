@@ -77,16 +77,18 @@ struct StepReport {
 };
 
 /// Where the last World::step(dt) spent its time, in ms of wall clock, when World::setStepTimings(true) (else all
-/// 0). The stages partition the step: their sum is totalMs up to the clock's resolution.
+/// 0). The stages partition the step: they add up to totalMs (to rounding).
 struct StepTimings {
-  double integrateMs = 0;         ///< Forces, damping, prediction, velocity and position updates, the guard's check.
+  double integrateMs = 0;         ///< Forces, damping, prediction, velocity and position updates, the guard's check,
+                                  ///< and the once-per-step refreshes (colour schedule, hierarchy, PD factorization).
   double colliderContactsMs = 0;  ///< Ground and collider contacts: generation (mesh colliders: BVH query and
                                   ///< continuous test together), the late pass and the velocity pass.
-  double broadPhaseMs = 0;        ///< Self-collision broad phase: the particle hash, the self-colliding surfaces'
-                                  ///< BVH refit and their box queries (candidate pairs).
+  double broadPhaseMs = 0;        ///< Self-collision broad phase: the particle hash, and the self-colliding
+                                  ///< surfaces' BVH refit and walk against itself (candidate pairs).
   double narrowPhaseMs = 0;       ///< Self-collision narrow phase: continuous point-triangle and edge-edge tests of
                                   ///< the candidates.
-  double solveMs = 0;             ///< The constraint iterations (every constraint and contact projection).
+  double solveMs = 0;             ///< The constraint iterations (every constraint and contact projection), with
+                                  ///< the substep's reset of the multipliers.
   double totalMs = 0;             ///< The whole step.
 };
 
