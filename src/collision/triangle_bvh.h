@@ -82,6 +82,14 @@ class TriangleBvh {
   /// broad phase: one walk of the tree against itself instead of one query per element), in a fixed order.
   template <class Visit>
   void forEachOverlappingPair(Visit visit) const {
+    forEachOverlappingPair(visit, [](int32_t, int32_t) { return false; });
+  }
+
+  /// The same, except that no pair is visited between the triangles of nodes a and b (a == b: inside node a) when
+  /// skip(a, b) is true for them, asked of every node pair the walk reaches with overlapping boxes (the normal-cone
+  /// cull).
+  template <class Visit, class Skip>
+  void forEachOverlappingPair(Visit visit, Skip skip) const {
     if (nodes_.empty()) return;
     struct NodePair {
       int32_t a, b;
@@ -89,10 +97,27 @@ class TriangleBvh {
     NodePair stack[kPairStack];
     int top = 0;
     stack[top++] = {0, 0};
-    // The triangle pairs of two leaves (of one leaf with itself: each pair once).
+    // The triangle pairs of two leaves (of one leaf with itself: each pair once). Between two leaves, only the
+    // triangles that reach into the other leaf's box are paired: neighbouring leaves overlap at their borders only.
     auto leafPairs = [&](const Node& a, const Node& b) {
+      if (&a == &b) {
+        for (uint32_t i = a.first; i < a.first + a.count; ++i) {
+          for (uint32_t j = i + 1; j < a.first + a.count; ++j) {
+            if (boxesOverlap(boxLo_[i], boxHi_[i], boxLo_[j], boxHi_[j])) visit(order_[i], order_[j]);
+          }
+        }
+        return;
+      }
+      uint32_t reaching[kLeafSize];
+      uint32_t m = 0;
+      for (uint32_t j = b.first; j < b.first + b.count; ++j) {
+        if (boxesOverlap(boxLo_[j], boxHi_[j], a.lo, a.hi)) reaching[m++] = j;
+      }
+      if (m == 0) return;
       for (uint32_t i = a.first; i < a.first + a.count; ++i) {
-        for (uint32_t j = &a == &b ? i + 1 : b.first; j < b.first + b.count; ++j) {
+        if (!boxesOverlap(boxLo_[i], boxHi_[i], b.lo, b.hi)) continue;
+        for (uint32_t q = 0; q < m; ++q) {
+          const uint32_t j = reaching[q];
           if (boxesOverlap(boxLo_[i], boxHi_[i], boxLo_[j], boxHi_[j])) visit(order_[i], order_[j]);
         }
       }
@@ -102,6 +127,7 @@ class TriangleBvh {
       const Node& a = nodes_[pair.a];
       const Node& b = nodes_[pair.b];
       if (pair.a != pair.b && !boxesOverlap(a.lo, a.hi, b.lo, b.hi)) continue;
+      if (skip(pair.a, pair.b)) continue;
       if (a.left < 0 && b.left < 0) {
         leafPairs(a, b);
       } else if (pair.a == pair.b) {  // a node against itself: each child against itself, and the two children

@@ -19,6 +19,7 @@
 #include "collision/continuous_contact.h"
 #include "world/collider_motion.h"
 #include "world/body_builders.h"
+#include "world/fold_free_cull.h"
 #include "world/world_state.h"
 
 namespace pbd {
@@ -64,9 +65,26 @@ void buildSelfCollisionIndex(SelfCollidingSurface& s, std::span<const Real> rest
   s.sweptHi.resize(count);
   s.vertexOwner.assign(count, TriangleBvh::kNone);
   for (uint32_t k = uint32_t(s.triangles.size()); k-- > 0;) s.vertexOwner[s.triangles[k]] = uint32_t(k / 3);
+  const size_t triangleCount = s.triangles.size() / 3;
+  s.records.resize(triangleCount);
+  for (uint32_t t = 0; t < triangleCount; ++t) {
+    SelfCollidingSurface::TriangleRecord& r = s.records[t];
+    r.ownedCorners = r.ownedEdges = 0;
+    for (int k = 0; k < 3; ++k) {
+      r.corner[k] = s.triangles[3 * size_t(t) + k];
+      r.edge[k] = s.triangleEdges[3 * size_t(t) + k];
+      r.ownedCorners |= uint8_t(s.vertexOwner[r.corner[k]] == t) << k;
+      r.ownedEdges |= uint8_t(s.edgeOwner[r.edge[k]] == t) << k;
+    }
+  }
+  s.edgeLo.resize(s.edgeOwner.size());
+  s.edgeHi.resize(s.edgeOwner.size());
+  s.triangleLo.resize(triangleCount);
+  s.triangleHi.resize(triangleCount);
   std::vector<Point3d> rest(count);
   for (size_t i = 0; i < count; ++i) rest[i] = Point3d(restXyz[3 * i], restXyz[3 * i + 1], restXyz[3 * i + 2]);
   s.bvh = TriangleBvh(std::move(rest), s.triangles);
+  buildFoldFreeIndex(s);
 }
 
 void checkSelfCollisionThickness(const char* fn, const std::string& arg, const ContinuousSelfCollision& settings,
@@ -138,7 +156,9 @@ Real halfPad(Real thickness) { return thickness * Real(0.5) * (1 + Real(1e-5)) +
 // that can come within the thickness have overlapping boxes, and so have their triangles. The BVH, refitted with
 // those triangle boxes, is walked against itself for overlapping triangle pairs; each point–triangle and edge–edge
 // pair is taken from the pair of its elements' owner triangles only (once), after the test of its own two boxes.
-// The narrow phase runs on batches of candidates (testSelfCandidates).
+// The walk skips every node pair that is one patch whose swept normals keep within kSelfCullHalfAngle of an axis
+// (fold_free_cull.h): such a patch cannot fold onto itself, so a flat or gently draped cloth enumerates only the
+// pairs across its folds. The narrow phase runs on batches of candidates (testSelfCandidates).
 void World::Impl::findContinuousSelfContacts() {
   selfContacts.clear();
   for (SelfCollidingSurface& s : selfSurfaces) {
@@ -151,52 +171,59 @@ void World::Impl::findContinuousSelfContacts() {
       s.sweptHi[i] = a.cwiseMax(b).array() + pad;
     }
     s.bvh.refitVertexBoxes(s.sweptLo, s.sweptHi);
+    fitNormalCones(s, x, p, first);
+    for (size_t e = 0; e < s.edgeLo.size(); ++e) {
+      const uint32_t i = s.edges[2 * e], j = s.edges[2 * e + 1];
+      s.edgeLo[e] = s.sweptLo[i].cwiseMin(s.sweptLo[j]);
+      s.edgeHi[e] = s.sweptHi[i].cwiseMax(s.sweptHi[j]);
+    }
+    for (size_t t = 0; t < s.records.size(); ++t) {
+      const uint32_t* c = s.records[t].corner;
+      s.triangleLo[t] = s.sweptLo[c[0]].cwiseMin(s.sweptLo[c[1]]).cwiseMin(s.sweptLo[c[2]]);
+      s.triangleHi[t] = s.sweptHi[c[0]].cwiseMax(s.sweptHi[c[1]]).cwiseMax(s.sweptHi[c[2]]);
+    }
     auto gather = [&](uint32_t a, uint32_t b, uint32_t c, uint32_t d, bool pointTriangle) {
       if (w[first + a] == 0 && w[first + b] == 0 && w[first + c] == 0 && w[first + d] == 0) return;
       if (selfCandidates.size() == selfCandidates.capacity()) testSelfCandidates();
       selfCandidates.push_back({{first + a, first + b, first + c, first + d}, s.settings.thickness, pointTriangle});
     };
-    auto unionBox = [&](const uint32_t* v, int count, Vec3& lo, Vec3& hi) {
-      lo = s.sweptLo[v[0]], hi = s.sweptHi[v[0]];
-      for (int k = 1; k < count; ++k) lo = lo.cwiseMin(s.sweptLo[v[k]]), hi = hi.cwiseMax(s.sweptHi[v[k]]);
-    };
     // The owned corners of triangle a against triangle b.
     auto pointsAgainst = [&](uint32_t a, uint32_t b) {
-      const uint32_t* fa = s.bvh.triangle(a);
-      const uint32_t* fb = s.bvh.triangle(b);
-      bool boxed = false;
-      Vec3 lo, hi;
+      const SelfCollidingSurface::TriangleRecord& ra = s.records[a];
+      const uint32_t* fb = s.records[b].corner;
       for (int k = 0; k < 3; ++k) {
-        const uint32_t v = fa[k];
-        if (s.vertexOwner[v] != a || isCorner(fb, v)) continue;
-        if (!boxed) unionBox(fb, 3, lo, hi), boxed = true;
-        if (boxesOverlap(lo, hi, s.sweptLo[v], s.sweptHi[v])) gather(v, fb[0], fb[1], fb[2], true);
+        const uint32_t v = ra.corner[k];
+        if (!(ra.ownedCorners >> k & 1) || isCorner(fb, v)) continue;
+        if (boxesOverlap(s.triangleLo[b], s.triangleHi[b], s.sweptLo[v], s.sweptHi[v])) gather(v, fb[0], fb[1], fb[2], true);
       }
     };
     // The owned edges of triangle a against the owned edges of triangle b, never two sharing a vertex.
     auto edgesAgainst = [&](uint32_t a, uint32_t b) {
+      const SelfCollidingSurface::TriangleRecord& ra = s.records[a];
+      const SelfCollidingSurface::TriangleRecord& rb = s.records[b];
+      if (ra.ownedEdges == 0 || rb.ownedEdges == 0) return;
       for (int i = 0; i < 3; ++i) {
-        const uint32_t ea = s.triangleEdges[3 * size_t(a) + i];
-        if (s.edgeOwner[ea] != a) continue;
+        if (!(ra.ownedEdges >> i & 1)) continue;
+        const uint32_t ea = ra.edge[i];
         const uint32_t* ends = &s.edges[2 * size_t(ea)];
-        Vec3 lo, hi;
-        unionBox(ends, 2, lo, hi);
         for (int j = 0; j < 3; ++j) {
-          const uint32_t eb = s.triangleEdges[3 * size_t(b) + j];
-          if (s.edgeOwner[eb] != b) continue;
+          if (!(rb.ownedEdges >> j & 1)) continue;
+          const uint32_t eb = rb.edge[j];
           const uint32_t* others = &s.edges[2 * size_t(eb)];
           if (others[0] == ends[0] || others[0] == ends[1] || others[1] == ends[0] || others[1] == ends[1]) continue;
-          Vec3 olo, ohi;
-          unionBox(others, 2, olo, ohi);
-          if (boxesOverlap(lo, hi, olo, ohi)) gather(ends[0], ends[1], others[0], others[1], false);
+          if (boxesOverlap(s.edgeLo[ea], s.edgeHi[ea], s.edgeLo[eb], s.edgeHi[eb])) {
+            gather(ends[0], ends[1], others[0], others[1], false);
+          }
         }
       }
     };
-    s.bvh.forEachOverlappingPair([&](uint32_t a, uint32_t b) {
-      pointsAgainst(a, b);
-      pointsAgainst(b, a);
-      edgesAgainst(a, b);
-    });
+    s.bvh.forEachOverlappingPair(
+        [&](uint32_t a, uint32_t b) {
+          pointsAgainst(a, b);
+          pointsAgainst(b, a);
+          edgesAgainst(a, b);
+        },
+        [&](int32_t a, int32_t b) { return foldFree(s, a, b); });
     testSelfCandidates();
   }
 }

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <numbers>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "collision/normal_cone.h"
 #include "collision/triangle_bvh.h"
 #include "pbd/bodies.h"
 #include "world/validate.h"
@@ -32,6 +34,12 @@ struct SelfContactCandidate {
 /// Candidates per range of the parallel narrow phase: a few µs of work, well above the cost of handing out a range.
 inline constexpr size_t kSelfCandidatesPerTask = 128;
 
+/// The broad phase skips the pairs inside a BVH node whose triangles form one edge-connected patch and whose swept
+/// normals (collision/normal_cone.h) stay within this angle (radians) of one axis. Below π/2 such a patch cannot
+/// pass through itself; the margin keeps the proximity contacts of a sharp crease, whose two sides come closer than
+/// they are along the cloth, and the cone bound is loose (merged, not fitted).
+inline constexpr double kSelfCullHalfAngle = std::numbers::pi / 3;
+
 /// One cloth or triangle-mesh body's triangles, edges and swept-box BVH, all in body-local particle indices.
 struct SelfCollidingSurface {
   uint32_t body = 0;                    ///< Index into World::Impl::bodies (its particle range).
@@ -44,9 +52,27 @@ struct SelfCollidingSurface {
                                         ///< so each is tested once.
   std::vector<uint32_t> vertexOwner;    ///< Per vertex: the lowest triangle having it, or TriangleBvh::kNone (in no
                                         ///< triangle); the same rule for point–triangle pairs.
+  /// A triangle as the broad phase's pair test reads it: one record instead of four tables.
+  struct TriangleRecord {
+    uint32_t corner[3];    ///< Local particle indices (triangles[3t ..]).
+    uint32_t edge[3];      ///< Indices into edges (triangleEdges[3t ..]).
+    uint8_t ownedCorners;  ///< Bit k: this triangle owns corner k (vertexOwner).
+    uint8_t ownedEdges;    ///< Bit k: this triangle owns edge k (edgeOwner).
+  };
+  std::vector<TriangleRecord> records;  ///< Per triangle.
+  std::vector<Vec3> edgeLo, edgeHi;     ///< Per edge, this substep: the union of its ends' swept boxes.
+  std::vector<Vec3> triangleLo, triangleHi;  ///< Per triangle, this substep: the union of its corners' swept boxes.
   std::vector<Vec3> sweptLo, sweptHi;   ///< Per vertex, this substep: the box of its path x → p grown by half
                                         ///< the thickness, so that two elements closer than the thickness have
                                         ///< overlapping boxes (an element's box is the union of its vertices').
+  // The normal-cone cull's index (world/fold_free_cull.h), built with the BVH; a triangle's "position" is its
+  // place k in the BVH's node order (bvh.triangleAt(k)), where every node's triangles are one range.
+  std::vector<uint32_t> edgeTriangleStart;  ///< Per edge + 1: the triangles around edge e are the positions
+  std::vector<uint32_t> edgeTriangleAt;     ///< edgeTriangleAt[edgeTriangleStart[e] .. edgeTriangleStart[e + 1]).
+  std::vector<uint8_t> nodeConnected;       ///< Per node of bvh: 1 when its triangles are one patch connected
+                                            ///< through shared edges (topology only, so built once).
+  std::vector<NormalCone> nodeCones;        ///< Per node of bvh, this substep: a cone holding every swept normal of
+                                            ///< its triangles (halfAngle kNone where none is known).
   TriangleBvh bvh;                      ///< Over `triangles`, built on the rest shape (restX) so that the tree, and
                                         ///< with it the contact order, is the same after a snapshot; refitted with
                                         ///< the swept boxes every substep. Like edges, triangleEdges and edgeOwner,
@@ -59,8 +85,8 @@ struct SelfCollidingSurface {
 SelfCollidingSurface makeSelfCollidingSurface(const char* fn, uint32_t body, std::span<const Real> restXyz,
                                               std::vector<uint32_t> triangles, const ContinuousSelfCollision& settings);
 
-/// Fills s.edges, s.triangleEdges, s.edgeOwner, s.vertexOwner, s.bvh and the room of s.sweptLo/Hi from s.triangles
-/// and the rest positions (local xyz).
+/// Fills s.edges, s.triangleEdges, s.edgeOwner, s.vertexOwner, s.bvh, the cull's index (buildFoldFreeIndex) and the
+/// room of s.sweptLo/Hi from s.triangles and the rest positions (local xyz).
 void buildSelfCollisionIndex(SelfCollidingSurface& s, std::span<const Real> restXyz);
 
 /// When `settings` enable it: thickness < (shortest rest edge of `triangles`) / √2, else throws naming

@@ -1,0 +1,45 @@
+// Normal cones: the self-collision broad phase's cull for surface patches that cannot fold onto themselves
+// (Volino & Magnenat-Thalmann 1994, "Efficient self-collision detection on smoothly discretized surface animations
+// using geometrical shape regularity"; for continuous motion, the swept normal's Bernstein form as in Tang et al.
+// 2009, "Interactive continuous collision detection between deformable models using connectivity-based culling").
+//
+// A connected patch whose normals all lie within an angle < π/2 of one axis is a height field over the plane normal
+// to that axis, so it cannot intersect itself, whatever its boundary does in that plane (the one case left is a
+// boundary that overlaps itself in projection: a helicoid, which a cloth patch cannot become; Volino's contour test
+// for it is skipped, as in most cloth simulators).
+//
+// Over a substep the corners move linearly, x(t) = (1 - t) x0 + t x1, so a triangle's normal is quadratic in t:
+//   n(t) = e1(t) × e2(t) = (1-t)² c0 + 2t(1-t) c1 + t² c2,
+//   c0 = e1⁰ × e2⁰,  c1 = (e1⁰ × e2¹ + e1¹ × e2⁰) / 2,  c2 = e1¹ × e2¹,
+// with e1 = b - a, e2 = c - a. The Bernstein weights are >= 0, so n(t) lies in the cone spanned by c0, c1 and c2:
+// a cone holding those three directions holds the triangle's normal at every instant of the substep.
+#pragma once
+
+#include <numbers>
+#include <span>
+
+#include "collision/triangle_bvh.h"
+
+namespace pbd {
+
+struct NormalCone {
+  static constexpr double kNone = std::numbers::pi;  ///< halfAngle of a set whose normals may point anywhere.
+  Point3d axis = Point3d::Zero();  ///< Unit axis (zero when halfAngle is kNone).
+  double halfAngle = kNone;        ///< Radians: every normal of the set is within this angle of axis.
+};
+
+/// The Bernstein coefficients c0, c1, c2 above, in out[0..2] (not normalized), of the triangle whose corners move
+/// from start[0..2] to end[0..2].
+void sweptNormalCoefficients(const Point3d start[3], const Point3d end[3], Point3d out[3]);
+
+/// The tightest cone this kernel finds around the directions of `normals`: axis the normalized sum of the unit
+/// directions, half angle the largest angle to it. kNone when a vector is (relatively) zero (a triangle degenerate
+/// at some instant), or when that angle reaches π/2: a wider cone is not convex, so it would not hold the positive
+/// combinations of the directions (the normal between the Bernstein coefficients).
+NormalCone coneOfNormals(std::span<const Point3d> normals);
+
+/// A cone holding both cones: axis the normalized sum of the two axes, half angle the larger of angle(axis, a.axis)
+/// + a.halfAngle and the same for b (conservative, not the smallest). kNone if either is.
+NormalCone mergeNormalCones(const NormalCone& a, const NormalCone& b);
+
+}  // namespace pbd
