@@ -49,10 +49,11 @@ std::optional<MeshContactPlane> MeshShape::crossingPlane(const Point3d& a, const
 }
 
 std::optional<MeshContactPlane> MeshShape::contactPlane(const Point3d& a, const Point3d& b, bool startsInside,
-                                                        double thickness) const {
+                                                        double thickness, double& clearance) const {
   const TriangleBvh& bvh = surface.bvh();
   const auto& root = bvh.nodes()[0];
   const double tiny = kTiny * (root.hi - root.lo).norm();
+  clearance = 0;
   if (startsInside) {  // case 1: out by the shortest way
     const TriangleBvh::Closest c = bvh.closestPoint(b, std::numeric_limits<double>::infinity());
     const Point3d away = b - c.point;
@@ -62,8 +63,12 @@ std::optional<MeshContactPlane> MeshShape::contactPlane(const Point3d& a, const 
   // The distance is 1-Lipschitz: if b is farther from the surface than from a, the path a→b crosses nothing and
   // the segment test (case 2) can be skipped. That is the common case (a particle resting or moving slowly), and
   // one nearest-point query then answers case 3 too.
+  // The wider cap finds the same nearest point whenever the needed one would (ties to the lowest index), and a
+  // farther one changes no test below: both are >= thickness and > travel + tiny.
   const double travel = (b - a).norm();
-  const TriangleBvh::Closest c = bvh.closestPoint(b, std::max(thickness, travel + tiny));
+  const double cap = kClearanceReach * std::max(thickness, travel + tiny);
+  const TriangleBvh::Closest c = bvh.closestPoint(b, cap);
+  clearance = c.triangle == TriangleBvh::kNone ? cap : c.distance;
   if (!(c.distance > travel + tiny)) {
     if (std::optional<MeshContactPlane> entry = crossingPlane(a, b)) return entry;  // case 2: the first entry point
   }
@@ -71,5 +76,30 @@ std::optional<MeshContactPlane> MeshShape::contactPlane(const Point3d& a, const 
   if (c.distance > tiny) return MeshContactPlane{c.point, (b - c.point) / c.distance};
   return MeshContactPlane{c.point, normalTowards(c.triangle, a, b, c.point)};
 }
+
+std::optional<MeshContactPlane> MeshShape::particleContactPlane(uint32_t i, const Point3d& a, const Point3d& b,
+                                                                bool startsInside, double thickness) {
+  if (!startsInside && clearance[i] > 0) {
+    const auto& root = surface.bvh().nodes()[0];
+    const double tiny = kTiny * (root.hi - root.lo).norm();
+    // contactPlane finds a plane only if b is within max(thickness, travel + tiny) of the surface; `tiny` more
+    // covers the rounding of the cached distance.
+    const double needed = std::max(thickness, (b - a).norm() + tiny) + tiny;
+    if (clearance[i] - (b - clearanceFrom[i]).norm() > needed) return std::nullopt;
+  }
+  double learned;
+  std::optional<MeshContactPlane> plane = contactPlane(a, b, startsInside, thickness, learned);
+  clearance[i] = learned;
+  clearanceFrom[i] = b;
+  return plane;
+}
+
+void MeshShape::resizeParticles(size_t particles) {
+  inside.resize(particles, 0);
+  clearance.resize(particles, 0);
+  clearanceFrom.resize(particles, Point3d::Zero());
+}
+
+void MeshShape::forgetClearances() { std::fill(clearance.begin(), clearance.end(), 0.0); }
 
 }  // namespace pbd

@@ -38,6 +38,11 @@ struct MeshShape {
   std::vector<uint8_t> inside;  ///< Per particle (closed meshes): 1 = it ended the last substep inside the mesh.
   bool insideUnknown = true;    ///< `inside` must be recomputed from winding numbers at the next substep (new
                                 ///< particles, teleported particles, a deformed mesh, a rolled-back step).
+  // A cache that only skips queries sure to find nothing, so it never changes a result: the distance to the surface
+  // is 1-Lipschitz, so a point within r of one known to be D away is at least D - r away.
+  std::vector<Point3d> clearanceFrom;  ///< Per particle: the local point where its clearance was last learned.
+  std::vector<double> clearance;       ///< Per particle: m, a lower bound of that point's distance to the surface
+                                       ///< (0: nothing known). Forgotten with `inside`, and when the mesh deforms.
 
   /// Builds the BVH; positions and triangles must be valid (World::addCollider checks them).
   MeshShape(std::span<const Real> positions, std::span<const uint32_t> triangles);
@@ -48,7 +53,27 @@ struct MeshShape {
   /// The contact plane of a particle moving from a to b (local frame), or nullopt when it needs none (cases 1-3
   /// above; `startsInside` selects case 1).
   std::optional<MeshContactPlane> contactPlane(const Point3d& a, const Point3d& b, bool startsInside,
-                                               double thickness) const;
+                                               double thickness) const {
+    double ignored;
+    return contactPlane(a, b, startsInside, thickness, ignored);
+  }
+  /// The same, also setting `clearance` to a lower bound of b's distance to the surface that the query learned (it
+  /// looks kClearanceReach times as far as it needs to; 0 for a particle that starts inside).
+  std::optional<MeshContactPlane> contactPlane(const Point3d& a, const Point3d& b, bool startsInside,
+                                               double thickness, double& clearance) const;
+  /// How much farther than a contact needs a nearest-point query looks, so that a particle moving slowly away from
+  /// the surface skips the next queries: a wider search costs little in the tree.
+  static constexpr double kClearanceReach = 4;
+
+  /// contactPlane for particle i, skipped when its cached clearance shows there is nothing to find (not for a
+  /// particle that starts inside), and caching what the query learns of b's distance.
+  std::optional<MeshContactPlane> particleContactPlane(uint32_t i, const Point3d& a, const Point3d& b,
+                                                       bool startsInside, double thickness);
+
+  /// Room for `particles` particles' flags and clearances (new ones unknown).
+  void resizeParticles(size_t particles);
+  /// Every particle's clearance is unknown again (particles teleported, the mesh deformed, a step undone).
+  void forgetClearances();
 
   /// Case 2 alone: the plane at the first point where a→b enters the surface, or nullopt if it crosses none.
   std::optional<MeshContactPlane> crossingPlane(const Point3d& a, const Point3d& b) const;

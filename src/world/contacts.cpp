@@ -32,7 +32,7 @@ void World::Impl::reserveContacts(size_t particles, size_t colliderCount) {
   // Each particle can touch the ground and every collider, and the late pass can add as many again.
   contacts.reserve(2 * particles * (colliderCount + 1));
   for (MeshShape& m : meshShapes) {  // new particles: their inside flags exist before they do, and are unknown
-    if (m.inside.size() < particles) m.inside.resize(particles, 0), m.insideUnknown = true;
+    if (m.inside.size() < particles) m.resizeParticles(particles), m.insideUnknown = true;
   }
 }
 

@@ -10,7 +10,7 @@ MeshShape World::Impl::buildMeshShape(const char* fn, const ColliderDef& def) co
   mesh::requireTriangles(fn, def.meshPositions, def.meshTriangles, "meshPositions", "meshTriangles", 1,
                          "must hold at least 1 triangle");
   MeshShape shape(def.meshPositions, def.meshTriangles);
-  shape.inside.assign(count(), 0);  // as many flags as particles (reserveContacts grows them with the particles)
+  shape.resizeParticles(count());  // as many flags as particles (reserveContacts grows them with the particles)
   shape.insideUnknown = true;
   return shape;
 }
@@ -28,6 +28,7 @@ void World::setColliderMeshVertices(uint32_t collider, std::span<const Real> pos
   }
   mesh::requireTriangles(fn, positions, bvh.triangles(), "positions", "triangles", 1, "must hold at least 1 triangle");
   shape.surface.refit(positions);
+  shape.forgetClearances();
   if (shape.closed) shape.outward = mesh::closedSurfaceVolume(positions, bvh.triangles()) < 0 ? -1 : 1;
   shape.insideUnknown = true;
 }

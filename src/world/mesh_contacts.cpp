@@ -34,7 +34,7 @@ Contact worldContact(const Collider& c, uint32_t collider, uint32_t i, const Mes
 }  // namespace
 
 void World::Impl::markMeshInsideUnknown() {
-  for (MeshShape& m : meshShapes) m.insideUnknown = true;
+  for (MeshShape& m : meshShapes) m.insideUnknown = true, m.forgetClearances();
 }
 
 /// (8) for a mesh collider: each free particle's path over the substep, x (start pose) → p (end pose), in the
@@ -55,7 +55,7 @@ void World::Impl::generateMeshContacts(uint32_t k, Real h) {
     if (recheck) m.inside[i] = segmentBoxOverlaps(a, a, root.lo, root.hi) && m.contains(a);
     const bool startsInside = m.inside[i] != 0;
     if (!startsInside && !segmentBoxOverlaps(a, b, lo, hi)) continue;  // broad phase: the mesh's box
-    const std::optional<MeshContactPlane> plane = m.contactPlane(a, b, startsInside, thickness);
+    const std::optional<MeshContactPlane> plane = m.particleContactPlane(i, a, b, startsInside, thickness);
     if (plane) contacts.push_back(worldContact(c, k, i, *plane, particleAt(v, i), pi, 1 / h, 0));
   }
   if (recheck) m.insideUnknown = false;
@@ -93,7 +93,7 @@ void World::Impl::addLateMeshContacts(uint32_t k, Real h) {
     bool moved = false;
     for (int round = 0; round < kLateRounds; ++round) {
       const std::optional<MeshContactPlane> plane =
-          m.contactPlane(a, toPoint(toLocalAtEnd(c, particleAt(p, i))), startsInside, thickness);
+          m.particleContactPlane(i, a, toPoint(toLocalAtEnd(c, particleAt(p, i))), startsInside, thickness);
       if (!plane || !project(i, *plane)) break;
       moved = true;
       if (startsInside) break;  // pushed out by the shortest way: one move per substep

@@ -427,6 +427,8 @@ template <class M> void build(World& fresh, M& m, M& s) {
       }
       MeshShape& shape = m.meshShapes[col.mesh];
       shape.inside.assign(mesh.inside.begin(), mesh.inside.end());
+      shape.clearance.assign(n, 0);  // a cache: starting it empty changes no result
+      shape.clearanceFrom.assign(n, Point3d::Zero());
       shape.insideUnknown = mesh.insideUnknown;
     }
   }
