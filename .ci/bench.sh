@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm run bench`: native (Google Benchmark) and wasm (Node) figures: the Foundation cloth's step time, the
 # tetrahedralizer on the Stanford bunny at two resolutions, the soft bunny's step time, render-mesh binding, and the
-# self-collision scene (a cloth folding on the bunny) by stage from 64² to 256².
+# self-collision scenes by stage from 64² to 256² (a cloth folding on the bunny, and a folded sheet whose contact
+# density does not change with the resolution).
 # Then every gallery scene of the demo page in headless Chromium (solver and render time per frame).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -14,6 +14,7 @@
 #include "pbd/world.h"
 #include "scenes/bunny.h"
 #include "scenes/cloth_on_bunny.h"
+#include "scenes/folded_sheet.h"
 #include "scenes/scenes.h"
 #include "scenes/shuffle.h"
 #include "scenes/tet_cube.h"
@@ -42,11 +43,39 @@ BENCHMARK(ClothStep)->ArgNames({"n", "threads", "g"})
     ->ArgsProduct({{32, 64, 128, 256}, {1, 2}, {1}})->ArgsProduct({{128, 256}, {1, 2}, {0}})
     ->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
 
+/// Steps `world` (its self-colliding body has `particles` particles, past its start-up) for the benchmark's
+/// iterations with the step split into stages (StepTimings, ms per frame): broad = self-collision broad phase,
+/// narrow = its continuous tests, solve = constraint iterations, contacts = ground and collider contacts;
+/// selfUsPerParticle = (broad + narrow) per particle, µs per frame; candidatesPerParticle and contactsPerParticle =
+/// the narrow phase's pairs and the contacts among them per particle and frame (StepReport); narrowNsPerCandidate =
+/// narrow / candidates. Together they tell whether a growth of the cost is the scene's (more contact) or the code's.
+static void measureSelfCollisionSteps(benchmark::State& state, World& world, uint32_t particles) {
+  world.setStepTimings(true);
+  StepTimings sum;
+  double candidates = 0, contacts = 0;
+  for (auto _ : state) {
+    world.step(1.0f / 60);
+    const StepTimings& t = world.lastStepTimings();
+    sum.broadPhaseMs += t.broadPhaseMs, sum.narrowPhaseMs += t.narrowPhaseMs, sum.solveMs += t.solveMs;
+    sum.colliderContactsMs += t.colliderContactsMs;
+    candidates += world.lastStepReport().selfCandidates;
+    contacts += world.lastStepReport().selfContactsFound;
+  }
+  const double frames = double(state.iterations());
+  state.counters["broad"] = sum.broadPhaseMs / frames;
+  state.counters["narrow"] = sum.narrowPhaseMs / frames;
+  state.counters["solve"] = sum.solveMs / frames;
+  state.counters["contacts"] = sum.colliderContactsMs / frames;
+  state.counters["selfUsPerParticle"] = 1000 * (sum.broadPhaseMs + sum.narrowPhaseMs) / frames / particles;
+  state.counters["candidatesPerParticle"] = candidates / frames / particles;
+  state.counters["contactsPerParticle"] = contacts / frames / particles;
+  state.counters["narrowNsPerCandidate"] = candidates > 0 ? 1e6 * sum.narrowPhaseMs / candidates : 0;
+  state.counters["particles"] = particles;
+}
+
 // Issue #5's self-collision scene (scenes/cloth_on_bunny.h): an n x n cloth with continuous self-collision dropped
-// on the Stanford bunny, timed from 0.5 s in (draping and folding), with the step split into stages (StepTimings,
-// ms per frame): broad = self-collision broad phase, narrow = its continuous tests, solve = constraint iterations,
-// contacts = the bunny and ground contacts; selfUsPerParticle = (broad + narrow) per particle, µs per frame.
-// self = 0 runs the same scene with self-collision off.
+// on the Stanford bunny, timed from 0.5 s in (draping and folding). self = 0 runs it with self-collision off. A finer
+// cloth crumples more here (see contactsPerParticle), so its cost per particle grows with the scene, not only the code.
 static void ClothOnBunnyStep(benchmark::State& state) {
   const int n = int(state.range(0));
   const unsigned threads = unsigned(state.range(1));
@@ -56,24 +85,22 @@ static void ClothOnBunnyStep(benchmark::State& state) {
   const BodyRange cloth = scenes::clothOnBunny(world, n, bunny);
   if (state.range(2) == 0) world.setContinuousSelfCollision(cloth.body, {false, 0.001f});
   for (int f = 0; f < 30; ++f) world.step(1.0f / 60);
-  world.setStepTimings(true);
-  StepTimings sum;
-  for (auto _ : state) {
-    world.step(1.0f / 60);
-    const StepTimings& t = world.lastStepTimings();
-    sum.broadPhaseMs += t.broadPhaseMs, sum.narrowPhaseMs += t.narrowPhaseMs, sum.solveMs += t.solveMs;
-    sum.colliderContactsMs += t.colliderContactsMs;
-  }
-  const double frames = double(state.iterations());
-  state.counters["broad"] = sum.broadPhaseMs / frames;
-  state.counters["narrow"] = sum.narrowPhaseMs / frames;
-  state.counters["solve"] = sum.solveMs / frames;
-  state.counters["contacts"] = sum.colliderContactsMs / frames;
-  state.counters["selfUsPerParticle"] = 1000 * (sum.broadPhaseMs + sum.narrowPhaseMs) / frames / cloth.particleCount;
-  state.counters["particles"] = cloth.particleCount;
+  measureSelfCollisionSteps(state, world, cloth.particleCount);
 }
 BENCHMARK(ClothOnBunnyStep)->ArgNames({"n", "threads", "self"})
     ->ArgsProduct({{64, 128}, {1, 2}, {1}})->Args({256, 1, 1})->Args({128, 1, 0})
+    ->Unit(benchmark::kMillisecond)->Iterations(10)->Repetitions(3)->ReportAggregatesOnly(true);
+
+// How self-collision scales with the resolution at a fixed contact density (scenes/folded_sheet.h): an n x n sheet
+// folded in half on the ground, its upper layer resting on the lower one, timed from 0.25 s in. Linear scaling
+// keeps selfUsPerParticle flat from 64² to 256².
+static void FoldedSheetStep(benchmark::State& state) {
+  World world;
+  const MeshBody sheet = scenes::foldedSheet(world, int(state.range(0)));
+  for (int f = 0; f < 15; ++f) world.step(1.0f / 60);
+  measureSelfCollisionSteps(state, world, sheet.range.particleCount);
+}
+BENCHMARK(FoldedSheetStep)->ArgNames({"n"})->Arg(64)->Arg(128)->Arg(256)
     ->Unit(benchmark::kMillisecond)->Iterations(10)->Repetitions(3)->ReportAggregatesOnly(true);
 
 // The soft cube of bench/peers: 10³ cells x 6 tets, a rigid volume constraint per tet and a distance constraint per

@@ -415,6 +415,8 @@ class JsWorld {
     o.set("droppedContacts", r.droppedContacts);
     o.set("droppedSelfCollisionPairs", r.droppedSelfCollisionPairs);
     o.set("droppedSelfContacts", r.droppedSelfContacts);
+    o.set("selfCandidates", r.selfCandidates);
+    o.set("selfContactsFound", r.selfContactsFound);
     return o;
   }
   void setStepTimings(bool on) { world_.setStepTimings(on); }

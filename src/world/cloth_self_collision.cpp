@@ -252,8 +252,10 @@ void World::Impl::testSelfCandidates() {
     }
   };
   tasks->parallelFor(selfCandidates.size(), kSelfCandidatesPerTask, test);
+  report.selfCandidates += uint32_t(selfCandidates.size());
   for (size_t k = 0; k < selfCandidates.size(); ++k) {
     if (!selfCandidateHit[k]) continue;
+    ++report.selfContactsFound;
     if (selfContacts.size() < selfContacts.capacity()) selfContacts.push_back(selfCandidateContacts[k]);
     else ++report.droppedSelfContacts;
   }

@@ -1,6 +1,7 @@
 // Continuous self-collision's broad phase and its bookkeeping (issue #5): the BVH's pair walk lists exactly the
 // overlapping triangle pairs a brute-force loop lists; a tangle denser than the contact room reserved is reported
-// in the step report, not dropped silently; the step timings partition the step and see the self-collision stages.
+// in the step report, not dropped silently; the report counts the narrow phase's pairs and contacts; the step timings
+// partition the step and see the self-collision stages; the scaling benchmark's folded sheet keeps its layers apart.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 
 #include "collision/triangle_bvh.h"
 #include "pbd/world.h"
+#include "scenes/folded_sheet.h"
 
 using namespace pbd;
 
@@ -107,6 +109,52 @@ TEST(SelfContactRoom, ATangleDenserThanTheRoomIsReportedAndTheRestKept) {
   sparse.world.step(1.0f / 60);
   EXPECT_GT(sparse.world.continuousSelfContactCount(), 0u);
   EXPECT_EQ(sparse.world.lastStepReport().droppedSelfContacts, 0u);
+}
+
+TEST(SelfContactReport, CountsTheNarrowPhasesPairsAndEveryContactFound) {
+  // One substep: every contact found is either kept or dropped, and each came from one candidate.
+  StackedTriangles stack(12);
+  stack.world.step(1.0f / 60);
+  const StepReport& r = stack.world.lastStepReport();
+  EXPECT_EQ(r.selfContactsFound, stack.world.continuousSelfContactCount() + r.droppedSelfContacts);
+  // Every vertex against the 11 other layers' triangles, and every edge against their 33 edges, each pair once.
+  EXPECT_EQ(r.selfCandidates, 12u * 3 * 11 + 12u * 3 * 11 * 3 / 2);
+  // The next step counts afresh; a flat sheet has no pair to test at all (the normal-cone cull).
+  stack.world.step(1.0f / 60);
+  EXPECT_EQ(stack.world.lastStepReport().selfCandidates, r.selfCandidates);
+  World flat;
+  ClothDef c;
+  c.columns = c.rows = 16;
+  c.spacing = 0.02f;
+  c.continuousSelfCollision = {true, 0.008f};
+  flat.addCloth(c);
+  for (int frame = 0; frame < 30; ++frame) flat.step(1.0f / 60);
+  EXPECT_EQ(flat.lastStepReport().selfCandidates, 0u);
+  EXPECT_EQ(flat.lastStepReport().selfContactsFound, 0u);
+}
+
+TEST(FoldedSheet, TheUpperLayerRestsOnTheLowerOneInContact) {
+  // The scaling benchmark's claim: its contact density is set by construction. The upper half settles onto the lower
+  // one and stays on it, at least half a thickness above its mirror particle, with contacts at every frame.
+  constexpr int n = 16;
+  World world;
+  const MeshBody sheet = scenes::foldedSheet(world, n);
+  const Real thickness = world.continuousSelfCollision(sheet.range.body).thickness;
+  const Real* x = world.positions();
+  for (int frame = 0; frame < 60; ++frame) {
+    world.step(1.0f / 60);
+    if (frame < 15) continue;  // settling
+    EXPECT_GT(world.lastStepReport().selfContactsFound, uint32_t(n * n / 2)) << "frame " << frame;
+    for (int r = n / 2; r < n; ++r) {
+      for (int col = 0; col < n; ++col) {
+        const uint32_t upper = sheet.renderToParticle[r * n + col], lower = sheet.renderToParticle[(n - 1 - r) * n + col];
+        ASSERT_GT(x[3 * upper + 1] - x[3 * lower + 1], 0.5f * thickness) << "frame " << frame << " row " << r;
+      }
+    }
+  }
+  // Resting, not hovering: the middle of the upper layer came down from its start (2 thicknesses up).
+  const uint32_t middle = sheet.renderToParticle[(3 * n / 4) * n + n / 2];
+  EXPECT_LT(x[3 * middle + 1], 1.5f * thickness);
 }
 
 TEST(StepTimings, StagesPartitionTheStepAndSeeSelfCollision) {

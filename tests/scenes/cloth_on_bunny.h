@@ -14,14 +14,20 @@ namespace pbd::scenes {
 /// The bunny collider's surface thickness, m.
 inline constexpr Real kBunnyThickness = 0.01f;
 
-/// Fills `world` (empty) with the scene; `bunnyMesh` must outlive nothing (addCollider copies it). Returns the cloth.
-inline BodyRange clothOnBunny(World& world, int n, const SurfaceMesh& bunnyMesh) {
+/// The self-collision benchmarks' solver (this scene's and folded_sheet.h's): XPBD, 10 substeps x 1 iteration,
+/// linear damping 0.1.
+inline SolverSettings selfCollisionSceneSettings() {
   SolverSettings s;
   s.method = Method::Xpbd;
   s.substeps = 10;
   s.iterations = 1;
   s.linearDamping = 0.1f;
-  world.setSettings(s);
+  return s;
+}
+
+/// Fills `world` (empty) with the scene; `bunnyMesh` must outlive nothing (addCollider copies it). Returns the cloth.
+inline BodyRange clothOnBunny(World& world, int n, const SurfaceMesh& bunnyMesh) {
+  world.setSettings(selfCollisionSceneSettings());
   ColliderDef bunny;
   bunny.shape = ColliderShape::TriangleMesh;
   bunny.meshPositions = bunnyMesh.positions;

@@ -585,11 +585,14 @@ export declare class World {
    * What the last step did about non-finite values (`body` counts bodies in the order they were added) and how many
    * contacts it found but could not keep because their room was full (0 in any sane scene; the world never
    * allocates while stepping): ground and collider contacts, particle-particle self-collision pairs, and continuous
-   * self-collision contacts (room: 4 per vertex and edge).
+   * self-collision contacts (room: 4 per vertex and edge). `selfCandidates` counts the point-triangle and edge-edge
+   * pairs the continuous self-collision's broad phase passed to its narrow phase, and `selfContactsFound` those of
+   * them that were contacts, both summed over the step's substeps: what its cost follows.
    */
   lastStepReport(): {
     rolledBack: boolean; nonFiniteCount: number; particle: number; body: number;
     droppedContacts: number; droppedSelfCollisionPairs: number; droppedSelfContacts: number;
+    selfCandidates: number; selfContactsFound: number;
   };
   /** When on, every step measures where its time goes (lastStepTimings). Off by default. */
   setStepTimings(on: boolean): void;

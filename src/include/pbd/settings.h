@@ -61,7 +61,8 @@ struct SelfCollisionSettings {
   Real radius = 0.01f;  ///< m, > 0: particles are kept 2 radius apart.
 };
 
-/// What the last World::step(dt) did about non-finite values and full contact buffers (see World::lastStepReport).
+/// What the last World::step(dt) did about non-finite values and full contact buffers, and how much continuous
+/// self-collision work it found (see World::lastStepReport).
 struct StepReport {
   bool rolledBack = false;     ///< true: the step produced NaN or Inf and was undone (the world is as before it).
   uint32_t nonFiniteCount = 0; ///< Particles whose position or velocity became non-finite.
@@ -74,6 +75,10 @@ struct StepReport {
                                            ///< particle and surface; a dropped one was still projected).
   uint32_t droppedSelfCollisionPairs = 0;  ///< Particle-particle self-collision pairs (room: 8 per particle).
   uint32_t droppedSelfContacts = 0;        ///< Continuous self-collision contacts (room: 4 per vertex and per edge).
+  /// Continuous self-collision work, summed over the step's substeps: what the cost of the narrow phase follows
+  /// (each candidate is one continuous test), and how much of it was contact.
+  uint32_t selfCandidates = 0;     ///< Point-triangle and edge-edge pairs the broad phase passed to the narrow phase.
+  uint32_t selfContactsFound = 0;  ///< Of those, the pairs that came within the thickness (kept or dropped).
 };
 
 /// Where the last World::step(dt) spent its time, in ms of wall clock, when World::setStepTimings(true) (else all
