@@ -15,8 +15,11 @@ inline Vec3 particleAt(const std::vector<Real>& xyz, uint32_t i) {
 }
 
 /// Velocity of the collider's material point under p over the substep (kinematic colliders drag particles along):
-/// the point is followed back from the end pose to the start pose, v = (p - p_start) / h.
+/// the point is followed back from the end pose to the start pose, v = (p - p_start) / h. Exactly 0 for a collider
+/// that does not move: the round trip through a rotated frame would leave ~1e-8 m of rounding, a surface motion that
+/// static friction would then hold particles to.
 inline Vec3 colliderVelocity(const Collider& c, const Vec3& p, Real invH) {
+  if (c.subStartPosition == c.subEndPosition && c.subStartRotation.coeffs() == c.subEndRotation.coeffs()) return Vec3::Zero();
   const Vec3 q = c.subEndRotation.conjugate() * (p - c.subEndPosition);
   const Vec3 before = c.subStartPosition + c.subStartRotation * q;
   return (p - before) * invH;

@@ -84,23 +84,33 @@ Real World::Impl::contactStaticFriction(const Contact& c) const {
   return mixFriction(staticOrDynamic(body.staticFriction, body.friction), staticOrDynamic(surfaceStatic, surface));
 }
 
-/// Static friction at position level (Müller et al. 2020, "Detailed rigid body simulation with XPBD", sec. 3.5): the
+/// Friction at position level (Müller et al. 2020, "Detailed rigid body simulation with XPBD", sec. 3.5): the
 /// particle's tangential displacement over the substep relative to the surface,
 ///   Δp = (p - x) - (surface point's displacement),  Δp_t = Δp - (Δp·n) n,
 /// is undone when |Δp_t| < μ_s d, d = the normal correction the contact has applied this substep (μ_s d bounds the
 /// tangential correction a static friction impulse may make, as Coulomb's cone bounds the force). Otherwise the
-/// contact slides and the velocity pass applies dynamic friction μ_d. Without this a held particle creeps by the
-/// prediction's g sin θ h² every substep, which the velocity pass stops but does not undo.
-void World::Impl::holdStaticFriction(const Contact& c) {
+/// contact slides, and its path is shortened by μ_d d (dynamic friction, the same bound), counted from the path
+/// before any such shortening this substep (c.kineticShift) so that iterations do not apply it twice; the velocity
+/// pass then brakes only by what is left of μ_d d. Without the hold a held particle creeps by the prediction's
+/// g sin θ h² every substep, which the velocity pass stops but does not undo. Without the shortening a slipping
+/// particle of a rigid patch moves its whole Δp_t in that substep, its neighbours' constraints pull it back and
+/// push them on the next, and the patch creeps by stick-slip even where μ_s > tan θ (any asymmetry starts it).
+void World::Impl::holdStaticFriction(Contact& c) {
   if (!(c.normalPush > 0)) return;
   const Vec3 pi = particleAt(p, c.particle);
   const Vec3 surfaceMotion = c.collider == kGroundCollider ? Vec3::Zero() : colliderVelocity(colliders[c.collider], pi, 1);
   const Vec3 delta = pi - particleAt(x, c.particle) - surfaceMotion;
   const Vec3 tangential = delta - delta.dot(c.normal) * c.normal;
-  const Real mu = contactStaticFriction(c);
-  if (!(tangential.squaredNorm() < mu * mu * c.normalPush * c.normalPush)) return;
-  const Vec3 held = pi - tangential;
-  for (int a = 0; a < 3; ++a) p[3 * c.particle + a] = held[a];
+  const Real muStatic = contactStaticFriction(c);
+  Vec3 shift = tangential;  // held: all of it
+  if (!(tangential.squaredNorm() < muStatic * muStatic * c.normalPush * c.normalPush)) {
+    const Vec3 path = tangential + c.kineticShift;  // as it would be without the shortening
+    const Real length = path.norm(), allowed = contactFriction(c) * c.normalPush;
+    shift = length > allowed ? Vec3(tangential - path * (1 - allowed / length)) : tangential;
+    c.kineticShift += shift;
+  }
+  const Vec3 moved = pi - shift;
+  for (int a = 0; a < 3; ++a) p[3 * c.particle + a] = moved[a];
 }
 
 /// Moves the contact's particle from pi by `push` (m, > 0) along the surface normal n, and records both.
@@ -167,7 +177,8 @@ void World::Impl::addLateContacts(Real h) {
 }
 
 /// (16) velocityUpdate, relative to the surface's own velocity: Coulomb friction reduces the tangential part by at
-/// most mu * (normal velocity change) = mu * normalPush / h; restitution restores e times the approach speed.
+/// most mu * (normal velocity change) = mu * normalPush / h, less what the position-level dynamic friction already
+/// took (holdStaticFriction); restitution restores e times the approach speed.
 /// mu and e combine the particle's body material with the surface's (pbd/contact_material.h).
 void World::Impl::updateContactVelocities(Real h) {
   const Real invH = 1 / h;
@@ -183,7 +194,8 @@ void World::Impl::updateContactVelocities(Real h) {
     const Real vn = relative.dot(c.normal);
     Vec3 tangential = relative - vn * c.normal;
     const Real vt = tangential.norm();
-    if (vt > 0) tangential *= std::max(Real(0), vt - friction * c.normalPush * invH) / vt;
+    const Real brake = std::max(Real(0), friction * c.normalPush - c.kineticShift.norm()) * invH;  // what is left
+    if (vt > 0) tangential *= std::max(Real(0), vt - brake) / vt;
     Real newNormal = vn;
     if (restitution > 0 && -c.approachSpeed > threshold) newNormal = std::max(vn, -restitution * c.approachSpeed);
     const Vec3 result = surfaceVelocity + newNormal * c.normal + tangential;

@@ -64,6 +64,8 @@ struct Contact {
   Vec3 normal;          ///< Outward surface normal at the last projection (world frame).
   Vec3 point = Vec3::Zero();  ///< m, triangle-mesh contacts only: the contact plane's surface point (world frame, at
                               ///< the substep's end pose); with `normal` it fixes C(p) = (p - point)·normal - thickness.
+  Vec3 kineticShift = Vec3::Zero();  ///< m, the tangential correction dynamic friction has made this substep (the
+                                     ///< position-level part of μ_d d; contacts.cpp holdStaticFriction).
 };
 
 /// Collider::mesh of the shapes that are not triangle meshes.
@@ -262,7 +264,7 @@ struct World::Impl {
   void updateContactVelocities(Real h);
   Real contactFriction(const Contact& c) const;  // contacts.cpp: dynamic μ_d of the particle's body against the surface
   Real contactStaticFriction(const Contact& c) const;  // contacts.cpp: static μ_s, the same pair, the same mixing
-  void holdStaticFriction(const Contact& c);     // contacts.cpp: position-level static friction of one contact
+  void holdStaticFriction(Contact& c);  // contacts.cpp: position-level static and dynamic friction of one contact
   void pushOut(Contact& c, const Vec3& pi, Real push, const Vec3& n);  // contacts.cpp: back onto the surface
   void clampVelocities();  // velocity_clamp.cpp: |v| <= settings.maxSpeed before the prediction (0 = off)
   Real groundSurface() const { return settings.ground.height + settings.ground.thickness; }

@@ -62,13 +62,15 @@ uint64_t run(Solver solver, Integrator integrator, TaskSystem* tasks, int frames
   return scenes::stateHash(world);
 }
 
-/// The mixed scene's golden hash (see MixedSceneNativeAndWasmComputeTheSameBits). Changed from 0x427223589718d3e0
+/// The mixed scene's golden hash (see MixedSceneNativeAndWasmComputeTheSameBits). Changed from 0xf4e80d4a526b7261
+/// when a slipping contact's path got shortened by dynamic friction at position level and an unmoved collider's
+/// surface velocity became exactly 0 (contacts.cpp holdStaticFriction, collider_motion.h). Changed from 0x427223589718d3e0
 /// when static friction moved to position level (contacts.cpp holdStaticFriction): the scene's soft cube rests on the
 /// ground and its cubes and cloth on the box and sphere, so their held contacts no longer creep. Changed from
 /// 0xfeeb72ccd1e4cf08 when the dihedral, tet-volume and Neo-Hookean sweeps moved to colour order
 /// (schedule/element_order.h), tet volumes four at a time with their gradients written out per component: the same
 /// symmetric sweeps, in another fixed order, and V and ∇V rounded differently.
-constexpr uint64_t kMixedSceneGolden = 0xf4e80d4a526b7261ull;
+constexpr uint64_t kMixedSceneGolden = 0x980b917726247aa2ull;
 
 }  // namespace
 

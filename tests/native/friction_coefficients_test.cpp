@@ -121,8 +121,9 @@ TEST(FrictionCoefficients, HeldOnAnInclineWhenStaticExceedsTanTheta) {
   // μ_s = 0.8 > tan θ = 0.577 > μ_d = 0.3: with one coefficient 0.3 the block would slide at 1.95 m/s².
   GroundIncline ground(0.8f, 0.3f);
   const Real onGround = creep(ground.world, ground.down, 2);
-  // An axis-aligned box: on a rotated one the position-level hold leaves a creep of ~1.4 mm/s even with one
-  // coefficient (0.8; see the report), which μ_d < tan θ cannot brake, so the block ends up sliding there.
+  // An axis-aligned box. On a rotated one the held particles' positions drift by float rounding (~2 µm/s, the same
+  // rounding every substep), the rigid patch's constraints turn the differences into stress, and after about a second
+  // one particle's share exceeds μ_s d; with μ_d < tan θ nothing then stops the slide (HeldWithoutStickSlip...).
   BoxIncline box(0.8f, 0.3f, false);
   const Real onBox = creep(box.world, box.down, 2);
   std::printf("creep over 2 s: ground %.3g m, box %.3g m\n", double(onGround), double(onBox));
@@ -133,6 +134,28 @@ TEST(FrictionCoefficients, HeldOnAnInclineWhenStaticExceedsTanTheta) {
   GroundIncline surfaceAlone(0.3f, 0.3f);
   EXPECT_LT(std::abs(creep(bodyHeld.world, bodyHeld.down, 2)), 1e-4f);
   EXPECT_GT(creep(surfaceAlone.world, surfaceAlone.down, 2), 1.0f);  // 1/2 a t² = 3.9 m: the body's μ_s did it
+}
+
+TEST(FrictionCoefficients, HeldWithoutStickSlipOnARotatedBoxAndWhenThePatchIsUneven) {
+  // μ = 0.8 > tan θ. Exact symmetry (the ground, gravity tilted) gives every particle the same share of the load, so
+  // nothing pulls on a held one. A rotated box (rounded geometry) or a patch placed unevenly breaks that: a particle
+  // whose share exceeds μ_s d slips, its neighbours' rigid constraints pull it back and push them on, and without
+  // dynamic friction on the slipping particle's path the patch crept by stick-slip (3 mm in 2 s on the box, 5 mm on
+  // the uneven ground patch).
+  BoxIncline box(0.8f, 0.8f, true);
+  for (int f = 0; f < 30; ++f) box.world.step(kFrame);
+  const Real onBox = creep(box.world, box.down, 2);
+  GroundIncline uneven(0.8f, 0.8f);
+  for (uint32_t i = 0; i < uneven.world.particleCount(); ++i) {  // 10 µm along and up to 40 µm above the ground
+    const Real* q = uneven.world.positions();
+    const Vec3 jitter(std::sin(1.7f * Real(i)), 2 + 2 * std::sin(0.9f * Real(i)), std::cos(2.3f * Real(i)));
+    uneven.world.setPosition(i, Vec3(q[3 * i], q[3 * i + 1], q[3 * i + 2]) + 1e-5f * jitter);
+  }
+  for (int f = 0; f < 30; ++f) uneven.world.step(kFrame);  // settles onto the ground
+  const Real onGround = creep(uneven.world, uneven.down, 2);
+  std::printf("creep over 2 s: rotated box %.3g m, uneven patch %.3g m\n", double(onBox), double(onGround));
+  EXPECT_LT(std::abs(onBox), 1e-5f);
+  EXPECT_LT(std::abs(onGround), 1e-5f);
 }
 
 TEST(FrictionCoefficients, SlidesWithTheDynamicCoefficientWhenStaticIsBelowTanTheta) {
