@@ -36,12 +36,15 @@ void World::Impl::reserveContacts(size_t particles, size_t colliderCount) {
   }
 }
 
+// A collider that does not turn keeps its rotation exactly: slerp between two equal rotations rounds, and the
+// substeps' poses would then differ by ~1e-8, a surface motion that friction would drag resting particles with.
 void World::Impl::updateColliderPoses(Real fractionStart, Real fractionEnd) {
   for (Collider& c : colliders) {
     c.subStartPosition = c.startPosition + fractionStart * (c.def.position - c.startPosition);
     c.subEndPosition = c.startPosition + fractionEnd * (c.def.position - c.startPosition);
-    c.subStartRotation = c.startRotation.slerp(fractionStart, c.def.rotation);
-    c.subEndRotation = c.startRotation.slerp(fractionEnd, c.def.rotation);
+    const bool turning = c.startRotation.coeffs() != c.def.rotation.coeffs();
+    c.subStartRotation = turning ? Quat(c.startRotation.slerp(fractionStart, c.def.rotation)) : c.def.rotation;
+    c.subEndRotation = turning ? Quat(c.startRotation.slerp(fractionEnd, c.def.rotation)) : c.def.rotation;
   }
 }
 

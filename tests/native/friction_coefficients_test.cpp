@@ -121,14 +121,18 @@ TEST(FrictionCoefficients, HeldOnAnInclineWhenStaticExceedsTanTheta) {
   // μ_s = 0.8 > tan θ = 0.577 > μ_d = 0.3: with one coefficient 0.3 the block would slide at 1.95 m/s².
   GroundIncline ground(0.8f, 0.3f);
   const Real onGround = creep(ground.world, ground.down, 2);
-  // An axis-aligned box. On a rotated one the held particles' positions drift by float rounding (~2 µm/s, the same
-  // rounding every substep), the rigid patch's constraints turn the differences into stress, and after about a second
-  // one particle's share exceeds μ_s d; with μ_d < tan θ nothing then stops the slide (HeldWithoutStickSlip...).
-  BoxIncline box(0.8f, 0.3f, false);
+  // A box under tilted gravity, and a box rotated by θ. On the rotated one the substeps' poses used to come from
+  // slerp between two equal rotations, which rounds: the surface "moved" by ~1e-8 m per substep, the held particles
+  // followed it by different amounts, the rigid patch built that into stress, and after a second a particle slipped;
+  // μ_d < tan θ then let the whole patch slide (0.9 m by 2 s).
+  BoxIncline box(0.8f, 0.3f, false), rotated(0.8f, 0.3f, true);
   const Real onBox = creep(box.world, box.down, 2);
-  std::printf("creep over 2 s: ground %.3g m, box %.3g m\n", double(onGround), double(onBox));
+  const Real onRotated = creep(rotated.world, rotated.down, 3);
+  std::printf("creep: ground %.3g m, box %.3g m (2 s), rotated box %.3g m (3 s)\n", double(onGround), double(onBox),
+              double(onRotated));
   EXPECT_LT(std::abs(onGround), 1e-4f);
   EXPECT_LT(std::abs(onBox), 1e-4f);
+  EXPECT_LT(std::abs(onRotated), 1e-4f);
   // The body's own μ_s mixes with the surface's: sqrt(2.2 · 0.3) = 0.81 holds where the surface's 0.3 alone slides.
   GroundIncline bodyHeld(0.3f, 0.3f, ContactMaterial{kSurfaceFriction, 0, 2.2f});
   GroundIncline surfaceAlone(0.3f, 0.3f);
