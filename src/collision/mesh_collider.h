@@ -51,14 +51,9 @@ struct MeshShape {
   bool contains(const Point3d& q) const;
 
   /// The contact plane of a particle moving from a to b (local frame), or nullopt when it needs none (cases 1-3
-  /// above; `startsInside` selects case 1).
-  std::optional<MeshContactPlane> contactPlane(const Point3d& a, const Point3d& b, bool startsInside,
-                                               double thickness) const {
-    double ignored;
-    return contactPlane(a, b, startsInside, thickness, ignored);
-  }
-  /// The same, also setting `clearance` to a lower bound of b's distance to the surface that the query learned (it
-  /// looks kClearanceReach times as far as it needs to; 0 for a particle that starts inside).
+  /// above; `startsInside` selects case 1). Also sets `clearance` to a lower bound of b's distance to the surface
+  /// that the query learned (it looks kClearanceReach times as far as it needs to; 0 for a particle that starts
+  /// inside).
   std::optional<MeshContactPlane> contactPlane(const Point3d& a, const Point3d& b, bool startsInside,
                                                double thickness, double& clearance) const;
   /// How much farther than a contact needs a nearest-point query looks, so that a particle moving slowly away from

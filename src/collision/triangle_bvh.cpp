@@ -153,12 +153,8 @@ void TriangleBvh::refit(std::span<const Real> xyz) {
   }
 }
 
-void TriangleBvh::refitVertexBoxes(std::span<const Vec3> lo, std::span<const Vec3> hi) {
-  for (uint32_t k = 0; k < order_.size(); ++k) {
-    const uint32_t* f = triangle(order_[k]);
-    boxLo_[k] = lo[f[0]].cwiseMin(lo[f[1]]).cwiseMin(lo[f[2]]).cast<double>();
-    boxHi_[k] = hi[f[0]].cwiseMax(hi[f[1]]).cwiseMax(hi[f[2]]).cast<double>();
-  }
+void TriangleBvh::refitTriangleBoxes(std::span<const Vec3> lo, std::span<const Vec3> hi) {
+  for (uint32_t k = 0; k < order_.size(); ++k) boxLo_[k] = lo[order_[k]].cast<double>(), boxHi_[k] = hi[order_[k]].cast<double>();
   for (size_t k = nodes_.size(); k-- > 0;) {  // children before parents, as in refit()
     Node& n = nodes_[k];
     if (n.left < 0) {

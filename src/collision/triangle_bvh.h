@@ -73,10 +73,10 @@ class TriangleBvh {
   /// the tree's shape is kept. No allocation.
   void refit(std::span<const Real> xyz);
 
-  /// Self-collision's refit: each triangle's box becomes the union of its corners' boxes (`lo`, `hi`: one per
-  /// vertex, as many as the vertices; the caller's swept and padded boxes), and the nodes' boxes follow. Same tree, no
-  /// allocation; the vertices are kept. For forEachOverlappingPair.
-  void refitVertexBoxes(std::span<const Vec3> lo, std::span<const Vec3> hi);
+  /// Self-collision's refit: the triangles' boxes are given (`lo`, `hi`: one per triangle, by triangle index; the
+  /// caller's swept and padded boxes), and the nodes' boxes follow. Same tree, no allocation; the vertices are kept.
+  /// For forEachOverlappingPair.
+  void refitTriangleBoxes(std::span<const Vec3> lo, std::span<const Vec3> hi);
 
   /// Calls visit(a, b) once for every unordered pair of distinct triangles whose boxes overlap (self-collision's
   /// broad phase: one walk of the tree against itself instead of one query per element), in a fixed order.

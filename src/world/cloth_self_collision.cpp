@@ -51,11 +51,14 @@ void buildSelfCollisionIndex(SelfCollidingSurface& s, std::span<const Real> rest
   }
   std::vector<std::pair<std::pair<uint32_t, uint32_t>, uint32_t>> sorted = corners;
   std::sort(sorted.begin(), sorted.end());
+  // An element's owner is the lowest triangle having it: the broad phase takes each point–triangle and edge–edge pair
+  // from its elements' owners' pair only, so each is tested once (TriangleRecord's owned bits).
+  std::vector<uint32_t> edgeOwner;
   for (const auto& [edge, t] : sorted) {
     if (!edges.empty() && edges.back() == edge) continue;
     edges.push_back(edge);
     s.edges.insert(s.edges.end(), {edge.first, edge.second});
-    s.edgeOwner.push_back(t);
+    edgeOwner.push_back(t);
   }
   s.triangleEdges.reserve(corners.size());
   for (const auto& [edge, t] : corners) {
@@ -63,8 +66,8 @@ void buildSelfCollisionIndex(SelfCollidingSurface& s, std::span<const Real> rest
   }
   s.sweptLo.resize(count);
   s.sweptHi.resize(count);
-  s.vertexOwner.assign(count, TriangleBvh::kNone);
-  for (uint32_t k = uint32_t(s.triangles.size()); k-- > 0;) s.vertexOwner[s.triangles[k]] = uint32_t(k / 3);
+  std::vector<uint32_t> vertexOwner(count, TriangleBvh::kNone);
+  for (uint32_t k = uint32_t(s.triangles.size()); k-- > 0;) vertexOwner[s.triangles[k]] = uint32_t(k / 3);
   const size_t triangleCount = s.triangles.size() / 3;
   s.records.resize(triangleCount);
   for (uint32_t t = 0; t < triangleCount; ++t) {
@@ -73,12 +76,12 @@ void buildSelfCollisionIndex(SelfCollidingSurface& s, std::span<const Real> rest
     for (int k = 0; k < 3; ++k) {
       r.corner[k] = s.triangles[3 * size_t(t) + k];
       r.edge[k] = s.triangleEdges[3 * size_t(t) + k];
-      r.ownedCorners |= uint8_t(s.vertexOwner[r.corner[k]] == t) << k;
-      r.ownedEdges |= uint8_t(s.edgeOwner[r.edge[k]] == t) << k;
+      r.ownedCorners |= uint8_t(vertexOwner[r.corner[k]] == t) << k;
+      r.ownedEdges |= uint8_t(edgeOwner[r.edge[k]] == t) << k;
     }
   }
-  s.edgeLo.resize(s.edgeOwner.size());
-  s.edgeHi.resize(s.edgeOwner.size());
+  s.edgeLo.resize(edges.size());
+  s.edgeHi.resize(edges.size());
   s.triangleLo.resize(triangleCount);
   s.triangleHi.resize(triangleCount);
   std::vector<Point3d> rest(count);
@@ -142,6 +145,14 @@ BodyRange World::Impl::appendSurfaceBody(const char* fn, const BodyBlueprint& b,
   return range;
 }
 
+void fitTriangleSweptBoxes(SelfCollidingSurface& s) {
+  for (size_t t = 0; t < s.records.size(); ++t) {
+    const uint32_t* c = s.records[t].corner;
+    s.triangleLo[t] = s.sweptLo[c[0]].cwiseMin(s.sweptLo[c[1]]).cwiseMin(s.sweptLo[c[2]]);
+    s.triangleHi[t] = s.sweptHi[c[0]].cwiseMax(s.sweptHi[c[1]]).cwiseMax(s.sweptHi[c[2]]);
+  }
+}
+
 namespace {
 
 /// Whether local vertex v is a corner of triangle f.
@@ -170,18 +181,14 @@ void World::Impl::findContinuousSelfContacts() {
       s.sweptLo[i] = a.cwiseMin(b).array() - pad;
       s.sweptHi[i] = a.cwiseMax(b).array() + pad;
     }
-    s.bvh.refitVertexBoxes(s.sweptLo, s.sweptHi);
-    fitNormalCones(s, x, p, first);
     for (size_t e = 0; e < s.edgeLo.size(); ++e) {
       const uint32_t i = s.edges[2 * e], j = s.edges[2 * e + 1];
       s.edgeLo[e] = s.sweptLo[i].cwiseMin(s.sweptLo[j]);
       s.edgeHi[e] = s.sweptHi[i].cwiseMax(s.sweptHi[j]);
     }
-    for (size_t t = 0; t < s.records.size(); ++t) {
-      const uint32_t* c = s.records[t].corner;
-      s.triangleLo[t] = s.sweptLo[c[0]].cwiseMin(s.sweptLo[c[1]]).cwiseMin(s.sweptLo[c[2]]);
-      s.triangleHi[t] = s.sweptHi[c[0]].cwiseMax(s.sweptHi[c[1]]).cwiseMax(s.sweptHi[c[2]]);
-    }
+    fitTriangleSweptBoxes(s);
+    s.bvh.refitTriangleBoxes(s.triangleLo, s.triangleHi);
+    fitNormalCones(s, x, p, first);
     auto gather = [&](uint32_t a, uint32_t b, uint32_t c, uint32_t d, bool pointTriangle) {
       if (w[first + a] == 0 && w[first + b] == 0 && w[first + c] == 0 && w[first + d] == 0) return;
       if (selfCandidates.size() == selfCandidates.capacity()) testSelfCandidates();

@@ -47,17 +47,13 @@ struct SelfCollidingSurface {
   std::vector<uint32_t> triangles;      ///< 3 local particle indices per triangle (the render triangles).
   std::vector<uint32_t> edges;          ///< 2 local particle indices per distinct edge, lower index first, sorted.
   std::vector<uint32_t> triangleEdges;  ///< 3 per triangle: indices into `edges` (corner k to corner k+1).
-  std::vector<uint32_t> edgeOwner;      ///< Per edge: the lowest triangle having it. The broad phase finds
-                                        ///< triangle pairs; an edge–edge pair is taken from its owners' pair only,
-                                        ///< so each is tested once.
-  std::vector<uint32_t> vertexOwner;    ///< Per vertex: the lowest triangle having it, or TriangleBvh::kNone (in no
-                                        ///< triangle); the same rule for point–triangle pairs.
   /// A triangle as the broad phase's pair test reads it: one record instead of four tables.
   struct TriangleRecord {
     uint32_t corner[3];    ///< Local particle indices (triangles[3t ..]).
     uint32_t edge[3];      ///< Indices into edges (triangleEdges[3t ..]).
-    uint8_t ownedCorners;  ///< Bit k: this triangle owns corner k (vertexOwner).
-    uint8_t ownedEdges;    ///< Bit k: this triangle owns edge k (edgeOwner).
+    uint8_t ownedCorners;  ///< Bit k: this triangle owns corner k (is the lowest triangle having it). The broad
+                           ///< phase takes a point–triangle pair from its owners' triangle pair only: once.
+    uint8_t ownedEdges;    ///< Bit k: this triangle owns edge k (the same rule for edge–edge pairs).
   };
   std::vector<TriangleRecord> records;  ///< Per triangle.
   std::vector<Vec3> edgeLo, edgeHi;     ///< Per edge, this substep: the union of its ends' swept boxes.
@@ -75,7 +71,7 @@ struct SelfCollidingSurface {
                                             ///< its triangles (halfAngle kNone where none is known).
   TriangleBvh bvh;                      ///< Over `triangles`, built on the rest shape (restX) so that the tree, and
                                         ///< with it the contact order, is the same after a snapshot; refitted with
-                                        ///< the swept boxes every substep. Like edges, triangleEdges and edgeOwner,
+                                        ///< the swept boxes every substep. Like edges, triangleEdges and records,
                                         ///< empty until self-collision is first enabled.
 };
 
@@ -85,9 +81,12 @@ struct SelfCollidingSurface {
 SelfCollidingSurface makeSelfCollidingSurface(const char* fn, uint32_t body, std::span<const Real> restXyz,
                                               std::vector<uint32_t> triangles, const ContinuousSelfCollision& settings);
 
-/// Fills s.edges, s.triangleEdges, s.edgeOwner, s.vertexOwner, s.bvh, the cull's index (buildFoldFreeIndex) and the
+/// Fills s.edges, s.triangleEdges, s.records, s.bvh, the cull's index (buildFoldFreeIndex) and the
 /// room of s.sweptLo/Hi from s.triangles and the rest positions (local xyz).
 void buildSelfCollisionIndex(SelfCollidingSurface& s, std::span<const Real> restXyz);
+
+/// s.triangleLo/Hi from s.sweptLo/Hi: each triangle's box is the union of its corners' (what the BVH is refitted with).
+void fitTriangleSweptBoxes(SelfCollidingSurface& s);
 
 /// When `settings` enable it: thickness < (shortest rest edge of `triangles`) / √2, else throws naming
 /// "<arg>.thickness" (or "thickness") and the bound. At that distance a flat grid cloth's vertex is from its nearest

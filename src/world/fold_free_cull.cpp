@@ -33,7 +33,7 @@ bool nodesShareEdge(const SelfCollidingSurface& s, const TriangleBvh::Node& a, c
 void buildFoldFreeIndex(SelfCollidingSurface& s) {
   const TriangleBvh& bvh = s.bvh;
   const uint32_t count = bvh.triangleCount();
-  const size_t edgeCount = s.edgeOwner.size();
+  const size_t edgeCount = s.edges.size() / 2;
   s.edgeTriangleStart.assign(edgeCount + 1, 0);
   s.edgeTriangleAt.resize(3 * size_t(count));
   for (uint32_t e : s.triangleEdges) ++s.edgeTriangleStart[e + 1];

@@ -13,7 +13,7 @@ namespace pbd {
 struct SelfCollidingSurface;
 
 /// Fills s.edgeTriangleStart / s.edgeTriangleAt, s.nodeConnected and the room of s.nodeCones from s.bvh,
-/// s.triangleEdges and s.edgeOwner (all built first).
+/// s.triangleEdges and s.edges (all built first).
 void buildFoldFreeIndex(SelfCollidingSurface& s);
 
 /// s.nodeCones for the substep that takes the surface's particles from x to p (world xyz; the body's particles start

@@ -426,9 +426,9 @@ template <class M> void build(World& fresh, M& m, M& s) {
         if (mesh.inside[i] > 1) c.fail(("inside[" + std::to_string(i) + "]").c_str(), "must be 0 or 1", mesh.inside[i]);
       }
       MeshShape& shape = m.meshShapes[col.mesh];
+      shape.resizeParticles(n);
+      shape.forgetClearances();  // a cache: starting it empty changes no result
       shape.inside.assign(mesh.inside.begin(), mesh.inside.end());
-      shape.clearance.assign(n, 0);  // a cache: starting it empty changes no result
-      shape.clearanceFrom.assign(n, Point3d::Zero());
       shape.insideUnknown = mesh.insideUnknown;
     }
   }

@@ -59,7 +59,8 @@ Pairs walked(SelfCollidingSurface& s, const std::vector<Real>& x, const std::vec
     s.sweptLo[i] = a.cwiseMin(b).array() - pad;
     s.sweptHi[i] = a.cwiseMax(b).array() + pad;
   }
-  s.bvh.refitVertexBoxes(s.sweptLo, s.sweptHi);
+  fitTriangleSweptBoxes(s);
+  s.bvh.refitTriangleBoxes(s.triangleLo, s.triangleHi);
   fitNormalCones(s, x, p, 0);
   Pairs pairs;
   s.bvh.forEachOverlappingPair([&](uint32_t a, uint32_t b) { pairs.insert(ordered(a, b)); },
@@ -79,12 +80,20 @@ Pairs contactingOwners(const SelfCollidingSurface& s, const std::vector<Real>& x
     return pointTriangle ? pointTriangleContact(start, end, s.settings.thickness).has_value()
                          : edgeEdgeContact(start, end, s.settings.thickness).has_value();
   };
+  // Who owns each vertex and edge, read back from the records' bits.
+  std::vector<uint32_t> vertexOwner(s.sweptLo.size(), TriangleBvh::kNone), edgeOwner(s.edges.size() / 2, TriangleBvh::kNone);
+  for (uint32_t t = 0; t < s.records.size(); ++t) {
+    for (int k = 0; k < 3; ++k) {
+      if (s.records[t].ownedCorners >> k & 1) vertexOwner[s.records[t].corner[k]] = t;
+      if (s.records[t].ownedEdges >> k & 1) edgeOwner[s.records[t].edge[k]] = t;
+    }
+  }
   const uint32_t triangles = uint32_t(s.triangles.size() / 3);
-  for (uint32_t v = 0; v < s.vertexOwner.size(); ++v) {
+  for (uint32_t v = 0; v < vertexOwner.size(); ++v) {
     for (uint32_t t = 0; t < triangles; ++t) {
       const uint32_t* f = &s.triangles[3 * size_t(t)];
       if (f[0] == v || f[1] == v || f[2] == v) continue;
-      if (test({v, f[0], f[1], f[2]}, true)) owners.insert(ordered(s.vertexOwner[v], t));
+      if (test({v, f[0], f[1], f[2]}, true)) owners.insert(ordered(vertexOwner[v], t));
     }
   }
   const uint32_t edges = uint32_t(s.edges.size() / 2);
@@ -93,7 +102,7 @@ Pairs contactingOwners(const SelfCollidingSurface& s, const std::vector<Real>& x
       const uint32_t* a = &s.edges[2 * size_t(e)];
       const uint32_t* b = &s.edges[2 * size_t(g)];
       if (a[0] == b[0] || a[0] == b[1] || a[1] == b[0] || a[1] == b[1]) continue;
-      if (test({a[0], a[1], b[0], b[1]}, false)) owners.insert(ordered(s.edgeOwner[e], s.edgeOwner[g]));
+      if (test({a[0], a[1], b[0], b[1]}, false)) owners.insert(ordered(edgeOwner[e], edgeOwner[g]));
     }
   }
   return owners;

@@ -75,7 +75,8 @@ TEST(MeshClearance, CachedQueriesGiveTheUncachedPlanesAndSkipMost) {
       const Point3d p = x + Point3d(0, -0.004 * size, 0) + 0.002 * size * Point3d(step(rng), step(rng), step(rng));
       const bool inside = plain.contains(x);
       const Point3d learnedAt = cached.clearanceFrom[i];
-      const std::optional<MeshContactPlane> expected = plain.contactPlane(x, p, inside, thickness);
+      double learned;
+      const std::optional<MeshContactPlane> expected = plain.contactPlane(x, p, inside, thickness, learned);
       const std::optional<MeshContactPlane> got = cached.particleContactPlane(i, x, p, inside, thickness);
       ASSERT_TRUE(samePlane(expected, got)) << "particle " << i << ", step " << k;
       ++queries;

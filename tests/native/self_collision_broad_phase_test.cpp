@@ -19,7 +19,7 @@ using namespace pbd;
 
 namespace {
 
-/// Triangle f's box as refitVertexBoxes makes it: the union of its corners' boxes.
+/// Triangle f's box as the self-collision stage makes it: the union of its corners' boxes.
 void triangleBox(const std::vector<Vec3>& lo, const std::vector<Vec3>& hi, const uint32_t* f, Vec3& tlo, Vec3& thi) {
   tlo = lo[f[0]].cwiseMin(lo[f[1]]).cwiseMin(lo[f[2]]);
   thi = hi[f[0]].cwiseMax(hi[f[1]]).cwiseMax(hi[f[2]]);
@@ -46,7 +46,9 @@ TEST(TriangleBvhPairs, OverlappingPairsEqualBruteForceOnceEach) {
       }
     }
     TriangleBvh bvh(rest, tris);
-    bvh.refitVertexBoxes(lo, hi);
+    std::vector<Vec3> triangleLo(count), triangleHi(count);
+    for (uint32_t t = 0; t < count; ++t) triangleBox(lo, hi, &tris[3 * size_t(t)], triangleLo[t], triangleHi[t]);
+    bvh.refitTriangleBoxes(triangleLo, triangleHi);
     std::vector<std::pair<uint32_t, uint32_t>> walked;
     bvh.forEachOverlappingPair([&](uint32_t a, uint32_t b) { walked.push_back({std::min(a, b), std::max(a, b)}); });
     std::set<std::pair<uint32_t, uint32_t>> unique(walked.begin(), walked.end());
