@@ -332,7 +332,8 @@ class JsWorld {
       else if (shape == "capsule") d.shape = ColliderShape::Capsule;
       else if (shape == "box") d.shape = ColliderShape::Box;
       else if (shape == "mesh") d.shape = ColliderShape::TriangleMesh;
-      else throw InvalidArgument("addCollider: shape must be 'sphere', 'capsule', 'box' or 'mesh' (got '" + shape + "')");
+      else if (shape == "plane") d.shape = ColliderShape::Plane;
+      else throw InvalidArgument("addCollider: shape must be 'sphere', 'capsule', 'box', 'plane' or 'mesh' (got '" + shape + "')");
       d.position = vec3Field(fn, o, "position", d.position);
       d.rotation = quatField(fn, o, "rotation", d.rotation);
       d.radius = Real(numberField(fn, o, "radius", d.radius));

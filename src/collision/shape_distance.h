@@ -4,11 +4,13 @@
 //   capsule: s = (0, clamp(q_y, -h, h), 0),  φ = |q - s| - r,   n = (q - s) / |q - s|
 //   box:     d = |q| - e (per axis);  outside: φ = |max(d, 0)|, n = sign(q) max(d, 0) / φ
 //                                     inside:  φ = max_k d_k (< 0), n = sign(q_k) e_k on that axis k
+//   plane:   φ(q) = q_y,                                  n = (0, 1, 0)
 // A point exactly at the centre has no defined normal: +Y is used there (+X on a capsule's axis).
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "pbd/colliders.h"
 
@@ -46,22 +48,26 @@ inline ShapeDistance boxDistance(const Vec3& q, const Vec3& halfExtents) {
   return {d[axis], n};
 }
 
+inline ShapeDistance planeDistance(const Vec3& q) { return {q.y(), Vec3(0, 1, 0)}; }
+
 /// The distance for any shape, local frame.
 inline ShapeDistance shapeDistance(const ColliderDef& shape, const Vec3& q) {
   switch (shape.shape) {
     case ColliderShape::Sphere: return sphereDistance(q, shape.radius);
     case ColliderShape::Capsule: return capsuleDistance(q, shape.radius, shape.halfHeight);
+    case ColliderShape::Plane: return planeDistance(q);
     case ColliderShape::Box: break;
     case ColliderShape::TriangleMesh: break;  // not a distance field: see collision/mesh_collider.h
   }
   return boxDistance(q, shape.halfExtents);
 }
 
-/// Radius of a sphere around the shape's centre that contains it (broad phase).
+/// Radius of a sphere around the shape's centre that contains it (broad phase); infinite for a plane.
 inline Real boundingRadius(const ColliderDef& shape) {
   switch (shape.shape) {
     case ColliderShape::Sphere: return shape.radius;
     case ColliderShape::Capsule: return shape.radius + shape.halfHeight;
+    case ColliderShape::Plane: return std::numeric_limits<Real>::infinity();
     case ColliderShape::Box: break;
     case ColliderShape::TriangleMesh: break;  // its BVH's root box bounds it instead
   }

@@ -491,7 +491,7 @@ namespace {
 /// Validates a collider's shape and material; returns its rotation normalized.
 Quat checkCollider(const char* fn, const ColliderDef& def) {
   if (def.shape != ColliderShape::Sphere && def.shape != ColliderShape::Capsule && def.shape != ColliderShape::Box &&
-      def.shape != ColliderShape::TriangleMesh) {
+      def.shape != ColliderShape::TriangleMesh && def.shape != ColliderShape::Plane) {
     check::fail(fn, "shape", "is unknown", int(def.shape));
   }
   check::finite(fn, "position", def.position);

@@ -348,13 +348,15 @@ export interface ColliderOptions {
    * substep a particle's path is tested against the triangles (BVH), so even a fast particle stops on the side it
    * came from. A closed, consistently oriented mesh has an inside that particles are pushed out of by the shortest
    * way; an open one (a floor, a wall) is two-sided. Friction and restitution act as for the other shapes.
+   * 'plane': an infinite plane through `position` whose outward normal is the local +Y axis (`rotation` tilts it);
+   * unlike the ground (setGround) it can be tilted and moved every frame.
    */
-  shape: 'sphere' | 'capsule' | 'box' | 'mesh';
+  shape: 'sphere' | 'capsule' | 'box' | 'plane' | 'mesh';
   /** Mesh: xyz per vertex in the local frame (a three.js geometry's position array), copied. */
   positions?: Float32Array | ArrayLike<number>;
   /** Mesh: 3 vertex indices per triangle (a three.js geometry's index array), copied; no degenerate triangle. */
   indices?: Uint32Array | Uint16Array | ArrayLike<number>;
-  /** Centre, m. Default [0, 0, 0]. */
+  /** Centre (plane: a point of its surface), m. Default [0, 0, 0]. */
   position?: Vec3;
   /** Orientation as a quaternion [x, y, z, w]. Default identity. */
   rotation?: [number, number, number, number];

@@ -19,13 +19,15 @@ enum class ColliderShape {
   Box,      ///< halfExtents along the local axes.
   TriangleMesh,  ///< meshPositions / meshTriangles in the local frame, with continuous collision (the
                  ///< contact model: src/collision/mesh_collider.h).
+  Plane,    ///< An infinite plane through the position with outward normal local +Y (rotate it to tilt it); the
+            ///< half-space below it is inside. Unlike the ground (SolverSettings::ground), it can be tilted and moved.
 };
 
 /// A collider. Its pose can be changed every frame (World::setColliderPose); it then moves linearly across the
 /// substeps of the next step, and its velocity drags touching particles along through friction.
 struct ColliderDef {
   ColliderShape shape = ColliderShape::Sphere;
-  Vec3 position{0, 0, 0};              ///< m, centre.
+  Vec3 position{0, 0, 0};              ///< m, centre (plane: a point of its surface).
   Quat rotation = Quat::Identity();    ///< Orientation; normalized by the world.
   Real radius = 0.5f;                  ///< m, > 0 (sphere, capsule).
   Real halfHeight = 0.5f;              ///< m, >= 0 (capsule: half the length of its axis segment).

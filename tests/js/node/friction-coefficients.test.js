@@ -1,6 +1,7 @@
 // Static and dynamic friction from JS (issue #5): staticFriction on the ground, colliders and body materials is set,
 // read back where there is a getter, refused when bad (naming it, world unchanged), and acts: a patch on an incline
-// (gravity tilted) with μ_s > tan θ > μ_d stays put, and slides at g (sin θ − μ_d cos θ) when μ_s < tan θ.
+// (gravity tilted) with μ_s > tan θ > μ_d stays put, and slides at g (sin θ − μ_d cos θ) when μ_s < tan θ; the same
+// on a tilted plane collider (shape 'plane') under plain gravity.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPbd } from '../../../web/lib/index.js';
 
@@ -71,6 +72,38 @@ describe('static and dynamic friction', () => {
     for (let f = 0; f < 60; f++) sliding.step(1 / 60);
     const expected = g * (Math.sin(theta) - 0.3 * Math.cos(theta));
     expect(Math.abs(meanX(sliding.velocities()) - v0 - expected)).toBeLessThan(0.05 * expected);
+    sliding.delete();
+  });
+
+  it("a 'plane' collider tilted by θ is an incline: held when μ_s > tan θ, sliding at g (sin θ − μ_d cos θ) otherwise", () => {
+    // The plane's normal is its local +Y; rotated by -θ about z it faces (sin θ, cos θ, 0) and slopes down along
+    // (cos θ, -sin θ, 0).
+    const down = [Math.cos(theta), -Math.sin(theta), 0];
+    const rotation = [0, 0, Math.sin(-theta / 2), Math.cos(-theta / 2)];
+    const along = (values) => {
+      let sum = 0;
+      for (let i = 0; i < values.length; i += 3) sum += values[i] * down[0] + values[i + 1] * down[1];
+      return sum / (values.length / 3);
+    };
+    const onPlane = (friction, staticFriction) => {
+      const world = new pbd.World();
+      world.setSubsteps(20);
+      world.setGround({ enabled: false });
+      expect(world.addCollider({ shape: 'plane', position: [0, 1, 0], rotation, friction, staticFriction })).toBe(0);
+      world.addCloth({ columns: 4, rows: 4, spacing: 0.05, origin: [0, 1, -0.075], axisU: down, axisV: [0, 0, 1] });
+      return world;
+    };
+    const held = onPlane(0.3, 0.8);
+    const start = along(held.positions());
+    for (let f = 0; f < 120; f++) held.step(1 / 60);
+    expect(Math.abs(along(held.positions()) - start)).toBeLessThan(1e-4);
+    held.delete();
+    const sliding = onPlane(0.3, 0.3);
+    for (let f = 0; f < 15; f++) sliding.step(1 / 60);
+    const v0 = along(sliding.velocities());
+    for (let f = 0; f < 60; f++) sliding.step(1 / 60);
+    const expected = g * (Math.sin(theta) - 0.3 * Math.cos(theta));
+    expect(Math.abs(along(sliding.velocities()) - v0 - expected)).toBeLessThan(0.05 * expected);
     sliding.delete();
   });
 });
