@@ -1,5 +1,6 @@
 // Colliders: the shape distances against finite differences, nothing ends inside a collider, moving colliders
-// drag particles along by friction, restitution off a collider, and the plane collider as a tilted, moving ground.
+// drag particles along by friction (a plane lifts them), and restitution off a collider. Friction on a tilted
+// plane: friction_coefficients_test.cpp.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -82,27 +83,56 @@ TEST(Colliders, ADrapedClothNeverEndsInsideAnyShape) {
   }
 }
 
-TEST(Colliders, AMovingPlatformDragsAParticleAlongByFriction) {
-  World world;
+namespace {
+
+/// A particle at `start` resting on collider `def` (ground off, 10 substeps) while the collider is moved at
+/// `velocity` by its pose, set every frame for 1 s. Returns the particle's index (0).
+uint32_t rideForOneSecond(World& world, const ColliderDef& def, const Vec3& start, const Vec3& velocity) {
   SolverSettings s;
   s.substeps = 10;
   s.ground.enabled = false;
   world.setSettings(s);
+  const uint32_t k = world.addCollider(def);
+  const uint32_t p = world.addParticle(start, 1);
+  const Real dt = 1.0f / 60;
+  for (int f = 1; f <= 60; ++f) {
+    world.setColliderPose(k, def.position + velocity * (dt * Real(f)), def.rotation);
+    world.step(dt);
+  }
+  return p;
+}
+
+}  // namespace
+
+TEST(Colliders, AMovingPlatformDragsAParticleAlongByFriction) {
+  World world;
   ColliderDef platform;
   platform.shape = ColliderShape::Box;
   platform.halfExtents = Vec3(5, 0.1f, 5);
   platform.friction = 1;
-  const uint32_t k = world.addCollider(platform);
-  const uint32_t p = world.addParticle(Vec3(0, 0.1f, 0), 1);
-  const Real speed = 1.2f, dt = 1.0f / 60;
-  for (int f = 1; f <= 60; ++f) {
-    world.setColliderPose(k, Vec3(speed * dt * f, 0, 0), Quat::Identity());
-    world.step(dt);
-  }
+  const Real speed = 1.2f;
+  const uint32_t p = rideForOneSecond(world, platform, Vec3(0, 0.1f, 0), Vec3(speed, 0, 0));
   // Static friction: the particle moves with the platform, at its speed, still on its top face.
   EXPECT_NEAR(world.velocities()[3 * p], speed, 0.02f);
   EXPECT_NEAR(world.positions()[3 * p + 1], 0.1f, 1e-3f);
   EXPECT_GT(world.positions()[3 * p], 0.9f * speed);
+}
+
+TEST(Colliders, ARisingPlaneLiftsWhatRestsOnItAndSnapshotsKeepIt) {
+  // A plane collider moved up at 0.5 m/s carries a particle with it, at its speed and straight up.
+  World world;
+  ColliderDef plane;
+  plane.shape = ColliderShape::Plane;
+  const uint32_t p = rideForOneSecond(world, plane, Vec3(0.3f, 0, -0.2f), Vec3(0, 0.5f, 0));
+  EXPECT_NEAR(world.positions()[3 * p + 1], 0.5f, 2e-3f);
+  EXPECT_NEAR(world.velocities()[3 * p + 1], 0.5f, 0.02f);
+  EXPECT_NEAR(world.positions()[3 * p], 0.3f, 1e-6f);
+  // A snapshot keeps the plane and its pose: the loaded world steps on bit for bit.
+  const std::vector<uint8_t> blob = world.saveSnapshot();
+  World loaded;
+  loaded.loadSnapshot(blob.data(), blob.size());
+  for (int f = 0; f < 10; ++f) world.step(1.0f / 60), loaded.step(1.0f / 60);
+  EXPECT_TRUE(loaded.saveSnapshot() == world.saveSnapshot());
 }
 
 TEST(Colliders, RestitutionOffASphereBouncesToESquaredTimesTheHeight) {
@@ -129,90 +159,3 @@ TEST(Colliders, RestitutionOffASphereBouncesToESquaredTimesTheHeight) {
   EXPECT_NEAR(apex, e * e * drop, 0.05f * e * e * drop);
 }
 
-namespace {
-
-/// A 4x4 patch (5 cm spacing) resting on a plane collider tilted by `theta` about z (ground off): its slope runs
-/// down along (cos θ, −sin θ, 0).
-struct PlaneIncline {
-  World world;
-  Vec3 down;
-  PlaneIncline(Real theta, Real muStatic, Real muDynamic) {
-    SolverSettings s;
-    s.substeps = 20;
-    s.ground.enabled = false;
-    world.setSettings(s);
-    ColliderDef plane;
-    plane.shape = ColliderShape::Plane;
-    plane.position = Vec3(0, 1, 0);
-    plane.rotation = Quat(Eigen::AngleAxis<Real>(-theta, Vec3::UnitZ()));
-    plane.friction = muDynamic;
-    plane.staticFriction = muStatic;
-    world.addCollider(plane);
-    down = Vec3(std::cos(theta), -std::sin(theta), 0);
-    ClothDef c;
-    c.columns = c.rows = 4;
-    c.spacing = 0.05f;
-    c.origin = Vec3(0, 1, -0.075f);
-    c.axisU = down;
-    c.axisV = Vec3(0, 0, 1);
-    world.addCloth(c);
-  }
-  Real meanAlong(const Vec3& axis, bool velocities) const {
-    const Real* a = velocities ? world.velocities() : world.positions();
-    double sum = 0;
-    for (uint32_t i = 0; i < world.particleCount(); ++i) sum += Vec3(a[3 * i], a[3 * i + 1], a[3 * i + 2]).dot(axis);
-    return Real(sum / world.particleCount());
-  }
-};
-
-}  // namespace
-
-TEST(Colliders, APlaneColliderIsATiltedGround) {
-  const Real theta = Real(M_PI / 6), g = 9.81f;  // tan θ = 0.577
-  // μ_s = 0.8 > tan θ: held (the rotation is exact across substeps, so the surface does not creep under it).
-  PlaneIncline held(theta, 0.8f, 0.3f);
-  const Real start = held.meanAlong(held.down, false);
-  for (int f = 0; f < 120; ++f) held.world.step(1.0f / 60);
-  EXPECT_LT(std::abs(held.meanAlong(held.down, false) - start), 1e-4f);
-  // μ_s = μ_d = 0.3 < tan θ: slides at g (sin θ − μ_d cos θ), within 5%.
-  PlaneIncline sliding(theta, 0.3f, 0.3f);
-  for (int f = 0; f < 15; ++f) sliding.world.step(1.0f / 60);
-  const Real v0 = sliding.meanAlong(sliding.down, true);
-  for (int f = 0; f < 60; ++f) sliding.world.step(1.0f / 60);
-  const Real expected = g * (std::sin(theta) - 0.3f * std::cos(theta));
-  EXPECT_NEAR(sliding.meanAlong(sliding.down, true) - v0, expected, 0.05f * expected);
-  // A snapshot keeps the plane: the loaded world steps on bit for bit.
-  const std::vector<uint8_t> blob = sliding.world.saveSnapshot();
-  World loaded;
-  loaded.loadSnapshot(blob.data(), blob.size());
-  for (int f = 0; f < 10; ++f) sliding.world.step(1.0f / 60), loaded.step(1.0f / 60);
-  EXPECT_TRUE(loaded.saveSnapshot() == sliding.world.saveSnapshot());
-  // Nothing below it: every particle stays on the plane's outer side.
-  const Vec3 normal(std::sin(theta), std::cos(theta), 0);
-  for (uint32_t i = 0; i < sliding.world.particleCount(); ++i) {
-    const Real* x = sliding.world.positions();
-    EXPECT_GE((Vec3(x[3 * i], x[3 * i + 1], x[3 * i + 2]) - Vec3(0, 1, 0)).dot(normal), -1e-5f);
-  }
-}
-
-TEST(Colliders, ARisingPlaneLiftsWhatRestsOnIt) {
-  // A kinematic plane moved up at 0.5 m/s by its pose each frame carries a particle with it, at its speed.
-  World world;
-  SolverSettings s;
-  s.substeps = 10;
-  s.ground.enabled = false;
-  world.setSettings(s);
-  ColliderDef plane;
-  plane.shape = ColliderShape::Plane;
-  const uint32_t k = world.addCollider(plane);
-  const uint32_t p = world.addParticle(Vec3(0.3f, 0, -0.2f), 1);
-  const Real speed = 0.5f, dt = 1.0f / 60;
-  for (int f = 1; f <= 60; ++f) {
-    world.setColliderPose(k, Vec3(0, speed * dt * Real(f), 0), Quat::Identity());
-    world.step(dt);
-    ASSERT_GE(world.positions()[3 * p + 1], speed * dt * Real(f) - 1e-5f) << "frame " << f;
-  }
-  EXPECT_NEAR(world.positions()[3 * p + 1], speed, 2e-3f);
-  EXPECT_NEAR(world.velocities()[3 * p + 1], speed, 0.02f);
-  EXPECT_NEAR(world.positions()[3 * p], 0.3f, 1e-6f);  // straight up: nothing pushed it sideways
-}

@@ -1,7 +1,7 @@
 // Static and dynamic friction coefficients (issue #5): a block on an incline of slope θ is held while μ_s > tan θ
 // (position-level static friction, contacts.cpp holdStaticFriction), slides with g (sin θ − μ_d cos θ) when
 // μ_s < tan θ, and once moving keeps accelerating by that law even when μ_s > tan θ (static friction no longer acts).
-// Checked on the ground (gravity tilted) and on a tilted box collider (real geometry), with each coefficient set by
+// Checked on the ground (gravity tilted) and on a tilted box and plane collider (real geometry), with each coefficient set by
 // the surface and by the body. Defaults (staticFriction = -1) reproduce the single-coefficient results bit for bit.
 // Also: bad input names the argument and leaves the world unchanged; snapshots keep the coefficients.
 #include <gtest/gtest.h>
@@ -61,13 +61,14 @@ struct GroundIncline {
   }
 };
 
-/// The patch on top of a box collider (ground off). Tilted: the box is rotated by θ about z under vertical gravity,
-/// the slope runs down along (cos θ, −sin θ, 0) and the top face's normal is (sin θ, cos θ, 0). Not tilted: an
-/// axis-aligned box under gravity tilted by θ (as GroundIncline). Both exercise the collider's coefficients.
+/// The patch on top of a box collider, or on a plane collider through the same top face (ground off). Tilted: the
+/// collider is rotated by θ about z under vertical gravity, the slope runs down along (cos θ, −sin θ, 0) and the
+/// top face's normal is (sin θ, cos θ, 0). Not tilted: axis-aligned under gravity tilted by θ (as GroundIncline).
+/// Both exercise the collider's coefficients.
 struct BoxIncline {
   World world;
   Vec3 down;
-  BoxIncline(Real muStatic, Real muDynamic, bool tilted) {
+  BoxIncline(Real muStatic, Real muDynamic, bool tilted, ColliderShape shape = ColliderShape::Box) {
     SolverSettings s;
     s.substeps = 20;
     s.ground.enabled = false;
@@ -80,8 +81,10 @@ struct BoxIncline {
     box.rotation = Quat(Eigen::AngleAxis<Real>(-angle, Vec3::UnitZ()));
     box.friction = muDynamic;
     box.staticFriction = muStatic;
-    world.addCollider(box);
     const Vec3 normal(std::sin(angle), std::cos(angle), 0);
+    box.shape = shape;
+    if (shape == ColliderShape::Plane) box.position = 0.1f * normal;  // the box's top face
+    world.addCollider(box);
     down = Vec3(std::cos(angle), -std::sin(angle), 0);
     world.addCloth(patchAt(0.1f * normal - Vec3(0, 0, 0.075f), down, {}));
   }
@@ -125,14 +128,16 @@ TEST(FrictionCoefficients, HeldOnAnInclineWhenStaticExceedsTanTheta) {
   // slerp between two equal rotations, which rounds: the surface "moved" by ~1e-8 m per substep, the held particles
   // followed it by different amounts, the rigid patch built that into stress, and after a second a particle slipped;
   // μ_d < tan θ then let the whole patch slide (0.9 m by 2 s).
-  BoxIncline box(0.8f, 0.3f, false), rotated(0.8f, 0.3f, true);
+  BoxIncline box(0.8f, 0.3f, false), rotated(0.8f, 0.3f, true), plane(0.8f, 0.3f, true, ColliderShape::Plane);
   const Real onBox = creep(box.world, box.down, 2);
   const Real onRotated = creep(rotated.world, rotated.down, 3);
-  std::printf("creep: ground %.3g m, box %.3g m (2 s), rotated box %.3g m (3 s)\n", double(onGround), double(onBox),
-              double(onRotated));
+  const Real onPlane = creep(plane.world, plane.down, 3);
+  std::printf("creep: ground %.3g m, box %.3g m (2 s), rotated box %.3g m, tilted plane %.3g m (3 s)\n",
+              double(onGround), double(onBox), double(onRotated), double(onPlane));
   EXPECT_LT(std::abs(onGround), 1e-4f);
   EXPECT_LT(std::abs(onBox), 1e-4f);
   EXPECT_LT(std::abs(onRotated), 1e-4f);
+  EXPECT_LT(std::abs(onPlane), 1e-4f);
   // The body's own μ_s mixes with the surface's: sqrt(2.2 · 0.3) = 0.81 holds where the surface's 0.3 alone slides.
   GroundIncline bodyHeld(0.3f, 0.3f, ContactMaterial{kSurfaceFriction, 0, 2.2f});
   GroundIncline surfaceAlone(0.3f, 0.3f);
@@ -173,6 +178,9 @@ TEST(FrictionCoefficients, SlidesWithTheDynamicCoefficientWhenStaticIsBelowTanTh
       EXPECT_NEAR(measuredAcceleration(box.world, box.down, 0.25f, 0.75f), expected, 0.05f * expected)
           << "box μ_s " << muStatic << " μ_d " << muDynamic << " tilted " << tilted;
     }
+    BoxIncline plane(muStatic, muDynamic, true, ColliderShape::Plane);
+    EXPECT_NEAR(measuredAcceleration(plane.world, plane.down, 0.25f, 0.75f), expected, 0.05f * expected)
+        << "tilted plane μ_s " << muStatic << " μ_d " << muDynamic;
   }
 }
 
