@@ -60,12 +60,13 @@ inline std::vector<PinRegion> pinRegionsField(const char* fn, const val& o) {
   return out;
 }
 
-/// {friction, staticFriction, restitution} over `m` (ContactMaterial): absent fields keep m's values; the core
-/// checks the ranges.
+/// {friction, staticFriction, restitution, thickness} over `m` (ContactMaterial): absent fields keep m's values; the
+/// core checks the ranges.
 inline ContactMaterial contactMaterialOf(const char* fn, const val& v, ContactMaterial m) {
   m.friction = Real(numberField(fn, v, "friction", m.friction));
   m.staticFriction = Real(numberField(fn, v, "staticFriction", m.staticFriction));
   m.restitution = Real(numberField(fn, v, "restitution", m.restitution));
+  m.thickness = Real(numberField(fn, v, "thickness", m.thickness));
   return m;
 }
 

@@ -154,7 +154,7 @@ class JsWorld {
   double getMaxSpeed() const { return world_.settings().maxSpeed; }
 
   uint32_t bodyCount() const { return world_.bodyCount(); }
-  /// {friction, staticFriction, restitution}: absent fields keep the body's current values.
+  /// {friction, staticFriction, restitution, thickness}: absent fields keep the body's current values.
   void setBodyMaterial(double body, val o) {
     guarded("setBodyMaterial", [&] {
       const char* fn = "setBodyMaterial";
@@ -196,6 +196,7 @@ class JsWorld {
       o.set("friction", m.friction);
       o.set("staticFriction", m.staticFriction);
       o.set("restitution", m.restitution);
+      o.set("thickness", m.thickness);
       return o;
     });
   }

@@ -13,17 +13,18 @@ namespace {
 
 const Vec3 kUp(0, 1, 0);
 
-/// Calls visit(i, p_i, distance) for every free particle of `p` inside collider c (closer than its thickness).
-template <class Visit>
-void forEachPenetration(const Collider& c, const std::vector<Real>& p, const std::vector<Real>& w, Visit visit) {
-  const Real reach = boundingRadius(c.def) + c.def.thickness;
-  for (uint32_t i = 0; i < uint32_t(w.size()); ++i) {
-    if (w[i] == 0) continue;
-    const Vec3 pi = particleAt(p, i);
-    if ((pi - c.subEndPosition).squaredNorm() > reach * reach) continue;  // broad phase: bounding sphere
+/// Calls visit(i, p_i, distance, margin) for every free particle of `m.p` inside collider c (closer than its
+/// thickness plus the particle's body's margin).
+template <class Impl, class Visit>  // Impl: World::Impl (private; deduced)
+void forEachPenetration(const Impl& m, const Collider& c, Visit visit) {
+  m.forEachParticleWithMargin([&](uint32_t i, Real margin) {
+    if (m.w[i] == 0) return;
+    const Vec3 pi = particleAt(m.p, i);
+    const Real reach = boundingRadius(c.def) + c.def.thickness + margin;
+    if ((pi - c.subEndPosition).squaredNorm() > reach * reach) return;  // broad phase: bounding sphere
     const ShapeDistance d = worldDistance(c, pi);
-    if (d.phi < c.def.thickness) visit(i, pi, d);
-  }
+    if (d.phi < c.def.thickness + margin) visit(i, pi, d, margin);
+  });
 }
 
 }  // namespace
@@ -53,9 +54,11 @@ void World::Impl::generateContacts(Real h) {
   contacts.clear();
   if (settings.ground.enabled) {
     const Real surface = groundSurface();
-    for (uint32_t i = 0; i < count(); ++i) {
-      if (w[i] != 0 && p[3 * i + 1] < surface) contacts.push_back({i, kGroundCollider, v[3 * i + 1], 0, kUp});
-    }
+    forEachParticleWithMargin([&](uint32_t i, Real margin) {
+      if (w[i] == 0 || p[3 * i + 1] >= surface + margin) return;
+      contacts.push_back({i, kGroundCollider, v[3 * i + 1], 0, kUp});
+      contacts.back().margin = margin;
+    });
   }
   for (uint32_t k = 0; k < colliders.size(); ++k) {
     const Collider& c = colliders[k];
@@ -63,9 +66,10 @@ void World::Impl::generateContacts(Real h) {
       generateMeshContacts(k, h);
       continue;
     }
-    forEachPenetration(c, p, w, [&](uint32_t i, const Vec3& pi, const ShapeDistance& d) {
+    forEachPenetration(*this, c, [&](uint32_t i, const Vec3& pi, const ShapeDistance& d, Real margin) {
       const Vec3 relative = particleAt(v, i) - colliderVelocity(c, pi, 1 / h);
       contacts.push_back({i, k, d.n.dot(relative), 0, d.n});
+      contacts.back().margin = margin;
     });
   }
 }
@@ -130,20 +134,20 @@ void World::Impl::projectContacts() {
   const Real surface = groundSurface();
   for (Contact& c : contacts) {
     if (c.collider == kGroundCollider) {
-      c.normalPush += projectGroundContact(p[3 * c.particle + 1], surface);
+      c.normalPush += projectGroundContact(p[3 * c.particle + 1], surface + c.margin);
       holdStaticFriction(c);
       continue;
     }
     const Collider& col = colliders[c.collider];
     const Vec3 pi = particleAt(p, c.particle);
     if (col.mesh != kNoMesh) {  // a fixed plane: C(p) = (p - q)·n - thickness >= 0
-      const Real push = col.def.thickness - (pi - c.point).dot(c.normal);
+      const Real push = col.def.thickness + c.margin - (pi - c.point).dot(c.normal);
       if (push > 0) pushOut(c, pi, push, c.normal);
       holdStaticFriction(c);  // also when this iteration had nothing to push: other constraints may have slid it
       continue;
     }
     const ShapeDistance d = worldDistance(col, pi);
-    if (d.phi < col.def.thickness) pushOut(c, pi, col.def.thickness - d.phi, d.n);
+    if (d.phi < col.def.thickness + c.margin) pushOut(c, pi, col.def.thickness + c.margin - d.phi, d.n);
     holdStaticFriction(c);
   }
 }
@@ -158,11 +162,13 @@ void World::Impl::addLateContacts(Real h) {
   };
   if (settings.ground.enabled) {
     const Real surface = groundSurface();
-    for (uint32_t i = 0; i < count(); ++i) {
-      if (w[i] == 0 || p[3 * i + 1] >= surface) continue;
-      const Real push = projectGroundContact(p[3 * i + 1], surface);
-      keep({i, kGroundCollider, v[3 * i + 1], push, kUp});
-    }
+    forEachParticleWithMargin([&](uint32_t i, Real margin) {
+      if (w[i] == 0 || p[3 * i + 1] >= surface + margin) return;
+      const Real push = projectGroundContact(p[3 * i + 1], surface + margin);
+      Contact c{i, kGroundCollider, v[3 * i + 1], push, kUp};
+      c.margin = margin;
+      keep(c);
+    });
   }
   for (uint32_t k = 0; k < colliders.size(); ++k) {
     const Collider& c = colliders[k];
@@ -170,11 +176,13 @@ void World::Impl::addLateContacts(Real h) {
       addLateMeshContacts(k, h);
       continue;
     }
-    forEachPenetration(c, p, w, [&](uint32_t i, const Vec3& pi, const ShapeDistance& d) {
-      const Real push = c.def.thickness - d.phi;
+    forEachPenetration(*this, c, [&](uint32_t i, const Vec3& pi, const ShapeDistance& d, Real margin) {
+      const Real push = c.def.thickness + margin - d.phi;
       const Vec3 corrected = pi + push * d.n;
       for (int a = 0; a < 3; ++a) p[3 * i + a] = corrected[a];
-      keep({i, k, d.n.dot(particleAt(v, i) - colliderVelocity(c, pi, 1 / h)), push, d.n});
+      Contact late{i, k, d.n.dot(particleAt(v, i) - colliderVelocity(c, pi, 1 / h)), push, d.n};
+      late.margin = margin;
+      keep(late);
     });
   }
 }

@@ -2,7 +2,9 @@
 // the contact plane), the late pass that keeps particles from ending a substep through the mesh, and the upkeep of
 // who is inside a closed mesh. The planes become ordinary Contact records, so projection (contacts.cpp), friction
 // and restitution treat them like every other contact. Serial and in particle order: deterministic; no allocation.
+#include <algorithm>
 #include <optional>
+#include <span>
 
 #include "world/collider_motion.h"
 #include "world/world_state.h"
@@ -25,10 +27,21 @@ bool segmentBoxOverlaps(const Point3d& a, const Point3d& b, const Point3d& lo, c
 
 /// A mesh contact plane in world coordinates (the frame of the substep's end pose), as a Contact.
 Contact worldContact(const Collider& c, uint32_t collider, uint32_t i, const MeshContactPlane& plane, const Vec3& vi,
-                     const Vec3& pi, Real invH, Real push) {
+                     const Vec3& pi, Real invH, Real push, Real margin) {
   const Vec3 n = c.subEndRotation * plane.normal.cast<Real>();
   const Vec3 q = c.subEndPosition + c.subEndRotation * plane.point.cast<Real>();
-  return Contact{i, collider, n.dot(vi - colliderVelocity(c, pi, invH)), push, n, q};
+  Contact contact{i, collider, n.dot(vi - colliderVelocity(c, pi, invH)), push, n, q};
+  contact.margin = margin;
+  return contact;
+}
+
+/// The mesh's root box grown by the collider's thickness and the largest body margin: the broad phase's bound.
+void grownRoot(std::span<const ContactMaterial> bodies, const Collider& c, const TriangleBvh::Node& root, Point3d& lo,
+               Point3d& hi) {
+  Real margin = 0;
+  for (const ContactMaterial& b : bodies) margin = std::max(margin, b.thickness);
+  const double reach = double(c.def.thickness) + double(margin);
+  lo = root.lo.array() - reach, hi = root.hi.array() + reach;
 }
 
 }  // namespace
@@ -44,20 +57,21 @@ void World::Impl::generateMeshContacts(uint32_t k, Real h) {
   const Collider& c = colliders[k];
   MeshShape& m = meshShapes[c.mesh];
   const TriangleBvh::Node& root = m.surface.bvh().nodes()[0];
-  const double thickness = c.def.thickness;
-  const Point3d lo = root.lo.array() - thickness, hi = root.hi.array() + thickness;
+  Point3d lo, hi;
+  grownRoot(bodyMaterials, c, root, lo, hi);
   const bool recheck = m.closed && m.insideUnknown;
-  for (uint32_t i = 0; i < count(); ++i) {
-    if (w[i] == 0) continue;
+  forEachParticleWithMargin([&](uint32_t i, Real margin) {
+    if (w[i] == 0) return;
     const Point3d a = toPoint(toLocalAtStart(c, particleAt(x, i)));
     const Vec3 pi = particleAt(p, i);
     const Point3d b = toPoint(toLocalAtEnd(c, pi));
     if (recheck) m.inside[i] = segmentBoxOverlaps(a, a, root.lo, root.hi) && m.contains(a);
     const bool startsInside = m.inside[i] != 0;
-    if (!startsInside && !segmentBoxOverlaps(a, b, lo, hi)) continue;  // broad phase: the mesh's box
+    if (!startsInside && !segmentBoxOverlaps(a, b, lo, hi)) return;  // broad phase: the mesh's box
+    const double thickness = double(c.def.thickness) + double(margin);
     const std::optional<MeshContactPlane> plane = m.particleContactPlane(i, a, b, startsInside, thickness);
-    if (plane) contacts.push_back(worldContact(c, k, i, *plane, particleAt(v, i), pi, 1 / h, 0));
-  }
+    if (plane) contacts.push_back(worldContact(c, k, i, *plane, particleAt(v, i), pi, 1 / h, 0, margin));
+  });
   if (recheck) m.insideUnknown = false;
 }
 
@@ -70,31 +84,36 @@ void World::Impl::addLateMeshContacts(uint32_t k, Real h) {
   const Collider& c = colliders[k];
   MeshShape& m = meshShapes[c.mesh];
   const TriangleBvh::Node& root = m.surface.bvh().nodes()[0];
-  const double thickness = c.def.thickness;
-  const Point3d lo = root.lo.array() - thickness, hi = root.hi.array() + thickness;
+  Point3d lo, hi;
+  grownRoot(bodyMaterials, c, root, lo, hi);
   // Projects particle i onto the plane if it is closer than the thickness (beyond rounding); true if it moved.
-  auto project = [&](uint32_t i, const MeshContactPlane& plane) {
+  auto project = [&](uint32_t i, const MeshContactPlane& plane, Real margin) {
     const Vec3 pi = particleAt(p, i);
     const Vec3 n = c.subEndRotation * plane.normal.cast<Real>();
     const Vec3 q = c.subEndPosition + c.subEndRotation * plane.point.cast<Real>();
-    const Real push = c.def.thickness - (pi - q).dot(n);
-    if (!(push > kLateSlack * c.def.thickness)) return false;
+    const Real thickness = c.def.thickness + margin;
+    const Real push = thickness - (pi - q).dot(n);
+    if (!(push > kLateSlack * thickness)) return false;
     const Vec3 corrected = pi + push * n;
     for (int ax = 0; ax < 3; ++ax) p[3 * size_t(i) + ax] = corrected[ax];
-    if (contacts.size() < contacts.capacity()) contacts.push_back(worldContact(c, k, i, plane, particleAt(v, i), pi, 1 / h, push));
-    else ++report.droppedContacts;
+    if (contacts.size() < contacts.capacity()) {
+      contacts.push_back(worldContact(c, k, i, plane, particleAt(v, i), pi, 1 / h, push, margin));
+    } else {
+      ++report.droppedContacts;
+    }
     return true;
   };
-  for (uint32_t i = 0; i < count(); ++i) {
-    if (w[i] == 0) continue;
+  forEachParticleWithMargin([&](uint32_t i, Real margin) {
+    if (w[i] == 0) return;
     const Point3d a = toPoint(toLocalAtStart(c, particleAt(x, i)));
     const bool startsInside = m.inside[i] != 0;
-    if (!startsInside && !segmentBoxOverlaps(a, toPoint(toLocalAtEnd(c, particleAt(p, i))), lo, hi)) continue;
+    if (!startsInside && !segmentBoxOverlaps(a, toPoint(toLocalAtEnd(c, particleAt(p, i))), lo, hi)) return;
+    const double thickness = double(c.def.thickness) + double(margin);
     bool moved = false;
     for (int round = 0; round < kLateRounds; ++round) {
       const std::optional<MeshContactPlane> plane =
           m.particleContactPlane(i, a, toPoint(toLocalAtEnd(c, particleAt(p, i))), startsInside, thickness);
-      if (!plane || !project(i, *plane)) break;
+      if (!plane || !project(i, *plane, margin)) break;
       moved = true;
       if (startsInside) break;  // pushed out by the shortest way: one move per substep
     }
@@ -104,7 +123,7 @@ void World::Impl::addLateMeshContacts(uint32_t k, Real h) {
     } else if (moved && m.crossingPlane(a, b)) {
       for (int ax = 0; ax < 3; ++ax) p[3 * size_t(i) + ax] = x[3 * size_t(i) + ax];  // the last safe place
     }
-  }
+  });
 }
 
 }  // namespace pbd

@@ -136,6 +136,18 @@ template <class S, class M> void staticFrictionSection(S& s, M& m) {
   }
 }
 
+/// Per-body contact thickness (ContactMaterial::thickness), newer than SFRC (CMAT keeps its layout). A blob without
+/// it loads with every body's thickness 0, which is how it stepped.
+template <class S, class M> void contactThicknessSection(S& s, M& m) {
+  if constexpr (std::is_same_v<S, Writer>) {
+    std::vector<Real> bodies;
+    for (const ContactMaterial& b : m.bodyMaterials) bodies.push_back(b.thickness);
+    s.vec(bodies);
+  } else {
+    s.vec(m.savedBodyThickness);
+  }
+}
+
 template <class M> struct Section {
   uint32_t tag;
   const char* name;
@@ -144,7 +156,7 @@ template <class M> struct Section {
   bool mayBeAbsent = false;  ///< Newer than format version 1: a blob without it loads with the defaults.
 };
 
-template <class M> constexpr std::array<Section<M>, 19> kSections = {{
+template <class M> constexpr std::array<Section<M>, 20> kSections = {{
     {tag("SETT"), "settings", settingsSection<Writer, M>, settingsSection<Reader, M>},
     {tag("PART"), "particles", particlesSection<Writer, M>, particlesSection<Reader, M>},
     {tag("HIST"), "history", historySection<Writer, M>, historySection<Reader, M>},
@@ -164,6 +176,7 @@ template <class M> constexpr std::array<Section<M>, 19> kSections = {{
     {tag("DCOL"), "distanceColours", distanceColoursSection<Writer, M>, distanceColoursSection<Reader, M>, true},
     {tag("CSCD"), "continuousSelfCollision", selfCollisionSection<Writer, M>, selfCollisionSection<Reader, M>, true},
     {tag("SFRC"), "staticFriction", staticFrictionSection<Writer, M>, staticFrictionSection<Reader, M>, true},
+    {tag("CTHK"), "contactThickness", contactThicknessSection<Writer, M>, contactThicknessSection<Reader, M>, true},
 }};
 
 std::string tagName(uint32_t t) {
@@ -253,6 +266,10 @@ template <class M> void buildBodies(M& m, M& s) {
   if (!s.savedBodyStaticFriction.empty() || !s.savedColliderStaticFriction.empty()) {  // section SFRC
     checkLength("staticFriction: bodies", s.savedBodyStaticFriction.size(), s.bodies.size());
     for (size_t b = 0; b < s.bodies.size(); ++b) s.bodyMaterials[b].staticFriction = s.savedBodyStaticFriction[b];
+  }
+  if (!s.savedBodyThickness.empty()) {  // section CTHK
+    checkLength("contactThickness: bodies", s.savedBodyThickness.size(), s.bodies.size());
+    for (size_t b = 0; b < s.bodies.size(); ++b) s.bodyMaterials[b].thickness = s.savedBodyThickness[b];
   }
   for (size_t b = 0; b < s.bodyMaterials.size(); ++b) {
     check::contactMaterial(kFn, "contactMaterials[" + std::to_string(b) + "]", s.bodyMaterials[b]);

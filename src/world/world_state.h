@@ -66,6 +66,7 @@ struct Contact {
                               ///< the substep's end pose); with `normal` it fixes C(p) = (p - point)·normal - thickness.
   Vec3 kineticShift = Vec3::Zero();  ///< m, the tangential correction dynamic friction has made this substep (the
                                      ///< position-level part of μ_d d; contacts.cpp holdStaticFriction).
+  Real margin = 0;  ///< m, the particle's body's thickness (ContactMaterial::thickness), kept on top of the surface's.
 };
 
 /// Collider::mesh of the shapes that are not triangle meshes.
@@ -180,6 +181,7 @@ struct World::Impl {
   /// loadSnapshot's parsed section SFRC: staticFriction per collider and per body material, in their order (the
   /// other sections may come after it, so these are merged in build()); empty when the blob predates it.
   std::vector<Real> savedColliderStaticFriction, savedBodyStaticFriction;
+  std::vector<Real> savedBodyThickness;  // section CTHK
   std::vector<Contact> contacts;              // capacity reserved (see reserveContacts), so step() never allocates
   std::vector<Real> contactView;              // World::lastContacts(): x,y,z, nx,ny,nz per contact, filled on demand
 
@@ -195,6 +197,14 @@ struct World::Impl {
   void reserveResiduals(int substeps, int iterations);
   BodyRange appendBody(const char* fn, const BodyBlueprint& blueprint, const ContactMaterial& contact = {});
   uint32_t bodyOf(uint32_t particle) const;  // body_materials.cpp: the body whose range holds the particle
+  /// Calls f(i, margin) for every particle in order with its body's contact thickness (bodies tile the particles).
+  template <class F>
+  void forEachParticleWithMargin(F f) const {
+    for (size_t b = 0; b < bodies.size(); ++b) {
+      const Real margin = bodyMaterials[b].thickness;
+      for (uint32_t i = bodies[b].begin; i < bodies[b].end; ++i) f(i, margin);
+    }
+  }
   void fillContactView();        // contact_view.cpp: contactView from the last substep's contacts
   // strength_setters.cpp: validates, then sets the strength (and k') of constraints [first, first+count) of `kind`
   void setStrength(const char* fn, ConstraintKind kind, uint32_t first, uint32_t count, const Strength& strength);

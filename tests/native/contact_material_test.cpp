@@ -246,3 +246,94 @@ TEST(ContactMaterial, SnapshotsKeepMaterialsAndLoadBlobsWrittenBeforeThem) {
     EXPECT_NE(std::string(e.what()).find("contactMaterials[0].friction must be >= 0"), std::string::npos) << e.what();
   }
 }
+
+namespace {
+
+/// Where a particle of a body with contact thickness `bodyThickness` comes to rest, dropped from 0.3 m above the
+/// surface (0 = the ground, thickness 0.01 m; 1 = a box collider whose top is at y = 1, thickness 0.02 m; 2 = a
+/// triangle-mesh floor at y = 2, thickness 0.005 m; 3 = a plane collider through y = 3, thickness 0.03 m). A second
+/// body without thickness rests beside it.
+struct RestingPair {
+  World world;
+  Real surface = 0, surfaceThickness = 0;
+  RestingPair(int kind, Real bodyThickness) {
+    SolverSettings s;
+    s.substeps = 10;
+    s.ground.thickness = 0.01f;
+    world.setSettings(s);
+    surface = Real(kind);
+    ColliderDef d;
+    d.position = Vec3(0, surface, 0);
+    if (kind == 1) d.shape = ColliderShape::Box, d.position.y() -= 0.5f, d.halfExtents = Vec3(2, 0.5f, 2), d.thickness = 0.02f;
+    const std::vector<Real> floor = {-2, 0, -2, 2, 0, -2, 2, 0, 2, -2, 0, 2};
+    const std::vector<uint32_t> floorTriangles = {0, 2, 1, 0, 3, 2};
+    if (kind == 2) d.shape = ColliderShape::TriangleMesh, d.meshPositions = floor, d.meshTriangles = floorTriangles, d.thickness = 0.005f;
+    if (kind == 3) d.shape = ColliderShape::Plane, d.thickness = 0.03f;
+    surfaceThickness = kind == 0 ? 0.01f : d.thickness;
+    if (kind != 0) world.addCollider(d);
+    world.addParticle(Vec3(0, surface + 0.3f, 0), 1);
+    world.setBodyMaterial(0, {kSurfaceFriction, 0, kSameAsFriction, bodyThickness});
+    world.addParticle(Vec3(0.5f, surface + 0.3f, 0), 1);
+    for (int f = 0; f < 90; ++f) world.step(1.0f / 60);
+  }
+  Real height(uint32_t i) const { return world.positions()[3 * i + 1]; }
+};
+
+}  // namespace
+
+TEST(ContactMaterial, ABodysThicknessAddsToEverySurfacesOwn) {
+  // t = t_body + t_surface: the particle rests that far above the ground and every kind of collider, the other body
+  // at the surface's thickness alone; at rest, not hovering (its speed is 0).
+  for (int kind = 0; kind < 4; ++kind) {
+    RestingPair pair(kind, 0.05f);
+    EXPECT_NEAR(pair.height(0), pair.surface + pair.surfaceThickness + 0.05f, 1e-4f) << "surface " << kind;
+    EXPECT_NEAR(pair.height(1), pair.surface + pair.surfaceThickness, 1e-4f) << "surface " << kind;
+    EXPECT_NEAR(pair.world.velocities()[1], 0, 1e-3f) << "surface " << kind;
+  }
+  // setBodyMaterial changes it at the next step: the particle lifts to the new margin.
+  RestingPair pair(1, 0.05f);
+  pair.world.setBodyMaterial(0, {kSurfaceFriction, 0, kSameAsFriction, 0.01f});
+  for (int f = 0; f < 60; ++f) pair.world.step(1.0f / 60);
+  EXPECT_NEAR(pair.height(0), 1 + 0.02f + 0.01f, 1e-4f);
+}
+
+TEST(ContactMaterial, ThicknessIsCheckedAndKeptBySnapshots) {
+  World world;
+  world.addParticle(Vec3(0, 0.5f, 0), 1);
+  const uint64_t before = scenes::stateHash(world);
+  for (Real bad : {-0.01f, std::nanf(""), Real(INFINITY)}) {
+    try {
+      world.setBodyMaterial(0, {kSurfaceFriction, 0, kSameAsFriction, bad});
+      ADD_FAILURE() << "accepted thickness " << bad;
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find("setBodyMaterial: thickness must"), std::string::npos) << e.what();
+    }
+    ClothDef c;
+    c.contact.thickness = bad;
+    try {
+      world.addCloth(c);
+      ADD_FAILURE() << "accepted contact.thickness " << bad;
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find("addCloth: contact.thickness must"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(world.bodyMaterial(0).thickness, 0);
+  EXPECT_EQ(world.bodyCount(), 1u);
+  EXPECT_EQ(scenes::stateHash(world), before);
+  // Saved and loaded: the margin is kept and the world steps on bit for bit; a blob from before section CTHK loads
+  // with thickness 0, as such a world stepped.
+  world.setBodyMaterial(0, {kSurfaceFriction, 0, kSameAsFriction, 0.04f});
+  for (int f = 0; f < 30; ++f) world.step(1.0f / 60);
+  const std::vector<uint8_t> blob = world.saveSnapshot();
+  World loaded;
+  loaded.loadSnapshot(blob.data(), blob.size());
+  EXPECT_EQ(loaded.bodyMaterial(0).thickness, 0.04f);
+  for (int f = 0; f < 30; ++f) world.step(1.0f / 60), loaded.step(1.0f / 60);
+  EXPECT_EQ(scenes::stateHash(loaded), scenes::stateHash(world));
+  EXPECT_NEAR(world.positions()[1], 0.04f, 1e-5f);
+  std::vector<uint8_t> old = blob;
+  ASSERT_TRUE(scenes::cutSnapshotSection(old, "CTHK"));
+  World fromOld;
+  fromOld.loadSnapshot(old.data(), old.size());
+  EXPECT_EQ(fromOld.bodyMaterial(0).thickness, 0);
+}

@@ -323,6 +323,11 @@ export interface ContactMaterial {
   staticFriction?: number;
   /** In [0, 1]. Default 0 (= the surface's, by the max rule). */
   restitution?: number;
+  /**
+   * The body's collision margin (its particles' radius), m, >= 0. Default 0. Its particles are kept the surface's
+   * own thickness plus this far from every collider and the ground.
+   */
+  thickness?: number;
 }
 
 export interface GroundSettings {

@@ -4,6 +4,7 @@
 //   friction    μ = sqrt(μ_body · μ_surface)   (geometric mean, Box2D's b2MixFriction), the dynamic coefficient μ_d
 //               and the static one μ_s each by this same rule (μ_s = sqrt(μ_s,body · μ_s,surface))
 //   restitution e = max(e_body, e_surface)     (Box2D's b2MixRestitution)
+//   thickness   t = t_body + t_surface         (margins add: a particle of radius t_body on a surface of skin t_surface)
 // Why these: the geometric mean gives a material on itself its own coefficient (μ on μ = μ), and anything on ice
 // (μ = 0) slides, which an arithmetic mean would not; the product (Bullet) makes 0.5 on 0.5 a slippery 0.25. The max
 // lets either side bounce: a rubber ball bounces on concrete, and a ball of clay dropped on a trampoline too.
@@ -35,6 +36,8 @@ struct ContactMaterial {
   Real staticFriction = kSameAsFriction;  ///< Static Coulomb coefficient μ_s >= 0, finite, mixed as friction is with
                                           ///< the surface's μ_s; kSameAsFriction (-1, the default) = this material's
                                           ///< `friction` (so kSurfaceFriction there makes it the surface's μ_s).
+  Real thickness = 0;  ///< m, >= 0, finite: the body's collision margin (its particles' radius). Its particles are
+                       ///< kept the surface's own thickness plus this far from every collider and the ground.
 };
 
 /// μ = sqrt(μ_body μ_surface), or μ_surface exactly when the body has kSurfaceFriction (any negative value).

@@ -1,5 +1,5 @@
-// Contacts from JS: per-body friction and restitution (the combination rule μ = sqrt(μ_body μ_surface),
-// e = max(e_body, e_surface) checked through the physics), the velocity clamp, and the zero-copy contacts() view of
+// Contacts from JS: per-body friction, restitution and thickness (the combination rule μ = sqrt(μ_body μ_surface),
+// e = max(e_body, e_surface), t = t_body + t_surface checked through the physics), the velocity clamp, and the zero-copy contacts() view of
 // the last substep (points on the surface, unit normals), all through the wasm build.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPbd } from '../../../web/lib/index.js';
@@ -29,7 +29,7 @@ describe('contact materials', () => {
     const rope = world.addRope({ segments: 1, start: [0, 2, 0], end: [0.1, 2, 0], contact: { restitution: 0.6 } });
     expect(rope.body).toBe(0);
     expect(world.bodyCount()).toBe(1);
-    expect(world.getBodyMaterial(0)).toEqual({ friction: -1, staticFriction: -1, restitution: expect.closeTo(0.6, 6) });
+    expect(world.getBodyMaterial(0)).toEqual({ friction: -1, staticFriction: -1, restitution: expect.closeTo(0.6, 6), thickness: 0 });
     const apex = reboundApex(world, 0);
     expect(Math.abs(apex - 0.36 * 2)).toBeLessThan(0.05 * 0.36 * 2);
     world.delete();
@@ -47,6 +47,27 @@ describe('contact materials', () => {
     const expected = 9 / (2 * 0.4 * 9.81);
     expect(Math.abs(world.velocities()[0])).toBeLessThan(1e-6);
     expect(Math.abs(world.positions()[0] - expected)).toBeLessThan(0.03 * expected);
+    world.delete();
+  });
+
+  it("a body's contact thickness adds to the surface's: it rests that much higher, and bad values are refused", () => {
+    const world = new pbd.World();
+    world.setSubsteps(10);
+    world.setGround({ thickness: 0.01 });
+    world.addCollider({ shape: 'plane', position: [0, 1, 0], thickness: 0.02 });  // an infinite floor at y = 1
+    world.addRope({ segments: 1, start: [0, 1.3, 0], end: [0.1, 1.3, 0], contact: { thickness: 0.05 } });
+    world.addRope({ segments: 1, start: [0, 1.3, 1], end: [0.1, 1.3, 1] });
+    world.setBodyMaterial(1, { thickness: 0.03 });
+    expect(world.getBodyMaterial(0).thickness).toBeCloseTo(0.05, 6);
+    // Both rest on the plane at its 0.02 plus their own margin (the ground's 0.01 is a metre below).
+    for (let f = 0; f < 90; f++) world.step(1 / 60);
+    const y = world.positions();
+    expect(y[1]).toBeCloseTo(1 + 0.02 + 0.05, 4);
+    expect(y[7]).toBeCloseTo(1 + 0.02 + 0.03, 4);
+    expect(() => world.setBodyMaterial(0, { thickness: -0.1 })).toThrow(/setBodyMaterial: thickness must be >= 0/);
+    expect(() => world.addRope({ segments: 1, contact: { thickness: NaN } })).toThrow(/addRope: contact.thickness must be finite/);
+    expect(world.getBodyMaterial(0).thickness).toBeCloseTo(0.05, 6);
+    expect(world.bodyCount()).toBe(2);
     world.delete();
   });
 

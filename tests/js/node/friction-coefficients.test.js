@@ -37,7 +37,7 @@ describe('static and dynamic friction', () => {
     expect(world.getGround().friction).toBeCloseTo(0.3, 6);
     expect(world.getGround().staticFriction).toBeCloseTo(0.8, 6);
     world.addCloth({ columns: 2, rows: 2, contact: { staticFriction: 1.5 } });
-    expect(world.getBodyMaterial(0)).toEqual({ friction: -1, staticFriction: 1.5, restitution: 0 });
+    expect(world.getBodyMaterial(0)).toEqual({ friction: -1, staticFriction: 1.5, restitution: 0, thickness: 0 });
     world.setBodyMaterial(0, { friction: 0.2 });  // absent fields keep their values
     expect(world.getBodyMaterial(0).staticFriction).toBe(1.5);
     expect(world.addCollider({ shape: 'box', friction: 0.9, staticFriction: 0.1 })).toBe(0);  // μ_s < μ_d accepted

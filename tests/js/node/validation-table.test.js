@@ -187,6 +187,8 @@ const cases = {
   'body-material-cloth': (w) => w.addCloth(cloth({ contact: { friction: -2 } })),
   'body-material-static-friction': (w) => w.setBodyMaterial(0, { staticFriction: NaN }),
   'body-material-cloth-static-friction': (w) => w.addCloth(cloth({ contact: { staticFriction: -3 } })),
+  'body-material-thickness': (w) => w.setBodyMaterial(0, { thickness: -0.01 }),
+  'body-material-cloth-thickness': (w) => w.addCloth(cloth({ contact: { thickness: Infinity } })),
   'continuous-self-collision-thickness-bound': (w) => w.setContinuousSelfCollision(0, { enabled: true, thickness: 0.08 }),
   'cloth-self-collision-thickness-bound': (w) =>
     w.addCloth(cloth({ continuousSelfCollision: { enabled: true, thickness: 0.08 } })),
