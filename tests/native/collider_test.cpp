@@ -118,6 +118,42 @@ TEST(Colliders, AMovingPlatformDragsAParticleAlongByFriction) {
   EXPECT_GT(world.positions()[3 * p], 0.9f * speed);
 }
 
+TEST(Colliders, AKinematicBoxMovingSidewaysDragsAClothLyingOnIt) {
+  // An 8x8 cloth settles on a box, which then moves along +x at 0.5 m/s for 1 s: friction carries the whole cloth
+  // along at the box's speed, still lying on its top face.
+  World world;
+  SolverSettings s;
+  s.substeps = 10;
+  s.ground.enabled = false;
+  world.setSettings(s);
+  ColliderDef box;
+  box.shape = ColliderShape::Box;
+  box.halfExtents = Vec3(1, 0.1f, 1);
+  box.friction = 1;
+  const uint32_t k = world.addCollider(box);
+  ClothDef c;
+  c.columns = c.rows = 8;
+  c.spacing = 0.05f;
+  c.origin = Vec3(-0.175f, 0.12f, -0.175f);
+  world.addCloth(c);
+  for (int f = 0; f < 30; ++f) world.step(1.0f / 60);  // settles onto the top face
+  auto meanX = [&](const Real* a) {
+    double sum = 0;
+    for (uint32_t i = 0; i < world.particleCount(); ++i) sum += a[3 * i];
+    return Real(sum / world.particleCount());
+  };
+  const Real x0 = meanX(world.positions()), speed = 0.5f, dt = 1.0f / 60;
+  for (int f = 1; f <= 60; ++f) {
+    world.setColliderPose(k, Vec3(speed * dt * Real(f), 0, 0), Quat::Identity());
+    world.step(dt);
+  }
+  EXPECT_NEAR(meanX(world.velocities()), speed, 0.05f * speed);
+  EXPECT_NEAR(meanX(world.positions()) - x0, speed * 1, 0.05f * speed);
+  for (uint32_t i = 0; i < world.particleCount(); ++i) {
+    ASSERT_NEAR(world.positions()[3 * i + 1], 0.1f, 2e-3f) << "particle " << i << " left the top face";
+  }
+}
+
 TEST(Colliders, ARisingPlaneLiftsWhatRestsOnItAndSnapshotsKeepIt) {
   // A plane collider moved up at 0.5 m/s carries a particle with it, at its speed and straight up.
   World world;
