@@ -72,8 +72,10 @@ uint32_t World::Impl::appendParticles(const char* fn, const Real* xyz, const Rea
   for (size_t i = 0; i < 3 * n; ++i) {
     if (!std::isfinite(xyz[i])) check::finite(fn, "positions[" + std::to_string(i) + "]", xyz[i]);
   }
-  for (size_t i = 0; invMass && i < n; ++i) {
-    if (!(invMass[i] >= 0)) check::inverseMass(fn, "inverseMasses[" + std::to_string(i) + "]", invMass[i]);
+  for (size_t i = 0; invMass && i < n; ++i) {  // +Inf passes >= 0: finiteness is asked for separately
+    if (!(invMass[i] >= 0) || !std::isfinite(invMass[i])) {
+      check::inverseMass(fn, "inverseMasses[" + std::to_string(i) + "]", invMass[i]);
+    }
   }
   // Reserve everything first (may throw, nothing changed yet), then append without throwing.
   const size_t newCount = count() + n;

@@ -111,6 +111,8 @@ TEST_F(BadInput, Particles) {
   const Real good[6] = {0, 0, 0, 1, 1, 0};
   const Real badW[2] = {1, -2};
   expectRejected([&] { world.addParticles(good, badW, 2); }, {"addParticles", "inverseMasses[1]"});
+  const Real infiniteW[2] = {kInf, 1};  // passes ">= 0": found by the world API fuzzer
+  expectRejected([&] { world.addParticles(good, infiniteW, 2); }, {"addParticles", "inverseMasses[0]", "finite"});
   expectRejected([&] { world.addParticles(good, w, 0); }, {"addParticles", "count"});
   expectRejected([&] { world.addParticles(good, w, size_t(kMaxParticles) + 1); }, {"addParticles", "count"});
   expectRejected([&] { world.addParticles(nullptr, w, 2); }, {"addParticles", "positions"});
