@@ -97,6 +97,7 @@ EMSCRIPTEN_BINDINGS(pbd) {
       .function("addCollider", &JsWorld::addCollider)
       .function("setColliderPose", &JsWorld::setColliderPose)
       .function("setColliderMeshVertices", &JsWorld::setColliderMeshVertices)
+      .function("removeCollider", &JsWorld::removeCollider)
       .function("colliderCount", &JsWorld::colliderCount)
       .function("step", &JsWorld::step)
       .function("lastStepReport", &JsWorld::lastStepReport)

@@ -377,6 +377,9 @@ class JsWorld {
                              Quat(Real(qw), Real(qx), Real(qy), Real(qz)));
     });
   }
+  void removeCollider(double k) {
+    guarded("removeCollider", [&] { world_.removeCollider(toIndex("removeCollider", "collider", k)); });
+  }
   uint32_t colliderCount() const { return world_.colliderCount(); }
 
   val addSoftBody(val o) {

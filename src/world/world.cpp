@@ -544,6 +544,20 @@ void World::setColliderPose(uint32_t collider, const Vec3& position, const Quat&
 
 uint32_t World::colliderCount() const { return uint32_t(impl_->colliders.size()); }
 
+void World::removeCollider(uint32_t collider) {
+  Impl& m = *impl_;
+  check::index("removeCollider", "collider", collider, m.colliders.size());
+  const uint32_t mesh = m.colliders[collider].mesh;
+  if (mesh != kNoMesh) {
+    m.meshShapes.erase(m.meshShapes.begin() + mesh);
+    for (Collider& c : m.colliders) {
+      if (c.mesh != kNoMesh && c.mesh > mesh) --c.mesh;
+    }
+  }
+  m.colliders.erase(m.colliders.begin() + collider);
+  m.contacts.clear();  // they name colliders by index
+}
+
 BodyRange World::addCloth(const ClothDef& def) {
   return impl_->appendSurfaceBody("addCloth", buildCloth(def), def.contact, def.continuousSelfCollision);
 }

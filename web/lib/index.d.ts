@@ -559,6 +559,11 @@ export declare class World {
    * degenerate). Takes effect at once (not swept across the step); move a rigid mesh with setColliderPose instead.
    */
   setColliderMeshVertices(collider: number, positions: Float32Array | ArrayLike<number>): void;
+  /**
+   * Removes a collider. The colliders after it move down one index (as in an array): collider k + 1 becomes k.
+   * The last step's contacts() are cleared with it.
+   */
+  removeCollider(collider: number): void;
   colliderCount(): number;
 
   addCloth(options: ClothOptions): BodyRange;

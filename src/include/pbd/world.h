@@ -116,6 +116,9 @@ class World {
   /// step. The change is instantaneous (not swept across the step, and its speed is not felt by friction): move the
   /// whole mesh with setColliderPose, which is continuous. Throws for other shapes.
   void setColliderMeshVertices(uint32_t collider, std::span<const Real> positions);
+  /// Removes a collider. The colliders after it move down one index (as in an array): collider k + 1 becomes k.
+  /// The last step's contacts (contactCount, lastContacts) are cleared with it.
+  void removeCollider(uint32_t collider);
   uint32_t colliderCount() const;
 
   // --- Bodies ----------------------------------------------------------------------------------------------

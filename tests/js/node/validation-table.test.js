@@ -157,6 +157,7 @@ const cases = {
   'global-volume-range': (w) => w.globalVolume(0),
   'global-rest-volume-range': (w) => w.globalRestVolume(3),
   // --- World: colliders ---
+  'remove-collider-range': (w) => w.removeCollider(5),
   'collider-not-object': (w) => w.addCollider(undefined),
   'collider-shape': (w) => w.addCollider({ shape: 'cone' }),
   'collider-position': (w) => w.addCollider({ shape: 'sphere', position: [0, NaN, 0] }),

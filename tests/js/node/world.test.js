@@ -136,6 +136,34 @@ describe('colliders', () => {
     expect(() => w.setColliderPose(0, 0, 0, 0, 0, 0, 0, 0)).toThrow(/setColliderPose: rotation/);
     w.delete();
   });
+
+  it('every shape can be created, moved and removed; removing one shifts the later ones down', () => {
+    const w = new pbd.World();
+    w.setGround({ height: -5 });
+    const shapes = [
+      { shape: 'sphere', position: [-4, 0, 0], radius: 0.5 },
+      { shape: 'capsule', position: [-2, 0, 0], radius: 0.3, halfHeight: 0.2 },
+      { shape: 'box', position: [0, -0.5, 0], halfExtents: [0.5, 0.5, 0.5] },
+      { shape: 'plane', position: [0, -3, 0] },
+      { shape: 'mesh', position: [2, 0, 0], positions: [-0.5, 0, -0.5, 0.5, 0, -0.5, 0.5, 0, 0.5, -0.5, 0, 0.5], indices: [0, 2, 1, 0, 3, 2] },
+    ];
+    shapes.forEach((o, k) => expect(w.addCollider(o)).toBe(k));
+    const tops = [0.5, 0.5, 0, 0];  // the sphere's, the capsule's (0.2 + 0.3), the box's and the mesh floor's heights
+    const onTop = [-4, -2, 0, 2].map((x, k) => w.addParticle(x, tops[k] + 0.3, 0, 1));
+    for (let f = 0; f < 60; f++) w.step(1 / 60);
+    onTop.forEach((i, k) => expect(w.positions()[3 * i + 1]).toBeCloseTo(tops[k], 3));
+    w.removeCollider(2);  // the box: its particle falls to the plane; the plane and the mesh move down one index
+    expect(w.colliderCount()).toBe(4);
+    for (let f = 1; f <= 120; f++) {  // the plane (now collider 2) rises 0.5 m over a second, then stays
+      w.setColliderPose(2, 0, -3 + 0.5 * Math.min(f / 60, 1), 0, 0, 0, 0, 1);
+      w.step(1 / 60);
+    }
+    expect(w.positions()[3 * onTop[2] + 1]).toBeCloseTo(-2.5, 3);
+    expect(w.positions()[3 * onTop[3] + 1]).toBeCloseTo(0, 3);  // still on the mesh (now collider 3)
+    expect(() => w.removeCollider(4)).toThrow(/removeCollider: collider is out of range/);
+    expect(w.colliderCount()).toBe(4);
+    w.delete();
+  });
 });
 
 describe('dihedral bending', () => {
