@@ -94,7 +94,7 @@ class Interpreter {
   }
 
  private:
-  static constexpr int kOps = 35;
+  static constexpr int kOps = 36;
 
   uint32_t particle() { return in_.index(w_.particleCount()); }
 
@@ -209,6 +209,7 @@ class Interpreter {
         w_.step(dt);
         return true;
       }
+      case 34: w_.removeCollider(in_.index(w_.colliderCount() + 1)); break;  // one past the end: refused
       default: queries(); break;
     }
     return false;
@@ -249,7 +250,7 @@ class Interpreter {
   void addCollider() {
     pbd::ColliderDef c;
     const uint8_t mask = in_.byte();
-    c.shape = in_.enumValue<pbd::ColliderShape>(3);
+    c.shape = in_.enumValue<pbd::ColliderShape>(5);  // TriangleMesh without arrays: refused
     c.position = in_.vec3();
     if (mask & 0x01) c.rotation = quat(in_);
     if (mask & 0x02) c.radius = in_.real();
