@@ -422,6 +422,7 @@ class JsWorld {
     o.set("droppedSelfContacts", r.droppedSelfContacts);
     o.set("selfCandidates", r.selfCandidates);
     o.set("selfContactsFound", r.selfContactsFound);
+    o.set("selfFrozenParticles", r.selfFrozenParticles);
     return o;
   }
   void setStepTimings(bool on) { world_.setStepTimings(on); }

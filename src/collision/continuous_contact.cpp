@@ -125,6 +125,29 @@ std::optional<ContinuousContact> pointTriangleContact(const Point3d start[4], co
   });
 }
 
+namespace {
+
+/// The distance between a pair's elements (point–triangle, or edge–edge) at positions q.
+double pairDistance(const Point3d q[4], bool pointTriangle) {
+  if (pointTriangle) return (q[0] - closestPointOnTriangle(q[1], q[2], q[3], q[0])).norm();
+  double u = 0, v = 0;
+  closestSegmentParameters(q[0], q[1], q[2], q[3], u, v);
+  return ((q[0] + u * (q[1] - q[0])) - (q[2] + v * (q[3] - q[2]))).norm();
+}
+
+}  // namespace
+
+bool failsafeViolation(const Point3d start[4], const Point3d end[4], bool pointTriangle, double separation) {
+  const double first = pairDistance(start, pointTriangle);
+  // The gap cannot shrink by more than the largest relative move: most pairs end here.
+  if (first - largestRelativeMove(start, end, pointTriangle ? 1 : 2) >= separation) return false;
+  const double last = pairDistance(end, pointTriangle);
+  if (last < separation && last < first) return true;
+  const double touching = 1e-6 * separation;  // coplanar and inside, to the bisection's precision
+  return pointTriangle ? pointTriangleContact(start, end, touching).has_value()
+                       : edgeEdgeContact(start, end, touching).has_value();
+}
+
 void closestSegmentParameters(const Point3d& p0, const Point3d& p1, const Point3d& q0, const Point3d& q1, double& u,
                               double& v) {
   const Point3d d1 = p1 - p0, d2 = q1 - q0, r = p0 - q0;

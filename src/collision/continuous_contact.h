@@ -32,6 +32,11 @@ std::optional<ContinuousContact> pointTriangleContact(const Point3d start[4], co
 /// end the segments are closer than `thickness`. Nothing when the closest points coincide at the start (no side).
 std::optional<ContinuousContact> edgeEdgeContact(const Point3d start[4], const Point3d end[4], double thickness);
 
+/// The self-collision failsafe's test of a pair after the solve (point–triangle, or edge–edge, ordered as above):
+/// whether its elements pass through each other between start and end, or end closer than `separation` and closer
+/// than they started (a pair that started too close and does not approach is left alone).
+bool failsafeViolation(const Point3d start[4], const Point3d end[4], bool pointTriangle, double separation);
+
 /// Closest points of segments p0p1 and q0q1 (Ericson 5.1.9): parameters u, v in [0, 1].
 void closestSegmentParameters(const Point3d& p0, const Point3d& p1, const Point3d& q0, const Point3d& q1, double& u,
                               double& v);

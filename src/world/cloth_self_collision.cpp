@@ -88,6 +88,8 @@ void buildSelfCollisionIndex(SelfCollidingSurface& s, std::span<const Real> rest
   for (size_t i = 0; i < count; ++i) rest[i] = Point3d(restXyz[3 * i], restXyz[3 * i + 1], restXyz[3 * i + 2]);
   s.bvh = TriangleBvh(std::move(rest), s.triangles);
   buildFoldFreeIndex(s);
+  s.frozenInRound.assign(count, 0);
+  s.nodeFrozen.assign(s.bvh.nodes().size(), 0);
 }
 
 void checkSelfCollisionThickness(const char* fn, const std::string& arg, const ContinuousSelfCollision& settings,
@@ -161,6 +163,94 @@ bool isCorner(const uint32_t* f, uint32_t v) { return f[0] == v || f[1] == v || 
 /// Half the thickness, rounded up a little so that the float boxes stay conservative.
 Real halfPad(Real thickness) { return thickness * Real(0.5) * (1 + Real(1e-5)) + Real(1e-9); }
 
+/// The failsafe's separation, as a fraction of the thickness: a pair the solve left closer than this (and closer
+/// than it started) is frozen. Half: the contacts keep the full thickness, so a pair resting in contact is never
+/// frozen, while a pair that came within half of it (or through) is one the solve failed.
+constexpr double kFailsafeFraction = 0.5;
+
+/// Freezing rounds before the failsafe freezes the whole body: each round freezes at least one more particle, and a
+/// round finds nothing in practice after two or three.
+constexpr int kFailsafeRounds = 8;
+
+/// Refits the surface's BVH to every element's path from x to p, boxed and grown by `pad`, and its normal cones.
+void sweepSurface(SelfCollidingSurface& s, const std::vector<Real>& x, const std::vector<Real>& p, uint32_t first, Real pad) {
+  const uint32_t n = uint32_t(s.sweptLo.size());
+  for (uint32_t i = 0; i < n; ++i) {
+    const Vec3 a = particleAt(x, first + i), b = particleAt(p, first + i);
+    s.sweptLo[i] = a.cwiseMin(b).array() - pad;
+    s.sweptHi[i] = a.cwiseMax(b).array() + pad;
+  }
+  for (size_t e = 0; e < s.edgeLo.size(); ++e) {
+    const uint32_t i = s.edges[2 * e], j = s.edges[2 * e + 1];
+    s.edgeLo[e] = s.sweptLo[i].cwiseMin(s.sweptLo[j]);
+    s.edgeHi[e] = s.sweptHi[i].cwiseMax(s.sweptHi[j]);
+  }
+  fitTriangleSweptBoxes(s);
+  s.bvh.refitTriangleBoxes(s.triangleLo, s.triangleHi);
+  fitNormalCones(s, x, p, first);
+}
+
+/// The broad phase over a swept surface: visit(a, b, c, d, pointTriangle) for every point–triangle and edge–edge
+/// pair (local indices) whose swept boxes overlap, each once. See findContinuousSelfContacts.
+template <class Visit, class Skip>
+void forEachSelfCandidate(const SelfCollidingSurface& s, Visit visit, Skip skip) {
+  // The owned corners of triangle a against triangle b.
+  auto pointsAgainst = [&](uint32_t a, uint32_t b) {
+    const SelfCollidingSurface::TriangleRecord& ra = s.records[a];
+    const uint32_t* fb = s.records[b].corner;
+    for (int k = 0; k < 3; ++k) {
+      const uint32_t v = ra.corner[k];
+      if (!(ra.ownedCorners >> k & 1) || isCorner(fb, v)) continue;
+      if (boxesOverlap(s.triangleLo[b], s.triangleHi[b], s.sweptLo[v], s.sweptHi[v])) visit(v, fb[0], fb[1], fb[2], true);
+    }
+  };
+  // The owned edges of triangle a against the owned edges of triangle b, never two sharing a vertex.
+  auto edgesAgainst = [&](uint32_t a, uint32_t b) {
+    const SelfCollidingSurface::TriangleRecord& ra = s.records[a];
+    const SelfCollidingSurface::TriangleRecord& rb = s.records[b];
+    if (ra.ownedEdges == 0 || rb.ownedEdges == 0) return;
+    for (int i = 0; i < 3; ++i) {
+      if (!(ra.ownedEdges >> i & 1)) continue;
+      const uint32_t ea = ra.edge[i];
+      const uint32_t* ends = &s.edges[2 * size_t(ea)];
+      for (int j = 0; j < 3; ++j) {
+        if (!(rb.ownedEdges >> j & 1)) continue;
+        const uint32_t eb = rb.edge[j];
+        const uint32_t* others = &s.edges[2 * size_t(eb)];
+        if (others[0] == ends[0] || others[0] == ends[1] || others[1] == ends[0] || others[1] == ends[1]) continue;
+        if (boxesOverlap(s.edgeLo[ea], s.edgeHi[ea], s.edgeLo[eb], s.edgeHi[eb])) {
+          visit(ends[0], ends[1], others[0], others[1], false);
+        }
+      }
+    }
+  };
+  s.bvh.forEachOverlappingPair(
+      [&](uint32_t a, uint32_t b) {
+        pointsAgainst(a, b);
+        pointsAgainst(b, a);
+        edgesAgainst(a, b);
+      },
+      skip);
+}
+
+/// s.nodeFrozen: whether each BVH node holds a triangle with a corner frozen in failsafe round `round - 1`.
+/// Children have larger ids than their parents, so one backward pass merges them.
+void markNodesWithFrozenParticles(SelfCollidingSurface& s, uint8_t round) {
+  const std::vector<TriangleBvh::Node>& nodes = s.bvh.nodes();
+  for (size_t k = nodes.size(); k-- > 0;) {
+    const TriangleBvh::Node& node = nodes[k];
+    if (node.left >= 0) {
+      s.nodeFrozen[k] = s.nodeFrozen[size_t(node.left)] | s.nodeFrozen[size_t(node.right)];
+      continue;
+    }
+    uint8_t any = 0;
+    for (uint32_t j = node.first; j < node.first + node.count; ++j) {
+      for (uint32_t corner : s.records[s.bvh.triangleAt(j)].corner) any |= s.frozenInRound[corner] == round;
+    }
+    s.nodeFrozen[k] = any;
+  }
+}
+
 }  // namespace
 
 // Broad phase: each vertex's path over the substep is boxed and grown by half the thickness, so any two elements
@@ -174,65 +264,25 @@ void World::Impl::findContinuousSelfContacts() {
   selfContacts.clear();
   for (SelfCollidingSurface& s : selfSurfaces) {
     if (!s.settings.enabled) continue;
-    const uint32_t first = bodies[s.body].begin, n = bodies[s.body].end - first;
-    const Real pad = halfPad(s.settings.thickness);
-    for (uint32_t i = 0; i < n; ++i) {
-      const Vec3 a = particleAt(x, first + i), b = particleAt(p, first + i);
-      s.sweptLo[i] = a.cwiseMin(b).array() - pad;
-      s.sweptHi[i] = a.cwiseMax(b).array() + pad;
-    }
-    for (size_t e = 0; e < s.edgeLo.size(); ++e) {
-      const uint32_t i = s.edges[2 * e], j = s.edges[2 * e + 1];
-      s.edgeLo[e] = s.sweptLo[i].cwiseMin(s.sweptLo[j]);
-      s.edgeHi[e] = s.sweptHi[i].cwiseMax(s.sweptHi[j]);
-    }
-    fitTriangleSweptBoxes(s);
-    s.bvh.refitTriangleBoxes(s.triangleLo, s.triangleHi);
-    fitNormalCones(s, x, p, first);
+    const uint32_t first = bodies[s.body].begin;
+    sweepSurface(s, x, p, first, halfPad(s.settings.thickness));
     auto gather = [&](uint32_t a, uint32_t b, uint32_t c, uint32_t d, bool pointTriangle) {
       if (w[first + a] == 0 && w[first + b] == 0 && w[first + c] == 0 && w[first + d] == 0) return;
       if (selfCandidates.size() == selfCandidates.capacity()) testSelfCandidates();
       selfCandidates.push_back({{first + a, first + b, first + c, first + d}, s.settings.thickness, pointTriangle});
     };
-    // The owned corners of triangle a against triangle b.
-    auto pointsAgainst = [&](uint32_t a, uint32_t b) {
-      const SelfCollidingSurface::TriangleRecord& ra = s.records[a];
-      const uint32_t* fb = s.records[b].corner;
-      for (int k = 0; k < 3; ++k) {
-        const uint32_t v = ra.corner[k];
-        if (!(ra.ownedCorners >> k & 1) || isCorner(fb, v)) continue;
-        if (boxesOverlap(s.triangleLo[b], s.triangleHi[b], s.sweptLo[v], s.sweptHi[v])) gather(v, fb[0], fb[1], fb[2], true);
-      }
-    };
-    // The owned edges of triangle a against the owned edges of triangle b, never two sharing a vertex.
-    auto edgesAgainst = [&](uint32_t a, uint32_t b) {
-      const SelfCollidingSurface::TriangleRecord& ra = s.records[a];
-      const SelfCollidingSurface::TriangleRecord& rb = s.records[b];
-      if (ra.ownedEdges == 0 || rb.ownedEdges == 0) return;
-      for (int i = 0; i < 3; ++i) {
-        if (!(ra.ownedEdges >> i & 1)) continue;
-        const uint32_t ea = ra.edge[i];
-        const uint32_t* ends = &s.edges[2 * size_t(ea)];
-        for (int j = 0; j < 3; ++j) {
-          if (!(rb.ownedEdges >> j & 1)) continue;
-          const uint32_t eb = rb.edge[j];
-          const uint32_t* others = &s.edges[2 * size_t(eb)];
-          if (others[0] == ends[0] || others[0] == ends[1] || others[1] == ends[0] || others[1] == ends[1]) continue;
-          if (boxesOverlap(s.edgeLo[ea], s.edgeHi[ea], s.edgeLo[eb], s.edgeHi[eb])) {
-            gather(ends[0], ends[1], others[0], others[1], false);
-          }
-        }
-      }
-    };
-    s.bvh.forEachOverlappingPair(
-        [&](uint32_t a, uint32_t b) {
-          pointsAgainst(a, b);
-          pointsAgainst(b, a);
-          edgesAgainst(a, b);
-        },
-        [&](int32_t a, int32_t b) { return foldFree(s, a, b); });
+    forEachSelfCandidate(s, gather, [&](int32_t a, int32_t b) { return foldFree(s, a, b); });
     testSelfCandidates();
   }
+}
+
+/// Runs `test(k)` for every gathered candidate, in parallel ranges when there are threads; each writes its own slot.
+template <class Test>
+void World::Impl::testGatheredSelfCandidates(Test test) {
+  auto range = [&](size_t begin, size_t end) {
+    for (size_t k = begin; k < end; ++k) test(k);
+  };
+  tasks->parallelFor(selfCandidates.size(), kSelfCandidatesPerTask, range);
 }
 
 // Narrow phase of one batch: every candidate is tested on its own (in parallel ranges when there are threads), then
@@ -240,25 +290,22 @@ void World::Impl::findContinuousSelfContacts() {
 // reserved for contacts is full the rest are counted in the step report and dropped.
 void World::Impl::testSelfCandidates() {
   clock.lap(timings.broadPhaseMs);
-  auto test = [&](size_t begin, size_t end) {
-    for (size_t k = begin; k < end; ++k) {
-      const SelfContactCandidate& c = selfCandidates[k];
-      Point3d start[4], finish[4];
-      for (int j = 0; j < 4; ++j) {
-        start[j] = particleAt(x, c.particle[j]).cast<double>();
-        finish[j] = particleAt(p, c.particle[j]).cast<double>();
-      }
-      const std::optional<ContinuousContact> hit = c.pointTriangle ? pointTriangleContact(start, finish, c.thickness)
-                                                                        : edgeEdgeContact(start, finish, c.thickness);
-      selfCandidateHit[k] = hit.has_value();
-      if (!hit) continue;
-      SelfContact& contact = selfCandidateContacts[k];
-      contact = SelfContact{{c.particle[0], c.particle[1], c.particle[2], c.particle[3]}, {}, hit->normal.cast<Real>(),
-                            c.thickness};
-      for (int j = 0; j < 4; ++j) contact.weight[j] = Real(hit->weight[j]);
+  testGatheredSelfCandidates([&](size_t k) {
+    const SelfContactCandidate& c = selfCandidates[k];
+    Point3d start[4], finish[4];
+    for (int j = 0; j < 4; ++j) {
+      start[j] = particleAt(x, c.particle[j]).cast<double>();
+      finish[j] = particleAt(p, c.particle[j]).cast<double>();
     }
-  };
-  tasks->parallelFor(selfCandidates.size(), kSelfCandidatesPerTask, test);
+    const std::optional<ContinuousContact> hit = c.pointTriangle ? pointTriangleContact(start, finish, c.thickness)
+                                                                      : edgeEdgeContact(start, finish, c.thickness);
+    selfCandidateHit[k] = hit.has_value();
+    if (!hit) return;
+    SelfContact& contact = selfCandidateContacts[k];
+    contact = SelfContact{{c.particle[0], c.particle[1], c.particle[2], c.particle[3]}, {}, hit->normal.cast<Real>(),
+                          c.thickness};
+    for (int j = 0; j < 4; ++j) contact.weight[j] = Real(hit->weight[j]);
+  });
   report.selfCandidates += uint32_t(selfCandidates.size());
   for (size_t k = 0; k < selfCandidates.size(); ++k) {
     if (!selfCandidateHit[k]) continue;
@@ -268,6 +315,81 @@ void World::Impl::testSelfCandidates() {
   }
   selfCandidates.clear();
   clock.lap(timings.narrowPhaseMs);
+}
+
+// The failsafe after the solve (Bridson et al. 2002 end theirs with rigid impact zones; this freezes instead). The
+// contacts are found on the predicted paths x -> p, but the solve moves p on: with few iterations a rigid cloth's
+// corrections can exceed the thickness (a 64² cloth crumpling on the ground: 1 cm in one substep), and carry an
+// element through one that no contact was made for. So the final paths are checked with the same broad phase
+// (padded by the failsafe's separation only), and every particle of a failed pair (failsafeViolation) is frozen:
+// p = x, where it was intersection-free, so that pair cannot have crossed. Freezing changes paths, so this repeats
+// until a round freezes nothing; after kFailsafeRounds the whole body is frozen for the substep. A frozen path lies
+// inside its box, so the later rounds keep the boxes and walk only the nodes holding a particle frozen in the round
+// before. Pairs that cannot move (every particle pinned or frozen) are left alone, so a pair that started too close
+// is not held there forever.
+void World::Impl::freezeFailedSelfContacts() {
+  for (SelfCollidingSurface& s : selfSurfaces) {
+    if (!s.settings.enabled) continue;
+    const ParticleRange body = bodies[s.body];
+    const double separation = kFailsafeFraction * double(s.settings.thickness);
+    auto moving = [&](uint32_t i) { return w[i] != 0 && particleAt(p, i) != particleAt(x, i); };
+    std::fill(s.frozenInRound.begin(), s.frozenInRound.end(), uint8_t(0));
+    bool settled = false;
+    for (int round = 0; round < kFailsafeRounds && !settled; ++round) {
+      uint32_t frozen = 0;
+      auto freezeFailed = [&] {
+        clock.lap(timings.broadPhaseMs);
+        testGatheredSelfCandidates([&](size_t k) {
+          const SelfContactCandidate& c = selfCandidates[k];
+          Point3d start[4], finish[4];
+          for (int j = 0; j < 4; ++j) {
+            start[j] = particleAt(x, c.particle[j]).cast<double>();
+            finish[j] = particleAt(p, c.particle[j]).cast<double>();
+          }
+          selfCandidateHit[k] = failsafeViolation(start, finish, c.pointTriangle, separation);
+        });
+        for (size_t k = 0; k < selfCandidates.size(); ++k) {  // in order: the same for any thread count
+          if (!selfCandidateHit[k]) continue;
+          for (uint32_t i : selfCandidates[k].particle) {
+            if (!moving(i)) continue;
+            std::copy_n(&x[3 * size_t(i)], 3, &p[3 * size_t(i)]);
+            s.frozenInRound[i - body.begin] = uint8_t(round + 1);
+            ++frozen;
+          }
+        }
+        selfCandidates.clear();
+        clock.lap(timings.narrowPhaseMs);
+      };
+      // Round 0 takes every pair; a later one only pairs with a particle the round before froze.
+      auto recent = [&](uint32_t local) { return round == 0 || s.frozenInRound[local] == round; };
+      if (round == 0) {
+        sweepSurface(s, x, p, body.begin, halfPad(Real(separation)));
+      } else {
+        fitNormalCones(s, x, p, body.begin);  // the frozen triangles turned
+        markNodesWithFrozenParticles(s, uint8_t(round));
+      }
+      auto visit = [&](uint32_t a, uint32_t b, uint32_t c, uint32_t d, bool pointTriangle) {
+        if (!recent(a) && !recent(b) && !recent(c) && !recent(d)) return;
+        const uint32_t q[4] = {body.begin + a, body.begin + b, body.begin + c, body.begin + d};
+        if (!moving(q[0]) && !moving(q[1]) && !moving(q[2]) && !moving(q[3])) return;
+        if (selfCandidates.size() == selfCandidates.capacity()) freezeFailed();
+        selfCandidates.push_back({{q[0], q[1], q[2], q[3]}, Real(separation), pointTriangle});
+      };
+      forEachSelfCandidate(s, visit, [&](int32_t na, int32_t nb) {
+        return (round > 0 && !s.nodeFrozen[size_t(na)] && !s.nodeFrozen[size_t(nb)]) || foldFree(s, na, nb);
+      });
+      freezeFailed();
+      report.selfFrozenParticles += frozen;
+      settled = frozen == 0;
+    }
+    if (settled) continue;
+    for (uint32_t i = body.begin; i < body.end; ++i) {
+      if (!moving(i)) continue;
+      std::copy_n(&x[3 * size_t(i)], 3, &p[3 * size_t(i)]);
+      ++report.selfFrozenParticles;
+    }
+    clock.lap(timings.narrowPhaseMs);
+  }
 }
 
 void World::Impl::projectContinuousSelfContacts() {

@@ -58,6 +58,9 @@ struct SelfCollidingSurface {
   std::vector<TriangleRecord> records;  ///< Per triangle.
   std::vector<Vec3> edgeLo, edgeHi;     ///< Per edge, this substep: the union of its ends' swept boxes.
   std::vector<Vec3> triangleLo, triangleHi;  ///< Per triangle, this substep: the union of its corners' swept boxes.
+  std::vector<uint8_t> frozenInRound;     ///< Per particle, this substep's failsafe: 1 + the round that froze it, or 0.
+  std::vector<uint8_t> nodeFrozen;        ///< Per BVH node, the failsafe's current round: holds a particle frozen in
+                                          ///< the round before (the later rounds walk only those nodes).
   std::vector<Vec3> sweptLo, sweptHi;   ///< Per vertex, this substep: the box of its path x → p grown by half
                                         ///< the thickness, so that two elements closer than the thickness have
                                         ///< overlapping boxes (an element's box is the union of its vertices').

@@ -137,6 +137,7 @@ void World::Impl::runSubsteps(Real dt) {
     clock.lap(timings.solveMs);
     addLateContacts(h);
     clock.lap(timings.colliderContactsMs);
+    freezeFailedSelfContacts();  // cloth_self_collision.cpp
     if (useBdf2) {
       commitBdf2(h);
     } else {

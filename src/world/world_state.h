@@ -260,6 +260,9 @@ struct World::Impl {
                               const ContinuousSelfCollision& self);
   void findContinuousSelfContacts();
   void testSelfCandidates();  // the narrow phase of the gathered batch; appends the contacts found, in order
+  template <class Test>
+  void testGatheredSelfCandidates(Test test);  // test(k) for each gathered candidate, in parallel ranges
+  void freezeFailedSelfContacts();  // after the solve: freezes the particles of pairs that passed through or too close
   void projectContinuousSelfContacts();
   void projectAttachmentsAndContacts(bool xpbd, Real invH2, Real stepFraction);
   void projectContacts();

@@ -599,12 +599,14 @@ export declare class World {
    * allocates while stepping): ground and collider contacts, particle-particle self-collision pairs, and continuous
    * self-collision contacts (room: 4 per vertex and edge). `selfCandidates` counts the point-triangle and edge-edge
    * pairs the continuous self-collision's broad phase passed to its narrow phase, and `selfContactsFound` those of
-   * them that were contacts, both summed over the step's substeps: what its cost follows.
+   * them that were contacts, both summed over the step's substeps: what its cost follows. `selfFrozenParticles`
+   * counts the particles its failsafe put back where their substep started, because the solve carried two elements
+   * through each other or within half the thickness (0 in a calm scene).
    */
   lastStepReport(): {
     rolledBack: boolean; nonFiniteCount: number; particle: number; body: number;
     droppedContacts: number; droppedSelfCollisionPairs: number; droppedSelfContacts: number;
-    selfCandidates: number; selfContactsFound: number;
+    selfCandidates: number; selfContactsFound: number; selfFrozenParticles: number;
   };
   /** When on, every step measures where its time goes (lastStepTimings). Off by default. */
   setStepTimings(on: boolean): void;

@@ -9,11 +9,12 @@
 import balloon from './balloon.js';
 import curtain from './curtain.js';
 import drape from './drape.js';
+import fold from './fold.js';
 import playground from './playground.js';
 import ropes from './ropes.js';
 import showcase from './showcase.js';
 import solvers from './solvers.js';
 import stack from './stack.js';
 
-export const SCENES = { showcase, curtain, drape, stack, balloon, ropes, solvers, playground };
+export const SCENES = { showcase, curtain, drape, fold, stack, balloon, ropes, solvers, playground };
 export const DEFAULT_SCENE = 'showcase';
