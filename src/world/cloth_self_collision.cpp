@@ -276,11 +276,19 @@ void World::Impl::findContinuousSelfContacts() {
   }
 }
 
-/// Runs `test(k)` for every gathered candidate, in parallel ranges when there are threads; each writes its own slot.
+/// Runs test(k, start, end) for every gathered candidate k with its four points' paths over the substep (double
+/// precision), in parallel ranges when there are threads; each writes its own slot k.
 template <class Test>
 void World::Impl::testGatheredSelfCandidates(Test test) {
   auto range = [&](size_t begin, size_t end) {
-    for (size_t k = begin; k < end; ++k) test(k);
+    for (size_t k = begin; k < end; ++k) {
+      Point3d start[4], finish[4];
+      for (int j = 0; j < 4; ++j) {
+        start[j] = particleAt(x, selfCandidates[k].particle[j]).cast<double>();
+        finish[j] = particleAt(p, selfCandidates[k].particle[j]).cast<double>();
+      }
+      test(k, start, finish);
+    }
   };
   tasks->parallelFor(selfCandidates.size(), kSelfCandidatesPerTask, range);
 }
@@ -290,13 +298,8 @@ void World::Impl::testGatheredSelfCandidates(Test test) {
 // reserved for contacts is full the rest are counted in the step report and dropped.
 void World::Impl::testSelfCandidates() {
   clock.lap(timings.broadPhaseMs);
-  testGatheredSelfCandidates([&](size_t k) {
+  testGatheredSelfCandidates([&](size_t k, const Point3d* start, const Point3d* finish) {
     const SelfContactCandidate& c = selfCandidates[k];
-    Point3d start[4], finish[4];
-    for (int j = 0; j < 4; ++j) {
-      start[j] = particleAt(x, c.particle[j]).cast<double>();
-      finish[j] = particleAt(p, c.particle[j]).cast<double>();
-    }
     const std::optional<ContinuousContact> hit = c.pointTriangle ? pointTriangleContact(start, finish, c.thickness)
                                                                       : edgeEdgeContact(start, finish, c.thickness);
     selfCandidateHit[k] = hit.has_value();
@@ -339,14 +342,8 @@ void World::Impl::freezeFailedSelfContacts() {
       uint32_t frozen = 0;
       auto freezeFailed = [&] {
         clock.lap(timings.broadPhaseMs);
-        testGatheredSelfCandidates([&](size_t k) {
-          const SelfContactCandidate& c = selfCandidates[k];
-          Point3d start[4], finish[4];
-          for (int j = 0; j < 4; ++j) {
-            start[j] = particleAt(x, c.particle[j]).cast<double>();
-            finish[j] = particleAt(p, c.particle[j]).cast<double>();
-          }
-          selfCandidateHit[k] = failsafeViolation(start, finish, c.pointTriangle, separation);
+        testGatheredSelfCandidates([&](size_t k, const Point3d* start, const Point3d* finish) {
+          selfCandidateHit[k] = failsafeViolation(start, finish, selfCandidates[k].pointTriangle, separation);
         });
         for (size_t k = 0; k < selfCandidates.size(); ++k) {  // in order: the same for any thread count
           if (!selfCandidateHit[k]) continue;

@@ -261,7 +261,7 @@ struct World::Impl {
   void findContinuousSelfContacts();
   void testSelfCandidates();  // the narrow phase of the gathered batch; appends the contacts found, in order
   template <class Test>
-  void testGatheredSelfCandidates(Test test);  // test(k) for each gathered candidate, in parallel ranges
+  void testGatheredSelfCandidates(Test test);  // test(k, start, end) per gathered candidate, in parallel
   void freezeFailedSelfContacts();  // after the solve: freezes the particles of pairs that passed through or too close
   void projectContinuousSelfContacts();
   void projectAttachmentsAndContacts(bool xpbd, Real invH2, Real stepFraction);
