@@ -56,8 +56,7 @@ void World::Impl::generateContacts(Real h) {
     const Real surface = groundSurface();
     forEachParticleWithMargin([&](uint32_t i, Real margin) {
       if (w[i] == 0 || p[3 * i + 1] >= surface + margin) return;
-      contacts.push_back({i, kGroundCollider, v[3 * i + 1], 0, kUp});
-      contacts.back().margin = margin;
+      contacts.push_back({i, kGroundCollider, v[3 * i + 1], 0, kUp, margin});
     });
   }
   for (uint32_t k = 0; k < colliders.size(); ++k) {
@@ -68,8 +67,7 @@ void World::Impl::generateContacts(Real h) {
     }
     forEachPenetration(*this, c, [&](uint32_t i, const Vec3& pi, const ShapeDistance& d, Real margin) {
       const Vec3 relative = particleAt(v, i) - colliderVelocity(c, pi, 1 / h);
-      contacts.push_back({i, k, d.n.dot(relative), 0, d.n});
-      contacts.back().margin = margin;
+      contacts.push_back({i, k, d.n.dot(relative), 0, d.n, margin});
     });
   }
 }
@@ -165,9 +163,7 @@ void World::Impl::addLateContacts(Real h) {
     forEachParticleWithMargin([&](uint32_t i, Real margin) {
       if (w[i] == 0 || p[3 * i + 1] >= surface + margin) return;
       const Real push = projectGroundContact(p[3 * i + 1], surface + margin);
-      Contact c{i, kGroundCollider, v[3 * i + 1], push, kUp};
-      c.margin = margin;
-      keep(c);
+      keep({i, kGroundCollider, v[3 * i + 1], push, kUp, margin});
     });
   }
   for (uint32_t k = 0; k < colliders.size(); ++k) {
@@ -180,9 +176,7 @@ void World::Impl::addLateContacts(Real h) {
       const Real push = c.def.thickness + margin - d.phi;
       const Vec3 corrected = pi + push * d.n;
       for (int a = 0; a < 3; ++a) p[3 * i + a] = corrected[a];
-      Contact late{i, k, d.n.dot(particleAt(v, i) - colliderVelocity(c, pi, 1 / h)), push, d.n};
-      late.margin = margin;
-      keep(late);
+      keep({i, k, d.n.dot(particleAt(v, i) - colliderVelocity(c, pi, 1 / h)), push, d.n, margin});
     });
   }
 }

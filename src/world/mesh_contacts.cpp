@@ -30,17 +30,12 @@ Contact worldContact(const Collider& c, uint32_t collider, uint32_t i, const Mes
                      const Vec3& pi, Real invH, Real push, Real margin) {
   const Vec3 n = c.subEndRotation * plane.normal.cast<Real>();
   const Vec3 q = c.subEndPosition + c.subEndRotation * plane.point.cast<Real>();
-  Contact contact{i, collider, n.dot(vi - colliderVelocity(c, pi, invH)), push, n, q};
-  contact.margin = margin;
-  return contact;
+  return {i, collider, n.dot(vi - colliderVelocity(c, pi, invH)), push, n, margin, q};
 }
 
 /// The mesh's root box grown by the collider's thickness and the largest body margin: the broad phase's bound.
-void grownRoot(std::span<const ContactMaterial> bodies, const Collider& c, const TriangleBvh::Node& root, Point3d& lo,
-               Point3d& hi) {
-  Real margin = 0;
-  for (const ContactMaterial& b : bodies) margin = std::max(margin, b.thickness);
-  const double reach = double(c.def.thickness) + double(margin);
+void grownRoot(Real largestMargin, const Collider& c, const TriangleBvh::Node& root, Point3d& lo, Point3d& hi) {
+  const double reach = double(c.def.thickness) + double(largestMargin);
   lo = root.lo.array() - reach, hi = root.hi.array() + reach;
 }
 
@@ -58,7 +53,7 @@ void World::Impl::generateMeshContacts(uint32_t k, Real h) {
   MeshShape& m = meshShapes[c.mesh];
   const TriangleBvh::Node& root = m.surface.bvh().nodes()[0];
   Point3d lo, hi;
-  grownRoot(bodyMaterials, c, root, lo, hi);
+  grownRoot(largestBodyMargin, c, root, lo, hi);
   const bool recheck = m.closed && m.insideUnknown;
   forEachParticleWithMargin([&](uint32_t i, Real margin) {
     if (w[i] == 0) return;
@@ -85,7 +80,7 @@ void World::Impl::addLateMeshContacts(uint32_t k, Real h) {
   MeshShape& m = meshShapes[c.mesh];
   const TriangleBvh::Node& root = m.surface.bvh().nodes()[0];
   Point3d lo, hi;
-  grownRoot(bodyMaterials, c, root, lo, hi);
+  grownRoot(largestBodyMargin, c, root, lo, hi);
   // Projects particle i onto the plane if it is closer than the thickness (beyond rounding); true if it moved.
   auto project = [&](uint32_t i, const MeshContactPlane& plane, Real margin) {
     const Vec3 pi = particleAt(p, i);

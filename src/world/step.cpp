@@ -178,6 +178,8 @@ void World::Impl::refreshDerivedData() {
     schedule.dirty = true;
   }
   refreshElementOrders();
+  largestBodyMargin = 0;  // the mesh colliders' broad phase reaches this far beyond their thickness
+  for (const ContactMaterial& b : bodyMaterials) largestBodyMargin = std::max(largestBodyMargin, b.thickness);
   if (schedule.dirty) hierarchy.dirty = true;  // same triggers: particles, distance constraints, strengths
   if (!schedule.dirty) return;
   // Counting sort by colour.

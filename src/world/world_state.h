@@ -62,11 +62,11 @@ struct Contact {
   Real approachSpeed;   ///< m/s, relative normal velocity when the contact was generated (negative = approaching).
   Real normalPush;      ///< m, total normal correction applied this substep (the normal impulse times h/m).
   Vec3 normal;          ///< Outward surface normal at the last projection (world frame).
+  Real margin = 0;      ///< m, the particle's body's thickness (ContactMaterial::thickness), kept on top of the surface's.
   Vec3 point = Vec3::Zero();  ///< m, triangle-mesh contacts only: the contact plane's surface point (world frame, at
                               ///< the substep's end pose); with `normal` it fixes C(p) = (p - point)·normal - thickness.
   Vec3 kineticShift = Vec3::Zero();  ///< m, the tangential correction dynamic friction has made this substep (the
                                      ///< position-level part of μ_d d; contacts.cpp holdStaticFriction).
-  Real margin = 0;  ///< m, the particle's body's thickness (ContactMaterial::thickness), kept on top of the surface's.
 };
 
 /// Collider::mesh of the shapes that are not triangle meshes.
@@ -117,6 +117,7 @@ struct World::Impl {
   std::vector<Real> jacobiDelta;      // xyz per particle: Jacobi's summed corrections of one iteration
   std::vector<ParticleRange> bodies;  // particle ranges for rigid-motion damping and step reports
   std::vector<ContactMaterial> bodyMaterials;  // parallel to bodies: friction and restitution against surfaces
+  Real largestBodyMargin = 0;                 // m, the largest bodyMaterials[].thickness, refreshed once per step
   std::vector<Real> savedX, savedV;   // x and v at the start of the step, for the non-finite guard's rollback
   std::vector<Real> xPrev, vPrev;     // BDF2 history: x and v one substep back
   bool historyValid = false;          // xPrev/vPrev describe the substep before the current state
