@@ -162,11 +162,19 @@ TEST(ClothSelfFold, IndependentIntersectionCheckFindsACrossingAndIgnoresNeighbou
   EXPECT_FALSE(trianglesIntersect(flat, above));
 }
 
+#ifdef PBD_SANITIZED_TESTS
+// Under ASan + UBSan the 10 s take 9 minutes: the sanitized suite checks the first 3 s (the fall, the fold and the
+// failsafe at work, every code path), and the wasm suite of the same CI run checks all 10 s.
+constexpr int kFoldFrames = 180;
+#else
+constexpr int kFoldFrames = 600;
+#endif
+
 TEST(ClothSelfFold, A64ClothFoldedOntoItselfOnTheGroundKeepsItsLayersApartFor10Seconds) {
   Cloth cloth(64);
   const Real thickness = cloth.thickness();
   uint64_t selfContacts = 0, frozen = 0;
-  for (int frame = 1; frame <= 600; ++frame) {
+  for (int frame = 1; frame <= kFoldFrames; ++frame) {
     cloth.world.step(1.0f / 60);
     selfContacts += cloth.world.continuousSelfContactCount();
     frozen += cloth.world.lastStepReport().selfFrozenParticles;
@@ -186,10 +194,13 @@ TEST(ClothSelfFold, A64ClothFoldedOntoItselfOnTheGroundKeepsItsLayersApartFor10S
     std::printf("t %2d s: closest pair %.4f m (half the thickness: %.4f), top %.3f m, z from %.3f to %.3f m, %llu self "
                 "contacts and %llu particles frozen by the failsafe so far\n", frame / 60, closest, 0.5 * thickness, top,
                 zMin, zMax, (unsigned long long)selfContacts, (unsigned long long)frozen);
-    if (frame == 600) {
-      // It did fold onto itself: layers piled several thicknesses high that still rest on each other.
+    if (frame == kFoldFrames) {
+      // It did fold onto itself: layers piled several thicknesses high, a footprint shorter than the cloth, and
+      // self-contacts all along (not only at the end: where it comes to rest varies with the arithmetic, e.g.
+      // native against wasm, and a loop may settle with its layers just out of contact).
       EXPECT_GT(top, 4 * thickness);
-      EXPECT_GT(cloth.world.continuousSelfContactCount(), 0u);
+      EXPECT_LT(zMax - zMin, 0.8);
+      EXPECT_GT(selfContacts, 1000u);
       // At 10 x 1 the solve does carry elements through (4 crossing triangle pairs by frame 20 without the
       // failsafe, found when this test was written): the failsafe is what holds the checks above.
       EXPECT_GT(frozen, 0u);
