@@ -331,6 +331,7 @@ void World::Impl::testSelfCandidates() {
 // before. Pairs that cannot move (every particle pinned or frozen) are left alone, so a pair that started too close
 // is not held there forever.
 void World::Impl::freezeFailedSelfContacts() {
+  selfFrozeThisSubstep = false;
   for (SelfCollidingSurface& s : selfSurfaces) {
     if (!s.settings.enabled) continue;
     const ParticleRange body = bodies[s.body];
@@ -377,15 +378,31 @@ void World::Impl::freezeFailedSelfContacts() {
       });
       freezeFailed();
       report.selfFrozenParticles += frozen;
+      selfFrozeThisSubstep |= frozen > 0;
       settled = frozen == 0;
     }
     if (settled) continue;
     for (uint32_t i = body.begin; i < body.end; ++i) {
       if (!moving(i)) continue;
       std::copy_n(&x[3 * size_t(i)], 3, &p[3 * size_t(i)]);
+      s.frozenInRound[i - body.begin] = uint8_t(kFailsafeRounds + 1);
       ++report.selfFrozenParticles;
+      selfFrozeThisSubstep = true;
     }
     clock.lap(timings.narrowPhaseMs);
+  }
+}
+
+// A frozen particle stays where the substep began, and stops: implicit Euler's v = (p - x)/h is 0 already, but
+// BDF2's velocity also carries the history (its v would be about -(x - x_prev)/(2h): a bounce back).
+void World::Impl::stopFrozenParticles() {
+  if (!selfFrozeThisSubstep) return;
+  for (const SelfCollidingSurface& s : selfSurfaces) {
+    if (!s.settings.enabled) continue;
+    const uint32_t first = bodies[s.body].begin;
+    for (uint32_t i = 0; i < s.frozenInRound.size(); ++i) {
+      if (s.frozenInRound[i]) std::fill_n(&v[3 * size_t(first + i)], 3, Real(0));
+    }
   }
 }
 

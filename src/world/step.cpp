@@ -148,6 +148,7 @@ void World::Impl::runSubsteps(Real dt) {
       }
       commitPositions(h);
     }
+    stopFrozenParticles();  // cloth_self_collision.cpp
     clock.lap(timings.integrateMs);
     updateContactVelocities(h);
     clock.lap(timings.colliderContactsMs);

@@ -169,6 +169,7 @@ struct World::Impl {
   std::vector<SelfContactCandidate> selfCandidates;  // the broad phase's batch (capacity kSelfCandidateBlock)
   std::vector<SelfContact> selfCandidateContacts;    // the narrow phase's result per candidate (same size) ...
   std::vector<uint8_t> selfCandidateHit;             // ... and whether it is a contact
+  bool selfFrozeThisSubstep = false;                 // the failsafe froze a particle this substep
   std::vector<Collider> colliders;
   std::vector<MeshShape> meshShapes;          // the triangle meshes of TriangleMesh colliders (Collider::mesh)
   /// loadSnapshot's parsed triangle meshes (one per TriangleMesh collider, in collider order); empty otherwise.
@@ -264,6 +265,7 @@ struct World::Impl {
   template <class Test>
   void testGatheredSelfCandidates(Test test);  // test(k, start, end) per gathered candidate, in parallel
   void freezeFailedSelfContacts();  // after the solve: freezes the particles of pairs that passed through or too close
+  void stopFrozenParticles();       // after the commit: zero velocity for the particles frozen this substep
   void projectContinuousSelfContacts();
   void projectAttachmentsAndContacts(bool xpbd, Real invH2, Real stepFraction);
   void projectContacts();
