@@ -7,6 +7,7 @@
 #include <random>
 
 #include "pbd/world.h"
+#include "scenes/icosphere.h"
 #include "scenes/measures.h"
 
 using namespace pbd;
@@ -67,4 +68,35 @@ TEST(Momentum, AngularDriftIsFirstOrderInTheSubstep) {
   const double coarse = angularDrift(Method::Xpbd, 5);
   const double fine = angularDrift(Method::Xpbd, 20);
   EXPECT_LT(fine, coarse / 2.5);  // 4x smaller substep: first order predicts 4x less drift
+}
+
+// KNOWN FAILURE, disabled until fixed (run with --gtest_also_run_disabled_tests). A weightless balloon inflated to
+// 1.4 x its volume with a rigid volume constraint starts with zero angular momentum and must keep it; under
+// Gauss-Seidel and coloured Gauss-Seidel it spins up by itself (|L| after 2 s: 3.9e-2 and 1.25e-1 kg m²/s; Jacobi:
+// 3e-6; pressure 1.0: 0). More substeps or iterations make it worse, so it is not the scheme's first-order error:
+// sequential projections each take their correction from positions the earlier ones of the sweep moved, and a rigid
+// volume fighting the skin makes large corrections every substep. On the ground the balloon then rolls away (the
+// soak's gallery:balloon failure).
+TEST(Momentum, DISABLED_AnInflatedBalloonKeepsZeroAngularMomentumUnderEverySolver) {
+  for (Solver solver : {Solver::GaussSeidel, Solver::ColouredGaussSeidel, Solver::Jacobi}) {
+    World world;
+    SolverSettings s;
+    s.gravity = Vec3::Zero();
+    s.ground.enabled = false;
+    s.solver = solver;
+    world.setSettings(s);
+    const scenes::IcosphereMesh ico = scenes::icosphere(3, 0.3);
+    TriangleMeshDef d;
+    d.positions = ico.positions;
+    d.triangles = ico.triangles;
+    d.mass = 0.2f;
+    d.pressure = 1.4f;
+    d.stretch = Strength{1e-4f, 0.5f};
+    d.bend = Strength{1, 0.02f};
+    d.volume = Strength{0, 1};
+    world.addTriangleMesh(d);
+    for (int f = 0; f < 120; ++f) world.step(1.0f / 60);
+    // Round-off alone: Jacobi ends at 3e-6 kg m²/s; a spin-up is 1e-2 and more.
+    EXPECT_LT(scenes::momenta(world).angular.norm(), 1e-4) << "solver " << int(solver);
+  }
 }
