@@ -337,6 +337,13 @@ void World::Impl::freezeFailedSelfContacts() {
     const ParticleRange body = bodies[s.body];
     const double separation = kFailsafeFraction * double(s.settings.thickness);
     auto moving = [&](uint32_t i) { return w[i] != 0 && particleAt(p, i) != particleAt(x, i); };
+    // Puts particle i back where the substep began; stamp: 1 + the round (kFailsafeRounds + 1: the whole body).
+    auto freeze = [&](uint32_t i, int stamp) {
+      std::copy_n(&x[3 * size_t(i)], 3, &p[3 * size_t(i)]);
+      s.frozenInRound[i - body.begin] = uint8_t(stamp);
+      ++report.selfFrozenParticles;
+      selfFrozeThisSubstep = true;
+    };
     std::fill(s.frozenInRound.begin(), s.frozenInRound.end(), uint8_t(0));
     bool settled = false;
     for (int round = 0; round < kFailsafeRounds && !settled; ++round) {
@@ -350,8 +357,7 @@ void World::Impl::freezeFailedSelfContacts() {
           if (!selfCandidateHit[k]) continue;
           for (uint32_t i : selfCandidates[k].particle) {
             if (!moving(i)) continue;
-            std::copy_n(&x[3 * size_t(i)], 3, &p[3 * size_t(i)]);
-            s.frozenInRound[i - body.begin] = uint8_t(round + 1);
+            freeze(i, round + 1);
             ++frozen;
           }
         }
@@ -377,24 +383,18 @@ void World::Impl::freezeFailedSelfContacts() {
         return (round > 0 && !s.nodeFrozen[size_t(na)] && !s.nodeFrozen[size_t(nb)]) || foldFree(s, na, nb);
       });
       freezeFailed();
-      report.selfFrozenParticles += frozen;
-      selfFrozeThisSubstep |= frozen > 0;
       settled = frozen == 0;
     }
     if (settled) continue;
     for (uint32_t i = body.begin; i < body.end; ++i) {
-      if (!moving(i)) continue;
-      std::copy_n(&x[3 * size_t(i)], 3, &p[3 * size_t(i)]);
-      s.frozenInRound[i - body.begin] = uint8_t(kFailsafeRounds + 1);
-      ++report.selfFrozenParticles;
-      selfFrozeThisSubstep = true;
+      if (moving(i)) freeze(i, kFailsafeRounds + 1);
     }
     clock.lap(timings.narrowPhaseMs);
   }
 }
 
-// A frozen particle stays where the substep began, and stops: implicit Euler's v = (p - x)/h is 0 already, but
-// BDF2's velocity also carries the history (its v would be about -(x - x_prev)/(2h): a bounce back).
+// A frozen particle stays where the substep began, and stops: BDF2's velocity carries the history (it would be
+// about -(x - x_prev)/(2h), a bounce back), and Euler's commit, v += (p - inertial)/h, would keep a rounding.
 void World::Impl::stopFrozenParticles() {
   if (!selfFrozeThisSubstep) return;
   for (const SelfCollidingSurface& s : selfSurfaces) {
