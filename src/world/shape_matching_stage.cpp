@@ -74,6 +74,7 @@ void World::Impl::appendShapeMatching(const ShapeMatchingBlueprint& c, uint32_t 
   shapeMatchingRestOffsets.insert(shapeMatchingRestOffsets.end(), c.restOffsets.begin(), c.restOffsets.end());
   shapeMatchingMasses.insert(shapeMatchingMasses.end(), c.masses.begin(), c.masses.end());
   shapeMatchingLambda.push_back(0);
+  islandsDirty = true;
 }
 
 /// Serially in the order added: one cluster moves all of its members, and clusters may share particles.

@@ -101,9 +101,15 @@ void World::Impl::runSubsteps(Real dt) {
     std::fill(shapeMatchingLambda.begin(), shapeMatchingLambda.end(), Real(0));
     const bool xpbd = settings.method == Method::Xpbd;
     const Real invH2 = substepInvH2(h, useBdf2);
+    prepareIslandFrames(useBdf2);  // internal_momentum.cpp: the guard brackets every internal projection below
     // HPBD's pre-pass: the coarse levels move the particles once per substep, then the iterations refine.
-    if (settings.solver == Solver::Hierarchical) hierarchy.solve(asVec3(p), w.data(), xpbd, invH2);
+    if (settings.solver == Solver::Hierarchical) {
+      beginInternalProjections();
+      hierarchy.solve(asVec3(p), w.data(), xpbd, invH2);
+      endInternalProjections();
+    }
     for (int it = 0; it < settings.iterations; ++it) {
+      beginInternalProjections();
       switch (settings.solver) {
         // Under BDF2 the distances sweep back as well (symmetric_sweep.h): its recurrence amplifies a one-way
         // sweep's complex eigenvalues (a 20×20 rigid cloth at 10×1 went from 9.6 J to 72 J).
@@ -128,6 +134,7 @@ void World::Impl::runSubsteps(Real dt) {
       }
       projectGlobalVolumes(xpbd, invH2);
       projectShapeMatchingClusters(xpbd, invH2);
+      endInternalProjections();
       projectTethers();
       projectSelfCollisions();
       projectContinuousSelfContacts();
@@ -179,6 +186,7 @@ void World::Impl::refreshDerivedData() {
     schedule.dirty = true;
   }
   refreshElementOrders();
+  refreshIslands();
   largestBodyMargin = 0;  // the mesh colliders' broad phase reaches this far beyond their thickness
   for (const ContactMaterial& b : bodyMaterials) largestBodyMargin = std::max(largestBodyMargin, b.thickness);
   if (schedule.dirty) hierarchy.dirty = true;  // same triggers: particles, distance constraints, strengths

@@ -91,6 +91,7 @@ uint32_t World::Impl::appendParticles(const char* fn, const Real* xyz, const Rea
   reserveElementOrders(newCount);
   bodies.reserve(bodies.size() + 1);
   bodyMaterials.reserve(bodies.size() + 1);
+  reserveIslands(bodies.size() + 1);
   const uint32_t first = count();
   x.insert(x.end(), xyz, xyz + 3 * n);
   p.insert(p.end(), xyz, xyz + 3 * n);
@@ -108,6 +109,7 @@ uint32_t World::Impl::appendParticles(const char* fn, const Real* xyz, const Rea
   bodies.push_back({first, uint32_t(newCount)});
   bodyMaterials.push_back({});
   schedule.dirty = true;
+  islandsDirty = true;
   return first;
 }
 
@@ -130,6 +132,7 @@ void World::Impl::appendDistance(const DistanceConstraintDef& d) {
   distanceLambda.push_back(0);
   distanceColour.push_back(colouring.add(d.i, d.j));
   schedule.dirty = true;
+  islandsDirty = true;
 }
 
 void World::Impl::reserveResiduals(int substeps, int iterations) {
@@ -400,6 +403,7 @@ uint32_t World::addDihedralConstraint(const DihedralConstraintDef& def) {
   m.dihedralLambda.reserve(m.dihedrals.size() + 1);
   m.reserveElementOrders(m.count());
   m.elementOrdersDirty = true;
+  m.islandsDirty = true;
   m.dihedrals.push_back({def.p0, def.p1, def.p2, def.p3, rest, def.strength.compliance, def.strength.stiffness,
                          symmetricSweepKPrime(def.strength.stiffness, m.settings.iterations)});
   m.dihedralLambda.push_back(0);
@@ -444,6 +448,7 @@ void World::removeDistanceConstraint(uint32_t constraint) {
   m.distanceLambda.pop_back();
   m.distanceColour.pop_back();
   m.schedule.dirty = true;  // also rebuilds the hierarchy; PD sees the changed elements and refactors
+  m.islandsDirty = true;
 }
 
 uint32_t World::addAttachment(const AttachmentDef& def) {

@@ -187,6 +187,23 @@ struct World::Impl {
   std::vector<Contact> contacts;              // capacity reserved (see reserveContacts), so step() never allocates
   std::vector<Real> contactView;              // World::lastContacts(): x,y,z, nx,ny,nz per contact, filled on demand
 
+  // The angular momentum guard of internal constraints (internal_momentum.cpp): islands of bodies joined by internal
+  // constraints, rebuilt before the next step when `islandsDirty` (bodies or constraints added, removed or loaded).
+  struct IslandFrame {
+    bool free = false;              // no pinned particle and at least two particles: the guard acts this substep
+    bool bdf2 = false;              // the lever is (4x − x⁻)/3 (BDF2's velocity) rather than x
+    Eigen::Vector3d centre;         // c: the mass-weighted centre of the levers, m
+    Eigen::Matrix3d inverseInertia; // I⁺ of the levers about c, 1/(kg m²)
+    Eigen::Vector3d before;         // T⁰ = Σ m a × (p − c) before the internal projections, kg m²
+    uint32_t next = 0;              // scratch while listing the bodies by island
+  };
+  std::vector<uint32_t> islandBodies;      // body indices, grouped by island, islands in the order of their first body
+  std::vector<uint32_t> islandBegin;       // island k is islandBodies[islandBegin[k], islandBegin[k + 1])
+  std::vector<uint32_t> islandScratch;     // union-find parents while building
+  std::vector<IslandFrame> islandFrames;   // one per island
+  bool islandsDirty = true;
+  bool anyFreeIsland = false;              // some island is free this substep
+
   bool recordResiduals = false;
   std::vector<Real> residuals;                // (max |r|, rms r) per projection pass of the last step
 
@@ -237,6 +254,19 @@ struct World::Impl {
   static Real substepInvH2(Real h, bool useBdf2) { return useBdf2 ? Real(9) / (4 * h * h) : 1 / (h * h); }
   void solveProjective(Real invH2);       // one PD local/global iteration on p (distances, dihedrals, tets)
   void projectTethers();
+  // internal_momentum.cpp: the angular momentum guard around the internal projections
+  void reserveIslands(size_t bodyCount);      // room for the island lists of that many bodies (may throw)
+  void refreshIslands();                      // rebuilds them if dirty (never allocates after the reserve)
+  void prepareIslandFrames(bool bdf2);        // per substep: free islands, their centres and inertia
+  void beginInternalProjections();            // T⁰ per free island
+  void endInternalProjections();              // removes the angular impulse the projections added since T⁰
+  Eigen::Vector3d lever(uint32_t particle, bool bdf2) const;
+  Eigen::Vector3d islandTorqueSum(uint32_t island) const;
+  template <class F>
+  void forEachIslandParticle(uint32_t island, F f) const {
+    for (uint32_t k = islandBegin[island]; k < islandBegin[island + 1]; ++k)
+      for (uint32_t i = bodies[islandBodies[k]].begin; i < bodies[islandBodies[k]].end; ++i) f(i);
+  }
   void projectDihedrals(bool xpbd, Real invH2);
   void projectVolumes(bool xpbd, Real invH2);
   void projectGlobalVolumes(bool xpbd, Real invH2);

@@ -1,8 +1,10 @@
-// A free-floating cloth with only internal (distance) constraints, no gravity and no ground:
-// linear momentum is conserved to round-off; angular momentum is conserved up to the scheme's first-order error,
-// which shrinks as the substep shrinks (position projection of a rotating body loses ~½ω²h² of L per substep).
+// Internal constraints conserve linear and angular momentum. A free-floating cloth with only internal (distance)
+// constraints, no gravity and no ground: linear momentum is conserved to round-off. Angular momentum is kept by the
+// step's guard (src/world/internal_momentum.cpp), which removes the angular impulse that projecting from moved
+// positions leaves; without it a rotating body lost ~½ω²h² of L per substep, and a pre-stressed one spun up.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <random>
 
@@ -64,26 +66,31 @@ TEST(Momentum, InternalConstraintsConserveLinearAndAngularMomentum) {
   }
 }
 
-TEST(Momentum, AngularDriftIsFirstOrderInTheSubstep) {
-  const double coarse = angularDrift(Method::Xpbd, 5);
-  const double fine = angularDrift(Method::Xpbd, 20);
-  EXPECT_LT(fine, coarse / 2.5);  // 4x smaller substep: first order predicts 4x less drift
+TEST(Momentum, CoarseSubstepsKeepAngularMomentumToo) {
+  // At 5 substeps the scheme's own drift was 1.2e-2 without the guard; with it, 6e-5 (measured). At 20 substeps both
+  // are ~3e-3: the float round-off of the positions, which the guard cannot see, dominates there.
+  EXPECT_LT(angularDrift(Method::Xpbd, 5), 1e-3);
+  EXPECT_LT(angularDrift(Method::Pbd, 5), 1e-3);
 }
 
-// KNOWN FAILURE, disabled until fixed (run with --gtest_also_run_disabled_tests). A weightless balloon inflated to
-// 1.4 x its volume with a rigid volume constraint starts with zero angular momentum and must keep it; under
-// Gauss-Seidel and coloured Gauss-Seidel it spins up by itself (|L| after 2 s: 3.9e-2 and 1.25e-1 kg m²/s; Jacobi:
-// 3e-6; pressure 1.0: 0). More substeps or iterations make it worse, so it is not the scheme's first-order error:
-// sequential projections each take their correction from positions the earlier ones of the sweep moved, and a rigid
-// volume fighting the skin makes large corrections every substep. On the ground the balloon then rolls away (the
-// soak's gallery:balloon failure).
-TEST(Momentum, DISABLED_AnInflatedBalloonKeepsZeroAngularMomentumUnderEverySolver) {
-  for (Solver solver : {Solver::GaussSeidel, Solver::ColouredGaussSeidel, Solver::Jacobi}) {
+// A weightless balloon inflated to 1.4 x its volume with a rigid volume constraint starts with zero angular momentum
+// and must keep it. Without the guard, Gauss-Seidel and coloured Gauss-Seidel spun it up by themselves (|L| after
+// 2 s: 3.9e-2 and 1.25e-1 kg m²/s; Jacobi: 3e-6; HPBD 0.5; under BDF2 up to 2.8): sequential projections each take
+// their correction from positions the earlier ones of the sweep moved, and a rigid volume fighting the skin makes
+// large corrections every substep. On the ground the balloon then rolled away (the soak's gallery:balloon failure).
+// BDF2 is a two-step scheme that keeps L only to its own order: during the first frames' violent inflation it ends
+// with |L| of 1e-4 to 1.4e-3 (measured), then keeps it. Projective Dynamics is left out: this balloon blows up under
+// it with or without the guard (400 J of internal motion in the first frame, 600 J under BDF2), a separate problem:
+// PD's global step does not see the rigid volume, which the PBD-style pass after it enforces against PD's springs.
+TEST(Momentum, AnInflatedBalloonKeepsZeroAngularMomentumUnderEverySolver) {
+  for (Solver solver : {Solver::GaussSeidel, Solver::ColouredGaussSeidel, Solver::Jacobi, Solver::Hierarchical})
+  for (Integrator integrator : {Integrator::ImplicitEuler, Integrator::Bdf2}) {
     World world;
     SolverSettings s;
     s.gravity = Vec3::Zero();
     s.ground.enabled = false;
     s.solver = solver;
+    s.integrator = integrator;
     world.setSettings(s);
     const scenes::IcosphereMesh ico = scenes::icosphere(3, 0.3);
     TriangleMeshDef d;
@@ -95,8 +102,50 @@ TEST(Momentum, DISABLED_AnInflatedBalloonKeepsZeroAngularMomentumUnderEverySolve
     d.bend = Strength{1, 0.02f};
     d.volume = Strength{0, 1};
     world.addTriangleMesh(d);
-    for (int f = 0; f < 120; ++f) world.step(1.0f / 60);
-    // Round-off alone: Jacobi ends at 3e-6 kg m²/s; a spin-up is 1e-2 and more.
-    EXPECT_LT(scenes::momenta(world).angular.norm(), 1e-4) << "solver " << int(solver);
+    for (int f = 0; f < 60; ++f) world.step(1.0f / 60);
+    const double L1 = scenes::momenta(world).angular.norm();
+    for (int f = 0; f < 60; ++f) world.step(1.0f / 60);
+    const double L2 = scenes::momenta(world).angular.norm();
+    std::printf("solver %d integrator %d: |L| = %.2e, then %.2e kg m²/s\n", int(solver), int(integrator), L1, L2);
+    const bool bdf2 = integrator == Integrator::Bdf2;
+    // Round-off alone: 1e-5 kg m²/s and below under implicit Euler; a spin-up is 1e-2 and more, and grows.
+    EXPECT_LT(L2, bdf2 ? 3e-3 : 1e-4) << "solver " << int(solver) << " integrator " << int(integrator);
+    EXPECT_LT(std::abs(L2 - L1), 1e-4) << "solver " << int(solver) << " integrator " << int(integrator);
   }
+}
+
+// The guard works per island, the bodies joined by internal constraints, not per body: a spinning cloth tied to a
+// still one by a distance constraint between two bodies spins it up, and only the pair keeps its angular momentum.
+// A guard per body would cancel the torque the tie carries (the still cloth would stay still).
+TEST(Momentum, BodiesTiedTogetherExchangeAngularMomentum) {
+  World world;
+  SolverSettings s;
+  s.gravity = Vec3::Zero();
+  s.ground.enabled = false;
+  world.setSettings(s);
+  ClothDef c;
+  c.columns = c.rows = 6;
+  c.spacing = 0.05f;
+  c.origin = Vec3(-0.3f, 0, -0.125f);
+  const BodyRange spinning = world.addCloth(c);
+  c.origin = Vec3(0.05f, 0, -0.125f);
+  const BodyRange still = world.addCloth(c);
+  // The spinning cloth's corner at x = -0.05 to the still one's at x = 0.05, 10 cm apart.
+  DistanceConstraintDef tie;
+  tie.i = spinning.firstParticle + 5;
+  tie.j = still.firstParticle;
+  world.addDistanceConstraint(tie);
+  const Vec3 centre(-0.175f, 0, 0);
+  for (uint32_t i = spinning.firstParticle; i < spinning.firstParticle + spinning.particleCount; ++i) {
+    const Vec3 x(world.positions()[3 * i], world.positions()[3 * i + 1], world.positions()[3 * i + 2]);
+    world.setVelocity(i, Vec3(0, 3, 0).cross(x - centre));  // 3 rad/s about the vertical through its centre
+  }
+  const Eigen::Vector3d before = scenes::momenta(world).angular;
+  for (int f = 0; f < 60; ++f) world.step(1.0f / 60);
+  const Eigen::Vector3d total = scenes::momenta(world).angular;
+  const Eigen::Vector3d gained =
+      scenes::momenta(world, still.firstParticle, still.firstParticle + still.particleCount).angular;
+  std::printf("L before %.4e, after %.4e, the still cloth's %.4e kg m²/s\n", before.norm(), total.norm(), gained.norm());
+  EXPECT_LT((total - before).norm(), 1e-3 * before.norm());
+  EXPECT_GT(gained.norm(), 0.1 * before.norm());
 }

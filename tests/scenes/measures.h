@@ -15,9 +15,10 @@ struct Momenta {
   Eigen::Vector3d angular;  ///< Σ m x × v about the origin.
 };
 
-inline Momenta momenta(const World& w) {
+/// Momenta of particles [begin, end); end = UINT32_MAX: to the last particle.
+inline Momenta momenta(const World& w, uint32_t begin = 0, uint32_t end = UINT32_MAX) {
   Momenta m{Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()};
-  for (uint32_t i = 0; i < w.particleCount(); ++i) {
+  for (uint32_t i = begin; i < std::min(end, w.particleCount()); ++i) {
     if (w.inverseMasses()[i] == 0) continue;
     const double mass = 1.0 / w.inverseMasses()[i];
     const Eigen::Vector3d x(w.positions()[3 * i], w.positions()[3 * i + 1], w.positions()[3 * i + 2]);
