@@ -1,10 +1,11 @@
-// The soak's CI version: every soak scene (tests/js/shared/soak/, the same code as `npm run soak`) for 960 steps
+// The soak's CI version: every soak scene and every gallery scene of the demo (tests/js/shared/soak/, the same code
+// as `npm run soak`) for 960 steps
 // with the whole parameter schedule twice over and 8 grabs, checked for NaN, rollbacks, moving pins, energy above the
 // bound and heap growth; and proof that each check can fail.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPbd } from '../../../web/lib/index.js';
 import { runScene } from '../shared/soak/run.js';
-import { SCENES, buildScene } from '../shared/soak/scenes.js';
+import { GALLERY_SCENES, SCENES, buildScene } from '../shared/soak/scenes.js';
 import { Monitor } from '../shared/soak/monitor.js';
 import { PHASES } from '../shared/soak/schedule.js';
 
@@ -17,8 +18,17 @@ let pbd;
 beforeAll(async () => { pbd = await createPbd({ threads: 1 }); });   // the '2 threads' phase switches the pool
 afterAll(() => pbd?.terminate());
 
-// 21-23 s of CPU for the whole file; 52-123 s wall on the loaded 2-core machine (cloth and bunny up to 42 s each).
-it.each(Object.keys(SCENES))('%s survives the schedule and the grabs', { timeout: 180_000 }, (name) => {
+// The gallery scenes that fail the CI schedule at step 90, the first step of its 'iterations 4' phase, while their
+// balloons or cloth still swing from the first grab: energy jumps in that one step (balloon-bending 1.9 -> 20.4 J,
+// gallery:balloon to 31.8 J against a bound of 27.0 J, gallery:solvers to 25.0 against 23.1), with or without the
+// angular momentum guard (the same with the build before it). Not explained yet; without the grabs the same phase
+// switch adds nothing. Kept here as expected failures, so that a fix shows.
+const FAILING_IN_CI_SCHEDULE = ['gallery:balloon', 'gallery:solvers'];
+const PASSING = [...Object.keys(SCENES), ...GALLERY_SCENES.filter((n) => !FAILING_IN_CI_SCHEDULE.includes(n))];
+
+// Soak scenes: 21-23 s of CPU, 52-123 s wall on the loaded 2-core machine (cloth and bunny up to 42 s each); the
+// gallery scenes add about 90 s (fold 25 s, drape 22 s, stack 18 s, showcase 12 s, measured on a quiet machine).
+function soak(name) {
   const t0 = performance.now();
   const r = runScene(pbd, name, { ...CI, steps: STEPS });
   console.log(`soak.test ${name}: ${r.steps} steps in ${((performance.now() - t0) / 1000).toFixed(1)} s, ` +
@@ -28,7 +38,12 @@ it.each(Object.keys(SCENES))('%s survives the schedule and the grabs', { timeout
   expect(r.memoryChecked).toBe(true);
   expect(r.maxEnergy).toBeLessThanOrEqual(r.bound);
   expect(r.maxSpeed).toBeGreaterThan(0.5);            // the bodies did move: the checks saw motion, not a still world
-});
+}
+
+it.each(PASSING)('%s survives the schedule and the grabs', { timeout: 300_000 }, soak);
+for (const name of FAILING_IN_CI_SCHEDULE) {
+  it.fails(`${name} fails the schedule at its 'iterations 4' phase (known)`, { timeout: 300_000 }, () => soak(name));
+}
 
 it('each check can fail: an energy jump, a moved pin, a rollback', () => {
   const { world } = buildScene(pbd, 'rope');
