@@ -9,7 +9,8 @@
 // the spin it makes feeds it: a weightless balloon at rest spun up to |L| = 0.04 kg m²/s in 2 s. Under BDF2,
 // v = (3/2 p − 2x + 1/2 x⁻)/h, and the same holds with the lever ℓ = (4x − x⁻)/3 in place of x.
 //
-// What. Per island (bodies joined by internal constraints) with no pinned particle, around each iteration's internal
+// What. Per island (bodies joined by internal constraints; of their particles, those some internal constraint holds:
+// a particle nothing holds gets no internal force, so it is never rotated) with no pinned particle, around each iteration's internal
 // projections (and HPBD's coarse pre-pass):
 //   c = Σ m_i ℓ_i / Σ m_i,   a_i = ℓ_i − c,   I = Σ m_i (|a_i|² 1 − a_i a_iᵀ)         (once per substep)
 //   T = Σ m_i a_i × (p_i − c)   before (T⁰) and after (T¹) the projections
@@ -35,7 +36,8 @@ Vec3d load3d(const std::vector<Real>& a, uint32_t i) { return Vec3d(a[3 * i], a[
 
 }  // namespace
 
-void World::Impl::reserveIslands(size_t bodyCount) {
+void World::Impl::reserveIslands(size_t bodyCount, size_t particleCount) {
+  islandConstrained.reserve(particleCount);
   const size_t n = bodyCount;
   islandBodies.reserve(n);
   islandBegin.reserve(n + 1);
@@ -56,7 +58,9 @@ void World::Impl::refreshIslands() {
     while (parent[b] != b) b = parent[b] = parent[parent[b]];
     return b;
   };
+  islandConstrained.assign(count(), 0);
   auto join = [&](uint32_t i, uint32_t j) {
+    islandConstrained[i] = islandConstrained[j] = 1;
     const uint32_t a = root(bodyOf(i)), b = root(bodyOf(j));
     if (a != b) parent[std::max(a, b)] = std::min(a, b);  // the root is the island's first body
   };

@@ -481,7 +481,7 @@ template <class M> void build(World& fresh, M& m, M& s) {
   m.neoHookeanLambda.assign(2 * m.neoHookeans.size(), 0);
   m.reserveElementOrders(m.w.size());  // sweep orders, rebuilt (as after any added element) before the next step
   m.elementOrdersDirty = true;
-  m.reserveIslands(m.bodies.size());  // the islands of the angular momentum guard, rebuilt before the next step
+  m.reserveIslands(m.bodies.size(), m.w.size());  // the islands of the angular momentum guard, rebuilt before the next step
   m.islandsDirty = true;
   m.triangleStrainLambda.assign(3 * m.triangleStrains.size(), 0);
   m.globalVolumeLambda.assign(m.globalVolumes.size(), 0);

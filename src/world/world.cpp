@@ -91,7 +91,7 @@ uint32_t World::Impl::appendParticles(const char* fn, const Real* xyz, const Rea
   reserveElementOrders(newCount);
   bodies.reserve(bodies.size() + 1);
   bodyMaterials.reserve(bodies.size() + 1);
-  reserveIslands(bodies.size() + 1);
+  reserveIslands(bodies.size() + 1, newCount);
   const uint32_t first = count();
   x.insert(x.end(), xyz, xyz + 3 * n);
   p.insert(p.end(), xyz, xyz + 3 * n);

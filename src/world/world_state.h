@@ -201,6 +201,7 @@ struct World::Impl {
   std::vector<uint32_t> islandBegin;       // island k is islandBodies[islandBegin[k], islandBegin[k + 1])
   std::vector<uint32_t> islandScratch;     // union-find parents while building
   std::vector<IslandFrame> islandFrames;   // one per island
+  std::vector<uint8_t> islandConstrained;  // per particle: 1 = some internal constraint holds it (the guard skips 0)
   bool islandsDirty = true;
   bool anyFreeIsland = false;              // some island is free this substep
 
@@ -255,7 +256,7 @@ struct World::Impl {
   void solveProjective(Real invH2);       // one PD local/global iteration on p (distances, dihedrals, tets)
   void projectTethers();
   // internal_momentum.cpp: the angular momentum guard around the internal projections
-  void reserveIslands(size_t bodyCount);      // room for the island lists of that many bodies (may throw)
+  void reserveIslands(size_t bodyCount, size_t particleCount);  // room for the islands (may throw)
   void refreshIslands();                      // rebuilds them if dirty (never allocates after the reserve)
   void prepareIslandFrames(bool bdf2);        // per substep: free islands, their centres and inertia
   void beginInternalProjections();            // T⁰ per free island
@@ -265,7 +266,8 @@ struct World::Impl {
   template <class F>
   void forEachIslandParticle(uint32_t island, F f) const {
     for (uint32_t k = islandBegin[island]; k < islandBegin[island + 1]; ++k)
-      for (uint32_t i = bodies[islandBodies[k]].begin; i < bodies[islandBodies[k]].end; ++i) f(i);
+      for (uint32_t i = bodies[islandBodies[k]].begin; i < bodies[islandBodies[k]].end; ++i)
+        if (islandConstrained[i]) f(i);
   }
   void projectDihedrals(bool xpbd, Real invH2);
   void projectVolumes(bool xpbd, Real invH2);
