@@ -78,6 +78,7 @@ EMSCRIPTEN_BINDINGS(pbd) {
       .function("addDistanceConstraint", &JsWorld::addDistanceConstraint)
       .function("setDistanceStrength", &JsWorld::setDistanceStrength)
       .function("setConstraintStrength", &JsWorld::setConstraintStrength)
+      .function("getConstraintStrength", &JsWorld::getConstraintStrength)
       .function("setSoftBodyMaterial", &JsWorld::setSoftBodyMaterial)
       .function("removeDistanceConstraint", &JsWorld::removeDistanceConstraint)
       .function("distanceConstraintCount", &JsWorld::distanceConstraintCount)

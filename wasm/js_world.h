@@ -283,6 +283,18 @@ class JsWorld {
                                    Strength{Real(compliance), Real(stiffness)});
     });
   }
+  /// {compliance, stiffness} of one constraint of `kind`.
+  val getConstraintStrength(val kind, double constraint) const {
+    return guarded("getConstraintStrength", [&] {
+      const char* fn = "getConstraintStrength";
+      const Strength s = world_.constraintStrength(enumValue(fn, "kind", kind, kConstraintKindNames, kConstraintKinds),
+                                                   toIndex(fn, "constraint", constraint));
+      val o = val::object();
+      o.set("compliance", s.compliance);
+      o.set("stiffness", s.stiffness);
+      return o;
+    });
+  }
   void setSoftBodyMaterial(double body, double youngsModulus, double poissonRatio, double materialStiffness) {
     guarded("setSoftBodyMaterial", [&] {
       world_.setSoftBodyMaterial(toIndex("setSoftBodyMaterial", "body", body), Real(youngsModulus), Real(poissonRatio),

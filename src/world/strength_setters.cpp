@@ -94,6 +94,30 @@ void World::setConstraintStrength(ConstraintKind kind, uint32_t first, uint32_t 
   impl_->setStrength("setConstraintStrength", kind, first, count, strength);
 }
 
+Strength World::constraintStrength(ConstraintKind kind, uint32_t constraint) const {
+  const Impl& m = *impl_;
+  const char* fn = "constraintStrength";
+  check::index(fn, "constraint", constraint, m.constraintsOfKind(fn, kind));
+  switch (kind) {
+    case ConstraintKind::Distance: return {m.distances[constraint].compliance, m.distances[constraint].stiffness};
+    case ConstraintKind::Dihedral: return {m.dihedrals[constraint].compliance, m.dihedrals[constraint].stiffness};
+    case ConstraintKind::TetVolume: return {m.volumes[constraint].compliance, m.volumes[constraint].stiffness};
+    case ConstraintKind::ShapeMatching:
+      return {m.shapeMatchings[constraint].compliance, m.shapeMatchings[constraint].stiffness};
+    case ConstraintKind::SurfaceVolume:
+      return {m.globalVolumes[constraint].compliance, m.globalVolumes[constraint].stiffness};
+    case ConstraintKind::TriangleStretch: {
+      const TriangleStrainConstraint& t = m.triangleStrains[constraint];
+      return {t.stretchCompliance * t.restArea, t.stretchStiffness};  // back to per unit area (triangleCompliance)
+    }
+    case ConstraintKind::TriangleShear: {
+      const TriangleStrainConstraint& t = m.triangleStrains[constraint];
+      return {t.shearCompliance * t.restArea, t.shearStiffness};
+    }
+  }
+  return {};  // constraintsOfKind threw for any other kind
+}
+
 void World::setSoftBodyMaterial(uint32_t body, Real youngsModulus, Real poissonRatio, Real materialStiffness) {
   Impl& m = *impl_;
   const char* fn = "setSoftBodyMaterial";

@@ -282,6 +282,36 @@ TEST(StrengthSetter, ProjectiveDynamicsRefactorsOnlyWhenAValueChanges) {
   EXPECT_EQ(bar.world.projectiveFactorizationCount(), barFactored + 1);
 }
 
+// The getter returns what the builder took and what the setter set, per kind; strain triangles per unit area (the
+// world stores α / rest area: a round trip through the area is exact to float rounding).
+TEST(StrengthSetter, TheGetterReturnsTheBuiltAndTheSetValuesOfEveryKind) {
+  World world;
+  scenes::buildEveryKind(world);
+  const ConstraintKind kinds[] = {ConstraintKind::Dihedral,        ConstraintKind::TetVolume,
+                                  ConstraintKind::TriangleStretch, ConstraintKind::TriangleShear,
+                                  ConstraintKind::ShapeMatching,   ConstraintKind::SurfaceVolume};
+  const Strength built[] = {{1e-4f, 0.5f}, {1e-6f, 0.9f}, {1e-3f, 0.9f}, {1e-2f, 0.5f}, {1e-3f, 0.5f}, {0, 1}};
+  const uint32_t counts[] = {world.dihedralConstraintCount(), world.volumeConstraintCount(),
+                             world.triangleStrainCount(),     world.triangleStrainCount(),
+                             world.shapeMatchingCount(),      world.globalVolumeCount()};
+  for (int k = 0; k < 6; ++k) {
+    ASSERT_GT(counts[k], 0u) << "kind " << int(kinds[k]);
+    const uint32_t last = counts[k] - 1;
+    EXPECT_FLOAT_EQ(world.constraintStrength(kinds[k], last).compliance, built[k].compliance) << int(kinds[k]);
+    EXPECT_EQ(world.constraintStrength(kinds[k], last).stiffness, built[k].stiffness) << int(kinds[k]);
+    world.setConstraintStrength(kinds[k], last, 1, {0.25f, 0.75f});
+    EXPECT_FLOAT_EQ(world.constraintStrength(kinds[k], last).compliance, 0.25f) << int(kinds[k]);
+    EXPECT_EQ(world.constraintStrength(kinds[k], last).stiffness, 0.75f) << int(kinds[k]);
+    if (last > 0) EXPECT_EQ(world.constraintStrength(kinds[k], 0).stiffness, built[k].stiffness) << int(kinds[k]);
+  }
+  const DistanceConstraintDef d = world.distanceConstraint(3);
+  EXPECT_EQ(world.constraintStrength(ConstraintKind::Distance, 3).compliance, d.strength.compliance);
+  EXPECT_EQ(world.constraintStrength(ConstraintKind::Distance, 3).stiffness, d.strength.stiffness);
+  expectError([&] { (void)world.constraintStrength(ConstraintKind(7), 0); }, {"constraintStrength", "kind"});
+  expectError([&] { (void)world.constraintStrength(ConstraintKind::TetVolume, world.volumeConstraintCount()); },
+              {"constraintStrength", "constraint"});
+}
+
 TEST(StrengthSetter, BadInputIsNamedAndLeavesTheWorldUnchanged) {
   World world;
   scenes::buildEveryKind(world);

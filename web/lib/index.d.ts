@@ -529,6 +529,12 @@ export declare class World {
    */
   setConstraintStrength(kind: ConstraintKind, first: number, count: number, compliance: number, stiffness: number): void;
   /**
+   * The compliance and stiffness of constraint `constraint` of `kind` (numbered as for setConstraintStrength), as
+   * set or built: for strain triangles the compliance per unit area, as given. Throws an Error naming `kind` or
+   * `constraint` if it is unknown or out of range.
+   */
+  getConstraintStrength(kind: ConstraintKind, constraint: number): { compliance: number; stiffness: number };
+  /**
    * A Neo-Hookean soft body's material, as addSoftBody's youngsModulus (Pa, > 0), poissonRatio (in (-1, 0.5)) and
    * materialStiffness (PBD, in [0, 1]): every Neo-Hookean tet of `body` (BodyRange.body) gets the compliances
    * addSoftBody would have given it. Throws an Error naming the argument, or `body` if it has no Neo-Hookean tets.

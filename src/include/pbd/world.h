@@ -85,6 +85,9 @@ class World {
   /// (PBD's corrected k' are updated; Solver::ProjectiveDynamics refactors only if a value differs). Setting the
   /// values a body was built with changes nothing.
   void setConstraintStrength(ConstraintKind kind, uint32_t first, uint32_t count, const Strength& strength);
+  /// The strength of constraint `constraint` of `kind` as setConstraintStrength or the builder took it (for strain
+  /// triangles the compliance per unit area, as given). Throws InvalidArgument naming `kind` or `constraint`.
+  Strength constraintStrength(ConstraintKind kind, uint32_t constraint) const;
   /// A Neo-Hookean soft body's material (as SoftBodyDef::youngsModulus, poissonRatio, materialStiffness): every
   /// Neo-Hookean tet of `body` gets the compliances addSoftBody would give it. E > 0 Pa, ν in (-1, 0.5), stiffness
   /// (PBD) in [0, 1]; throws if the body has no Neo-Hookean tets. Takes effect at the next step.

@@ -48,6 +48,18 @@ describe('setConstraintStrength', () => {
     for (const w of [soft, stiffened, built]) w.delete();
   });
 
+  it('reads back what the builder took and what was set', () => {
+    const world = plate({ compliance: 0.5, stiffness: 0.25 });
+    const last = world.dihedralConstraintCount() - 1;
+    expect(world.getConstraintStrength('dihedral', last)).toEqual({ compliance: 0.5, stiffness: 0.25 });
+    world.setConstraintStrength('dihedral', last, 1, 0.125, 0.75);
+    expect(world.getConstraintStrength('dihedral', last)).toEqual({ compliance: 0.125, stiffness: 0.75 });
+    expect(world.getConstraintStrength('dihedral', 0)).toEqual({ compliance: 0.5, stiffness: 0.25 });
+    expect(() => world.getConstraintStrength('dihedral', last + 1)).toThrow(/constraint is out of range/);
+    expect(() => world.getConstraintStrength('bending', 0)).toThrow(/getConstraintStrength: kind must be/);
+    world.delete();
+  });
+
   it('bad input names the argument and leaves the world unchanged', () => {
     const world = plate({ compliance: 1, stiffness: 0.5 });
     const before = world.saveSnapshot().slice();
