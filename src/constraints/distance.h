@@ -91,9 +91,32 @@ inline Real projectDistance(Vec3& p1, Vec3& p2, Real w1, Real w2, Real minLength
   return dLambda;
 }
 
-/// Projects constraints [begin, end) of `cs`, which must share no particle (one colour), four at a time.
-/// Bit-identical to calling projectDistance on each in turn. `xyz` holds the particle positions.
-void projectDistancesBatched(const DistanceConstraint* cs, Real* lambda, size_t begin, size_t end, Real* xyz,
-                             const Real* inverseMasses, bool xpbd, Real invH2);
+/// Four distance constraints of one colour (they share no particle), packed lane by lane so that the batched pass
+/// loads each field with one vector load instead of four scalar ones. Built from the colour schedule; a colour's last
+/// batch fills its spare lanes with the padding particle (i = j = the particle count, inverse mass 0), which the
+/// kernel leaves where it is.
+struct DistanceBatch {
+  uint32_t i[4], j[4];   ///< Particle indices per lane.
+  Real minLength[4];     ///< m.
+  Real maxLength[4];     ///< m.
+  Real kPrime[4];        ///< PBD corrected stiffness.
+  Real compliance[4];    ///< XPBD α, m/N.
+};
+
+/// Packs `count` constraints that share no particle into (count + 3) / 4 batches at `out`, lanes in order; spare
+/// lanes of the last batch point at `paddingParticle`.
+void packDistanceBatches(const DistanceConstraint* cs, size_t count, uint32_t paddingParticle, DistanceBatch* out);
+
+/// The batched pass works on positions padded to four floats per particle, x y z and the inverse mass w, so that
+/// one vector load fetches a particle. xyzw[4i..4i+3] = (xyz[3i..3i+2], w[i]) for i in [begin, end), and back.
+void padPositions(const Real* xyz, const Real* inverseMasses, size_t begin, size_t end, Real* xyzw);
+void unpadPositions(const Real* xyzw, size_t begin, size_t end, Real* xyz);
+
+/// Projects batches [begin, end) of one colour in place on padded positions `xyzw`; `lambda` holds the multipliers of
+/// the colour's constraints in batch order, 4 per batch (the spare lanes of a last batch are read and written back
+/// unchanged, so the array needs 3 floats beyond the colour's end). Bit-identical to calling projectDistance on
+/// each constraint in turn.
+void projectDistanceBatches(const DistanceBatch* batches, size_t begin, size_t end, Real* lambda, Real* xyzw,
+                            bool xpbd, Real invH2);
 
 }  // namespace pbd

@@ -2,37 +2,59 @@
 
 namespace pbd {
 
-void projectDistancesBatched(const DistanceConstraint* cs, Real* lambda, size_t begin, size_t end, Real* xyz,
-                             const Real* w, bool xpbd, Real invH2) {
-  size_t k = begin;
-  const Float4 invH2x4 = Float4::splat(invH2);
-  for (; k + 4 <= end; k += 4) {
-    const DistanceConstraint &a = cs[k], &b = cs[k + 1], &c = cs[k + 2], &d = cs[k + 3];
-    Real *a1 = xyz + 3 * size_t(a.i), *b1 = xyz + 3 * size_t(b.i), *c1 = xyz + 3 * size_t(c.i), *d1 = xyz + 3 * size_t(d.i);
-    Real *a2 = xyz + 3 * size_t(a.j), *b2 = xyz + 3 * size_t(b.j), *c2 = xyz + 3 * size_t(c.j), *d2 = xyz + 3 * size_t(d.j);
-    // Lane loads and stores straight from and to memory: gathering through scalars cost two instructions per value
-    // (a load, then an insert), which made the batch slower than the arithmetic it feeds.
-    DistanceLanes<Float4> l{
-        Float4::gather(a1, b1, c1, d1), Float4::gather(a1 + 1, b1 + 1, c1 + 1, d1 + 1),
-        Float4::gather(a1 + 2, b1 + 2, c1 + 2, d1 + 2), Float4::gather(a2, b2, c2, d2),
-        Float4::gather(a2 + 1, b2 + 1, c2 + 1, d2 + 1), Float4::gather(a2 + 2, b2 + 2, c2 + 2, d2 + 2),
-        Float4::gather(w + a.i, w + b.i, w + c.i, w + d.i), Float4::gather(w + a.j, w + b.j, w + c.j, w + d.j),
-        Float4::gather(&a.minLength, &b.minLength, &c.minLength, &d.minLength),
-        Float4::gather(&a.maxLength, &b.maxLength, &c.maxLength, &d.maxLength),
-        Float4::gather(&a.kPrime, &b.kPrime, &c.kPrime, &d.kPrime),
-        Float4::gather(&a.compliance, &b.compliance, &c.compliance, &d.compliance) * invH2x4,
-        Float4::load(lambda + k)};
-    const Float4 dLambda = projectDistanceLanes(l, xpbd);
-    (l.lambda + dLambda).store(lambda + k);
-    // The four constraints share no particle, so the scatter order does not matter.
-    l.p1x.scatter(a1, b1, c1, d1), l.p1y.scatter(a1 + 1, b1 + 1, c1 + 1, d1 + 1), l.p1z.scatter(a1 + 2, b1 + 2, c1 + 2, d1 + 2);
-    l.p2x.scatter(a2, b2, c2, d2), l.p2y.scatter(a2 + 1, b2 + 1, c2 + 1, d2 + 1), l.p2z.scatter(a2 + 2, b2 + 2, c2 + 2, d2 + 2);
+void packDistanceBatches(const DistanceConstraint* cs, size_t count, uint32_t paddingParticle, DistanceBatch* out) {
+  for (size_t b = 0; 4 * b < count; ++b) {
+    DistanceBatch& batch = out[b];
+    for (size_t lane = 0; lane < 4; ++lane) {
+      const size_t k = 4 * b + lane;
+      const DistanceConstraint pad{paddingParticle, paddingParticle, 0, 0, 0, 0, 0};
+      const DistanceConstraint& c = k < count ? cs[k] : pad;
+      batch.i[lane] = c.i, batch.j[lane] = c.j;
+      batch.minLength[lane] = c.minLength, batch.maxLength[lane] = c.maxLength;
+      batch.kPrime[lane] = c.kPrime, batch.compliance[lane] = c.compliance;
+    }
   }
-  Vec3* P = reinterpret_cast<Vec3*>(xyz);
-  for (; k < end; ++k) {
-    const DistanceConstraint& e = cs[k];
-    lambda[k] += projectDistance(P[e.i], P[e.j], w[e.i], w[e.j], e.minLength, e.maxLength, xpbd, e.kPrime,
-                                 e.compliance * invH2, lambda[k]);
+}
+
+void padPositions(const Real* xyz, const Real* w, size_t begin, size_t end, Real* xyzw) {
+  for (size_t i = begin; i < end; ++i) {
+    xyzw[4 * i] = xyz[3 * i], xyzw[4 * i + 1] = xyz[3 * i + 1], xyzw[4 * i + 2] = xyz[3 * i + 2];
+    xyzw[4 * i + 3] = w[i];
+  }
+}
+
+void unpadPositions(const Real* xyzw, size_t begin, size_t end, Real* xyz) {
+  for (size_t i = begin; i < end; ++i) {
+    xyz[3 * i] = xyzw[4 * i], xyz[3 * i + 1] = xyzw[4 * i + 1], xyz[3 * i + 2] = xyzw[4 * i + 2];
+  }
+}
+
+void projectDistanceBatches(const DistanceBatch* batches, size_t begin, size_t end, Real* lambda, Real* xyzw,
+                            bool xpbd, Real invH2) {
+  const Float4 invH2x4 = Float4::splat(invH2);
+  for (size_t k = begin; k < end; ++k) {
+    const DistanceBatch& b = batches[k];
+    Real *a0 = xyzw + 4 * size_t(b.i[0]), *a1 = xyzw + 4 * size_t(b.i[1]), *a2 = xyzw + 4 * size_t(b.i[2]),
+         *a3 = xyzw + 4 * size_t(b.i[3]);
+    Real *b0 = xyzw + 4 * size_t(b.j[0]), *b1 = xyzw + 4 * size_t(b.j[1]), *b2 = xyzw + 4 * size_t(b.j[2]),
+         *b3 = xyzw + 4 * size_t(b.j[3]);
+    // A particle per vector load, then a 4x4 transpose into x, y, z, w lanes: loading lane by lane cost a load and
+    // an insert per value, more than the arithmetic it feeds.
+    Float4 x1 = Float4::load(a0), y1 = Float4::load(a1), z1 = Float4::load(a2), w1 = Float4::load(a3);
+    Float4 x2 = Float4::load(b0), y2 = Float4::load(b1), z2 = Float4::load(b2), w2 = Float4::load(b3);
+    transpose(x1, y1, z1, w1);
+    transpose(x2, y2, z2, w2);
+    DistanceLanes<Float4> l{x1, y1, z1, x2, y2, z2, w1, w2,
+                            Float4::load(b.minLength), Float4::load(b.maxLength), Float4::load(b.kPrime),
+                            Float4::load(b.compliance) * invH2x4, Float4::load(lambda + 4 * k)};
+    const Float4 dLambda = projectDistanceLanes(l, xpbd);
+    (l.lambda + dLambda).store(lambda + 4 * k);
+    // Back to one particle per vector; w rides along unchanged. The lanes share no particle (but the padding one,
+    // which keeps its value), so the store order does not matter.
+    transpose(l.p1x, l.p1y, l.p1z, w1);
+    transpose(l.p2x, l.p2y, l.p2z, w2);
+    l.p1x.store(a0), l.p1y.store(a1), l.p1z.store(a2), w1.store(a3);
+    l.p2x.store(b0), l.p2y.store(b1), l.p2z.store(b2), w2.store(b3);
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <utility>
 
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>
@@ -46,6 +47,15 @@ struct Float4 {
   }
   template <int k>
   float lane() const { return wasm_f32x4_extract_lane(v, k); }
+  /// Rows to columns: four xyzw particles in, x y z w of the four out, and back (it is its own inverse).
+  friend void transpose(Float4& a, Float4& b, Float4& c, Float4& d) {
+    const v128_t ab01 = wasm_i32x4_shuffle(a.v, b.v, 0, 4, 1, 5), cd01 = wasm_i32x4_shuffle(c.v, d.v, 0, 4, 1, 5);
+    const v128_t ab23 = wasm_i32x4_shuffle(a.v, b.v, 2, 6, 3, 7), cd23 = wasm_i32x4_shuffle(c.v, d.v, 2, 6, 3, 7);
+    a.v = wasm_i32x4_shuffle(ab01, cd01, 0, 1, 4, 5);
+    b.v = wasm_i32x4_shuffle(ab01, cd01, 2, 3, 6, 7);
+    c.v = wasm_i32x4_shuffle(ab23, cd23, 0, 1, 4, 5);
+    d.v = wasm_i32x4_shuffle(ab23, cd23, 2, 3, 6, 7);
+  }
   friend Float4 operator+(Float4 a, Float4 b) { return {wasm_f32x4_add(a.v, b.v)}; }
   friend Float4 operator-(Float4 a, Float4 b) { return {wasm_f32x4_sub(a.v, b.v)}; }
   friend Float4 operator*(Float4 a, Float4 b) { return {wasm_f32x4_mul(a.v, b.v)}; }
@@ -78,6 +88,7 @@ struct Float4 {
   }
   template <int k>
   float lane() const { return _mm_cvtss_f32(_mm_shuffle_ps(v, v, _MM_SHUFFLE(k, k, k, k))); }
+  friend void transpose(Float4& a, Float4& b, Float4& c, Float4& d) { _MM_TRANSPOSE4_PS(a.v, b.v, c.v, d.v); }
   friend Float4 operator+(Float4 a, Float4 b) { return {_mm_add_ps(a.v, b.v)}; }
   friend Float4 operator-(Float4 a, Float4 b) { return {_mm_sub_ps(a.v, b.v)}; }
   friend Float4 operator*(Float4 a, Float4 b) { return {_mm_mul_ps(a.v, b.v)}; }
@@ -106,6 +117,11 @@ struct Float4 {
   void scatter(float* a, float* b, float* c, float* d) const { *a = v[0], *b = v[1], *c = v[2], *d = v[3]; }
   template <int k>
   float lane() const { return v[k]; }
+  friend void transpose(Float4& a, Float4& b, Float4& c, Float4& d) {
+    Float4* rows[4] = {&a, &b, &c, &d};
+    for (int r = 0; r < 4; ++r)
+      for (int k = r + 1; k < 4; ++k) std::swap(rows[r]->v[k], rows[k]->v[r]);
+  }
   template <class Op>
   static Float4 map(Float4 a, Float4 b, Op op) { return {{op(a.v[0], b.v[0]), op(a.v[1], b.v[1]), op(a.v[2], b.v[2]), op(a.v[3], b.v[3])}}; }
   template <class Op>

@@ -101,21 +101,17 @@ void World::Impl::prepareIslandFrames(bool bdf2) {
   for (uint32_t k = 0; k + 1 < islandBegin.size(); ++k) {
     IslandFrame& f = islandFrames[k];
     f.free = false;
+    if (islandHasPin(k)) continue;
     double mass = 0;
     Vec3d centre = Vec3d::Zero();
     uint32_t particles = 0;
-    bool pinned = false;
     forEachIslandParticle(k, [&](uint32_t i) {
-      if (w[i] == 0) {
-        pinned = true;
-        return;
-      }
       const double m = 1.0 / w[i];
       mass += m;
       centre += m * lever(i, bdf2);
       ++particles;
     });
-    if (pinned || particles < 2) continue;
+    if (particles < 2) continue;
     f.centre = centre / mass;
     Eigen::Matrix3d I = Eigen::Matrix3d::Zero();
     forEachIslandParticle(k, [&](uint32_t i) { I += particleInertia(1.0 / w[i], lever(i, bdf2) - f.centre); });
@@ -123,6 +119,14 @@ void World::Impl::prepareIslandFrames(bool bdf2) {
     f.bdf2 = bdf2;
     f.free = anyFreeIsland = true;
   }
+}
+
+/// Stops at the first pinned particle: a pinned cloth's island is told apart at its corner, not after a walk.
+bool World::Impl::islandHasPin(uint32_t k) const {
+  for (uint32_t n = islandBegin[k]; n < islandBegin[k + 1]; ++n)
+    for (uint32_t i = bodies[islandBodies[n]].begin; i < bodies[islandBodies[n]].end; ++i)
+      if (islandConstrained[i] && w[i] == 0) return true;
+  return false;
 }
 
 Vec3d World::Impl::lever(uint32_t i, bool bdf2) const {

@@ -198,10 +198,19 @@ void World::Impl::refreshDerivedData() {
   for (uint32_t colour : distanceColour) ++begin[colour + 1];
   for (uint32_t g = 0; g < kGroups; ++g) begin[g + 1] += begin[g];
   schedule.constraints.resize(distances.size());
-  schedule.lambda.resize(distances.size());
+  schedule.lambda.resize(distances.size() + 3);
   uint32_t next[kGroups];
   std::copy(begin, begin + kGroups, next);
   for (size_t c = 0; c < distances.size(); ++c) schedule.constraints[next[distanceColour[c]]++] = distances[c];
+  uint32_t* batchBegin = schedule.batchBegin;
+  batchBegin[0] = 0;
+  for (uint32_t c = 0; c < GraphColouring::kColours; ++c) batchBegin[c + 1] = batchBegin[c] + (begin[c + 1] - begin[c] + 3) / 4;
+  schedule.batches.resize(batchBegin[GraphColouring::kColours]);
+  for (uint32_t c = 0; c < GraphColouring::kColours; ++c) {
+    packDistanceBatches(&schedule.constraints[begin[c]], begin[c + 1] - begin[c], count(),
+                        &schedule.batches[batchBegin[c]]);
+  }
+  paddedP.assign(4 * (size_t(count()) + 1), Real(0));  // the padding particle: at the origin, inverse mass 0
   schedule.constraintsPerParticle.assign(count(), 0);
   for (const DistanceConstraint& d : distances) {
     ++schedule.constraintsPerParticle[d.i];
@@ -281,29 +290,53 @@ void World::Impl::projectDistancesGaussSeidel(bool xpbd, Real invH2, bool backwa
                backward);
 }
 
-/// Gauss-Seidel colour by colour. Within a colour no two constraints share a particle, so its ranges run on any
+/// Gauss-Seidel colour by colour. Within a colour no two constraints share a particle, so its batches run on any
 /// thread, four constraints at a time in SIMD, in any order, with the same result; the overflow group runs
-/// serially last.
+/// serially last. The colours work on paddedP, p with the inverse mass as a fourth float (one vector load per
+/// particle), copied in before the first colour and back after the last, as phases of the same job.
 void World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward) {
-  Real* P = p.data();
   const DistanceConstraint* cs = schedule.constraints.data();
   Real* lambda = schedule.lambda.data();
   const uint32_t* begin = schedule.colourBegin;
-  constexpr size_t kLast = ColourSchedule::kPhases - 1;
-  size_t sizes[ColourSchedule::kPhases], minRanges[ColourSchedule::kPhases];
-  schedule.phases(sizes, minRanges);
-  if (backward) std::reverse(sizes, sizes + kLast + 1), std::reverse(minRanges, minRanges + kLast + 1);
-  // One phase per colour, then the overflow group as one serial range (its constraints may share particles).
-  // Backward: the overflow group first, in reverse, then the colours from the last (within a colour order is free).
+  const uint32_t* batchBegin = schedule.batchBegin;
+  constexpr uint32_t kColours = GraphColouring::kColours;
+  const size_t particles = batchBegin[kColours] > 0 ? count() : 0;  // no batch, nothing to pad
+  // The job's phases in order. Backward: the overflow group first, in reverse, then the colours from the last.
+  enum class Kind : uint8_t { Overflow, Pad, Colour, Unpad };
+  struct Phase {
+    Kind kind;
+    uint32_t colour;
+  };
+  constexpr size_t kPhaseCount = kColours + 3;
+  Phase plan[kPhaseCount];
+  size_t sizes[kPhaseCount], minRanges[kPhaseCount], n = 0;
+  auto add = [&](Kind kind, uint32_t colour, size_t size, size_t minRange) {
+    plan[n] = {kind, colour}, sizes[n] = size, minRanges[n++] = minRange;
+  };
+  const size_t overflowSize = begin[kColours + 1] - begin[kColours];
+  if (backward) add(Kind::Overflow, kColours, overflowSize, TaskSystem::kOneRange);
+  add(Kind::Pad, 0, particles, kParticlesPerTask);
+  for (uint32_t k = 0; k < kColours; ++k) {
+    const uint32_t c = backward ? kColours - 1 - k : k;
+    add(Kind::Colour, c, batchBegin[c + 1] - batchBegin[c], kConstraintsPerTask / 4);
+  }
+  add(Kind::Unpad, 0, particles, kParticlesPerTask);
+  if (!backward) add(Kind::Overflow, kColours, overflowSize, TaskSystem::kOneRange);
   auto body = [&](size_t phase, size_t b, size_t e) {
-    const size_t colour = backward ? kLast - phase : phase;
-    if (colour == GraphColouring::kOverflow) {
-      projectRange(cs, lambda, begin[colour] + b, begin[colour] + e, asVec3(p), w.data(), xpbd, invH2, backward);
-    } else {
-      projectDistancesBatched(cs, lambda, begin[colour] + b, begin[colour] + e, P, w.data(), xpbd, invH2);
+    const uint32_t c = plan[phase].colour;
+    switch (plan[phase].kind) {
+      case Kind::Overflow:
+        projectRange(cs, lambda, begin[c] + b, begin[c] + e, asVec3(p), w.data(), xpbd, invH2, backward);
+        break;
+      case Kind::Pad: padPositions(p.data(), w.data(), b, e, paddedP.data()); break;
+      case Kind::Colour:
+        projectDistanceBatches(&schedule.batches[batchBegin[c]], b, e, lambda + begin[c], paddedP.data(), xpbd,
+                               invH2);
+        break;
+      case Kind::Unpad: unpadPositions(paddedP.data(), b, e, p.data()); break;
     }
   };
-  tasks->parallelPhases(ColourSchedule::kPhases, sizes, minRanges, body);
+  tasks->parallelPhases(kPhaseCount, sizes, minRanges, body);
 }
 
 /// Jacobi: every constraint is evaluated at the positions of the start of the iteration, and the corrections are

@@ -85,6 +85,7 @@ uint32_t World::Impl::appendParticles(const char* fn, const Real* xyz, const Rea
   selfCollisionHash.reserve(newCount);
   selfCollisionPairs.reserve(kSelfCollisionPairsPerParticle * newCount);
   w.reserve(newCount);
+  paddedP.reserve(4 * (newCount + 1));
   reserveContacts(newCount, colliders.size());
   schedule.constraintsPerParticle.reserve(newCount);
   colouring.reserveParticles(newCount);
@@ -120,7 +121,8 @@ void World::Impl::reserveDistances(size_t extra) {
   distanceLambda.reserve(total);
   distanceColour.reserve(total);
   schedule.constraints.reserve(total);
-  schedule.lambda.reserve(total);
+  schedule.lambda.reserve(total + 3);
+  schedule.batches.reserve(total / 4 + GraphColouring::kColours);
 }
 
 void World::Impl::appendDistance(const DistanceConstraintDef& d) {

@@ -90,8 +90,11 @@ struct ParticleRange {
 /// rebuilt (without allocating) at the next step after any change.
 struct ColourSchedule {
   std::vector<DistanceConstraint> constraints;  ///< Sorted by colour, overflow last.
-  std::vector<Real> lambda;                     ///< XPBD multipliers of `constraints`.
+  std::vector<Real> lambda;                     ///< XPBD multipliers of `constraints`, and 3 spare floats that the
+                                                ///< batched pass reads and writes back unchanged.
   uint32_t colourBegin[GraphColouring::kColours + 2] = {};  ///< Colour c is [colourBegin[c], colourBegin[c+1]).
+  std::vector<DistanceBatch> batches;           ///< The colours' constraints four by four (the overflow group not).
+  uint32_t batchBegin[GraphColouring::kColours + 1] = {};   ///< Colour c is [batchBegin[c], batchBegin[c+1]).
   std::vector<uint32_t> constraintsPerParticle; ///< Jacobi's averaging divisor.
   bool dirty = true;
 
@@ -115,6 +118,7 @@ struct World::Impl {
   std::vector<Real> x, p, inertial, v, force;
   std::vector<Real> w;                // inverse mass per particle
   std::vector<Real> jacobiDelta;      // xyz per particle: Jacobi's summed corrections of one iteration
+  std::vector<Real> paddedP;          // xyzw per particle and one padding particle: the coloured pass's copy of p
   std::vector<ParticleRange> bodies;  // particle ranges for rigid-motion damping and step reports
   std::vector<ContactMaterial> bodyMaterials;  // parallel to bodies: friction and restitution against surfaces
   Real largestBodyMargin = 0;                 // m, the largest bodyMaterials[].thickness, refreshed once per step
@@ -263,6 +267,7 @@ struct World::Impl {
   void endInternalProjections();              // removes the angular impulse the projections added since T⁰
   Eigen::Vector3d lever(uint32_t particle, bool bdf2) const;
   Eigen::Vector3d islandTorqueSum(uint32_t island) const;
+  bool islandHasPin(uint32_t island) const;
   template <class F>
   void forEachIslandParticle(uint32_t island, F f) const {
     for (uint32_t k = islandBegin[island]; k < islandBegin[island + 1]; ++k)

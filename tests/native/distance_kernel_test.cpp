@@ -111,9 +111,19 @@ TEST(DistanceKernel, FourWideBatchIsBitIdenticalToOneByOne) {
     const Real lo = k % 3 == 0 ? 0.2f : 0.6f, hi = k % 3 == 1 ? 0.6f : 1.5f;  // some bilateral, some slack
     cs.push_back({uint32_t(2 * k), uint32_t(2 * k + 1), lo, hi, k % 2 ? 1e-4f : 0.0f, 0.7f, 0.4f});
   }
+  // The batches: 10, the last with 3 spare lanes on the padding particle (index 2n, inverse mass 0).
+  std::vector<DistanceBatch> batches((n + 3) / 4);
+  packDistanceBatches(cs.data(), n, 2 * n, batches.data());
   for (bool xpbd : {true, false}) {
-    std::vector<Real> batchXyz = xyz, serialXyz = xyz, batchLambda(n, 0.01f), serialLambda(n, 0.01f);
-    projectDistancesBatched(cs.data(), batchLambda.data(), 0, n, batchXyz.data(), w.data(), xpbd, 3600);
+    std::vector<Real> batchXyz = xyz, serialXyz = xyz, batchLambda(n + 3, 0.01f), serialLambda(n, 0.01f);
+    std::vector<Real> padded(4 * (2 * n + 1), Real(0));
+    padPositions(batchXyz.data(), w.data(), 0, 2 * n, padded.data());
+    const std::vector<Real> paddingBefore(padded.end() - 4, padded.end());
+    projectDistanceBatches(batches.data(), 0, batches.size(), batchLambda.data(), padded.data(), xpbd, 3600);
+    unpadPositions(padded.data(), 0, 2 * n, batchXyz.data());
+    EXPECT_EQ(paddingBefore, std::vector<Real>(padded.end() - 4, padded.end()));  // the padding particle stays
+    for (int k = n; k < n + 3; ++k) EXPECT_EQ(batchLambda[k], 0.01f);           // and so do the spare multipliers
+    for (int i = 0; i < 2 * n; ++i) EXPECT_EQ(padded[4 * i + 3], w[i]);          // w rides along unchanged
     Vec3* P = reinterpret_cast<Vec3*>(serialXyz.data());
     for (int k = 0; k < n; ++k) {
       const DistanceConstraint& c = cs[k];
