@@ -47,12 +47,15 @@ T projectDistanceLanes(DistanceLanes<T>& l, bool xpbd) {
   const T dx = l.p1x - l.p2x, dy = l.p1y - l.p2y, dz = l.p1z - l.p2z;
   const T d = sqrt((dx * dx + dy * dy) + dz * dz);
   const T zero = lanes<T>(0), one = lanes<T>(1);
-  const auto valid = d > lanes<T>(1e-9f);
-  const T target = select(d < l.minLength, l.minLength, select(d > l.maxLength, l.maxLength, d));
+  const T epsilon = lanes<T>(1e-9f);
+  const auto valid = d > epsilon;
+  // clamp(d, Lmin, Lmax) as pmax(pmin(d, Lmax), Lmin): one instruction each instead of a compare and a select; the
+  // same value as "d < Lmin ? Lmin : d > Lmax ? Lmax : d" for Lmin <= Lmax, NaN included.
+  const T target = pmax(pmin(d, l.maxLength), l.minLength);
   const T C = d - target;
   const T wSum = l.w1 + l.w2;
   const auto active = valid & (C != zero) & (wSum > zero);
-  const T invD = select(valid, one / select(valid, d, one), zero);
+  const T invD = select(valid, one / pmax(d, epsilon), zero);  // pmax: no division by 0 in the unused lanes
   const T nx = dx * invD, ny = dy * invD, nz = dz * invD;
   const T numerator = xpbd ? (-C - l.alphaTilde * l.lambda) : -(l.kPrime * C);
   const T denominator = xpbd ? (wSum + l.alphaTilde) : wSum;

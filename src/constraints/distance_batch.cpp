@@ -29,8 +29,11 @@ void unpadPositions(const Real* xyzw, size_t begin, size_t end, Real* xyz) {
   }
 }
 
-void projectDistanceBatches(const DistanceBatch* batches, size_t begin, size_t end, Real* lambda, Real* xyzw,
-                            bool xpbd, Real invH2) {
+namespace {
+
+// The method as a template argument: the loop then carries neither the branch nor the unused method's loads.
+template <bool kXpbd>
+void projectBatches(const DistanceBatch* batches, size_t begin, size_t end, Real* lambda, Real* xyzw, Real invH2) {
   const Float4 invH2x4 = Float4::splat(invH2);
   for (size_t k = begin; k < end; ++k) {
     const DistanceBatch& b = batches[k];
@@ -47,7 +50,7 @@ void projectDistanceBatches(const DistanceBatch* batches, size_t begin, size_t e
     DistanceLanes<Float4> l{x1, y1, z1, x2, y2, z2, w1, w2,
                             Float4::load(b.minLength), Float4::load(b.maxLength), Float4::load(b.kPrime),
                             Float4::load(b.compliance) * invH2x4, Float4::load(lambda + 4 * k)};
-    const Float4 dLambda = projectDistanceLanes(l, xpbd);
+    const Float4 dLambda = projectDistanceLanes(l, kXpbd);
     (l.lambda + dLambda).store(lambda + 4 * k);
     // Back to one particle per vector; w rides along unchanged. The lanes share no particle (but the padding one,
     // which keeps its value), so the store order does not matter.
@@ -56,6 +59,14 @@ void projectDistanceBatches(const DistanceBatch* batches, size_t begin, size_t e
     l.p1x.store(a0), l.p1y.store(a1), l.p1z.store(a2), w1.store(a3);
     l.p2x.store(b0), l.p2y.store(b1), l.p2z.store(b2), w2.store(b3);
   }
+}
+
+}  // namespace
+
+void projectDistanceBatches(const DistanceBatch* batches, size_t begin, size_t end, Real* lambda, Real* xyzw,
+                            bool xpbd, Real invH2) {
+  if (xpbd) projectBatches<true>(batches, begin, end, lambda, xyzw, invH2);
+  else projectBatches<false>(batches, begin, end, lambda, xyzw, invH2);
 }
 
 }  // namespace pbd

@@ -27,6 +27,22 @@ void forEachPenetration(const Impl& m, const Collider& c, Visit visit) {
   });
 }
 
+/// Calls visit(i, margin) for every free particle of `m.p` below the ground's surface plus its body's margin (a
+/// NaN height counts as below), in particle order. Through raw pointers: with the members, every contact pushed made
+/// the compiler load them again, which cost more than the test.
+template <class Impl, class Visit>
+void forEachBelowGround(const Impl& m, Visit visit) {
+  const Real surface = m.groundSurface();
+  const Real* y = m.p.data() + 1;
+  const Real* w = m.w.data();
+  for (size_t b = 0; b < m.bodies.size(); ++b) {
+    const Real margin = m.bodyMaterials[b].thickness, limit = surface + margin;
+    for (uint32_t i = m.bodies[b].begin, end = m.bodies[b].end; i < end; ++i) {
+      if (!(y[3 * size_t(i)] >= limit) && w[i] != 0) visit(i, margin);
+    }
+  }
+}
+
 }  // namespace
 
 void World::Impl::reserveContacts(size_t particles, size_t colliderCount) {
@@ -53,9 +69,7 @@ void World::Impl::updateColliderPoses(Real fractionStart, Real fractionEnd) {
 void World::Impl::generateContacts(Real h) {
   contacts.clear();
   if (settings.ground.enabled) {
-    const Real surface = groundSurface();
-    forEachParticleWithMargin([&](uint32_t i, Real margin) {
-      if (w[i] == 0 || p[3 * i + 1] >= surface + margin) return;
+    forEachBelowGround(*this, [&](uint32_t i, Real margin) {
       contacts.push_back({i, kGroundCollider, v[3 * i + 1], 0, kUp, margin});
     });
   }
@@ -160,8 +174,7 @@ void World::Impl::addLateContacts(Real h) {
   };
   if (settings.ground.enabled) {
     const Real surface = groundSurface();
-    forEachParticleWithMargin([&](uint32_t i, Real margin) {
-      if (w[i] == 0 || p[3 * i + 1] >= surface + margin) return;
+    forEachBelowGround(*this, [&](uint32_t i, Real margin) {
       const Real push = projectGroundContact(p[3 * i + 1], surface + margin);
       keep({i, kGroundCollider, v[3 * i + 1], push, kUp, margin});
     });

@@ -235,11 +235,15 @@ void World::Impl::refreshElementOrders() {
 
 /// (5) v += h (g + w f) for every free particle.
 void World::Impl::applyExternalForces(Real h) {
-  const Vec3 g = settings.gravity;
-  auto body = [&](size_t begin, size_t end) {
+  const Real g[3] = {settings.gravity.x(), settings.gravity.y(), settings.gravity.z()};
+  // Raw pointers and copies: through the members, every store to v made the compiler load v.data() and g again.
+  Real* vel = v.data();
+  const Real *inverseMass = w.data(), *f = force.data();
+  auto body = [=](size_t begin, size_t end) {
     for (size_t i = begin; i < end; ++i) {
-      if (w[i] == 0) continue;
-      for (int a = 0; a < 3; ++a) v[3 * i + a] += h * (g[a] + w[i] * force[3 * i + a]);
+      const Real wi = inverseMass[i];
+      if (wi == 0) continue;
+      for (int a = 0; a < 3; ++a) vel[3 * i + a] += h * (g[a] + wi * f[3 * i + a]);
     }
   };
   tasks->parallelFor(count(), kParticlesPerTask, body);
