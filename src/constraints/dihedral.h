@@ -22,6 +22,7 @@
 #include <cstdint>
 
 #include "constraints/multiplier.h"
+#include "math/atan2.h"
 #include "pbd/real.h"
 
 namespace pbd {
@@ -36,22 +37,23 @@ struct DihedralConstraint {
 };
 
 /// The signed dihedral angle and its gradients; false when degenerate.
+/// atan2 does not change when both its arguments are scaled by the same positive factor, here |n1| |n2| |e|, so the
+/// angle needs no normalized vector: φ = atan2((n2 × n1)·e, |e| n1·n2). Reciprocals are taken once (3 divisions,
+/// where normalizing took 15), and the angle comes from math/atan2.h, which gives the same bits natively and in wasm.
 inline bool evalDihedral(const Vec3& p0, const Vec3& p1, const Vec3& p2, const Vec3& p3, Real& phi, Vec3 grad[4]) {
   const Vec3 e = p3 - p2;
   const Real elen = e.norm();
   if (!(elen > Real(1e-9))) return false;
-  Vec3 n1 = (p2 - p0).cross(p3 - p0), n2 = (p3 - p1).cross(p2 - p1);
+  const Vec3 n1 = (p2 - p0).cross(p3 - p0), n2 = (p3 - p1).cross(p2 - p1);
   const Real n1sq = n1.squaredNorm(), n2sq = n2.squaredNorm();
   if (!(n1sq > Real(1e-18)) || !(n2sq > Real(1e-18))) return false;
-  const Vec3 eHat = e / elen;
-  const Vec3 u1 = n1 / std::sqrt(n1sq), u2 = n2 / std::sqrt(n2sq);
-  phi = std::atan2(u2.cross(u1).dot(eHat), u1.dot(u2));
-  n1 /= n1sq;
-  n2 /= n2sq;
-  grad[0] = elen * n1;
-  grad[1] = elen * n2;
-  grad[2] = (p0 - p3).dot(eHat) * n1 + (p1 - p3).dot(eHat) * n2;
-  grad[3] = (p2 - p0).dot(eHat) * n1 + (p2 - p1).dot(eHat) * n2;
+  phi = deterministicAtan2(n2.cross(n1).dot(e), elen * n1.dot(n2));
+  const Real invElen = 1 / elen;
+  const Vec3 g1 = n1 * (1 / n1sq), g2 = n2 * (1 / n2sq);  // n/|n|²
+  grad[0] = elen * g1;
+  grad[1] = elen * g2;
+  grad[2] = ((p0 - p3).dot(e) * invElen) * g1 + ((p1 - p3).dot(e) * invElen) * g2;
+  grad[3] = ((p2 - p0).dot(e) * invElen) * g1 + ((p2 - p1).dot(e) * invElen) * g2;
   return true;
 }
 

@@ -115,11 +115,21 @@ inline bool neoHookeanRestShape(const Vec3 X[4], Mat3& restInverse, Real& restVo
   return true;
 }
 
+/// Σ m_ij² over a 3×3 matrix, column by column, left to right. Not Eigen's squaredNorm: natively Eigen sums 9 floats
+/// in SSE partial sums, on wasm (no SIMD backend) in another order, and the rounding then differs between the builds.
+template <class M>
+typename M::Scalar orderedSquaredNorm(const M& m) {
+  typename M::Scalar sum = 0;
+  for (int c = 0; c < 3; ++c)
+    for (int r = 0; r < 3; ++r) sum += m(r, c) * m(r, c);
+  return sum;
+}
+
 /// sqrt(tr(FᵀF)), the deviatoric value before its offset. Templated so that tests can evaluate it in double.
 template <class M>
 typename M::Scalar neoHookeanDeviatoricValue(const M& F) {
   using std::sqrt;
-  return sqrt(F.squaredNorm());
+  return sqrt(orderedSquaredNorm(F));
 }
 
 /// det F - γ, the hydrostatic value.
@@ -204,7 +214,8 @@ inline void projectNeoHookean(Vec3* p[4], const Real w[4], const Mat3& restInver
         Mat3 dDs;
         for (int k = 0; k < 4; ++k) dx[k] = w[k] * (dD * gD[k] + dH * gH[k]);
         for (int k = 0; k < 3; ++k) dDs.col(k) = dx[k + 1] - dx[0];
-        const Real dF = (dDs * restInverse).norm();
+        const Mat3 dF3 = dDs * restInverse;
+        const Real dF = std::sqrt(orderedSquaredNorm(dF3));
         const Real t = dF > kNeoHookeanMaxStep ? kNeoHookeanMaxStep / dF : Real(1);
         for (int k = 0; k < 4; ++k) *p[k] += t * dx[k];
         lambda[0] += t * dD;

@@ -10,11 +10,8 @@
 
 namespace pbd::scenes {
 
-/// Which element constraints mixedScene uses. Both default on; the cross-platform golden hash turns them off because
-/// their results differ in the last bits between the native (x86-64) and the wasm build (docs/determinism.md):
-/// dihedral angles call atan2, whose float result differs between glibc and Emscripten's musl, and the Neo-Hookean
-/// kernel's Frobenius norms are Eigen reductions, which SSE vectorizes natively (a different summation order) but
-/// wasm sums serially.
+/// Which element constraints mixedScene uses. Both default on (the cross-platform golden hash used to turn them off,
+/// before they computed the same bits natively and in wasm: docs/determinism.md).
 struct MixedSceneKinds {
   bool dihedral = true;    ///< false: the cloth bends by skip-one distance constraints instead.
   bool neoHookean = true;  ///< false: the second soft cube is made of volume constraints too.
