@@ -65,6 +65,10 @@ struct Float4 {
   friend Mask4 operator<(Float4 a, Float4 b) { return {wasm_f32x4_lt(a.v, b.v)}; }
   friend Mask4 operator>(Float4 a, Float4 b) { return {wasm_f32x4_gt(a.v, b.v)}; }
   friend Mask4 operator!=(Float4 a, Float4 b) { return {wasm_f32x4_ne(a.v, b.v)}; }
+  friend Mask4 operator==(Float4 a, Float4 b) { return {wasm_f32x4_eq(a.v, b.v)}; }
+  friend Mask4 operator<=(Float4 a, Float4 b) { return {wasm_f32x4_le(a.v, b.v)}; }
+  /// True where the sign bit is set (-0 and negative NaNs included), like std::signbit.
+  friend Mask4 signbit(Float4 a) { return {wasm_i32x4_shr(a.v, 31)}; }
   /// mask ? a : b, lane by lane.
   friend Float4 select(Mask4 mask, Float4 a, Float4 b) { return {wasm_v128_bitselect(a.v, b.v, mask.m)}; }
   /// b < a ? b : a and a < b ? b : a, lane by lane (wasm's pseudo-min and -max: one instruction, unlike a select).
@@ -101,6 +105,9 @@ struct Float4 {
   friend Mask4 operator<(Float4 a, Float4 b) { return {_mm_cmplt_ps(a.v, b.v)}; }
   friend Mask4 operator>(Float4 a, Float4 b) { return {_mm_cmpgt_ps(a.v, b.v)}; }
   friend Mask4 operator!=(Float4 a, Float4 b) { return {_mm_cmpneq_ps(a.v, b.v)}; }
+  friend Mask4 operator==(Float4 a, Float4 b) { return {_mm_cmpeq_ps(a.v, b.v)}; }
+  friend Mask4 operator<=(Float4 a, Float4 b) { return {_mm_cmple_ps(a.v, b.v)}; }
+  friend Mask4 signbit(Float4 a) { return {_mm_castsi128_ps(_mm_srai_epi32(_mm_castps_si128(a.v), 31))}; }
   friend Float4 select(Mask4 mask, Float4 a, Float4 b) {
     return {_mm_or_ps(_mm_and_ps(mask.m, a.v), _mm_andnot_ps(mask.m, b.v))};
   }
@@ -141,6 +148,9 @@ struct Float4 {
   friend Mask4 operator<(Float4 a, Float4 b) { return test(a, b, [](float x, float y) { return x < y; }); }
   friend Mask4 operator>(Float4 a, Float4 b) { return test(a, b, [](float x, float y) { return x > y; }); }
   friend Mask4 operator!=(Float4 a, Float4 b) { return test(a, b, [](float x, float y) { return x != y; }); }
+  friend Mask4 operator==(Float4 a, Float4 b) { return test(a, b, [](float x, float y) { return x == y; }); }
+  friend Mask4 operator<=(Float4 a, Float4 b) { return test(a, b, [](float x, float y) { return x <= y; }); }
+  friend Mask4 signbit(Float4 a) { return {{std::signbit(a.v[0]), std::signbit(a.v[1]), std::signbit(a.v[2]), std::signbit(a.v[3])}}; }
   friend Float4 select(Mask4 mask, Float4 a, Float4 b) {
     return {{mask.m[0] ? a.v[0] : b.v[0], mask.m[1] ? a.v[1] : b.v[1], mask.m[2] ? a.v[2] : b.v[2], mask.m[3] ? a.v[3] : b.v[3]}};
   }
@@ -154,6 +164,7 @@ struct Float4 {
 inline float select(bool mask, float a, float b) { return mask ? a : b; }
 inline float pmin(float a, float b) { return b < a ? b : a; }
 inline float pmax(float a, float b) { return a < b ? b : a; }
+inline bool signbit(float a) { return std::signbit(a); }
 
 /// A constant in every lane.
 template <class T>

@@ -381,42 +381,40 @@ void World::Impl::projectDistancesJacobi(bool xpbd, Real invH2) {
   tasks->parallelPhases(kApply + 1, sizes, minRanges, body);
 }
 
-/// Dihedral bending, serially, in a symmetric sweep (symmetric_sweep.h says why) in colour order (element_order.h).
+/// Dihedral bending in a symmetric sweep in colour order (symmetric_sweep.h): four at a time within a colour.
 void World::Impl::projectDihedrals(bool xpbd, Real invH2) {
   Vec3* P = asVec3(p);
-  symmetricSweep(dihedralOrder.order().size(), [&](size_t n) {
-    const size_t k = dihedralOrder.order()[n];
-    const DihedralConstraint& d = dihedrals[k];
-    Vec3* ps[4] = {&P[d.p0], &P[d.p1], &P[d.p2], &P[d.p3]};
-    const Real ws[4] = {w[d.p0], w[d.p1], w[d.p2], w[d.p3]};
-    dihedralLambda[k] +=
-        projectDihedral(ps, ws, d.restAngle, xpbd, d.kPrime, d.compliance * invH2, dihedralLambda[k]);
-  });
+  colouredSymmetricSweep(
+      dihedralOrder,
+      [&](uint32_t b, uint32_t e) {
+        projectDihedralsBatched(dihedrals.data(), dihedralOrder.order().data(), b, e, dihedralLambda.data(), p.data(),
+                                w.data(), xpbd, invH2);
+      },
+      [&](uint32_t k) {
+        const DihedralConstraint& d = dihedrals[k];
+        Vec3* ps[4] = {&P[d.p0], &P[d.p1], &P[d.p2], &P[d.p3]};
+        const Real ws[4] = {w[d.p0], w[d.p1], w[d.p2], w[d.p3]};
+        dihedralLambda[k] +=
+            projectDihedral(ps, ws, d.restAngle, xpbd, d.kPrime, d.compliance * invH2, dihedralLambda[k]);
+      });
 }
 
-/// Tet volumes, serially, in a symmetric sweep (symmetric_sweep.h says why) in colour order (element_order.h): each
-/// colour's tets four at a time in SIMD, the uncoloured rest one by one, last going forward and first coming back.
+/// Tet volumes in a symmetric sweep in colour order (symmetric_sweep.h): four at a time within a colour.
 void World::Impl::projectVolumes(bool xpbd, Real invH2) {
-  const uint32_t* order = volumeOrder.order().data();
-  constexpr uint32_t kRest = ElementOrder::kColours;
-  auto colour = [&](uint32_t c, bool backward) {
-    const uint32_t b = volumeOrder.colourBegin(c), e = volumeOrder.colourBegin(c + 1);
-    if (c != kRest) {
-      projectTetVolumesBatched(volumes.data(), order, b, e, volumeLambda.data(), p.data(), w.data(), xpbd, invH2);
-      return;
-    }
-    Vec3* P = asVec3(p);
-    for (uint32_t n = b; n < e; ++n) {
-      const uint32_t k = order[backward ? b + e - 1 - n : n];
-      const TetVolumeConstraint& t = volumes[k];
-      Vec3* ps[4] = {&P[t.p[0]], &P[t.p[1]], &P[t.p[2]], &P[t.p[3]]};
-      const Real ws[4] = {w[t.p[0]], w[t.p[1]], w[t.p[2]], w[t.p[3]]};
-      volumeLambda[k] += projectTetVolume(ps, ws, t.restVolume, t.unilateral, xpbd, t.kPrime, t.compliance * invH2,
-                                          volumeLambda[k]);
-    }
-  };
-  for (uint32_t c = 0; c <= kRest; ++c) colour(c, false);
-  for (uint32_t c = kRest + 1; c-- > 0;) colour(c, true);
+  Vec3* P = asVec3(p);
+  colouredSymmetricSweep(
+      volumeOrder,
+      [&](uint32_t b, uint32_t e) {
+        projectTetVolumesBatched(volumes.data(), volumeOrder.order().data(), b, e, volumeLambda.data(), p.data(),
+                                 w.data(), xpbd, invH2);
+      },
+      [&](uint32_t k) {
+        const TetVolumeConstraint& t = volumes[k];
+        Vec3* ps[4] = {&P[t.p[0]], &P[t.p[1]], &P[t.p[2]], &P[t.p[3]]};
+        const Real ws[4] = {w[t.p[0]], w[t.p[1]], w[t.p[2]], w[t.p[3]]};
+        volumeLambda[k] += projectTetVolume(ps, ws, t.restVolume, t.unilateral, xpbd, t.kPrime,
+                                            t.compliance * invH2, volumeLambda[k]);
+      });
 }
 
 /// Neo-Hookean tets, serially in a symmetric sweep in colour order, each with its two constraints solved together.

@@ -16,6 +16,7 @@
 #include <cstddef>
 
 #include "constraints/multiplier.h"
+#include "schedule/element_order.h"
 
 namespace pbd {
 
@@ -24,6 +25,21 @@ template <class Project>
 void symmetricSweep(size_t count, Project&& project) {
   for (size_t k = 0; k < count; ++k) project(k);
   for (size_t k = count; k-- > 0;) project(k);
+}
+
+/// The same sweep over elements in colour order (element_order.h): forward colour by colour, then back from the last.
+/// The elements of a colour share no particle, so `batch(begin, end)` may project that range of order() in any order
+/// (four at a time); the uncoloured rest goes through `one(element)`, last going forward and first coming back.
+template <class Batch, class One>
+void colouredSymmetricSweep(const ElementOrder& order, Batch&& batch, One&& one) {
+  constexpr uint32_t kRest = ElementOrder::kColours;
+  auto colour = [&](uint32_t c, bool backward) {
+    const uint32_t b = order.colourBegin(c), e = order.colourBegin(c + 1);
+    if (c != kRest) return batch(b, e);
+    for (uint32_t n = b; n < e; ++n) one(order.order()[backward ? b + e - 1 - n : n]);
+  };
+  for (uint32_t c = 0; c <= kRest; ++c) colour(c, false);
+  for (uint32_t c = kRest + 1; c-- > 0;) colour(c, true);
 }
 
 /// PBD's corrected stiffness for a constraint projected twice per iteration (once per sweep).
