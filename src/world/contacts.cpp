@@ -33,12 +33,12 @@ void forEachPenetration(const Impl& m, const Collider& c, Visit visit) {
 template <class Impl, class Visit>
 void forEachBelowGround(const Impl& m, Visit visit) {
   const Real surface = m.groundSurface();
-  const Real* y = m.p.data() + 1;
+  const Real* p = m.p.data();
   const Real* w = m.w.data();
   for (size_t b = 0; b < m.bodies.size(); ++b) {
     const Real margin = m.bodyMaterials[b].thickness, limit = surface + margin;
     for (uint32_t i = m.bodies[b].begin, end = m.bodies[b].end; i < end; ++i) {
-      if (!(y[3 * size_t(i)] >= limit) && w[i] != 0) visit(i, margin);
+      if (!(p[3 * size_t(i) + 1] >= limit) && w[i] != 0) visit(i, margin);
     }
   }
 }

@@ -207,8 +207,8 @@ void World::Impl::refreshDerivedData() {
   for (uint32_t c = 0; c < GraphColouring::kColours; ++c) batchBegin[c + 1] = batchBegin[c] + (begin[c + 1] - begin[c] + 3) / 4;
   schedule.batches.resize(batchBegin[GraphColouring::kColours]);
   for (uint32_t c = 0; c < GraphColouring::kColours; ++c) {
-    packDistanceBatches(&schedule.constraints[begin[c]], begin[c + 1] - begin[c], count(),
-                        &schedule.batches[batchBegin[c]]);
+    packDistanceBatches(schedule.constraints.data() + begin[c], begin[c + 1] - begin[c], count(),
+                        schedule.batches.data() + batchBegin[c]);
   }
   paddedP.assign(4 * (size_t(count()) + 1), Real(0));  // the padding particle: at the origin, inverse mass 0
   schedule.constraintsPerParticle.assign(count(), 0);
@@ -334,7 +334,7 @@ void World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward)
         break;
       case Kind::Pad: padPositions(p.data(), w.data(), b, e, paddedP.data()); break;
       case Kind::Colour:
-        projectDistanceBatches(&schedule.batches[batchBegin[c]], b, e, lambda + begin[c], paddedP.data(), xpbd,
+        projectDistanceBatches(schedule.batches.data() + batchBegin[c], b, e, lambda + begin[c], paddedP.data(), xpbd,
                                invH2);
         break;
       case Kind::Unpad: unpadPositions(paddedP.data(), b, e, p.data()); break;
