@@ -67,7 +67,9 @@ auto evalDihedralLanes(const LanePoint<T> p[4], T& phi, LanePoint<T> grad[4]) {
   const T elen = sqrt(dot(e, e));
   const LanePoint<T> n1 = cross(p[2] - p[0], p[3] - p[0]), n2 = cross(p[3] - p[1], p[2] - p[1]);
   const T n1sq = dot(n1, n1), n2sq = dot(n2, n2);
-  const auto valid = (elen > lanes<T>(1e-9f)) & (n1sq > lanes<T>(1e-18f)) & (n2sq > lanes<T>(1e-18f));
+  const T tiny = lanes<T>(1e-18f);
+  const auto edgeValid = elen > lanes<T>(1e-9f), wing1Valid = n1sq > tiny, wing2Valid = n2sq > tiny;
+  const auto valid = edgeValid & wing1Valid & wing2Valid;
   phi = atan2Lanes(dot(cross(n2, n1), e), elen * dot(n1, n2));
   // The divisors of the undefined lanes are replaced by 1.
   const T invElen = one / select(valid, elen, one);

@@ -204,7 +204,9 @@ void World::Impl::refreshDerivedData() {
   for (size_t c = 0; c < distances.size(); ++c) schedule.constraints[next[distanceColour[c]]++] = distances[c];
   uint32_t* batchBegin = schedule.batchBegin;
   batchBegin[0] = 0;
-  for (uint32_t c = 0; c < GraphColouring::kColours; ++c) batchBegin[c + 1] = batchBegin[c] + (begin[c + 1] - begin[c] + 3) / 4;
+  for (uint32_t c = 0; c < GraphColouring::kColours; ++c) {
+    batchBegin[c + 1] = batchBegin[c] + (begin[c + 1] - begin[c] + 3) / 4;  // four constraints a batch, rounded up
+  }
   schedule.batches.resize(batchBegin[GraphColouring::kColours]);
   for (uint32_t c = 0; c < GraphColouring::kColours; ++c) {
     packDistanceBatches(schedule.constraints.data() + begin[c], begin[c + 1] - begin[c], count(),
