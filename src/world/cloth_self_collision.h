@@ -34,10 +34,11 @@ struct SelfContactCandidate {
 /// Candidates per range of the parallel narrow phase: a few µs of work, well above the cost of handing out a range.
 inline constexpr size_t kSelfCandidatesPerTask = 128;
 
-/// The broad phase skips the pairs inside a BVH node whose triangles form one edge-connected patch and whose swept
-/// normals (collision/normal_cone.h) stay within this angle (radians) of one axis. Below π/2 such a patch cannot
-/// pass through itself; the margin keeps the proximity contacts of a sharp crease, whose two sides come closer than
-/// they are along the cloth, and the cone bound is loose (merged, not fitted).
+/// The broad phase skips the pairs inside a BVH node whose triangles form one edge-connected patch (with a few
+/// bridging triangles: fold_free_cull.h) and whose swept normals (collision/normal_cone.h) stay within this angle
+/// (radians) of one axis. Below π/2 such a patch cannot pass through itself; the margin keeps the proximity contacts
+/// of a sharp crease, whose two sides come closer than they are along the cloth, and the cone bound is loose
+/// (merged, not fitted).
 inline constexpr double kSelfCullHalfAngle = std::numbers::pi / 3;
 
 /// One cloth or triangle-mesh body's triangles, edges and swept-box BVH, all in body-local particle indices.
@@ -68,8 +69,12 @@ struct SelfCollidingSurface {
   // place k in the BVH's node order (bvh.triangleAt(k)), where every node's triangles are one range.
   std::vector<uint32_t> edgeTriangleStart;  ///< Per edge + 1: the triangles around edge e are the positions
   std::vector<uint32_t> edgeTriangleAt;     ///< edgeTriangleAt[edgeTriangleStart[e] .. edgeTriangleStart[e + 1]).
-  std::vector<uint8_t> nodeConnected;       ///< Per node of bvh: 1 when its triangles are one patch connected
-                                            ///< through shared edges (topology only, so built once).
+  std::vector<uint8_t> nodeConnected;       ///< Per node of bvh: 1 when its triangles, with its bridges, are one
+                                            ///< patch connected through shared edges (topology only, so built once).
+  std::vector<uint32_t> nodeBridgeStart;    ///< Per node + 1: node id's bridges are the positions nodeBridgeAt[
+  std::vector<uint32_t> nodeBridgeAt;       ///< nodeBridgeStart[id] .. nodeBridgeStart[id + 1]): triangles outside
+                                            ///< it that connect its triangles (fold_free_cull.h kMaxBridges); the
+                                            ///< node's cone holds their normals too. None for an unconnected node.
   std::vector<NormalCone> nodeCones;        ///< Per node of bvh, this substep: a cone holding every swept normal of
                                             ///< its triangles (halfAngle kNone where none is known).
   TriangleBvh bvh;                      ///< Over `triangles`, built on the rest shape (restX) so that the tree, and

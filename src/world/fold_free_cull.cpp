@@ -1,6 +1,7 @@
 #include "world/fold_free_cull.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "world/cloth_self_collision.h"
 
@@ -28,6 +29,78 @@ bool nodesShareEdge(const SelfCollidingSurface& s, const TriangleBvh::Node& a, c
   return false;
 }
 
+/// "No node's patch": patchOf's initial value.
+constexpr uint32_t kNoPatch = std::numeric_limits<uint32_t>::max();
+
+/// visit(at) for every triangle position sharing an edge with the triangle at position k (k itself excluded).
+template <class Visit>
+void forEachEdgeNeighbour(const SelfCollidingSurface& s, uint32_t k, Visit visit) {
+  for (int j = 0; j < 3; ++j) {
+    const uint32_t e = s.triangleEdges[3 * size_t(s.bvh.triangleAt(k)) + j];
+    for (uint32_t i = s.edgeTriangleStart[e]; i < s.edgeTriangleStart[e + 1]; ++i) {
+      if (s.edgeTriangleAt[i] != k) visit(s.edgeTriangleAt[i]);
+    }
+  }
+}
+
+/// shortestBridge's scratch, by triangle position: reused across nodes (a stamp per search, so nothing is cleared).
+struct BridgeSearch {
+  explicit BridgeSearch(uint32_t count) : stamp(count, 0), from(count), previous(count), depth(count) {}
+  std::vector<uint32_t> stamp;     ///< == current: reached by this search.
+  std::vector<uint32_t> from;      ///< The component (union-find root) the search reached it from.
+  std::vector<uint32_t> previous;  ///< The chain's triangle before it, kNoPatch at a component's edge.
+  std::vector<uint32_t> depth;     ///< Triangles on the chain up to and including it.
+  std::vector<uint32_t> queue;
+  uint32_t current = 0;
+};
+
+/// The shortest chain (at most `room` triangles) of triangles outside `patch` that joins two of its components,
+/// triangles in search order; empty when there is none that short. The patch is node `node`'s triangles and its
+/// bridges so far (from s.nodeBridgeAt[s.nodeBridgeStart[node]] on); root(k): k's component.
+template <class Root>
+std::vector<uint32_t> shortestBridge(const SelfCollidingSurface& s, size_t node, const std::vector<uint32_t>& patchOf,
+                                     Root& root, uint32_t room, BridgeSearch& q) {
+  if (room == 0) return {};
+  const uint32_t patch = uint32_t(node);
+  ++q.current;
+  q.queue.clear();
+  auto chainTo = [&](uint32_t at, std::vector<uint32_t>& chain) {
+    for (; at != kNoPatch; at = q.previous[at]) chain.push_back(at);
+  };
+  auto reach = [&](uint32_t at, uint32_t component, uint32_t previous, uint32_t depth) {
+    q.stamp[at] = q.current, q.from[at] = component, q.previous[at] = previous, q.depth[at] = depth;
+    q.queue.push_back(at);
+  };
+  const TriangleBvh::Node& n = s.bvh.nodes()[node];
+  const size_t bridges = s.nodeBridgeAt.size() - s.nodeBridgeStart[node];
+  for (size_t m = 0; m < n.count + bridges; ++m) {  // every outside edge neighbour of the patch, at depth 1
+    const uint32_t k = m < n.count ? n.first + uint32_t(m) : s.nodeBridgeAt[s.nodeBridgeStart[node] + (m - n.count)];
+    const uint32_t component = root(k);
+    std::vector<uint32_t> found;
+    forEachEdgeNeighbour(s, k, [&](uint32_t at) {
+      if (!found.empty() || patchOf[at] == patch) return;
+      if (q.stamp[at] != q.current) reach(at, component, kNoPatch, 1);
+      else if (q.from[at] != component) found.push_back(at);  // one triangle touching two components
+    });
+    if (!found.empty()) return found;
+  }
+  for (size_t head = 0; head < q.queue.size(); ++head) {
+    const uint32_t at = q.queue[head];
+    std::vector<uint32_t> chain;
+    forEachEdgeNeighbour(s, at, [&](uint32_t n) {
+      if (!chain.empty() || patchOf[n] == patch) return;
+      if (q.stamp[n] != q.current) {
+        if (q.depth[at] < room) reach(n, q.from[at], at, q.depth[at] + 1);
+      } else if (q.from[n] != q.from[at] && q.depth[at] + q.depth[n] <= room) {
+        chainTo(at, chain);
+        chainTo(n, chain);
+      }
+    });
+    if (!chain.empty()) return chain;
+  }
+  return {};
+}
+
 }  // namespace
 
 void buildFoldFreeIndex(SelfCollidingSurface& s) {
@@ -42,50 +115,77 @@ void buildFoldFreeIndex(SelfCollidingSurface& s) {
   for (uint32_t k = 0; k < count; ++k) {
     for (int j = 0; j < 3; ++j) s.edgeTriangleAt[fill[s.triangleEdges[3 * size_t(bvh.triangleAt(k)) + j]]++] = k;
   }
-  // A union-find over each node's own triangles: O(triangles x depth) in all.
+  // Per node, a union-find over its triangles' positions (O(triangles x depth) in all), then bridges.
   std::vector<uint32_t> parent(count);
+  std::vector<uint32_t> patchOf(count, kNoPatch);  // the node whose patch (triangles + bridges) holds a position
   auto root = [&](uint32_t k) {
     while (parent[k] != k) k = parent[k] = parent[parent[k]];
     return k;
   };
-  s.nodeConnected.assign(bvh.nodes().size(), 0);
-  for (size_t id = 0; id < bvh.nodes().size(); ++id) {
+  // Unites k with every edge neighbour in the current patch; returns how many components that merged.
+  auto unite = [&](uint32_t k, uint32_t patch) {
+    uint32_t merged = 0;
+    forEachEdgeNeighbour(s, k, [&](uint32_t at) {
+      if (patchOf[at] != patch) return;
+      const uint32_t ra = root(k), rb = root(at);
+      if (ra != rb) parent[std::max(ra, rb)] = std::min(ra, rb), ++merged;
+    });
+    return merged;
+  };
+  BridgeSearch search(count);
+  const size_t nodeCount = bvh.nodes().size();
+  s.nodeConnected.assign(nodeCount, 0);
+  s.nodeBridgeStart.assign(nodeCount + 1, 0);
+  s.nodeBridgeAt.clear();
+  for (size_t id = 0; id < nodeCount; ++id) {
     const TriangleBvh::Node& node = bvh.nodes()[id];
-    const uint32_t end = node.first + node.count;
-    for (uint32_t k = node.first; k < end; ++k) parent[k] = k;
+    const uint32_t end = node.first + node.count, patch = uint32_t(id);
+    for (uint32_t k = node.first; k < end; ++k) parent[k] = k, patchOf[k] = patch;
     uint32_t components = node.count;
-    for (uint32_t k = node.first; k < end; ++k) {
-      for (int j = 0; j < 3; ++j) {
-        const uint32_t e = s.triangleEdges[3 * size_t(bvh.triangleAt(k)) + j];
-        for (uint32_t i = s.edgeTriangleStart[e]; i < s.edgeTriangleStart[e + 1]; ++i) {
-          const uint32_t at = s.edgeTriangleAt[i];
-          if (at < node.first || at >= end) continue;
-          const uint32_t ra = root(k), rb = root(at);
-          if (ra != rb) parent[std::max(ra, rb)] = std::min(ra, rb), --components;
-        }
+    for (uint32_t k = node.first; k < end; ++k) components -= unite(k, patch);
+    // Bridges: the shortest chains of triangles outside the node that join two of its components through shared
+    // edges (a breadth-first search grown from every component at once; where two searches meet, or one reaches
+    // another component, the two half-chains are the bridge), until it is one patch or kMaxBridges would not do.
+    while (components > 1) {
+      const uint32_t room = kMaxBridges - (uint32_t(s.nodeBridgeAt.size()) - s.nodeBridgeStart[id]);
+      const std::vector<uint32_t> chain = shortestBridge(s, id, patchOf, root, room, search);
+      if (chain.empty()) break;
+      for (uint32_t at : chain) {
+        parent[at] = at, patchOf[at] = patch;
+        components += 1 - unite(at, patch);
+        s.nodeBridgeAt.push_back(at);
       }
     }
     s.nodeConnected[id] = components == 1;
+    if (components > 1) s.nodeBridgeAt.resize(s.nodeBridgeStart[id]);  // bridges that do not connect are no use
+    s.nodeBridgeStart[id + 1] = uint32_t(s.nodeBridgeAt.size());
   }
   s.nodeCones.assign(bvh.nodes().size(), NormalCone{});
 }
 
 void fitNormalCones(SelfCollidingSurface& s, std::span<const Real> x, std::span<const Real> p, uint32_t first) {
   const std::vector<TriangleBvh::Node>& nodes = s.bvh.nodes();
+  Point3d normals[3 * (TriangleBvh::kLeafSize + kMaxBridges)];
+  uint32_t normalCount = 0;
+  auto addSweptNormals = [&](uint32_t position) {
+    const uint32_t* f = s.bvh.triangle(s.bvh.triangleAt(position));
+    Point3d start[3], end[3];
+    for (int j = 0; j < 3; ++j) start[j] = pointAt(x, first + f[j]), end[j] = pointAt(p, first + f[j]);
+    sweptNormalCoefficients(start, end, &normals[normalCount]);
+    normalCount += 3;
+  };
+  auto cone = [&] { return coneOfNormals(std::span<const Point3d>(normals, normalCount)); };
   for (size_t id = nodes.size(); id-- > 0;) {  // children have larger ids than their parent
     const TriangleBvh::Node& node = nodes[id];
-    if (node.left >= 0) {
-      s.nodeCones[id] = mergeNormalCones(s.nodeCones[node.left], s.nodeCones[node.right]);
+    normalCount = 0;
+    for (uint32_t b = s.nodeBridgeStart[id]; b < s.nodeBridgeStart[id + 1]; ++b) addSweptNormals(s.nodeBridgeAt[b]);
+    if (node.left >= 0) {  // the children's cones hold their triangles and bridges; a bridge of its own widens it
+      const NormalCone children = mergeNormalCones(s.nodeCones[node.left], s.nodeCones[node.right]);
+      s.nodeCones[id] = normalCount == 0 ? children : mergeNormalCones(children, cone());
       continue;
     }
-    Point3d normals[3 * TriangleBvh::kLeafSize];
-    for (uint32_t k = 0; k < node.count; ++k) {
-      const uint32_t* f = s.bvh.triangle(s.bvh.triangleAt(node.first + k));
-      Point3d start[3], end[3];
-      for (int j = 0; j < 3; ++j) start[j] = pointAt(x, first + f[j]), end[j] = pointAt(p, first + f[j]);
-      sweptNormalCoefficients(start, end, &normals[3 * k]);
-    }
-    s.nodeCones[id] = coneOfNormals(std::span<const Point3d>(normals, 3 * size_t(node.count)));
+    for (uint32_t k = node.first; k < node.first + node.count; ++k) addSweptNormals(k);
+    s.nodeCones[id] = cone();
   }
 }
 

@@ -12,16 +12,26 @@ namespace pbd {
 
 struct SelfCollidingSurface;
 
-/// Fills s.edgeTriangleStart / s.edgeTriangleAt, s.nodeConnected and the room of s.nodeCones from s.bvh,
+/// Bridges a node may take: triangles outside it, each sharing edges with two of its components, that make its
+/// triangles one edge-connected patch (world/cloth_self_collision.h, nodeBridgeAt). A median split cuts grid squares
+/// in two, so most leaves of a cloth need one or two; a node that needs more is left unconnected (never culled).
+inline constexpr uint32_t kMaxBridges = 8;
+
+/// Passes over a node's edge neighbours in search of bridges (a bridge can make the next one touch two components).
+inline constexpr int kBridgePasses = 2;
+
+/// Fills s.edgeTriangleStart / s.edgeTriangleAt, s.nodeConnected, the bridges (s.nodeBridgeStart / At) and the room of s.nodeCones from s.bvh,
 /// s.triangleEdges and s.edges (all built first).
 void buildFoldFreeIndex(SelfCollidingSurface& s);
 
 /// s.nodeCones for the substep that takes the surface's particles from x to p (world xyz; the body's particles start
-/// at `first`): leaves from their triangles' swept normals, the rest merged bottom-up.
+/// at `first`): leaves from their triangles' and bridges' swept normals, the rest merged bottom-up (with their own
+/// bridges' normals).
 void fitNormalCones(SelfCollidingSurface& s, std::span<const Real> x, std::span<const Real> p, uint32_t first);
 
-/// Whether nodes a and b (a == b: node a alone) are, together, one patch connected through shared edges whose swept
-/// normals stay within kSelfCullHalfAngle of one axis this substep: no pair of their triangles needs a test.
+/// Whether nodes a and b (a == b: node a alone) lie, together, in one patch connected through shared edges (their
+/// triangles and their bridges) whose swept normals stay within kSelfCullHalfAngle of one axis this substep: no pair
+/// of their triangles needs a test.
 bool foldFree(const SelfCollidingSurface& s, int32_t a, int32_t b);
 
 }  // namespace pbd

@@ -192,6 +192,54 @@ TEST(FoldFreeCull, ASheetFoldingOntoItselfKeepsEveryContactPair) {
   ASSERT_GT(needed.size(), 100u);
   for (const auto& pair : needed) EXPECT_TRUE(culled.count(pair)) << "triangles " << pair.first << ", " << pair.second;
   EXPECT_LT(culled.size(), walked(s, flat.rest, folded, false).size()) << "the still half is culled inside";
+  // The still half is flat: every leaf of it is culled inside, even where the median split cut its grid squares in
+  // two (its bridges; without them most leaves were unconnected, and walked inside).
+  auto still = [&](uint32_t t) {
+    for (int k = 0; k < 3; ++k) if (flat.rest[3 * size_t(flat.triangles[3 * size_t(t) + k])] > line) return false;
+    return true;
+  };
+  size_t stillLeaves = 0;
+  for (size_t id = 0; id < s.bvh.nodes().size(); ++id) {
+    const TriangleBvh::Node& node = s.bvh.nodes()[id];
+    bool allStill = node.left < 0;
+    for (uint32_t k = node.first; allStill && k < node.first + node.count; ++k) allStill = still(s.bvh.triangleAt(k));
+    if (!allStill) continue;
+    ++stillLeaves;
+    EXPECT_TRUE(foldFree(s, int32_t(id), int32_t(id))) << "leaf " << id;
+  }
+  EXPECT_GT(stillLeaves, 10u);
+}
+
+// Every node of a grid sheet's tree is one edge-connected patch with its bridges, whichever diagonal the squares
+// are split along and whatever the size; each bridge lies outside its node and shares an edge with it.
+TEST(FoldFreeCull, EveryNodeOfAGridSheetIsConnectedThroughItsBridges) {
+  for (const auto [columns, rows] : {std::pair{16, 12}, {31, 31}, {32, 32}, {9, 40}}) {
+    for (const bool flip : {false, true}) {
+      Sheet grid = sheet(columns, rows, 0.01);
+      if (flip) {  // split every square along its other diagonal
+        for (size_t t = 0; t < grid.triangles.size(); t += 6) {
+          const uint32_t a = grid.triangles[t], c = grid.triangles[t + 1], b = grid.triangles[t + 2];
+          const uint32_t d = grid.triangles[t + 5];
+          const uint32_t flipped[6] = {a, c, d, a, d, b};
+          std::copy(flipped, flipped + 6, grid.triangles.begin() + ptrdiff_t(t));
+        }
+      }
+      const SelfCollidingSurface s = surfaceOf(grid, 0.006f);
+      const auto& nodes = s.bvh.nodes();
+      size_t bridged = 0;
+      for (size_t id = 0; id < nodes.size(); ++id) {
+        SCOPED_TRACE(testing::Message() << columns << "x" << rows << (flip ? " flipped" : "") << ", node " << id);
+        EXPECT_TRUE(s.nodeConnected[id]);
+        ASSERT_LE(s.nodeBridgeStart[id + 1] - s.nodeBridgeStart[id], kMaxBridges);
+        bridged += s.nodeBridgeStart[id + 1] > s.nodeBridgeStart[id];
+        for (uint32_t b = s.nodeBridgeStart[id]; b < s.nodeBridgeStart[id + 1]; ++b) {
+          const uint32_t at = s.nodeBridgeAt[b];
+          EXPECT_TRUE(at < nodes[id].first || at >= nodes[id].first + nodes[id].count) << "bridge " << at;
+        }
+      }
+      EXPECT_GT(bridged, 0u) << "the median split cuts squares: some node needs a bridge";
+    }
+  }
 }
 
 // A strip rolled into a spiral whose turns lie half a thickness apart: touching layers, one turn apart along the
