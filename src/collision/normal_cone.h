@@ -15,31 +15,40 @@
 // a cone holding those three directions holds the triangle's normal at every instant of the substep.
 #pragma once
 
-#include <numbers>
 #include <span>
 
 #include "collision/triangle_bvh.h"
 
 namespace pbd {
 
+/// A cone is kept by its half angle's cosine: the cull only compares it with a threshold, and merging adds angles
+/// through cos(θ + α) = cos θ cos α − sin θ sin α, so no acos is taken (libm's acos may round differently in
+/// wasm and natively; sqrt, +, −, × and ÷ are IEEE-exact everywhere, so the cull decides the same in both builds).
 struct NormalCone {
-  static constexpr double kNone = std::numbers::pi;  ///< halfAngle of a set whose normals may point anywhere.
-  Point3d axis = Point3d::Zero();  ///< Unit axis (zero when halfAngle is kNone).
-  double halfAngle = kNone;        ///< Radians: every normal of the set is within this angle of axis.
+  static constexpr double kUnbounded = -2;  ///< cosHalfAngle of a set whose normals may point anywhere.
+  Point3d axis = Point3d::Zero();  ///< Unit axis (zero when unbounded).
+  double cosHalfAngle = kUnbounded;  ///< Every unit normal n of the set has axis·n >= this; kUnbounded: none known.
+  bool bounded() const { return cosHalfAngle > kUnbounded; }
 };
 
 /// The Bernstein coefficients c0, c1, c2 above, in out[0..2] (not normalized), of the triangle whose corners move
 /// from start[0..2] to end[0..2].
 void sweptNormalCoefficients(const Point3d start[3], const Point3d end[3], Point3d out[3]);
 
+/// The most normals coneOfNormals takes at once (more: unbounded): a leaf's and its bridges' coefficients fit.
+inline constexpr size_t kMaxConeNormals = 64;
+
 /// The tightest cone this kernel finds around the directions of `normals`: axis the normalized sum of the unit
-/// directions, half angle the largest angle to it. kNone when a vector is (relatively) zero (a triangle degenerate
-/// at some instant), or when that angle reaches π/2: a wider cone is not convex, so it would not hold the positive
-/// combinations of the directions (the normal between the Bernstein coefficients).
-NormalCone coneOfNormals(std::span<const Point3d> normals);
+/// directions, half angle the largest angle to it. Unbounded when a vector is (relatively) zero (a triangle
+/// degenerate at some instant), or when the half angle's cosine is not above `cosWidest` (in [0, 1)): a cone of
+/// π/2 or wider is not convex, so it would not hold the positive combinations of the directions (the normal between
+/// the Bernstein coefficients), and a caller that only asks for narrower cones (the cull) saves the merges.
+NormalCone coneOfNormals(std::span<const Point3d> normals, double cosWidest = 0);
 
 /// A cone holding both cones: axis the normalized sum of the two axes, half angle the larger of angle(axis, a.axis)
-/// + a.halfAngle and the same for b (conservative, not the smallest). kNone if either is.
-NormalCone mergeNormalCones(const NormalCone& a, const NormalCone& b);
+/// + a's half angle and the same for b (conservative, not the smallest). Unbounded if either is, or if its half
+/// angle's cosine is not above `cosWidest` (in [0, 1)): a merge never narrows, so a cone too wide for the caller
+/// stays too wide in every merge above it.
+NormalCone mergeNormalCones(const NormalCone& a, const NormalCone& b, double cosWidest = 0);
 
 }  // namespace pbd

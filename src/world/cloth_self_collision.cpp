@@ -257,7 +257,7 @@ void markNodesWithFrozenParticles(SelfCollidingSurface& s, uint8_t round) {
 // that can come within the thickness have overlapping boxes, and so have their triangles. The BVH, refitted with
 // those triangle boxes, is walked against itself for overlapping triangle pairs; each point–triangle and edge–edge
 // pair is taken from the pair of its elements' owner triangles only (once), after the test of its own two boxes.
-// The walk skips every node pair that is one patch whose swept normals keep within kSelfCullHalfAngle of an axis
+// The walk skips every node pair that is one patch whose swept normals keep within π/3 (kSelfCullCosHalfAngle) of an axis
 // (fold_free_cull.h): such a patch cannot fold onto itself, so a flat or gently draped cloth enumerates only the
 // pairs across its folds. The narrow phase runs on batches of candidates (testSelfCandidates).
 void World::Impl::findContinuousSelfContacts() {

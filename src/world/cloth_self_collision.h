@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <numbers>
 #include <span>
 #include <string>
 #include <vector>
@@ -35,11 +34,11 @@ struct SelfContactCandidate {
 inline constexpr size_t kSelfCandidatesPerTask = 128;
 
 /// The broad phase skips the pairs inside a BVH node whose triangles form one edge-connected patch (with a few
-/// bridging triangles: fold_free_cull.h) and whose swept normals (collision/normal_cone.h) stay within this angle
-/// (radians) of one axis. Below π/2 such a patch cannot pass through itself; the margin keeps the proximity contacts
+/// bridging triangles: fold_free_cull.h) and whose swept normals (collision/normal_cone.h) stay within π/3 of one
+/// axis. Below π/2 such a patch cannot pass through itself; the margin keeps the proximity contacts
 /// of a sharp crease, whose two sides come closer than they are along the cloth, and the cone bound is loose
-/// (merged, not fitted).
-inline constexpr double kSelfCullHalfAngle = std::numbers::pi / 3;
+/// (merged, not fitted). Kept as the cosine, cos(π/3): the cones are (normal_cone.h).
+inline constexpr double kSelfCullCosHalfAngle = 0.5;
 
 /// One cloth or triangle-mesh body's triangles, edges and swept-box BVH, all in body-local particle indices.
 struct SelfCollidingSurface {
@@ -76,7 +75,7 @@ struct SelfCollidingSurface {
                                             ///< it that connect its triangles (fold_free_cull.h kMaxBridges); the
                                             ///< node's cone holds their normals too. None for an unconnected node.
   std::vector<NormalCone> nodeCones;        ///< Per node of bvh, this substep: a cone holding every swept normal of
-                                            ///< its triangles (halfAngle kNone where none is known).
+                                            ///< its triangles, unbounded where none is known or it is wider than the cull takes.
   TriangleBvh bvh;                      ///< Over `triangles`, built on the rest shape (restX) so that the tree, and
                                         ///< with it the contact order, is the same after a snapshot; refitted with
                                         ///< the swept boxes every substep. Like edges, triangleEdges and records,

@@ -165,6 +165,7 @@ void buildFoldFreeIndex(SelfCollidingSurface& s) {
 
 void fitNormalCones(SelfCollidingSurface& s, std::span<const Real> x, std::span<const Real> p, uint32_t first) {
   const std::vector<TriangleBvh::Node>& nodes = s.bvh.nodes();
+  static_assert(3 * (TriangleBvh::kLeafSize + kMaxBridges) <= kMaxConeNormals, "a leaf and its bridges fit one cone");
   Point3d normals[3 * (TriangleBvh::kLeafSize + kMaxBridges)];
   uint32_t normalCount = 0;
   auto addSweptNormals = [&](uint32_t position) {
@@ -174,14 +175,16 @@ void fitNormalCones(SelfCollidingSurface& s, std::span<const Real> x, std::span<
     sweptNormalCoefficients(start, end, &normals[normalCount]);
     normalCount += 3;
   };
-  auto cone = [&] { return coneOfNormals(std::span<const Point3d>(normals, normalCount)); };
+  auto cone = [&] { return coneOfNormals(std::span<const Point3d>(normals, normalCount), kSelfCullCosHalfAngle); };
   for (size_t id = nodes.size(); id-- > 0;) {  // children have larger ids than their parent
     const TriangleBvh::Node& node = nodes[id];
     normalCount = 0;
     for (uint32_t b = s.nodeBridgeStart[id]; b < s.nodeBridgeStart[id + 1]; ++b) addSweptNormals(s.nodeBridgeAt[b]);
     if (node.left >= 0) {  // the children's cones hold their triangles and bridges; a bridge of its own widens it
-      const NormalCone children = mergeNormalCones(s.nodeCones[node.left], s.nodeCones[node.right]);
-      s.nodeCones[id] = normalCount == 0 ? children : mergeNormalCones(children, cone());
+      const NormalCone children =
+          mergeNormalCones(s.nodeCones[node.left], s.nodeCones[node.right], kSelfCullCosHalfAngle);
+      if (normalCount == 0 || !children.bounded()) s.nodeCones[id] = children;
+      else s.nodeCones[id] = mergeNormalCones(children, cone(), kSelfCullCosHalfAngle);
       continue;
     }
     for (uint32_t k = node.first; k < node.first + node.count; ++k) addSweptNormals(k);
@@ -191,8 +194,8 @@ void fitNormalCones(SelfCollidingSurface& s, std::span<const Real> x, std::span<
 
 bool foldFree(const SelfCollidingSurface& s, int32_t a, int32_t b) {
   if (!s.nodeConnected[a] || !s.nodeConnected[b]) return false;
-  if (a == b) return s.nodeCones[a].halfAngle < kSelfCullHalfAngle;
-  if (mergeNormalCones(s.nodeCones[a], s.nodeCones[b]).halfAngle >= kSelfCullHalfAngle) return false;
+  if (a == b) return s.nodeCones[a].bounded();  // the cones are only kept below the cull's angle
+  if (!mergeNormalCones(s.nodeCones[a], s.nodeCones[b], kSelfCullCosHalfAngle).bounded()) return false;
   return nodesShareEdge(s, s.bvh.nodes()[a], s.bvh.nodes()[b]);
 }
 

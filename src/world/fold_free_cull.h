@@ -30,7 +30,7 @@ void buildFoldFreeIndex(SelfCollidingSurface& s);
 void fitNormalCones(SelfCollidingSurface& s, std::span<const Real> x, std::span<const Real> p, uint32_t first);
 
 /// Whether nodes a and b (a == b: node a alone) lie, together, in one patch connected through shared edges (their
-/// triangles and their bridges) whose swept normals stay within kSelfCullHalfAngle of one axis this substep: no pair
+/// triangles and their bridges) whose swept normals stay within π/3 (kSelfCullCosHalfAngle) of one axis this substep: no pair
 /// of their triangles needs a test.
 bool foldFree(const SelfCollidingSurface& s, int32_t a, int32_t b);
 

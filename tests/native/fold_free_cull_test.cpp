@@ -128,7 +128,7 @@ TEST(NormalCone, HoldsTheSweptNormalAtEveryInstant) {
     Point3d coefficients[3];
     sweptNormalCoefficients(start, end, coefficients);
     const NormalCone cone = coneOfNormals(coefficients);
-    if (cone.halfAngle >= NormalCone::kNone) continue;
+    if (!cone.bounded()) continue;
     ++bounded;
     for (int i = 0; i <= 100; ++i) {
       const double t = i / 100.0;
@@ -136,7 +136,7 @@ TEST(NormalCone, HoldsTheSweptNormalAtEveryInstant) {
       for (int k = 0; k < 3; ++k) c[k] = (1 - t) * start[k] + t * end[k];
       const Point3d normal = (c[1] - c[0]).cross(c[2] - c[0]);
       ASSERT_GT(normal.norm(), 0) << "a cone was given to a triangle that degenerates at t = " << t;
-      EXPECT_LE(angle(cone.axis, normal), cone.halfAngle + 1e-9) << "trial " << trial << ", t = " << t;
+      EXPECT_LE(angle(cone.axis, normal), std::acos(cone.cosHalfAngle) + 1e-9) << "trial " << trial << ", t = " << t;
     }
   }
   EXPECT_GT(bounded, 1000) << "most of these motions keep a cone";
@@ -145,24 +145,34 @@ TEST(NormalCone, HoldsTheSweptNormalAtEveryInstant) {
 TEST(NormalCone, MergedConeHoldsBothCones) {
   std::mt19937 rng(9);
   std::uniform_real_distribution<double> u(-1, 1);
+  int bounded = 0;
   for (int trial = 0; trial < 500; ++trial) {
     NormalCone cones[2];
-    for (NormalCone& c : cones) c = {Point3d(u(rng), u(rng), u(rng)).normalized(), 0.7 * (u(rng) + 1)};
+    double halfAngle[2];
+    for (int k = 0; k < 2; ++k) {
+      halfAngle[k] = 0.75 * (u(rng) + 1);  // up to 1.5 rad, below π/2
+      cones[k] = {Point3d(u(rng), u(rng), u(rng)).normalized(), std::cos(halfAngle[k])};
+    }
     const NormalCone merged = mergeNormalCones(cones[0], cones[1]);
-    if (merged.halfAngle >= NormalCone::kNone) continue;
-    for (const NormalCone& c : cones) {
+    if (!merged.bounded()) continue;
+    ++bounded;
+    for (int k = 0; k < 2; ++k) {
+      const NormalCone& c = cones[k];
       // The rim of the child cone: its axis tilted by its half angle, all the way round.
       const Point3d side = c.axis.unitOrthogonal(), other = c.axis.cross(side);
-      for (int k = 0; k < 16; ++k) {
-        const double phi = 2 * std::numbers::pi * k / 16;
-        const Point3d rim = std::cos(c.halfAngle) * c.axis +
-                            std::sin(c.halfAngle) * (std::cos(phi) * side + std::sin(phi) * other);
-        EXPECT_LE(angle(merged.axis, rim), merged.halfAngle + 1e-9);
+      for (int r = 0; r < 16; ++r) {
+        const double phi = 2 * std::numbers::pi * r / 16;
+        const Point3d rim = std::cos(halfAngle[k]) * c.axis +
+                            std::sin(halfAngle[k]) * (std::cos(phi) * side + std::sin(phi) * other);
+        EXPECT_LE(angle(merged.axis, rim), std::acos(merged.cosHalfAngle) + 1e-9);
       }
     }
   }
-  EXPECT_GE(mergeNormalCones(NormalCone{}, {Point3d::UnitZ(), 0.1}).halfAngle, NormalCone::kNone)
+  EXPECT_GT(bounded, 100);
+  EXPECT_FALSE(mergeNormalCones(NormalCone{}, {Point3d::UnitZ(), 0.9}).bounded())
       << "a set without a cone makes any union without one";
+  EXPECT_FALSE(mergeNormalCones({Point3d::UnitZ(), 0.9}, {Point3d::UnitX(), 0.9}, 0.5).bounded())
+      << "a union wider than the caller's widest is unbounded";
 }
 
 TEST(FoldFreeCull, AFlatSheetHasNoPairToTestInside) {
