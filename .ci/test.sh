@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Runs every test: the GoogleTest suite natively under ASan + UBSan and as wasm under Node (ctest), Vitest (Node and
-# headless Chromium), then every libFuzzer target for PBD_FUZZ_SECONDS (default 10) on its committed corpus.
-# Expects the wasm build (.ci/build-wasm.sh) and the sanitized native build (.ci/build-native.sh sanitized); builds the
-# fuzz targets itself (.ci/fuzz.sh). Ends with one line totalling them all: "N passed, N failed".
+# Runs every test: the GoogleTest suite natively under ASan + UBSan and as wasm under Node (ctest), its SIMD and
+# determinism tests cross-compiled for 64-bit Arm under qemu (the NEON path; the whole suite there takes 14 minutes:
+# `npm run test:arm64`), Vitest (Node and headless Chromium), then every libFuzzer target for PBD_FUZZ_SECONDS
+# (default 10) on its committed corpus.
+# Expects the wasm build (.ci/build-wasm.sh) and the sanitized and arm64 native builds (.ci/build-native.sh sanitized,
+# arm64); builds the fuzz targets itself (.ci/fuzz.sh). Ends with one line totalling them all: "N passed, N failed".
 # The Release native build is not run here: the sanitized one runs the same suite with the same IEEE arithmetic (no
 # fast-math, no FMA contraction on x86-64), and a third native build would add minutes to every CI run.
 set -uo pipefail
@@ -11,11 +13,12 @@ mkdir -p build/reports
 passed=0
 failed=0
 
-# run_ctest NAME DIR: adds the suite's counts to the totals.
+# run_ctest NAME DIR [CTEST ARGS...]: adds the suite's counts to the totals.
 run_ctest() {
   local name=$1 dir=$2 log=build/reports/ctest-${2##*/}.log line
+  shift 2
   echo "== GoogleTest, $name (ctest in $dir)"
-  (cd "$dir" && ctest -j2 --output-on-failure) 2>&1 | tee "$log"
+  (cd "$dir" && ctest -j2 --output-on-failure "$@") 2>&1 | tee "$log"
   line=$(grep -E '[0-9]+ tests failed out of [0-9]+' "$log" | tail -1)
   if [ -z "$line" ]; then
     echo "ctest ($name) did not report a result"
@@ -34,6 +37,9 @@ summary=""
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 run_ctest "native ASan+UBSan" build/asan
 run_ctest wasm build/wasm-threaded
+# Every kernel (the batched ones against one by one), the lane operations, the determinism goldens and snapshots.
+run_ctest "arm64 NEON under qemu" build/arm64 -R \
+  '^arm64\.([A-Za-z]+Kernels?|WideFloat|DeterministicAtan2|Determinism|DeterminismMatrix\.(MixedScene|TheScene)|Snapshot\.ContinuesBitIdentically)'
 
 echo "== Vitest (Node and headless Chromium)"
 rm -f build/reports/vitest.json

@@ -1,4 +1,5 @@
-// Four floats processed together: wasm SIMD128 under Emscripten with -msimd128, SSE on x86, scalar elsewhere.
+// Four floats processed together: wasm SIMD128 under Emscripten with -msimd128, SSE on x86, NEON on 64-bit Arm,
+// scalar elsewhere (32-bit Arm too: its NEON has no vector divide or square root).
 // Eigen 3.4 has no wasm SIMD backend, so the batched loops over flat SoA arrays use this instead.
 // Every operation is an exact IEEE single-precision op lane by lane, and min/max/select are defined by compares, so
 // all three paths give identical bits (no fused multiply-add: the build uses -ffp-contract=off).
@@ -14,9 +15,23 @@
 #elif defined(__SSE2__)
 #include <immintrin.h>
 #define PBD_WIDE_SSE 1
+#elif defined(__aarch64__) && defined(__ARM_NEON)
+#include <arm_neon.h>
+#define PBD_WIDE_NEON 1
 #endif
 
 namespace pbd {
+
+/// Which path this build compiled, for tests and benchmarks to report.
+#if PBD_WIDE_WASM
+inline constexpr const char* kWideFloatPath = "wasm simd128";
+#elif PBD_WIDE_SSE
+inline constexpr const char* kWideFloatPath = "sse";
+#elif PBD_WIDE_NEON
+inline constexpr const char* kWideFloatPath = "neon";
+#else
+inline constexpr const char* kWideFloatPath = "scalar";
+#endif
 
 #if PBD_WIDE_WASM
 /// Per-lane booleans (all bits set = true).
@@ -114,6 +129,60 @@ struct Float4 {
   // minps(x, y) = x < y ? x : y, maxps(x, y) = x > y ? x : y: with the operands swapped, exactly pmin and pmax.
   friend Float4 pmin(Float4 a, Float4 b) { return {_mm_min_ps(b.v, a.v)}; }
   friend Float4 pmax(Float4 a, Float4 b) { return {_mm_max_ps(b.v, a.v)}; }
+};
+#elif PBD_WIDE_NEON
+struct Mask4 {
+  uint32x4_t m;
+  friend Mask4 operator&(Mask4 a, Mask4 b) { return {vandq_u32(a.m, b.m)}; }
+};
+struct Float4 {
+  float32x4_t v;
+  static Float4 load(const float* p) { return {vld1q_f32(p)}; }
+  static Float4 splat(float s) { return {vdupq_n_f32(s)}; }
+  static Float4 make(float a, float b, float c, float d) {
+    const float lanes[4] = {a, b, c, d};
+    return {vld1q_f32(lanes)};
+  }
+  void store(float* p) const { vst1q_f32(p, v); }
+  static Float4 gather(const float* a, const float* b, const float* c, const float* d) {
+    float32x4_t r = vld1q_dup_f32(a);
+    r = vld1q_lane_f32(b, r, 1);
+    r = vld1q_lane_f32(c, r, 2);
+    return {vld1q_lane_f32(d, r, 3)};
+  }
+  void scatter(float* a, float* b, float* c, float* d) const {
+    vst1q_lane_f32(a, v, 0);
+    vst1q_lane_f32(b, v, 1);
+    vst1q_lane_f32(c, v, 2);
+    vst1q_lane_f32(d, v, 3);
+  }
+  template <int k>
+  float lane() const { return vgetq_lane_f32(v, k); }
+  /// 32-bit transposes of the pairs (a b), (c d), then 64-bit ones across them.
+  friend void transpose(Float4& a, Float4& b, Float4& c, Float4& d) {
+    const float64x2_t ab02 = vreinterpretq_f64_f32(vtrn1q_f32(a.v, b.v)), ab13 = vreinterpretq_f64_f32(vtrn2q_f32(a.v, b.v));
+    const float64x2_t cd02 = vreinterpretq_f64_f32(vtrn1q_f32(c.v, d.v)), cd13 = vreinterpretq_f64_f32(vtrn2q_f32(c.v, d.v));
+    a.v = vreinterpretq_f32_f64(vtrn1q_f64(ab02, cd02));
+    b.v = vreinterpretq_f32_f64(vtrn1q_f64(ab13, cd13));
+    c.v = vreinterpretq_f32_f64(vtrn2q_f64(ab02, cd02));
+    d.v = vreinterpretq_f32_f64(vtrn2q_f64(ab13, cd13));
+  }
+  friend Float4 operator+(Float4 a, Float4 b) { return {vaddq_f32(a.v, b.v)}; }
+  friend Float4 operator-(Float4 a, Float4 b) { return {vsubq_f32(a.v, b.v)}; }
+  friend Float4 operator*(Float4 a, Float4 b) { return {vmulq_f32(a.v, b.v)}; }
+  friend Float4 operator/(Float4 a, Float4 b) { return {vdivq_f32(a.v, b.v)}; }
+  friend Float4 operator-(Float4 a) { return {vnegq_f32(a.v)}; }
+  friend Float4 sqrt(Float4 a) { return {vsqrtq_f32(a.v)}; }
+  friend Mask4 operator<(Float4 a, Float4 b) { return {vcltq_f32(a.v, b.v)}; }
+  friend Mask4 operator>(Float4 a, Float4 b) { return {vcgtq_f32(a.v, b.v)}; }
+  friend Mask4 operator!=(Float4 a, Float4 b) { return {vmvnq_u32(vceqq_f32(a.v, b.v))}; }
+  friend Mask4 operator==(Float4 a, Float4 b) { return {vceqq_f32(a.v, b.v)}; }
+  friend Mask4 operator<=(Float4 a, Float4 b) { return {vcleq_f32(a.v, b.v)}; }
+  friend Mask4 signbit(Float4 a) { return {vreinterpretq_u32_s32(vshrq_n_s32(vreinterpretq_s32_f32(a.v), 31))}; }
+  friend Float4 select(Mask4 mask, Float4 a, Float4 b) { return {vbslq_f32(mask.m, a.v, b.v)}; }
+  // NEON's vminq/vmaxq return NaN for a NaN operand and order -0 below +0, unlike pmin/pmax: compare and select.
+  friend Float4 pmin(Float4 a, Float4 b) { return {vbslq_f32(vcltq_f32(b.v, a.v), b.v, a.v)}; }
+  friend Float4 pmax(Float4 a, Float4 b) { return {vbslq_f32(vcltq_f32(a.v, b.v), b.v, a.v)}; }
 };
 #else
 struct Mask4 {
