@@ -38,12 +38,17 @@ class SpatialHash {
     const int64_t x0 = cell(p[0] - radius), x1 = cell(p[0] + radius);
     const int64_t y0 = cell(p[1] - radius), y1 = cell(p[1] + radius);
     const int64_t z0 = cell(p[2] - radius), z1 = cell(p[2] + radius);
-    for (int64_t x = x0; x <= x1; ++x)
-      for (int64_t y = y0; y <= y1; ++y)
+    // The hash is a xor of one product per axis: each axis's products once, not once per cell.
+    for (int64_t x = x0; x <= x1; ++x) {
+      const uint64_t hx = uint64_t(x) * kPrimeX;
+      for (int64_t y = y0; y <= y1; ++y) {
+        const uint64_t hxy = hx ^ (uint64_t(y) * kPrimeY);
         for (int64_t z = z0; z <= z1; ++z) {
-          const size_t b = bucket(x, y, z);
+          const size_t b = fold(hxy ^ (uint64_t(z) * kPrimeZ));
           for (uint32_t k = cellStart_[b]; k < cellStart_[b + 1]; ++k) visit(entries_[k]);
         }
+      }
+    }
   }
 
  private:
@@ -64,9 +69,11 @@ class SpatialHash {
     while (size < 2 * particles) size *= 2;
     return size;
   }
+  static constexpr uint64_t kPrimeX = 92837111ull, kPrimeY = 689287499ull, kPrimeZ = 283923481ull;
+  /// Fold high bits in: a mask alone would keep only the products' low bits.
+  size_t fold(uint64_t h) const { return size_t((h ^ (h >> 29)) & mask_); }
   size_t bucket(int64_t x, int64_t y, int64_t z) const {
-    const uint64_t h = (uint64_t(x) * 92837111ull) ^ (uint64_t(y) * 689287499ull) ^ (uint64_t(z) * 283923481ull);
-    return size_t((h ^ (h >> 29)) & mask_);  // fold high bits in: a mask alone would keep only the products' low bits
+    return fold((uint64_t(x) * kPrimeX) ^ (uint64_t(y) * kPrimeY) ^ (uint64_t(z) * kPrimeZ));
   }
   size_t bucketOf(const Real* p) const { return bucket(cell(p[0]), cell(p[1]), cell(p[2])); }
 
