@@ -13,34 +13,41 @@ Point3d pointAt(std::span<const Real> xyz, uint32_t i) {
   return Point3d(xyz[3 * size_t(i)], xyz[3 * size_t(i) + 1], xyz[3 * size_t(i) + 2]);
 }
 
-/// Whether some triangle of node a shares an edge with one of node b (disjoint nodes). Walks the smaller node.
-bool nodesShareEdge(const SelfCollidingSurface& s, const TriangleBvh::Node& a, const TriangleBvh::Node& b) {
-  const TriangleBvh::Node& walked = a.count <= b.count ? a : b;
-  const TriangleBvh::Node& other = a.count <= b.count ? b : a;
-  for (uint32_t k = walked.first; k < walked.first + walked.count; ++k) {
-    for (int j = 0; j < 3; ++j) {
-      const uint32_t e = s.triangleEdges[3 * size_t(s.bvh.triangleAt(k)) + j];
-      for (uint32_t i = s.edgeTriangleStart[e]; i < s.edgeTriangleStart[e + 1]; ++i) {
-        const uint32_t at = s.edgeTriangleAt[i];
-        if (at >= other.first && at < other.first + other.count) return true;
-      }
+/// "No node's patch": patchOf's initial value.
+constexpr uint32_t kNoPatch = std::numeric_limits<uint32_t>::max();
+
+/// visit(at) for every triangle position sharing an edge with the triangle at position k (k itself excluded), until
+/// visit returns true; returns whether one did.
+template <class Visit>
+bool anyEdgeNeighbour(const SelfCollidingSurface& s, uint32_t k, Visit visit) {
+  for (int j = 0; j < 3; ++j) {
+    const uint32_t e = s.triangleEdges[3 * size_t(s.bvh.triangleAt(k)) + j];
+    for (uint32_t i = s.edgeTriangleStart[e]; i < s.edgeTriangleStart[e + 1]; ++i) {
+      if (s.edgeTriangleAt[i] != k && visit(s.edgeTriangleAt[i])) return true;
     }
   }
   return false;
 }
 
-/// "No node's patch": patchOf's initial value.
-constexpr uint32_t kNoPatch = std::numeric_limits<uint32_t>::max();
-
 /// visit(at) for every triangle position sharing an edge with the triangle at position k (k itself excluded).
 template <class Visit>
 void forEachEdgeNeighbour(const SelfCollidingSurface& s, uint32_t k, Visit visit) {
-  for (int j = 0; j < 3; ++j) {
-    const uint32_t e = s.triangleEdges[3 * size_t(s.bvh.triangleAt(k)) + j];
-    for (uint32_t i = s.edgeTriangleStart[e]; i < s.edgeTriangleStart[e + 1]; ++i) {
-      if (s.edgeTriangleAt[i] != k) visit(s.edgeTriangleAt[i]);
+  anyEdgeNeighbour(s, k, [&](uint32_t at) {
+    visit(at);
+    return false;
+  });
+}
+
+/// Whether some triangle of node a shares an edge with one of node b (disjoint nodes). Walks the smaller node.
+bool nodesShareEdge(const SelfCollidingSurface& s, const TriangleBvh::Node& a, const TriangleBvh::Node& b) {
+  const TriangleBvh::Node& walked = a.count <= b.count ? a : b;
+  const TriangleBvh::Node& other = a.count <= b.count ? b : a;
+  for (uint32_t k = walked.first; k < walked.first + walked.count; ++k) {
+    if (anyEdgeNeighbour(s, k, [&](uint32_t at) { return at >= other.first && at < other.first + other.count; })) {
+      return true;
     }
   }
+  return false;
 }
 
 /// shortestBridge's scratch, by triangle position: reused across nodes (a stamp per search, so nothing is cleared).
