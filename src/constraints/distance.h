@@ -55,19 +55,19 @@ T projectDistanceLanes(DistanceLanes<T>& l, bool xpbd) {
   const T C = d - target;
   const T wSum = l.w1 + l.w2;
   const auto active = valid & (C != zero) & (wSum > zero);
-  const T invD = select(valid, one / pmax(d, epsilon), zero);  // pmax: no division by 0 in the unused lanes
-  const T nx = dx * invD, ny = dy * invD, nz = dz * invD;
   const T numerator = xpbd ? (-C - l.alphaTilde * l.lambda) : -(l.kPrime * C);
   const T denominator = xpbd ? (wSum + l.alphaTilde) : wSum;
-  const T dLambda = select(active, numerator / select(active, denominator, one), zero);
-  const T s1 = dLambda * l.w1, s2 = dLambda * l.w2;
-  l.p1x = l.p1x + s1 * nx;
-  l.p1y = l.p1y + s1 * ny;
-  l.p1z = l.p1z + s1 * nz;
-  l.p2x = l.p2x - s2 * nx;
-  l.p2y = l.p2y - s2 * ny;
-  l.p2z = l.p2z - s2 * nz;
-  return dLambda;
+  // Δλ n = (numerator / denominator) (p1 - p2) / d, as one quotient s = numerator / (denominator d) times p1 - p2:
+  // one division instead of two on the kernel's critical path. Δλ = s d.
+  const T s = select(active, numerator / select(active, denominator * d, one), zero);
+  const T s1 = s * l.w1, s2 = s * l.w2;
+  l.p1x = l.p1x + s1 * dx;
+  l.p1y = l.p1y + s1 * dy;
+  l.p1z = l.p1z + s1 * dz;
+  l.p2x = l.p2x - s2 * dx;
+  l.p2y = l.p2y - s2 * dy;
+  l.p2z = l.p2z - s2 * dz;
+  return s * d;
 }
 
 /// The value and the unit gradient direction of the distance constraint. Returns false when the constraint is

@@ -1,4 +1,5 @@
 #include "constraints/distance.h"
+#include "math/wide_pair.h"
 
 namespace pbd {
 
@@ -31,33 +32,69 @@ void unpadPositions(const Real* xyzw, size_t begin, size_t end, Real* xyz) {
 
 namespace {
 
+// One batch's particles, as loaded: the eight particles' addresses and, after the transposes, x y z w per lane.
+struct LoadedBatch {
+  Real *a[4], *b[4];       // xyzw of each lane's first and second particle
+  Float4 x1, y1, z1, w1;   // first particles, one lane each
+  Float4 x2, y2, z2, w2;   // second particles
+};
+
+inline LoadedBatch loadBatch(const DistanceBatch& batch, Real* xyzw) {
+  LoadedBatch l;
+  for (int lane = 0; lane < 4; ++lane) {
+    l.a[lane] = xyzw + 4 * size_t(batch.i[lane]);
+    l.b[lane] = xyzw + 4 * size_t(batch.j[lane]);
+  }
+  // A particle per vector load, then a 4x4 transpose into x, y, z, w lanes: loading lane by lane cost a load and
+  // an insert per value, more than the arithmetic it feeds.
+  l.x1 = Float4::load(l.a[0]), l.y1 = Float4::load(l.a[1]), l.z1 = Float4::load(l.a[2]), l.w1 = Float4::load(l.a[3]);
+  l.x2 = Float4::load(l.b[0]), l.y2 = Float4::load(l.b[1]), l.z2 = Float4::load(l.b[2]), l.w2 = Float4::load(l.b[3]);
+  transpose(l.x1, l.y1, l.z1, l.w1);
+  transpose(l.x2, l.y2, l.z2, l.w2);
+  return l;
+}
+
+// Back to one particle per vector; w rides along unchanged. The lanes share no particle (but the padding one, which
+// keeps its value), so the store order does not matter.
+inline void storeBatch(LoadedBatch& l, Float4 p1x, Float4 p1y, Float4 p1z, Float4 p2x, Float4 p2y, Float4 p2z) {
+  transpose(p1x, p1y, p1z, l.w1);
+  transpose(p2x, p2y, p2z, l.w2);
+  p1x.store(l.a[0]), p1y.store(l.a[1]), p1z.store(l.a[2]), l.w1.store(l.a[3]);
+  p2x.store(l.b[0]), p2y.store(l.b[1]), p2z.store(l.b[2]), l.w2.store(l.b[3]);
+}
+
+inline DistanceLanes<Float4> lanesOf(const LoadedBatch& l, const DistanceBatch& b, Float4 invH2, const Real* lambda) {
+  return {l.x1, l.y1, l.z1, l.x2, l.y2, l.z2, l.w1, l.w2, Float4::load(b.minLength), Float4::load(b.maxLength),
+          Float4::load(b.kPrime), Float4::load(b.compliance) * invH2, Float4::load(lambda)};
+}
+
 // The method as a template argument: the loop then carries neither the branch nor the unused method's loads.
+// Batches go two at a time through the eight-lane Float4x2 (math/wide_pair.h), which interleaves their dependency
+// chains; the batches of one colour share no particle, so the pairing changes no result.
 template <bool kXpbd>
 void projectBatches(const DistanceBatch* batches, size_t begin, size_t end, Real* lambda, Real* xyzw, Real invH2) {
   const Float4 invH2x4 = Float4::splat(invH2);
-  for (size_t k = begin; k < end; ++k) {
-    const DistanceBatch& b = batches[k];
-    Real *a0 = xyzw + 4 * size_t(b.i[0]), *a1 = xyzw + 4 * size_t(b.i[1]), *a2 = xyzw + 4 * size_t(b.i[2]),
-         *a3 = xyzw + 4 * size_t(b.i[3]);
-    Real *b0 = xyzw + 4 * size_t(b.j[0]), *b1 = xyzw + 4 * size_t(b.j[1]), *b2 = xyzw + 4 * size_t(b.j[2]),
-         *b3 = xyzw + 4 * size_t(b.j[3]);
-    // A particle per vector load, then a 4x4 transpose into x, y, z, w lanes: loading lane by lane cost a load and
-    // an insert per value, more than the arithmetic it feeds.
-    Float4 x1 = Float4::load(a0), y1 = Float4::load(a1), z1 = Float4::load(a2), w1 = Float4::load(a3);
-    Float4 x2 = Float4::load(b0), y2 = Float4::load(b1), z2 = Float4::load(b2), w2 = Float4::load(b3);
-    transpose(x1, y1, z1, w1);
-    transpose(x2, y2, z2, w2);
-    DistanceLanes<Float4> l{x1, y1, z1, x2, y2, z2, w1, w2,
-                            Float4::load(b.minLength), Float4::load(b.maxLength), Float4::load(b.kPrime),
-                            Float4::load(b.compliance) * invH2x4, Float4::load(lambda + 4 * k)};
+  size_t k = begin;
+  for (; k + 2 <= end; k += 2) {
+    LoadedBatch u = loadBatch(batches[k], xyzw), v = loadBatch(batches[k + 1], xyzw);
+    const DistanceLanes<Float4> lu = lanesOf(u, batches[k], invH2x4, lambda + 4 * k);
+    const DistanceLanes<Float4> lv = lanesOf(v, batches[k + 1], invH2x4, lambda + 4 * (k + 1));
+    DistanceLanes<Float4x2> l{{lu.p1x, lv.p1x}, {lu.p1y, lv.p1y}, {lu.p1z, lv.p1z}, {lu.p2x, lv.p2x},
+                              {lu.p2y, lv.p2y}, {lu.p2z, lv.p2z}, {lu.w1, lv.w1}, {lu.w2, lv.w2},
+                              {lu.minLength, lv.minLength}, {lu.maxLength, lv.maxLength}, {lu.kPrime, lv.kPrime},
+                              {lu.alphaTilde, lv.alphaTilde}, {lu.lambda, lv.lambda}};
+    const Float4x2 dLambda = projectDistanceLanes(l, kXpbd);
+    (lu.lambda + dLambda.a).store(lambda + 4 * k);
+    (lv.lambda + dLambda.b).store(lambda + 4 * (k + 1));
+    storeBatch(u, l.p1x.a, l.p1y.a, l.p1z.a, l.p2x.a, l.p2y.a, l.p2z.a);
+    storeBatch(v, l.p1x.b, l.p1y.b, l.p1z.b, l.p2x.b, l.p2y.b, l.p2z.b);
+  }
+  for (; k < end; ++k) {
+    LoadedBatch u = loadBatch(batches[k], xyzw);
+    DistanceLanes<Float4> l = lanesOf(u, batches[k], invH2x4, lambda + 4 * k);
     const Float4 dLambda = projectDistanceLanes(l, kXpbd);
     (l.lambda + dLambda).store(lambda + 4 * k);
-    // Back to one particle per vector; w rides along unchanged. The lanes share no particle (but the padding one,
-    // which keeps its value), so the store order does not matter.
-    transpose(l.p1x, l.p1y, l.p1z, w1);
-    transpose(l.p2x, l.p2y, l.p2z, w2);
-    l.p1x.store(a0), l.p1y.store(a1), l.p1z.store(a2), w1.store(a3);
-    l.p2x.store(b0), l.p2y.store(b1), l.p2z.store(b2), w2.store(b3);
+    storeBatch(u, l.p1x, l.p1y, l.p1z, l.p2x, l.p2y, l.p2z);
   }
 }
 

@@ -38,6 +38,8 @@ inline constexpr const char* kWideFloatPath = "scalar";
 struct Mask4 {
   v128_t m;
   friend Mask4 operator&(Mask4 a, Mask4 b) { return {wasm_v128_and(a.m, b.m)}; }
+  /// True when every lane is true.
+  friend bool all(Mask4 a) { return wasm_i32x4_all_true(a.m); }
 };
 struct Float4 {
   v128_t v;
@@ -94,6 +96,7 @@ struct Float4 {
 struct Mask4 {
   __m128 m;
   friend Mask4 operator&(Mask4 a, Mask4 b) { return {_mm_and_ps(a.m, b.m)}; }
+  friend bool all(Mask4 a) { return _mm_movemask_ps(a.m) == 0xF; }
 };
 struct Float4 {
   __m128 v;
@@ -134,6 +137,7 @@ struct Float4 {
 struct Mask4 {
   uint32x4_t m;
   friend Mask4 operator&(Mask4 a, Mask4 b) { return {vandq_u32(a.m, b.m)}; }
+  friend bool all(Mask4 a) { return vminvq_u32(a.m) != 0; }
 };
 struct Float4 {
   float32x4_t v;
@@ -188,6 +192,7 @@ struct Float4 {
 struct Mask4 {
   bool m[4];
   friend Mask4 operator&(Mask4 a, Mask4 b) { return {{a.m[0] && b.m[0], a.m[1] && b.m[1], a.m[2] && b.m[2], a.m[3] && b.m[3]}}; }
+  friend bool all(Mask4 a) { return a.m[0] && a.m[1] && a.m[2] && a.m[3]; }
 };
 struct Float4 {
   float v[4];
@@ -243,12 +248,49 @@ inline float lanes<float>(float c) { return c; }
 template <>
 inline Float4 lanes<Float4>(float c) { return Float4::splat(c); }
 
-/// out[k] = a[k] + s * b[k] for k in [begin, end): the prediction p = x + h v over flat xyz arrays.
-inline void axpyRange(float* out, const float* a, float s, const float* b, size_t begin, size_t end) {
+/// out[k] = a[k] + s * b[k] for k in [begin, end): the prediction p = x + h v over flat xyz arrays. A second output
+/// `copy` (may be null) receives the same values in the same pass.
+inline void axpyRange(float* out, const float* a, float s, const float* b, size_t begin, size_t end,
+                      float* copy = nullptr) {
   size_t k = begin;
   const Float4 s4 = Float4::splat(s);
-  for (; k + 4 <= end; k += 4) (Float4::load(a + k) + s4 * Float4::load(b + k)).store(out + k);
-  for (; k < end; ++k) out[k] = a[k] + s * b[k];
+  if (copy) {
+    for (; k + 4 <= end; k += 4) {
+      const Float4 r = Float4::load(a + k) + s4 * Float4::load(b + k);
+      r.store(out + k), r.store(copy + k);
+    }
+  } else {
+    for (; k + 4 <= end; k += 4) (Float4::load(a + k) + s4 * Float4::load(b + k)).store(out + k);
+  }
+  for (; k < end; ++k) {
+    out[k] = a[k] + s * b[k];
+    if (copy) copy[k] = out[k];
+  }
+}
+
+/// v_i += h (g + w_i f_i) for every particle i in [begin, end) with w_i != 0 (pinned particles keep their velocity):
+/// the explicit force step over flat xyz arrays. Four particles are twelve floats, three vectors, so g and w_i are
+/// laid out in the same xyz xyz pattern; each lane computes exactly the one-particle expression.
+inline void addAccelerationRange(float* v, const float* w, const float* f, const float g[3], float h, size_t begin,
+                                 size_t end) {
+  size_t i = begin;
+  const Float4 h4 = Float4::splat(h), zero = Float4::splat(0);
+  const Float4 g4[3] = {Float4::make(g[0], g[1], g[2], g[0]), Float4::make(g[1], g[2], g[0], g[1]),
+                        Float4::make(g[2], g[0], g[1], g[2])};
+  for (; i + 4 <= end; i += 4) {
+    const float* wi = w + i;
+    const Float4 w4[3] = {Float4::make(wi[0], wi[0], wi[0], wi[1]), Float4::make(wi[1], wi[1], wi[2], wi[2]),
+                          Float4::make(wi[2], wi[3], wi[3], wi[3])};
+    for (int c = 0; c < 3; ++c) {
+      float* vc = v + 3 * i + 4 * c;
+      const Float4 vk = Float4::load(vc);
+      select(w4[c] != zero, vk + h4 * (g4[c] + w4[c] * Float4::load(f + 3 * i + 4 * c)), vk).store(vc);
+    }
+  }
+  for (; i < end; ++i) {
+    if (w[i] == 0) continue;
+    for (int a = 0; a < 3; ++a) v[3 * i + a] += h * (g[a] + w[i] * f[3 * i + a]);
+  }
 }
 
 /// v[k] += (p[k] - inertial[k]) * invH, then x[k] = p[k]: the velocity update and position commit of Algorithm 1.

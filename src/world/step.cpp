@@ -241,13 +241,7 @@ void World::Impl::applyExternalForces(Real h) {
   // Raw pointers and copies: through the members, every store to v made the compiler load v.data() and g again.
   Real* vel = v.data();
   const Real *inverseMass = w.data(), *f = force.data();
-  auto body = [=](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i) {
-      const Real wi = inverseMass[i];
-      if (wi == 0) continue;
-      for (int a = 0; a < 3; ++a) vel[3 * i + a] += h * (g[a] + wi * f[3 * i + a]);
-    }
-  };
+  auto body = [=, &g](size_t begin, size_t end) { addAccelerationRange(vel, inverseMass, f, g, h, begin, end); };
   tasks->parallelFor(count(), kParticlesPerTask, body);
 }
 
@@ -269,8 +263,7 @@ void World::Impl::dampVelocities(Real h) {
 /// (7) p = x + h v, a flat SIMD loop over xyz; the prediction is kept as `inertial`.
 void World::Impl::predictPositions(Real h) {
   auto body = [&](size_t begin, size_t end) {
-    axpyRange(inertial.data(), x.data(), h, v.data(), 3 * begin, 3 * end);
-    std::copy(inertial.begin() + 3 * begin, inertial.begin() + 3 * end, p.begin() + 3 * begin);
+    axpyRange(inertial.data(), x.data(), h, v.data(), 3 * begin, 3 * end, p.data());
   };
   tasks->parallelFor(count(), kParticlesPerTask, body);
 }

@@ -80,6 +80,7 @@ TEST(WideFloat, EveryOperationMatchesTheScalarOneBitForBit) {
         ASSERT_EQ(maskLane(both, k), x < y && x <= y);
         ++checked;
       }
+      ASSERT_EQ(all(le), maskLane(le, 0) && maskLane(le, 1) && maskLane(le, 2) && maskLane(le, 3));
     }
   }
   EXPECT_GT(checked, 10000u);
@@ -107,4 +108,41 @@ TEST(WideFloat, LoadsStoresGathersAndTransposesMoveTheRightLanes) {
   EXPECT_EQ(out[1], 2);
   EXPECT_EQ(out[2], 4);
   EXPECT_EQ(out[3], 1);
+}
+
+TEST(WideFloat, AllIsTrueOnlyWhenEveryLaneIs) {
+  const Float4 one = Float4::splat(1);
+  EXPECT_TRUE(all(one == one));
+  EXPECT_FALSE(all(one != one));
+  for (int k = 0; k < 4; ++k) {  // one false lane, in each position
+    float v[4] = {1, 1, 1, 1};
+    v[k] = 2;
+    EXPECT_FALSE(all(Float4::load(v) == one)) << "lane " << k;
+    v[k] = std::numeric_limits<float>::quiet_NaN();
+    EXPECT_FALSE(all(one <= Float4::load(v))) << "NaN in lane " << k;
+  }
+}
+
+TEST(WideFloat, TheForceStepMatchesTheOneParticleExpression) {
+  // addAccelerationRange against v += h (g + w f) particle by particle, pinned particles (w = 0) untouched: ranges
+  // with and without a tail of fewer than four particles, starting anywhere.
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> u(-3, 3);
+  const size_t n = 23;
+  std::vector<float> v(3 * n), w(n), f(3 * n);
+  for (float& x : v) x = u(rng);
+  for (float& x : f) x = u(rng);
+  for (size_t i = 0; i < n; ++i) w[i] = i % 4 == 1 || i == 6 ? 0.0f : std::abs(u(rng)) + 0.1f;
+  v[3 * 6] = -0.0f;  // a pinned particle's signed zero stays
+  const float g[3] = {0.5f, -9.81f, 0.0f}, h = 1.0f / 600;
+  for (auto [begin, end] : {std::pair<size_t, size_t>{0, n}, {3, 11}, {5, 8}}) {
+    std::vector<float> wide = v, one = v;
+    addAccelerationRange(wide.data(), w.data(), f.data(), g, h, begin, end);
+    for (size_t i = begin; i < end; ++i) {
+      if (w[i] == 0) continue;
+      for (int a = 0; a < 3; ++a) one[3 * i + a] += h * (g[a] + w[i] * f[3 * i + a]);
+    }
+    for (size_t k = 0; k < 3 * n; ++k) ASSERT_EQ(bits(wide[k]), bits(one[k])) << "[" << begin << ", " << end << ") k " << k;
+    EXPECT_NE(wide, v);  // it did something
+  }
 }
