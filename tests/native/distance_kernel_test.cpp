@@ -97,8 +97,8 @@ TEST(CorrectedStiffness, RemovesTheSameFractionForAnyIterationCount) {
 
 TEST(DistanceKernel, FourWideBatchIsBitIdenticalToOneByOne) {
   // 41 independent constraints (each particle used once): bilateral, slack, stretched, coincident, pinned,
-  // in both methods; the batch path (4 lanes + a remainder of 1; batches two at a time + a single one) must match
-  // projectDistance exactly.
+  // in both methods; the batch path (4 lanes + a remainder of 1) must match projectDistance exactly, also when a
+  // colour's batches are split into ranges as the thread pool splits them.
   std::mt19937 rng(11);
   std::uniform_real_distribution<Real> u(-1, 1);
   const int n = 41;
@@ -120,7 +120,7 @@ TEST(DistanceKernel, FourWideBatchIsBitIdenticalToOneByOne) {
     std::vector<Real> padded(4 * (2 * n + 1), Real(0));
     padPositions(batchXyz.data(), w.data(), 0, 2 * n, padded.data());
     const std::vector<Real> paddingBefore(padded.end() - 4, padded.end());
-    // Two ranges, as the thread pool splits a colour: [0, 3) is a pair and a single batch, [3, 11) four pairs.
+    // Two ranges, as the thread pool splits a colour.
     projectDistanceBatches(batches.data(), 0, 3, batchLambda.data(), padded.data(), xpbd, 3600);
     projectDistanceBatches(batches.data(), 3, batches.size(), batchLambda.data(), padded.data(), xpbd, 3600);
     unpadPositions(padded.data(), 0, 2 * n, batchXyz.data());
