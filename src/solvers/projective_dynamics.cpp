@@ -1,5 +1,6 @@
 // Projective Dynamics: element builders, local projections, and the prefactored global solve (see the header).
 #include "solvers/projective_dynamics.h"
+#include "solvers/ldlt_solve.h"
 
 #include <Eigen/SVD>
 #include <algorithm>
@@ -259,7 +260,8 @@ void ProjectiveSystem::rebuildLayout() {
     }
   weight_.assign(elements_.size(), 0.0);
   projection_.assign(4 * elements_.size(), Eigen::Vector3d::Zero());
-  for (int a = 0; a < 3; ++a) solution_[a].setZero(Eigen::Index(rows)), permuted_[a].setZero(Eigen::Index(rows));
+  for (int a = 0; a < 3; ++a) solution_[a].setZero(Eigen::Index(rows));
+  permuted_.assign(3 * rows, 0.0);
   analyzed_ = false;
   factored_ = false;
   built_ = true;
@@ -366,17 +368,19 @@ void ProjectiveSystem::assembleRow(size_t r, const Vec3* s) {
   for (int a = 0; a < 3; ++a) solution_[a][Eigen::Index(r)] = b[a];
 }
 
-/// x = P⁻¹ L⁻ᵀ D⁻¹ L⁻¹ P b, as SimplicialLDLT::solve, but on preallocated vectors: (P b)[perm[i]] = b[i].
-void ProjectiveSystem::solveColumn(int axis) {
-  Eigen::VectorXd& b = solution_[axis];
-  Eigen::VectorXd& y = permuted_[axis];
+/// x = P⁻¹ L⁻ᵀ D⁻¹ L⁻¹ P b per axis, as SimplicialLDLT::solve, the three axes in one pass over the factor
+/// (solvers/ldlt_solve.h) on a preallocated work array: (P b)[perm[i]] = b[i].
+void ProjectiveSystem::solveColumns() {
   const auto& perm = ldlt_.permutationP().indices();
-  const Eigen::Index n = b.size();
-  for (Eigen::Index i = 0; i < n; ++i) y[perm[i]] = b[i];
-  ldlt_.matrixL().solveInPlace(y);
-  y.array() /= ldlt_.vectorD().array();
-  ldlt_.matrixU().solveInPlace(y);
-  for (Eigen::Index i = 0; i < n; ++i) b[i] = y[perm[i]];
+  const Eigen::Index n = solution_[0].size();
+  double* y = permuted_.data();
+  for (Eigen::Index i = 0; i < n; ++i) {
+    for (int a = 0; a < 3; ++a) y[3 * size_t(perm[i]) + a] = solution_[a][i];
+  }
+  solveLdltThreeColumns(ldlt_.matrixL().nestedExpression(), ldlt_.vectorD(), y);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    for (int a = 0; a < 3; ++a) solution_[a][i] = y[3 * size_t(perm[i]) + a];
+  }
 }
 
 void ProjectiveSystem::iterate(Vec3* p, const Vec3* s, TaskSystem& tasks) {
@@ -390,10 +394,7 @@ void ProjectiveSystem::iterate(Vec3* p, const Vec3* s, TaskSystem& tasks) {
     for (size_t r = begin; r < end; ++r) assembleRow(r, s);
   };
   tasks.parallelFor(rows, kPdRowsPerTask, rhs);
-  auto solve = [&](size_t begin, size_t end) {  // x, y and z are independent solves with the same factor
-    for (size_t a = begin; a < end; ++a) solveColumn(int(a));
-  };
-  tasks.parallelFor(3, 1, solve);
+  solveColumns();  // serial: one pass over the factor serves x, y and z, cheaper than three passes on three threads
   auto writeBack = [&](size_t begin, size_t end) {
     for (size_t r = begin; r < end; ++r) {
       const Eigen::Index ri = Eigen::Index(r);

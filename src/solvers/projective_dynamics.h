@@ -137,7 +137,7 @@ class ProjectiveSystem {
   void rebuildLayout();
   void project(size_t e, const Vec3* p);
   void assembleRow(size_t row, const Vec3* s);
-  void solveColumn(int axis);
+  void solveColumns();
   /// Throws InvalidArgument (naming the pivot) unless the factorization succeeded with every pivot of D finite and > 0.
   void checkPositiveDefinite();
 
@@ -151,7 +151,7 @@ class ProjectiveSystem {
   std::vector<double> weight_;             // per element, w for the factored method and h
   std::vector<Eigen::Vector3d> projection_;  // 4 per element: p'_j of the last local step
   Eigen::VectorXd solution_[3];            // per axis: right-hand side in, q out (rows)
-  Eigen::VectorXd permuted_[3];            // per axis: the solve's work vector in the factor's ordering
+  std::vector<double> permuted_;           // xyz per row: the solve's work array in the factor's ordering
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower> ldlt_;
   bool built_ = false;                     // update() has built a layout (rows, incidences, buffers)
   bool analyzed_ = false;                  // ldlt_ holds the symbolic analysis of the current layout
