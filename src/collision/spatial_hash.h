@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "math/wide_float.h"
 #include "pbd/real.h"
 
 namespace pbd {
@@ -17,10 +18,13 @@ class SpatialHash {
   void reserve(size_t particles) {
     cellStart_.reserve(tableSizeFor(particles) + 1);
     entries_.reserve(particles);
+    sorted_.reserve(4 * particles);
+    sortedCompanion_.reserve(4 * particles);
   }
 
-  /// Hashes the n positions xyz with cells of `spacing` metres.
-  void build(const Real* xyz, uint32_t n, Real spacing) {
+  /// Hashes the n positions xyz with cells of `spacing` metres. `companion` (optional) is a second position per
+  /// particle that queryNear can test as well (self-collision passes the rest shape).
+  void build(const Real* xyz, uint32_t n, Real spacing, const Real* companion = nullptr) {
     spacing_ = spacing;
     const size_t tableSize = tableSizeFor(n);
     mask_ = tableSize - 1;
@@ -29,12 +33,52 @@ class SpatialHash {
     for (uint32_t i = 0; i < n; ++i) ++cellStart_[bucketOf(xyz + 3 * size_t(i))];
     for (size_t b = 1; b <= tableSize; ++b) cellStart_[b] += cellStart_[b - 1];  // cellStart_[b] = end of bucket b
     for (uint32_t i = n; i-- > 0;) entries_[--cellStart_[bucketOf(xyz + 3 * size_t(i))]] = i;
+    // The positions again in entry order, padded to four floats: queryNear reads a bucket's positions contiguously.
+    copyInEntryOrder(xyz, sorted_);
+    if (companion) copyInEntryOrder(companion, sortedCompanion_);
+    else sortedCompanion_.clear();
   }
 
   /// Calls visit(j) for every particle hashed into the cells overlapping the cube of half-size `radius` around p
   /// (a superset of the particles within `radius`: buckets can collide, the caller checks distances).
   template <class Visit>
   void query(const Real* p, Real radius, Visit visit) const {
+    forEachBucket(p, radius, [&](uint32_t begin, uint32_t end) {
+      for (uint32_t k = begin; k < end; ++k) visit(entries_[k]);
+    });
+  }
+
+  /// query(p, radius, visit) without the blocks of four entries (in bucket order) that the caller would reject
+  /// whole: each entry q has (dx² + dy²) + dz² >= radius², d = p - q as the caller computes it, or, with a companion
+  /// point c (build's companion positions of q: c'), (ex² + ey²) + ez² < companionRadius², e = c - c'. Tested four
+  /// at a time on the contiguous copies. The visits keep query's order, so a caller that applies the same tests
+  /// gets the same result. Only for the positions the hash was built from.
+  template <class Visit>
+  void queryNear(const Real* p, Real radius, Visit visit, const Real* companion = nullptr,
+                 Real companionRadius = 0) const {
+    const Float4 px = Float4::splat(p[0]), py = Float4::splat(p[1]), pz = Float4::splat(p[2]);
+    const Float4 radius2 = Float4::splat(radius * radius);
+    const bool withCompanion = companion && !sortedCompanion_.empty();
+    const Float4 cx = Float4::splat(withCompanion ? companion[0] : 0), cy = Float4::splat(withCompanion ? companion[1] : 0);
+    const Float4 cz = Float4::splat(withCompanion ? companion[2] : 0);
+    const Float4 companionRadius2 = Float4::splat(companionRadius * companionRadius);
+    forEachBucket(p, radius, [&](uint32_t begin, uint32_t end) {
+      uint32_t k = begin;
+      for (; k + 4 <= end; k += 4) {
+        Mask4 rejected = radius2 <= squaredDistances(px, py, pz, &sorted_[4 * size_t(k)]);
+        if (withCompanion) rejected = rejected | (squaredDistances(cx, cy, cz, &sortedCompanion_[4 * size_t(k)]) < companionRadius2);
+        if (all(rejected)) continue;
+        for (uint32_t m = k; m < k + 4; ++m) visit(entries_[m]);
+      }
+      for (; k < end; ++k) visit(entries_[k]);
+    });
+  }
+
+ private:
+  /// Calls bucketRange(begin, end) with the entry range of every bucket of a cell overlapping the cube of half-size
+  /// `radius` around p.
+  template <class BucketRange>
+  void forEachBucket(const Real* p, Real radius, BucketRange bucketRange) const {
     const int64_t x0 = cell(p[0] - radius), x1 = cell(p[0] + radius);
     const int64_t y0 = cell(p[1] - radius), y1 = cell(p[1] + radius);
     const int64_t z0 = cell(p[2] - radius), z1 = cell(p[2] + radius);
@@ -45,13 +89,27 @@ class SpatialHash {
         const uint64_t hxy = hx ^ (uint64_t(y) * kPrimeY);
         for (int64_t z = z0; z <= z1; ++z) {
           const size_t b = fold(hxy ^ (uint64_t(z) * kPrimeZ));
-          for (uint32_t k = cellStart_[b]; k < cellStart_[b + 1]; ++k) visit(entries_[k]);
+          bucketRange(cellStart_[b], cellStart_[b + 1]);
         }
       }
     }
   }
 
- private:
+  void copyInEntryOrder(const Real* xyz, std::vector<Real>& out) const {
+    out.resize(4 * entries_.size());
+    for (size_t k = 0; k < entries_.size(); ++k) {
+      const Real* q = xyz + 3 * size_t(entries_[k]);
+      out[4 * k] = q[0], out[4 * k + 1] = q[1], out[4 * k + 2] = q[2], out[4 * k + 3] = 0;
+    }
+  }
+  /// (dx² + dy²) + dz², d = p - q, for the four padded points at q.
+  static Float4 squaredDistances(Float4 px, Float4 py, Float4 pz, const Real* q) {
+    Float4 x = Float4::load(q), y = Float4::load(q + 4), z = Float4::load(q + 8), w = Float4::load(q + 12);
+    transpose(x, y, z, w);
+    const Float4 dx = px - x, dy = py - y, dz = pz - z;
+    return (dx * dx + dy * dy) + dz * dz;
+  }
+
   /// floor(coordinate / spacing), clamped to +-2^62 (NaN: 0) so that the conversion cannot overflow: a far or
   /// non-finite predicted position (which the step's non-finite guard then undoes) or a huge radius only makes
   /// cells share buckets, which the caller's distance test sorts out.
@@ -81,6 +139,8 @@ class SpatialHash {
   size_t mask_ = 0;                  // table size - 1
   std::vector<uint32_t> cellStart_;  // bucket b holds entries_[cellStart_[b], cellStart_[b+1])
   std::vector<uint32_t> entries_;    // particle indices sorted by bucket
+  std::vector<Real> sorted_;         // xyz0 of entries_[k] at 4k: the positions in entry order
+  std::vector<Real> sortedCompanion_;  // the same for build's companion positions (empty without)
 };
 
 }  // namespace pbd

@@ -38,6 +38,7 @@ inline constexpr const char* kWideFloatPath = "scalar";
 struct Mask4 {
   v128_t m;
   friend Mask4 operator&(Mask4 a, Mask4 b) { return {wasm_v128_and(a.m, b.m)}; }
+  friend Mask4 operator|(Mask4 a, Mask4 b) { return {wasm_v128_or(a.m, b.m)}; }
   /// True when every lane is true.
   friend bool all(Mask4 a) { return wasm_i32x4_all_true(a.m); }
 };
@@ -96,6 +97,7 @@ struct Float4 {
 struct Mask4 {
   __m128 m;
   friend Mask4 operator&(Mask4 a, Mask4 b) { return {_mm_and_ps(a.m, b.m)}; }
+  friend Mask4 operator|(Mask4 a, Mask4 b) { return {_mm_or_ps(a.m, b.m)}; }
   friend bool all(Mask4 a) { return _mm_movemask_ps(a.m) == 0xF; }
 };
 struct Float4 {
@@ -137,6 +139,7 @@ struct Float4 {
 struct Mask4 {
   uint32x4_t m;
   friend Mask4 operator&(Mask4 a, Mask4 b) { return {vandq_u32(a.m, b.m)}; }
+  friend Mask4 operator|(Mask4 a, Mask4 b) { return {vorrq_u32(a.m, b.m)}; }
   friend bool all(Mask4 a) { return vminvq_u32(a.m) != 0; }
 };
 struct Float4 {
@@ -192,6 +195,7 @@ struct Float4 {
 struct Mask4 {
   bool m[4];
   friend Mask4 operator&(Mask4 a, Mask4 b) { return {{a.m[0] && b.m[0], a.m[1] && b.m[1], a.m[2] && b.m[2], a.m[3] && b.m[3]}}; }
+  friend Mask4 operator|(Mask4 a, Mask4 b) { return {{a.m[0] || b.m[0], a.m[1] || b.m[1], a.m[2] || b.m[2], a.m[3] || b.m[3]}}; }
   friend bool all(Mask4 a) { return a.m[0] && a.m[1] && a.m[2] && a.m[3]; }
 };
 struct Float4 {

@@ -62,23 +62,44 @@ TEST(SpatialHash, FindsEveryPairWithinTheRadius) {
   std::mt19937 rng(5);
   std::uniform_real_distribution<Real> u(-1, 1);
   const uint32_t n = 400;
-  std::vector<Real> xyz(3 * n);
+  std::vector<Real> xyz(3 * n), rest(3 * n);
   for (Real& c : xyz) c = u(rng);
+  for (size_t k = 0; k < rest.size(); ++k) rest[k] = xyz[k] + 0.2f * u(rng);  // a "rest shape" near the positions
+  auto squaredDistance = [](const Real* a, const Real* b) {
+    const Real dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
+    return dx * dx + dy * dy + dz * dz;
+  };
   const Real radius = 0.15f;
   SpatialHash hash;
   hash.reserve(n);
   for (const Real cellsPerRadius : {1.0f, 2.0f}) {  // the world's particle collision uses cells of 2 query radii
-    hash.build(xyz.data(), n, cellsPerRadius * radius);
+    hash.build(xyz.data(), n, cellsPerRadius * radius, rest.data());
+    size_t visits = 0, nearVisits = 0, restVisits = 0;
     for (uint32_t i = 0; i < n; ++i) {
-      std::set<uint32_t> found;
-      hash.query(&xyz[3 * i], radius, [&](uint32_t j) { found.insert(j); });
+      std::set<uint32_t> found, foundNear, foundRest;
+      std::vector<uint32_t> order, nearOrder, restOrder;
+      const Real* pi = &xyz[3 * i];
+      hash.query(pi, radius, [&](uint32_t j) { found.insert(j), order.push_back(j); });
+      hash.queryNear(pi, radius, [&](uint32_t j) { foundNear.insert(j), nearOrder.push_back(j); });
+      hash.queryNear(pi, radius, [&](uint32_t j) { foundRest.insert(j), restOrder.push_back(j); }, &rest[3 * i], radius);
       for (uint32_t j = 0; j < n; ++j) {
-        const Real dx = xyz[3 * i] - xyz[3 * j], dy = xyz[3 * i + 1] - xyz[3 * j + 1], dz = xyz[3 * i + 2] - xyz[3 * j + 2];
-        if (dx * dx + dy * dy + dz * dz < radius * radius) {
-          ASSERT_TRUE(found.count(j)) << i << " misses " << j << " with cells of " << cellsPerRadius << " radii";
+        if (!(squaredDistance(pi, &xyz[3 * j]) < radius * radius)) continue;
+        ASSERT_TRUE(found.count(j)) << i << " misses " << j << " with cells of " << cellsPerRadius << " radii";
+        ASSERT_TRUE(foundNear.count(j)) << "queryNear: " << i << " misses " << j;
+        if (squaredDistance(&rest[3 * i], &rest[3 * j]) >= radius * radius) {
+          ASSERT_TRUE(foundRest.count(j)) << "queryNear with the rest shape: " << i << " misses " << j;
         }
       }
+      // queryNear visits a subsequence of query's visits: the same order, so callers find the same pairs in order.
+      for (const std::vector<uint32_t>* sub : {&nearOrder, &restOrder}) {
+        size_t k = 0;
+        for (uint32_t j : order) k += k < sub->size() && (*sub)[k] == j;
+        ASSERT_EQ(k, sub->size()) << "particle " << i;
+      }
+      visits += order.size(), nearVisits += nearOrder.size(), restVisits += restOrder.size();
     }
+    EXPECT_LT(nearVisits, visits) << "cells of " << cellsPerRadius << " radii";  // blocks are skipped
+    EXPECT_LT(restVisits, nearVisits) << "cells of " << cellsPerRadius << " radii";
   }
 }
 
