@@ -58,7 +58,7 @@ TEST(WideFloat, EveryOperationMatchesTheScalarOneBitForBit) {
       const Float4 a = Float4::load(&v[i]), b = Float4::load(&v[j]);
       const Float4 sum = a + b, difference = a - b, product = a * b, quotient = a / b, negated = -a, root = sqrt(a);
       const Float4 lo = pmin(a, b), hi = pmax(a, b), chosen = select(a < b, a, b);
-      const Mask4 lt = a < b, gt = a > b, le = a <= b, eq = a == b, ne = a != b, sign = signbit(a), both = lt & le;
+      const Mask4 lt = a < b, gt = a > b, le = a <= b, eq = a == b, ne = a != b, sign = signbit(a), both = lt & le, either = gt | eq;
       for (int k = 0; k < 4; ++k) {
         const float x = v[i + size_t(k)], y = v[j + size_t(k)];
         SCOPED_TRACE(testing::Message() << "lane " << k << ": x = " << x << ", y = " << y);
@@ -78,6 +78,7 @@ TEST(WideFloat, EveryOperationMatchesTheScalarOneBitForBit) {
         ASSERT_EQ(maskLane(ne, k), x != y);
         ASSERT_EQ(maskLane(sign, k), std::signbit(x));
         ASSERT_EQ(maskLane(both, k), x < y && x <= y);
+        ASSERT_EQ(maskLane(either, k), x > y || x == y);
         ++checked;
       }
       ASSERT_EQ(all(le), maskLane(le, 0) && maskLane(le, 1) && maskLane(le, 2) && maskLane(le, 3));
