@@ -165,4 +165,27 @@ void World::Impl::endInternalProjections() {
   }
 }
 
+/// After the settle (step.cpp): the positions moved from x⁰ to x under the velocities the step found, which changes
+/// Σ m x × v by Σ m (x − x⁰) × v. Per free island, a rigid rotation added to the velocities puts it back:
+///   L⁰ = Σ m (x⁰ − c) × v,   L¹ = Σ m (x − c) × v,   ω = I⁺ (L⁰ − L¹),   v_i += ω × (x_i − c)
+/// with c and I of the settled positions (prepareIslandFrames); Σ m ω × (x − c) = 0 adds no linear momentum. Islands
+/// with a pin are left alone, as the guard leaves them.
+void World::Impl::keepIslandAngularMomenta(const std::vector<Real>& x0) {
+  prepareIslandFrames(false);
+  if (!anyFreeIsland) return;
+  for (uint32_t k = 0; k < islandFrames.size(); ++k) {
+    const IslandFrame& f = islandFrames[k];
+    if (!f.free) continue;
+    Vec3d change = Vec3d::Zero();  // L⁰ − L¹ = Σ m (x⁰ − x) × v
+    forEachIslandParticle(k, [&](uint32_t i) {
+      change += (1.0 / w[i]) * (load3d(x0, i) - load3d(x, i)).cross(load3d(v, i));
+    });
+    const Vec3d omega = f.inverseInertia * change;
+    forEachIslandParticle(k, [&](uint32_t i) {
+      const Vec3d dv = omega.cross(load3d(x, i) - f.centre);
+      for (int a = 0; a < 3; ++a) v[3 * i + a] += Real(dv[a]);
+    });
+  }
+}
+
 }  // namespace pbd

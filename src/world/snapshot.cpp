@@ -136,6 +136,11 @@ template <class S, class M> void staticFrictionSection(S& s, M& m) {
   }
 }
 
+/// Whether the world has stepped and with which settings, so that the next step settles exactly when the original's
+/// would (step.cpp, settle); newer than CTHK. A blob without it loads as never stepped: no settling. Only compared,
+/// never used to step: not validated.
+template <class S, class M> void settleSection(S& s, M& m) { s.all(m.hasStepped, m.steppedSettings); }
+
 /// Per-body contact thickness (ContactMaterial::thickness), newer than SFRC (CMAT keeps its layout). A blob without
 /// it loads with every body's thickness 0, which is how it stepped.
 template <class S, class M> void contactThicknessSection(S& s, M& m) {
@@ -156,7 +161,7 @@ template <class M> struct Section {
   bool mayBeAbsent = false;  ///< Newer than format version 1: a blob without it loads with the defaults.
 };
 
-template <class M> constexpr std::array<Section<M>, 20> kSections = {{
+template <class M> constexpr std::array<Section<M>, 21> kSections = {{
     {tag("SETT"), "settings", settingsSection<Writer, M>, settingsSection<Reader, M>},
     {tag("PART"), "particles", particlesSection<Writer, M>, particlesSection<Reader, M>},
     {tag("HIST"), "history", historySection<Writer, M>, historySection<Reader, M>},
@@ -177,6 +182,7 @@ template <class M> constexpr std::array<Section<M>, 20> kSections = {{
     {tag("CSCD"), "continuousSelfCollision", selfCollisionSection<Writer, M>, selfCollisionSection<Reader, M>, true},
     {tag("SFRC"), "staticFriction", staticFrictionSection<Writer, M>, staticFrictionSection<Reader, M>, true},
     {tag("CTHK"), "contactThickness", contactThicknessSection<Writer, M>, contactThicknessSection<Reader, M>, true},
+    {tag("STLE"), "settle", settleSection<Writer, M>, settleSection<Reader, M>, true},
 }};
 
 std::string tagName(uint32_t t) {
@@ -491,6 +497,8 @@ template <class M> void build(World& fresh, M& m, M& s) {
   for (const GlobalVolumeConstraint& g : m.globalVolumes) largestSurface = std::max(largestSurface, g.vertexCount);
   m.volumeGradient.resize(largestSurface);
   m.kPrimeIterations = s.kPrimeIterations;
+  m.hasStepped = s.hasStepped;
+  m.steppedSettings = s.steppedSettings;
 }
 
 }  // namespace

@@ -18,8 +18,14 @@ void World::Impl::step(Real dt) {
   report = StepReport{};  // the substeps count dropped contacts into it
   savedX.assign(x.begin(), x.end());  // capacity reserved with the particles: no allocation
   savedV.assign(v.begin(), v.end());
-  runSubsteps(dt);
-  if (!stateIsFinite()) rollBack();
+  const bool settleFirst = solveChangedSinceLastStep();
+  runSubsteps(dt, settleFirst);
+  if (stateIsFinite()) {
+    hasStepped = true;
+    steppedSettings = settings;
+  } else {
+    rollBack();  // and the next step settles again if this one did
+  }
   clock.lap(timings.integrateMs);
   clock.finish(timings);
 }
@@ -61,13 +67,15 @@ void World::Impl::rollBack() {
   std::copy(savedV.begin(), savedV.end(), v.begin());
 }
 
-void World::Impl::runSubsteps(Real dt) {
+void World::Impl::runSubsteps(Real dt, bool settleFirst) {
   refreshDerivedData();
   if (settings.solver == Solver::Hierarchical) refreshHierarchy();
   const Real h = dt / Real(settings.substeps);
+  if (settleFirst) historyValid = false;  // BDF2 restarts from the settled positions (before PD factors for it)
   if (settings.solver == Solver::ProjectiveDynamics) {  // refactors only if something changed
     refreshProjective(substepInvH2(h, settings.integrator == Integrator::Bdf2 && historyValid));
   }
+  if (settleFirst) settle(h);
   if (recordResiduals) residuals.assign(2 * size_t(settings.substeps) * size_t(settings.iterations), Real(0));
   for (int s = 0; s < settings.substeps; ++s) {
     // One substep of length h; the fraction says how far through the frame it ends, for kinematic targets.
@@ -90,57 +98,9 @@ void World::Impl::runSubsteps(Real dt) {
     findSelfCollisionPairs();
     findContinuousSelfContacts();  // cloth_self_collision.cpp: bodies with continuous self-collision on
     clock.lap(timings.broadPhaseMs);
-    std::vector<Real>& lambda = settings.solver == Solver::GaussSeidel ? distanceLambda : schedule.lambda;
-    std::fill(lambda.begin(), lambda.end(), Real(0));
-    std::fill(attachmentLambda.begin(), attachmentLambda.end(), Real(0));
-    std::fill(dihedralLambda.begin(), dihedralLambda.end(), Real(0));
-    std::fill(volumeLambda.begin(), volumeLambda.end(), Real(0));
-    std::fill(globalVolumeLambda.begin(), globalVolumeLambda.end(), Real(0));
-    std::fill(neoHookeanLambda.begin(), neoHookeanLambda.end(), Real(0));
-    std::fill(triangleStrainLambda.begin(), triangleStrainLambda.end(), Real(0));
-    std::fill(shapeMatchingLambda.begin(), shapeMatchingLambda.end(), Real(0));
-    const bool xpbd = settings.method == Method::Xpbd;
     const Real invH2 = substepInvH2(h, useBdf2);
-    prepareIslandFrames(useBdf2);  // internal_momentum.cpp: the guard brackets every internal projection below
-    // HPBD's pre-pass: the coarse levels move the particles once per substep, then the iterations refine.
-    if (settings.solver == Solver::Hierarchical) {
-      beginInternalProjections();
-      hierarchy.solve(asVec3(p), w.data(), xpbd, invH2);
-      endInternalProjections();
-    }
-    for (int it = 0; it < settings.iterations; ++it) {
-      beginInternalProjections();
-      switch (settings.solver) {
-        // Under BDF2 the distances sweep back as well (symmetric_sweep.h): its recurrence amplifies a one-way
-        // sweep's complex eigenvalues (a 20×20 rigid cloth at 10×1 went from 9.6 J to 72 J).
-        case Solver::GaussSeidel:
-          projectDistancesGaussSeidel(xpbd, invH2);
-          if (useBdf2) projectDistancesGaussSeidel(xpbd, invH2, true);
-          break;
-        case Solver::Jacobi: projectDistancesJacobi(xpbd, invH2); break;
-        case Solver::ColouredGaussSeidel:
-        case Solver::Hierarchical:  // level 0
-          projectDistancesColoured(xpbd, invH2);
-          if (useBdf2) projectDistancesColoured(xpbd, invH2, true);
-          break;
-        // One local/global solve of distances, dihedrals and tets (1/h_eff² = invH2); the rest PBD-style below.
-        case Solver::ProjectiveDynamics: solveProjective(invH2); break;
-      }
-      projectTriangleStrains(xpbd, invH2);
-      if (settings.solver != Solver::ProjectiveDynamics) {  // PD solved these in its global step
-        projectDihedrals(xpbd, invH2);
-        projectVolumes(xpbd, invH2);
-        projectNeoHookeans(xpbd, invH2);
-      }
-      projectGlobalVolumes(xpbd, invH2);
-      projectShapeMatchingClusters(xpbd, invH2);
-      endInternalProjections();
-      projectTethers();
-      projectSelfCollisions();
-      projectContinuousSelfContacts();
-      projectAttachmentsAndContacts(xpbd, invH2, stepFraction);
-      if (recordResiduals) recordResidual(size_t(s) * size_t(settings.iterations) + size_t(it), invH2);
-    }
+    solveConstraints(useBdf2, invH2, stepFraction,
+                     recordResiduals ? size_t(s) * size_t(settings.iterations) : kNoResiduals);
     clock.lap(timings.solveMs);
     addLateContacts(h);
     clock.lap(timings.colliderContactsMs);
@@ -162,6 +122,102 @@ void World::Impl::runSubsteps(Real dt) {
   }
   for (Attachment& a : attachments) a.startTarget = a.target;
   for (Collider& c : colliders) c.startPosition = c.def.position, c.startRotation = c.def.rotation;
+}
+
+/// What decides how far a step's solve converges, and to what. Gravity, damping, the ground and the like change the
+/// forces, not the solve: no settling for those. Nor before the first step: nothing converged under other settings.
+bool World::Impl::solveChangedSinceLastStep() const {
+  const SolverSettings &now = settings, &was = steppedSettings;
+  return hasStepped && (now.method != was.method || now.solver != was.solver || now.integrator != was.integrator ||
+                        now.substeps != was.substeps || now.iterations != was.iterations ||
+                        now.jacobiRelaxation != was.jacobiRelaxation || now.hierarchyLevels != was.hierarchyLevels ||
+                        now.hierarchyParents != was.hierarchyParents || now.coarseIterations != was.coarseIterations);
+}
+
+/// After a change of the solver settings the state the old ones left is not a solution of the new ones: a balloon
+/// squashed to 57% of its height by 4 substeps × 1 iteration, a rigid cloth stretched into a 1 m sag. Solved inside
+/// ordinary substeps, the whole difference would become velocity (v = (p − x)/h): the first steps at 10 × 4 launched
+/// that balloon upward at 11 m/s and a 40 × 40 rigid cloth at 10 m/s (kinetic energy 1.5 J → 19.5 J). So the first
+/// step after a change settles first: one step's worth of substeps of the new settings from rest and without gravity
+/// or forces, whose own motion carries over from substep to substep (it speeds up the contraction of a long chain:
+/// from rest in every substep, 40 × 40 Gauss–Seidel left most of the sag for the step to launch); then the velocities
+/// are put back as the step found them (plus, for an island without pins, the rigid spin that keeps its angular
+/// momentum, which the moved positions would change). The error the old settings left goes into the positions without turning into
+/// kinetic energy, as the pre-stabilization of Macklin et al. 2014 (Unified Particle Physics for Real-Time
+/// Applications) does for contacts. A compliant constraint moves by C/(1 + α̃/w) at most per pass, little for soft
+/// ones, whose stretch under load is real; a state that satisfies the constraints stays put. Colliders and
+/// attachment targets stay where the last step left them. Costs one step's solve, once per change.
+void World::Impl::settle(Real h) {
+  std::fill(v.begin(), v.end(), Real(0));
+  for (int s = 0; s < settings.substeps; ++s) {
+    updateColliderPoses(0, 0);
+    predictPositions(h);
+    generateContacts(h);
+    findSelfCollisionPairs();
+    findContinuousSelfContacts();
+    solveConstraints(false, substepInvH2(h, false), 0, kNoResiduals);
+    addLateContacts(h);
+    freezeFailedSelfContacts();
+    commitPositions(h);
+  }
+  std::copy(savedV.begin(), savedV.end(), v.begin());  // step() saved x and v before the substeps
+  keepIslandAngularMomenta(savedX);  // internal_momentum.cpp: moved positions under kept velocities change x × v
+  clock.lap(timings.solveMs);
+}
+
+/// The constraint iterations of one substep: every multiplier back to 0, then HPBD's coarse pre-pass if on, then
+/// `iterations` passes over every constraint kind, the contacts last.
+void World::Impl::solveConstraints(bool useBdf2, Real invH2, Real stepFraction, size_t pass) {
+  std::vector<Real>& lambda = settings.solver == Solver::GaussSeidel ? distanceLambda : schedule.lambda;
+  std::fill(lambda.begin(), lambda.end(), Real(0));
+  std::fill(attachmentLambda.begin(), attachmentLambda.end(), Real(0));
+  std::fill(dihedralLambda.begin(), dihedralLambda.end(), Real(0));
+  std::fill(volumeLambda.begin(), volumeLambda.end(), Real(0));
+  std::fill(globalVolumeLambda.begin(), globalVolumeLambda.end(), Real(0));
+  std::fill(neoHookeanLambda.begin(), neoHookeanLambda.end(), Real(0));
+  std::fill(triangleStrainLambda.begin(), triangleStrainLambda.end(), Real(0));
+  std::fill(shapeMatchingLambda.begin(), shapeMatchingLambda.end(), Real(0));
+  const bool xpbd = settings.method == Method::Xpbd;
+  prepareIslandFrames(useBdf2);  // internal_momentum.cpp: the guard brackets every internal projection below
+  // HPBD's pre-pass: the coarse levels move the particles once per substep, then the iterations refine.
+  if (settings.solver == Solver::Hierarchical) {
+    beginInternalProjections();
+    hierarchy.solve(asVec3(p), w.data(), xpbd, invH2);
+    endInternalProjections();
+  }
+  for (int it = 0; it < settings.iterations; ++it) {
+    beginInternalProjections();
+    switch (settings.solver) {
+      // Under BDF2 the distances sweep back as well (symmetric_sweep.h): its recurrence amplifies a one-way
+      // sweep's complex eigenvalues (a 20×20 rigid cloth at 10×1 went from 9.6 J to 72 J).
+      case Solver::GaussSeidel:
+        projectDistancesGaussSeidel(xpbd, invH2);
+        if (useBdf2) projectDistancesGaussSeidel(xpbd, invH2, true);
+        break;
+      case Solver::Jacobi: projectDistancesJacobi(xpbd, invH2); break;
+      case Solver::ColouredGaussSeidel:
+      case Solver::Hierarchical:  // level 0
+        projectDistancesColoured(xpbd, invH2);
+        if (useBdf2) projectDistancesColoured(xpbd, invH2, true);
+        break;
+      // One local/global solve of distances, dihedrals and tets (1/h_eff² = invH2); the rest PBD-style below.
+      case Solver::ProjectiveDynamics: solveProjective(invH2); break;
+    }
+    projectTriangleStrains(xpbd, invH2);
+    if (settings.solver != Solver::ProjectiveDynamics) {  // PD solved these in its global step
+      projectDihedrals(xpbd, invH2);
+      projectVolumes(xpbd, invH2);
+      projectNeoHookeans(xpbd, invH2);
+    }
+    projectGlobalVolumes(xpbd, invH2);
+    projectShapeMatchingClusters(xpbd, invH2);
+    endInternalProjections();
+    projectTethers();
+    projectSelfCollisions();
+    projectContinuousSelfContacts();
+    projectAttachmentsAndContacts(xpbd, invH2, stepFraction);
+    if (pass != kNoResiduals) recordResidual(pass + size_t(it), invH2);
+  }
 }
 
 /// k' depends on the iteration count, and the colour schedule on the constraints: both are refreshed here, before

@@ -125,6 +125,8 @@ struct World::Impl {
   std::vector<Real> savedX, savedV;   // x and v at the start of the step, for the non-finite guard's rollback
   std::vector<Real> xPrev, vPrev;     // BDF2 history: x and v one substep back
   bool historyValid = false;          // xPrev/vPrev describe the substep before the current state
+  bool hasStepped = false;            // a step has run; steppedSettings holds its settings
+  SolverSettings steppedSettings;     // the last step's settings: a step whose solve differs settles first (settle)
   StepReport report;
   StepClock clock;                    // World::setStepTimings: laps into `timings` when enabled
   StepTimings timings;
@@ -236,7 +238,14 @@ struct World::Impl {
 
   // --- The step (step.cpp) ---
   void step(Real dt);
-  void runSubsteps(Real dt);
+  void runSubsteps(Real dt, bool settleFirst);
+  void settle(Real h);
+  // The constraint iterations of one substep on p, from the multipliers' reset to the last pass; `pass` numbers the
+  // substep's first pass for the residual record (kNoResiduals: record none).
+  void solveConstraints(bool useBdf2, Real invH2, Real stepFraction, size_t pass);
+  static constexpr size_t kNoResiduals = ~size_t(0);
+  // True when the step about to run converges differently from the last one (step.cpp).
+  bool solveChangedSinceLastStep() const;
   bool stateIsFinite();
   void rollBack();
   void refreshDerivedData();
@@ -264,6 +273,7 @@ struct World::Impl {
   void refreshIslands();                      // rebuilds them if dirty (never allocates after the reserve)
   void prepareIslandFrames(bool bdf2);        // per substep: free islands, their centres and inertia
   void beginInternalProjections();            // T⁰ per free island
+  void keepIslandAngularMomenta(const std::vector<Real>& x0);  // after the settle: Σ m x × v as it was at x0
   void endInternalProjections();              // removes the angular impulse the projections added since T⁰
   Eigen::Vector3d lever(uint32_t particle, bool bdf2) const;
   Eigen::Vector3d islandTorqueSum(uint32_t island) const;

@@ -54,9 +54,7 @@ function rope(pbd, world) {
 
 /**
  * A three.js-style UV sphere (welded at seam and poles) inflated to 1.05 x its volume, dropped onto a box; with
- * `bending` its dihedral bending is on (balloon-bending). Edge compliance 1e-3: with 1e-4 its energy rose from 4.9 J
- * to 18 J (bound 9.1 J) when the schedule went from 4 substeps to 4 iterations, speeds up to 30 m/s (a known failure,
- * not fixed).
+ * `bending` its dihedral bending is on (balloon-bending). Edge compliance 1e-3.
  */
 function balloon(pbd, world, bending = false) {
   world.addCollider({ shape: 'box', position: [0.2, 0.1, 0], halfExtents: [0.3, 0.1, 0.3], thickness: 0.005,
@@ -67,11 +65,8 @@ function balloon(pbd, world, bending = false) {
   return [range(body.firstConstraint, body.constraintCount, 1e-3, 1)];
 }
 
-/** The balloon with its default dihedral bending: a known failure, run only by name. Under Jacobi it went from 3 m/s
- * to 15,000 m/s in one frame on the box edge until the dihedral kernel got its trust region
- * (src/constraints/dihedral.h). It passes the long schedule (4,800 steps: E max 4.76 J of 9.08), but in the CI
- * schedule its energy jumps from 0.7 to 20.4 J at step 90, as the gallery's balloon and solver scenes do: squashed by
- * the unconverged '4 substeps' phase, it is re-inflated at once by the converged one (tests/js/node/soak.test.js). */
+/** The balloon with its default dihedral bending. Under Jacobi it went from 3 m/s to 15,000 m/s in one frame on the
+ * box edge until the dihedral kernel got its trust region (src/constraints/dihedral.h). */
 const balloonWithBending = (pbd, world) => balloon(pbd, world, true);
 
 /**
@@ -93,11 +88,9 @@ export const SCENES = {
   bunny: softBunny,
   rope,
   balloon,
+  'balloon-bending': balloonWithBending,
   selfcloth: selfCollidingCloth,
 };
-
-/** Scenes that fail today and are run only when asked for by name (--scene): see their comments. */
-export const KNOWN_FAILING = { 'balloon-bending': balloonWithBending };
 
 /**
  * The demo page's gallery scenes, as the page builds them (web/demo/scene-host.js, with the scene's own panel values,
@@ -122,10 +115,9 @@ function buildGallery(pbd, name) {
 /** A fresh world holding the scene, with the ground set; the caller deletes it. */
 export function buildScene(pbd, name) {
   if (name.startsWith('gallery:') && name.slice(8) in GALLERY) return buildGallery(pbd, name.slice(8));
-  const build = SCENES[name] ?? KNOWN_FAILING[name];
+  const build = SCENES[name];
   if (!build) {
-    throw new Error(`soak: unknown scene ${JSON.stringify(name)} (have ${[...Object.keys(SCENES),
-      ...Object.keys(KNOWN_FAILING)].join(', ')})`);
+    throw new Error(`soak: unknown scene ${JSON.stringify(name)} (have ${Object.keys(SCENES).join(', ')})`);
   }
   const world = new pbd.World();
   try {
