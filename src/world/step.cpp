@@ -142,10 +142,10 @@ bool World::Impl::solveChangedSinceLastStep() const {
 /// or forces, whose own motion carries over from substep to substep (it speeds up the contraction of a long chain:
 /// from rest in every substep, 40 × 40 Gauss–Seidel left most of the sag for the step to launch); then the velocities
 /// are put back as the step found them (plus, for an island without pins, the rigid spin that keeps its angular
-/// momentum, which the moved positions would change). The error the old settings left goes into the positions without turning into
-/// kinetic energy, as the pre-stabilization of Macklin et al. 2014 (Unified Particle Physics for Real-Time
-/// Applications) does for contacts. A compliant constraint moves by C/(1 + α̃/w) at most per pass, little for soft
-/// ones, whose stretch under load is real; a state that satisfies the constraints stays put. Colliders and
+/// momentum, which the moved positions would change). The error the old settings left goes into the positions
+/// without turning into kinetic energy, as the pre-stabilization of Macklin et al. 2014 (Unified Particle Physics for
+/// Real-Time Applications) does for contacts. A compliant constraint moves by C/(1 + α̃/w) at most per pass, little
+/// for soft ones, whose stretch under load is real; a state that satisfies the constraints stays put. Colliders and
 /// attachment targets stay where the last step left them. Costs one step's solve, once per change.
 void World::Impl::settle(Real h) {
   std::fill(v.begin(), v.end(), Real(0));
