@@ -2,7 +2,8 @@
 // build) and, with --single, without the headers (single-threaded build). Per scene: the median solver time per
 // step (ms, measured in the simulation worker around world.step) and the median render-frame interval (ms; headless
 // Chromium renders in software, so this is a lower bound on what a laptop GPU does, not a target).
-// Usage: node bench/gallery-bench.mjs [--single] [--seconds 4]
+// Usage: node bench/gallery-bench.mjs [--single] [--threads N] [--seconds 4] [--scenes fold,drape]
+// --threads: the solver threads of the threaded build (default: the library's, min(cores, 4)).
 import { createServer } from 'vite';
 import { chromium } from 'playwright';
 import viteConfig, { isolationHeaders } from '../vite.config.js';
@@ -10,7 +11,10 @@ import { SCENES } from '../web/demo/scenes/index.js';
 
 const args = process.argv.slice(2);
 const single = args.includes('--single');
-const seconds = Number(args[args.indexOf('--seconds') + 1]) || 4;
+const option = (flag) => (args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined);
+const seconds = Number(option('--seconds')) || 4;
+const threads = option('--threads') === undefined ? undefined : Number(option('--threads'));
+const sceneNames = option('--scenes')?.split(',') ?? Object.keys(SCENES);
 const median = (a) => { const s = [...a].sort((x, y) => x - y); return s.length ? s[Math.floor(s.length / 2)] : NaN; };
 
 const server = await createServer({ ...viteConfig, configFile: false, logLevel: 'silent',
@@ -23,10 +27,14 @@ console.log(`gallery scenes in headless Chromium (${single ? 'single-threaded bu
   `median over ${seconds} s after 60 frames of warm-up`);
 console.log('scene          particles  solver ms/step  render ms/frame  build');
 try {
-  for (const name of Object.keys(SCENES)) {
+  for (const name of sceneNames) {
     const page = await browser.newPage({ viewport: { width: 1024, height: 640 } });
     await page.goto(`${server.resolvedUrls.local[0]}?scene=${name}`);
     await page.waitForFunction(() => window.__pbdDemo?.ready && __pbdDemo.frames > 60, null, { timeout: 180_000 });
+    if (threads !== undefined && !single) {
+      await page.evaluate((n) => __pbdDemo.setThreads(n), threads);
+      await page.waitForFunction((n) => __pbdDemo.threads === n, threads, { timeout: 10_000 });
+    }
     await page.waitForTimeout(seconds * 1000);
     const r = await page.evaluate(() => ({ ...__pbdDemo.timings, variant: __pbdDemo.variant, threads: __pbdDemo.threads,
       particles: __pbdDemo.drawables.reduce((n, d) => n + d.particleCount, 0) }));

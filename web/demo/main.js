@@ -133,7 +133,7 @@ worker.onmessage = ({ data }) => {
       }
       const params = { ...data.params, ...readUrlParams(url, data.params) };
       panel = createPanel({ params, sceneName, scenes: SCENES, send, renderer, snapshots,
-        maxThreads: data.variant === 'threaded' ? data.threads : 1 });
+        threads: data.threads, maxThreads: data.maxThreads });
       send({ type: 'params', params });
       break;
     }
@@ -316,6 +316,8 @@ window.__pbdDemo = {
   loadSnapshot() { snapshots.loadLast(); },
   /** Loads arbitrary bytes as a snapshot (for tests of the error path). */
   loadSnapshotBytes(bytes) { send({ type: 'loadSnapshot', bytes: new Uint8Array(bytes) }); },
+  /** Sets the solver threads (threaded build), as the panel's slider does; the `threads` getter follows. */
+  setThreads(n) { send({ type: 'params', params: { threads: n } }); },
   /** Pauses or resumes the simulation, as the panel's checkbox does. */
   pause(on) { send({ type: 'pause', value: on }); },
   /** Presses the cancel button of a running tetrahedralization. */

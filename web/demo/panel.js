@@ -7,7 +7,7 @@ import { shareLink } from './share-link.js';
 const SOLVERS = { 'Gauss-Seidel': 'gauss-seidel', 'Jacobi': 'jacobi', 'coloured Gauss-Seidel (parallel)':
   'coloured-gauss-seidel', 'hierarchical PBD': 'hierarchical', 'Projective Dynamics': 'projective-dynamics' };
 
-export function createPanel({ params, sceneName, scenes, send, renderer, maxThreads, snapshots }) {
+export function createPanel({ params, sceneName, scenes, send, renderer, threads, maxThreads, snapshots }) {
   const defaults = { ...params };
   const values = { ...params, scene: sceneName, paused: false };
   const gui = new GUI({ title: 'Simulation' });
@@ -34,7 +34,7 @@ export function createPanel({ params, sceneName, scenes, send, renderer, maxThre
   gui.add(values, 'staticFriction', -1, 2, 0.01).name('ground static friction (-1: same)').onChange(update);
   gui.add(values, 'restitution', 0, 1, 0.01).name('ground restitution').onChange(update);
   if (maxThreads > 1) {
-    if (!values.threads) values.threads = maxThreads;
+    if (!values.threads) values.threads = threads;
     gui.add(values, 'threads', 1, maxThreads, 1).name('solver threads').onChange(update);
   }
   gui.add(values, 'contacts').name('draw contacts (last step)').onChange(update);

@@ -260,7 +260,7 @@ async function start({ variant, scene, cancel }) {
   sceneName = scene;
   params = sceneParams(sceneName);
   build();
-  postMessage({ type: 'ready', variant: pbd.variant, threads: pbd.threads, ...describe() });
+  postMessage({ type: 'ready', variant: pbd.variant, threads: pbd.threads, maxThreads: pbd.maxThreads, ...describe() });
   nextTick = performance.now();
   loop();
 }

@@ -705,7 +705,10 @@ export interface Pbd {
   variant: 'threaded' | 'single';
   /** Solver threads, the calling one included. */
   readonly threads: number;
-  /** Changes the thread count (threaded build; capped at the pool size chosen at load). Returns the new count. */
+  /** The most threads setThreads can give: the pool spawned at load (min(cores, 4), or the threads asked for if
+   * more) plus the calling thread; 1 in the single-threaded build. */
+  readonly maxThreads: number;
+  /** Changes the thread count (threaded build; capped at maxThreads). Returns the new count. */
   setThreads(n: number): number;
   /** Bytes currently allocated in the wasm heap. */
   heapBytesInUse(): number;
@@ -720,7 +723,8 @@ export interface Pbd {
 export interface CreatePbdOptions {
   /** Force a build. Default: 'threaded' in Node and on cross-origin isolated pages, 'single' otherwise. */
   variant?: 'threaded' | 'single';
-  /** Threads including the calling one, 1..64 (threaded build). Default min(hardwareConcurrency, 4). */
+  /** Threads including the calling one, 1..64 (threaded build). Default in a browser min(hardwareConcurrency − 1,
+   * 4), at least 1: one core is left to the page, which renders while the solver steps. In Node min(cores, 4). */
   threads?: number;
 }
 

@@ -21,9 +21,20 @@ const isNode = typeof process !== 'undefined' && !!process.versions?.node && typ
 const VARIANTS = ['threaded', 'single'];
 const MAX_THREADS = 64;
 
+/** Cores the solver may use: the browser's hardwareConcurrency (2 in Node, where the bench sets its own). */
+const coreCount = () => (isNode ? undefined : globalThis.navigator?.hardwareConcurrency) ?? 2;
+
+/** The most solver threads worth having: beyond 4 the barriers between colours cost more than they save. */
+const usefulThreads = () => Math.max(1, Math.min(coreCount(), 4));
+
+/**
+ * Solver threads by default. In a browser one core is left to the page: it renders while the solver steps, and a
+ * solver thread that loses its core stalls every barrier. In headless Chromium on 2 cores the demo's scenes stepped
+ * as fast or faster on 1 solver thread as on 2 (fold 16.5 against 19.7 ms, showcase 12.5–14.2 against 15.0–17.8,
+ * `node bench/gallery-bench.mjs --threads 1|2`). Node has no page to render: all useful threads.
+ */
 function defaultThreadCount() {
-  const cores = isNode ? undefined : globalThis.navigator?.hardwareConcurrency;
-  return Math.max(1, Math.min(cores ?? 2, 4));
+  return isNode ? usefulThreads() : Math.max(1, Math.min(coreCount() - 1, 4));
 }
 
 /** Which build createPbd() would load here when no variant is forced, and why. */
@@ -100,7 +111,8 @@ function abortError() {
  * Loads the WebAssembly module.
  * @param {{variant?: 'threaded'|'single', threads?: number}} [options]
  *   variant: force a build (default: threaded in Node and on cross-origin isolated pages, single otherwise).
- *   threads: solver threads including the calling one (threaded build only; default min(cores, 4)).
+ *   threads: solver threads including the calling one (threaded build only; default min(cores − 1, 4) in a
+ *   browser, at least 1, and min(cores, 4) in Node; see defaultThreadCount).
  * @returns {Promise<import('./index').Pbd>}
  */
 export async function createPbd(options = {}) {
@@ -111,8 +123,9 @@ export async function createPbd(options = {}) {
       '(serve it with COOP: same-origin and COEP: require-corp)');
   }
   const threads = variant === 'single' ? 1 : (options.threads ?? defaultThreadCount());
-  // The pthread pool is spawned at load; never ask the C++ side for more threads than it holds.
-  const poolSize = variant === 'threaded' ? Math.max(1, threads - 1) : 0;
+  // The pthread pool is spawned at load, with room for every useful thread (setThreads may raise the count up to
+  // maxThreads later); never ask the C++ side for more threads than it holds.
+  const poolSize = variant === 'threaded' ? Math.max(1, Math.max(threads, usefulThreads()) - 1) : 0;
   const moduleArgs = { pthreadPoolSize: poolSize, ...(isNode ? await nodeModuleArgs(variant) : {}) };
   const factory = await importVariant(variant);
   const M = guardModule(await factory(moduleArgs));   // a failing call must not leak wasm stack (stack-guard.js)
@@ -128,6 +141,8 @@ export async function createPbd(options = {}) {
     readTetGen: (nodeText, eleText) => M.readTetGen(nodeText, eleText),
     variant,
     get threads() { return M.threadCount(); },
+    /** The most threads setThreads can give (the pool spawned at load plus the calling thread); 1 when single. */
+    maxThreads: poolSize + 1,
     setThreads(n) {
       if (!(Number.isInteger(n) && n >= 1 && n <= MAX_THREADS)) {
         throw new Error(`setThreads: threads must be an integer in [1, ${MAX_THREADS}] (got ${n})`);

@@ -8,6 +8,16 @@ it('the test page is cross-origin isolated, so the threaded build is preferred',
   expect(preferredVariant().variant).toBe('threaded');
 });
 
+it('leaves one core to the page by default, and can take it back with setThreads', async () => {
+  const pbd = await createPbd();
+  const cores = navigator.hardwareConcurrency;
+  expect(pbd.threads).toBe(Math.max(1, Math.min(cores - 1, 4)));
+  expect(pbd.maxThreads).toBe(Math.max(2, Math.min(cores, 4)));
+  expect(pbd.setThreads(pbd.maxThreads)).toBe(pbd.maxThreads);
+  expect(pbd.threads).toBe(pbd.maxThreads);
+  expect(pbd.setThreads(pbd.maxThreads + 1)).toBe(pbd.maxThreads);   // capped at the pool spawned at load
+});
+
 it('loads the threaded build with two threads and steps a cloth in shared memory', async () => {
   const pbd = await createPbd({ threads: 2 });
   expect(pbd.variant).toBe('threaded');

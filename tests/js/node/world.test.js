@@ -24,6 +24,7 @@ describe('loading', () => {
     expect(single.variant).toBe('single');
     expect(single.module.isThreadedBuild()).toBe(false);
     expect(single.threads).toBe(1);
+    expect(single.maxThreads).toBe(1);
     const w = new single.World();
     hangingCloth(w, 8);
     w.step(1 / 60);
