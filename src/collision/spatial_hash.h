@@ -3,6 +3,7 @@
 // reserved with the particles, so it never allocates inside step(), and its order is deterministic.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -40,7 +41,8 @@ class SpatialHash {
   }
 
   /// Calls visit(j) for every particle hashed into the cells overlapping the cube of half-size `radius` around p
-  /// (a superset of the particles within `radius`: buckets can collide, the caller checks distances).
+  /// (a superset of the particles within `radius`: buckets can collide, the caller checks distances), once each
+  /// when the cube spans at most 3 cells a side.
   template <class Visit>
   void query(const Real* p, Real radius, Visit visit) const {
     forEachBucket(p, radius, [&](uint32_t begin, uint32_t end) {
@@ -82,6 +84,12 @@ class SpatialHash {
     const int64_t x0 = cell(p[0] - radius), x1 = cell(p[0] + radius);
     const int64_t y0 = cell(p[1] - radius), y1 = cell(p[1] + radius);
     const int64_t z0 = cell(p[2] - radius), z1 = cell(p[2] + radius);
+    // Two of the cells can share a bucket; its particles are visited once all the same, for cubes of up to 3 cells
+    // a side (every caller's: cells of one or two query radii).
+    constexpr int kDedupedCells = 27;
+    size_t visited[kDedupedCells];
+    int visitedCount = 0;
+    const bool dedupe = x1 - x0 < 3 && y1 - y0 < 3 && z1 - z0 < 3;
     // The hash is a xor of one product per axis: each axis's products once, not once per cell.
     for (int64_t x = x0; x <= x1; ++x) {
       const uint64_t hx = uint64_t(x) * kPrimeX;
@@ -89,6 +97,10 @@ class SpatialHash {
         const uint64_t hxy = hx ^ (uint64_t(y) * kPrimeY);
         for (int64_t z = z0; z <= z1; ++z) {
           const size_t b = fold(hxy ^ (uint64_t(z) * kPrimeZ));
+          if (dedupe) {
+            if (std::find(visited, visited + visitedCount, b) != visited + visitedCount) continue;
+            visited[visitedCount++] = b;
+          }
           bucketRange(cellStart_[b], cellStart_[b + 1]);
         }
       }

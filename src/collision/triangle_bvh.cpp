@@ -80,6 +80,8 @@ TriangleBvh::TriangleBvh(std::vector<Point3d> vertices, std::vector<uint32_t> tr
   if (n > 0) build(0, n);
   boxLo_.resize(n);
   boxHi_.resize(n);
+  packedTriangleBoxes_.resize(n);
+  packedNodeBoxes_.resize(nodes_.size());
   fitTriangleBoxes();
 }
 
@@ -154,7 +156,12 @@ void TriangleBvh::refit(std::span<const Real> xyz) {
 }
 
 void TriangleBvh::refitTriangleBoxes(std::span<const Vec3> lo, std::span<const Vec3> hi) {
-  for (uint32_t k = 0; k < order_.size(); ++k) boxLo_[k] = lo[order_[k]].cast<double>(), boxHi_[k] = hi[order_[k]].cast<double>();
+  for (uint32_t k = 0; k < order_.size(); ++k) {
+    const Vec3& l = lo[order_[k]];
+    const Vec3& h = hi[order_[k]];
+    boxLo_[k] = l.cast<double>(), boxHi_[k] = h.cast<double>();
+    packedTriangleBoxes_[k] = {{l.x(), l.y(), l.z(), 0}, {h.x(), h.y(), h.z(), 0}};
+  }
   for (size_t k = nodes_.size(); k-- > 0;) {  // children before parents, as in refit()
     Node& n = nodes_[k];
     if (n.left < 0) {
@@ -164,6 +171,9 @@ void TriangleBvh::refitTriangleBoxes(std::span<const Vec3> lo, std::span<const V
       n.lo = nodes_[n.left].lo.cwiseMin(nodes_[n.right].lo);
       n.hi = nodes_[n.left].hi.cwiseMax(nodes_[n.right].hi);
     }
+    // The float copy of a box of floats is exact.
+    packedNodeBoxes_[k] = {{float(n.lo.x()), float(n.lo.y()), float(n.lo.z()), 0},
+                           {float(n.hi.x()), float(n.hi.y()), float(n.hi.z()), 0}};
   }
 }
 

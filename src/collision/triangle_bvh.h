@@ -15,6 +15,7 @@
 
 #include <Eigen/Core>
 
+#include "math/wide_float.h"
 #include "pbd/real.h"
 
 namespace pbd {
@@ -75,11 +76,12 @@ class TriangleBvh {
 
   /// Self-collision's refit: the triangles' boxes are given (`lo`, `hi`: one per triangle, by triangle index; the
   /// caller's swept and padded boxes), and the nodes' boxes follow. Same tree, no allocation; the vertices are kept.
-  /// For forEachOverlappingPair.
+  /// For forEachOverlappingPair, which walks float copies of these boxes (exact: they are floats to begin with).
   void refitTriangleBoxes(std::span<const Vec3> lo, std::span<const Vec3> hi);
 
   /// Calls visit(a, b) once for every unordered pair of distinct triangles whose boxes overlap (self-collision's
-  /// broad phase: one walk of the tree against itself instead of one query per element), in a fixed order.
+  /// broad phase: one walk of the tree against itself instead of one query per element), in a fixed order. The
+  /// boxes are refitTriangleBoxes' (which must have been called).
   template <class Visit>
   void forEachOverlappingPair(Visit visit) const {
     forEachOverlappingPair(visit, [](int32_t, int32_t) { return false; });
@@ -97,28 +99,31 @@ class TriangleBvh {
     NodePair stack[kPairStack];
     int top = 0;
     stack[top++] = {0, 0};
+    const PackedBox* box = packedTriangleBoxes_.data();
     // The triangle pairs of two leaves (of one leaf with itself: each pair once). Between two leaves, only the
     // triangles that reach into the other leaf's box are paired: neighbouring leaves overlap at their borders only.
     auto leafPairs = [&](const Node& a, const Node& b) {
       if (&a == &b) {
         for (uint32_t i = a.first; i < a.first + a.count; ++i) {
           for (uint32_t j = i + 1; j < a.first + a.count; ++j) {
-            if (boxesOverlap(boxLo_[i], boxHi_[i], boxLo_[j], boxHi_[j])) visit(order_[i], order_[j]);
+            if (packedOverlap(box[i], box[j])) visit(order_[i], order_[j]);
           }
         }
         return;
       }
+      const PackedBox& aBox = packedNodeBoxes_[size_t(&a - nodes_.data())];
+      const PackedBox& bBox = packedNodeBoxes_[size_t(&b - nodes_.data())];
       uint32_t reaching[kLeafSize];
       uint32_t m = 0;
       for (uint32_t j = b.first; j < b.first + b.count; ++j) {
-        if (boxesOverlap(boxLo_[j], boxHi_[j], a.lo, a.hi)) reaching[m++] = j;
+        if (packedOverlap(box[j], aBox)) reaching[m++] = j;
       }
       if (m == 0) return;
       for (uint32_t i = a.first; i < a.first + a.count; ++i) {
-        if (!boxesOverlap(boxLo_[i], boxHi_[i], b.lo, b.hi)) continue;
+        if (!packedOverlap(box[i], bBox)) continue;
         for (uint32_t q = 0; q < m; ++q) {
           const uint32_t j = reaching[q];
-          if (boxesOverlap(boxLo_[i], boxHi_[i], boxLo_[j], boxHi_[j])) visit(order_[i], order_[j]);
+          if (packedOverlap(box[i], box[j])) visit(order_[i], order_[j]);
         }
       }
     };
@@ -126,7 +131,7 @@ class TriangleBvh {
       const NodePair pair = stack[--top];
       const Node& a = nodes_[pair.a];
       const Node& b = nodes_[pair.b];
-      if (pair.a != pair.b && !boxesOverlap(a.lo, a.hi, b.lo, b.hi)) continue;
+      if (pair.a != pair.b && !packedOverlap(packedNodeBoxes_[size_t(pair.a)], packedNodeBoxes_[size_t(pair.b)])) continue;
       if (skip(pair.a, pair.b)) continue;
       if (a.left < 0 && b.left < 0) {
         leafPairs(a, b);
@@ -158,6 +163,16 @@ class TriangleBvh {
   Point3d areaNormal(uint32_t t) const;
 
  private:
+  /// A float box as two 4-lane rows, lane 3 zero in both, so that one compare per side tests all three axes.
+  struct alignas(16) PackedBox {
+    float lo[4];
+    float hi[4];
+  };
+  /// Whether two packed boxes overlap (touching counts), as boxesOverlap.
+  static bool packedOverlap(const PackedBox& a, const PackedBox& b) {
+    return all((Float4::load(a.lo) <= Float4::load(b.hi)) & (Float4::load(b.lo) <= Float4::load(a.hi)));
+  }
+
   int32_t build(uint32_t first, uint32_t count);
   void fitLeaf(Node& node) const;
   void fitTriangleBoxes();
@@ -167,6 +182,8 @@ class TriangleBvh {
   std::vector<uint32_t> order_;  // triangle indices, permuted so that each node's triangles are contiguous
   std::vector<Node> nodes_;      // preorder: node 0 is the root
   std::vector<Point3d> boxLo_, boxHi_;  // bounding box of triangleAt(k), by k: a cheap test before the exact one
+  std::vector<PackedBox> packedTriangleBoxes_;  // refitTriangleBoxes' boxes of triangleAt(k), by k
+  std::vector<PackedBox> packedNodeBoxes_;      // and of the nodes, by node id
 };
 
 }  // namespace pbd

@@ -82,8 +82,7 @@ uint32_t World::Impl::appendParticles(const char* fn, const Real* xyz, const Rea
   for (auto* a : {&x, &p, &inertial, &v, &force, &jacobiDelta, &savedX, &savedV, &restX, &xPrev, &vPrev}) {
     a->reserve(3 * newCount);
   }
-  selfCollisionHash.reserve(newCount);
-  selfCollisionPairs.reserve(kSelfCollisionPairsPerParticle * newCount);
+  if (settings.selfCollision.enabled) reserveSelfCollision(newCount);
   w.reserve(newCount);
   paddedP.reserve(4 * (newCount + 1));
   reserveContacts(newCount, colliders.size());
@@ -231,6 +230,7 @@ const SolverSettings& World::settings() const { return impl_->settings; }
 void World::setSettings(const SolverSettings& s) {
   checkSettings("setSettings", s);
   impl_->reserveResiduals(s.substeps, s.iterations);
+  if (s.selfCollision.enabled) impl_->reserveSelfCollision(impl_->count());
   impl_->settings = s;
 }
 
@@ -305,6 +305,7 @@ void World::setSelfCollision(const SelfCollisionSettings& selfCollision) {
   SolverSettings s = impl_->settings;
   s.selfCollision = selfCollision;
   checkSettings("setSelfCollision", s);
+  if (s.selfCollision.enabled) impl_->reserveSelfCollision(impl_->count());
   impl_->settings = s;
 }
 

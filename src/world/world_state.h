@@ -17,7 +17,7 @@
 #include "pbd/colliders.h"
 #include "pbd/world.h"
 #include "collision/mesh_collider.h"
-#include "collision/spatial_hash.h"
+#include "collision/particle_neighbours.h"
 #include "schedule/element_order.h"
 #include "schedule/graph_colouring.h"
 #include "solvers/hierarchy.h"
@@ -38,6 +38,8 @@ inline const Vec3* asVec3(const std::vector<Real>& xyz) { return reinterpret_cas
 inline constexpr size_t kParticlesPerTask = 4096;
 /// Self-collision pairs reserved per particle; a denser pile keeps the first ones found (step() never allocates).
 inline constexpr size_t kSelfCollisionPairsPerParticle = 8;
+/// Particle self-collision's candidate pairs reserved per particle (ParticleNeighbours: the pairs within its reach).
+inline constexpr size_t kSelfCollisionNeighboursPerParticle = 16;
 /// Constraints per range when a colour is projected in parallel.
 inline constexpr size_t kConstraintsPerTask = 1024;
 
@@ -168,8 +170,10 @@ struct World::Impl {
   std::vector<Real> attachmentLambda;
   std::vector<uint32_t> freeAttachments;
   std::vector<Real> restX;                    // xyz at creation: self-collision ignores pairs that start close
-  SpatialHash selfCollisionHash;
-  std::vector<std::pair<uint32_t, uint32_t>> selfCollisionPairs;
+  ParticleNeighbours selfCollisionNeighbours;  // particle self-collision's candidates, searched when stale
+  uint32_t selfCollisionSkinPause = 0;  // stale substeps left that search without a skin (self_collision.cpp)
+  uint32_t selfCollisionListAge = UINT32_MAX;  // substeps since the last search with a skin (counted up to 4)
+  std::vector<std::pair<uint32_t, uint32_t>> selfCollisionPairs;  // this substep's: the candidates within 2 radius
   std::vector<SelfCollidingSurface> selfSurfaces;  // continuous self-collision: one per cloth/mesh body, by body
   std::vector<SelfContact> selfContacts;           // this substep's; capacity reserved, so step() never allocates
   std::vector<SelfContactCandidate> selfCandidates;  // the broad phase's batch (capacity kSelfCandidateBlock)
@@ -296,6 +300,7 @@ struct World::Impl {
   void reserveShapeMatching(const char* fn, const ShapeMatchingBlueprint& cluster);
   void appendShapeMatching(const ShapeMatchingBlueprint& cluster, uint32_t first);  // after reserving: never throws
   void findSelfCollisionPairs();
+  void reserveSelfCollision(size_t particles);
   void projectSelfCollisions();
   // Continuous cloth self-collision (cloth_self_collision.cpp): surfaces added with their bodies, the stage.
   SelfCollidingSurface* selfSurfaceOf(uint32_t body);  // nullptr: the body has no triangles

@@ -96,6 +96,7 @@ TEST(SpatialHash, FindsEveryPairWithinTheRadius) {
         for (uint32_t j : order) k += k < sub->size() && (*sub)[k] == j;
         ASSERT_EQ(k, sub->size()) << "particle " << i;
       }
+      ASSERT_EQ(order.size(), found.size()) << "particle " << i << ": a particle visited twice";
       visits += order.size(), nearVisits += nearOrder.size(), restVisits += restOrder.size();
     }
     EXPECT_LT(nearVisits, visits) << "cells of " << cellsPerRadius << " radii";  // blocks are skipped

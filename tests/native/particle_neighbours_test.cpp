@@ -1,0 +1,180 @@
+// Particle self-collision's neighbour list (collision/particle_neighbours.h): between two searches it yields exactly
+// the pairs a brute-force search would, in the same sorted order, and a world that keeps its list steps bit for bit
+// like one that searches afresh every frame.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <utility>
+#include <vector>
+
+#include "collision/particle_neighbours.h"
+#include "pbd/world.h"
+#include "scenes/scenes.h"
+
+using namespace pbd;
+
+namespace {
+
+using Pairs = std::vector<std::pair<uint32_t, uint32_t>>;
+
+Real squaredDistance(const Real* a, const Real* b) {
+  const Real dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
+  return dx * dx + dy * dy + dz * dz;
+}
+
+/// Every pair i < j closer than `diameter` at xyz and not closer than it at rest, by i then j.
+Pairs bruteForcePairs(const std::vector<Real>& xyz, const std::vector<Real>& rest, Real diameter) {
+  Pairs pairs;
+  const uint32_t n = uint32_t(xyz.size() / 3);
+  for (uint32_t i = 0; i < n; ++i) {
+    for (uint32_t j = i + 1; j < n; ++j) {
+      if (squaredDistance(&xyz[3 * i], &xyz[3 * j]) >= diameter * diameter) continue;
+      if (squaredDistance(&rest[3 * i], &rest[3 * j]) < diameter * diameter) continue;
+      pairs.push_back({i, j});
+    }
+  }
+  return pairs;
+}
+
+}  // namespace
+
+TEST(ParticleNeighbours, YieldExactlyTheBruteForcePairsWhileTheListIsReused) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<Real> unit(-1, 1);
+  const uint32_t n = 600;
+  const Real diameter = 0.1f;
+  std::vector<Real> xyz(3 * n), rest(3 * n), velocity(3 * n);
+  for (Real& c : xyz) c = 0.6f * unit(rng);
+  for (size_t k = 0; k < rest.size(); ++k) rest[k] = xyz[k] + 0.3f * unit(rng);
+  for (Real& c : velocity) c = 0.001f * unit(rng);  // per step: at most 1.7 % of the diameter
+  ParticleNeighbours list;
+  list.reserve(n, 64 * n);
+  int searches = 0;
+  size_t pairsSeen = 0;
+  const int steps = 200;
+  for (int step = 0; step < steps; ++step) {
+    if (list.stale(xyz.data(), n, diameter)) {
+      list.search(xyz.data(), rest.data(), n, diameter, diameter / 2, [](uint32_t i, uint32_t j) {
+        ADD_FAILURE() << "no room for " << i << ", " << j;
+      });
+      ++searches;
+    }
+    Pairs found;
+    list.forEachWithin(xyz.data(), diameter, [&](uint32_t i, uint32_t j) { found.push_back({i, j}); });
+    const Pairs expected = bruteForcePairs(xyz, rest, diameter);
+    ASSERT_EQ(found, expected) << "step " << step << " (" << searches << " searches so far)";
+    pairsSeen += expected.size();
+    for (size_t k = 0; k < xyz.size(); ++k) xyz[k] += velocity[k];
+  }
+  std::printf("%d searches in %d steps, %zu pairs in all\n", searches, steps, pairsSeen);
+  EXPECT_GT(pairsSeen, size_t(steps));  // the scene has pairs to find
+  EXPECT_LT(searches, steps / 4);       // and the list is reused between searches
+  EXPECT_GT(searches, 1);               // but searched again once particles have moved
+}
+
+TEST(ParticleNeighbours, AListIsStaleForAnotherDiameterOrCountAndAfterANonFinitePosition) {
+  std::vector<Real> xyz = {0, 0, 0, 0.05f, 0, 0, 1, 1, 1};
+  const std::vector<Real> rest = {0, 0, 0, 1, 0, 0, 2, 2, 2};
+  ParticleNeighbours list;
+  list.reserve(3, 8);
+  EXPECT_TRUE(list.stale(xyz.data(), 3, 0.1f));  // never searched
+  list.search(xyz.data(), rest.data(), 3, 0.1f, 0.05f, [](uint32_t, uint32_t) {});
+  EXPECT_FALSE(list.stale(xyz.data(), 3, 0.1f));
+  EXPECT_TRUE(list.stale(xyz.data(), 3, 0.2f));
+  EXPECT_TRUE(list.stale(xyz.data(), 2, 0.1f));
+  xyz[7] = std::numeric_limits<Real>::quiet_NaN();
+  EXPECT_TRUE(list.stale(xyz.data(), 3, 0.1f));
+  xyz[7] = 1 + 0.03f;  // > kMoveSlack x skin / 2 = 0.8 x 0.025
+  EXPECT_TRUE(list.stale(xyz.data(), 3, 0.1f));
+  xyz[7] = 1 + 0.01f;
+  EXPECT_FALSE(list.stale(xyz.data(), 3, 0.1f));
+}
+
+TEST(ParticleNeighbours, APairWithoutRoomGoesToOverflowAndTheListStaysStale) {
+  const std::vector<Real> xyz = {0, 0, 0, 0.05f, 0, 0, 0, 0.05f, 0};
+  const std::vector<Real> rest = {0, 0, 0, 1, 0, 0, 2, 0, 0};
+  ParticleNeighbours list;
+  list.reserve(3, 1);  // three pairs within reach, room for one
+  Pairs overflowed;
+  EXPECT_FALSE(list.search(xyz.data(), rest.data(), 3, 0.1f, 0.05f, [&](uint32_t i, uint32_t j) { overflowed.push_back({i, j}); }));
+  EXPECT_EQ(list.size() + overflowed.size(), 3u);
+  EXPECT_EQ(list.size(), 1u);
+  EXPECT_TRUE(list.stale(xyz.data(), 3, 0.1f));
+}
+
+namespace {
+
+/// A cloth falling and sliding onto a pinned one (columns² particles `spacing` apart each, self-collision radius
+/// `radius`): one world keeps its neighbour list from frame to frame, the other is restored from a snapshot every
+/// frame, which leaves it none, so it searches afresh. The sliding keeps changing the pairs and carries particles
+/// across the hash's cells, so an order that depended on when the list was searched would show: both must hash the
+/// same every frame.
+void expectAKeptListToStepLikeAFreshSearch(Real spacing, Real radius, uint32_t columns) {
+  auto build = [&](World& world) {
+    SolverSettings s;
+    s.substeps = 7;
+    s.iterations = 2;
+    s.selfCollision = {true, radius};
+    world.setSettings(s);
+    ClothDef c;
+    c.columns = c.rows = columns;
+    c.spacing = spacing;  // finer than 2r: B cannot fall through A's squares
+    c.origin = Vec3(-0.15f, 0.2f, -0.15f);
+    for (uint32_t k = 0; k < c.columns * c.rows; ++k) c.pinned.push_back(k);
+    world.addCloth(c);
+    // 8 cm above, half a spacing across: no pair starts within reach, and it falls across A's squares.
+    c.origin = Vec3(-0.15f + spacing / 2, 0.28f, -0.15f + spacing / 2);
+    c.pinned.clear();
+    const uint32_t first = world.addCloth(c).firstParticle;
+    for (uint32_t i = first; i < world.particleCount(); ++i) world.setVelocity(i, Vec3(0.3f, 0, 0.1f));
+  };
+  World kept, fresh;
+  build(kept);
+  build(fresh);
+  uint32_t mostPairs = 0;
+  for (int f = 0; f < 120; ++f) {
+    const std::vector<uint8_t> blob = fresh.saveSnapshot();
+    World restored;
+    restored.loadSnapshot(blob.data(), blob.size());
+    fresh = std::move(restored);
+    kept.step(1.0f / 60);
+    fresh.step(1.0f / 60);
+    mostPairs = std::max(mostPairs, kept.selfCollisionPairCount());
+    ASSERT_EQ(scenes::stateHash(kept), scenes::stateHash(fresh)) << "frame " << f;
+  }
+  EXPECT_GT(mostPairs, 10u);
+}
+
+}  // namespace
+
+TEST(ParticleNeighbours, AWorldThatKeepsItsListStepsLikeOneThatSearchesEveryFrame) {
+  expectAKeptListToStepLikeAFreshSearch(0.02f, 0.012f, 16);
+}
+
+// With particles 1 cm apart and 2r = 4 cm, a list with a skin (reach 6 cm) would hold some 30 pairs per particle
+// that are never in contact, more than its room: the world searches without a skin instead, and still steps the
+// same whether it kept its list or not.
+TEST(ParticleNeighbours, AWorldWhoseListWithASkinDoesNotFitStepsLikeOneThatSearchesEveryFrame) {
+  expectAKeptListToStepLikeAFreshSearch(0.01f, 0.02f, 16);
+}
+
+TEST(ParticleNeighbours, WithoutASkinTheListHoldsExactlyThePairsWithinTheDiameter) {
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<Real> unit(-1, 1);
+  const uint32_t n = 300;
+  const Real diameter = 0.12f;
+  std::vector<Real> xyz(3 * n), rest(3 * n);
+  for (Real& c : xyz) c = 0.5f * unit(rng);
+  for (size_t k = 0; k < rest.size(); ++k) rest[k] = xyz[k] + 0.3f * unit(rng);
+  ParticleNeighbours list;
+  list.reserve(n, 16 * n);
+  EXPECT_TRUE(list.search(xyz.data(), rest.data(), n, diameter, 0, [](uint32_t, uint32_t) {}));
+  const Pairs expected = bruteForcePairs(xyz, rest, diameter);
+  EXPECT_EQ(list.size(), expected.size());
+  Pairs found;
+  list.forEachWithin(xyz.data(), diameter, [&](uint32_t i, uint32_t j) { found.push_back({i, j}); });
+  EXPECT_EQ(found, expected);
+  EXPECT_FALSE(list.stale(xyz.data(), n, diameter));  // unmoved
+  xyz[100] += 1e-4f;
+  EXPECT_TRUE(list.stale(xyz.data(), n, diameter));  // any move
+}
