@@ -70,6 +70,8 @@ struct SelfCollidingSurface {
   std::vector<uint32_t> edgeTriangleAt;     ///< edgeTriangleAt[edgeTriangleStart[e] .. edgeTriangleStart[e + 1]).
   std::vector<uint8_t> nodeConnected;       ///< Per node of bvh: 1 when its triangles, with its bridges, are one
                                             ///< patch connected through shared edges (topology only, so built once).
+  std::vector<uint32_t> leafNeighbourStart;  ///< Per node + 1: a leaf's edge-sharing leaves are leafNeighbourAt[
+  std::vector<uint32_t> leafNeighbourAt;     ///< leafNeighbourStart[id] .. [id + 1]), sorted (none for inner nodes).
   std::vector<uint32_t> nodeBridgeStart;    ///< Per node + 1: node id's bridges are the positions nodeBridgeAt[
   std::vector<uint32_t> nodeBridgeAt;       ///< nodeBridgeStart[id] .. nodeBridgeStart[id + 1]): triangles outside
                                             ///< it that connect its triangles (fold_free_cull.h kMaxBridges); the

@@ -38,8 +38,16 @@ void forEachEdgeNeighbour(const SelfCollidingSurface& s, uint32_t k, Visit visit
   });
 }
 
-/// Whether some triangle of node a shares an edge with one of node b (disjoint nodes). Walks the smaller node.
-bool nodesShareEdge(const SelfCollidingSurface& s, const TriangleBvh::Node& a, const TriangleBvh::Node& b) {
+/// Whether some triangle of node a shares an edge with one of node b (disjoint nodes): two leaves look it up, other
+/// nodes walk the smaller node's triangles.
+bool nodesShareEdge(const SelfCollidingSurface& s, int32_t aId, int32_t bId) {
+  const TriangleBvh::Node& a = s.bvh.nodes()[size_t(aId)];
+  const TriangleBvh::Node& b = s.bvh.nodes()[size_t(bId)];
+  if (a.left < 0 && b.left < 0) {
+    const uint32_t* begin = s.leafNeighbourAt.data() + s.leafNeighbourStart[size_t(aId)];
+    const uint32_t* end = s.leafNeighbourAt.data() + s.leafNeighbourStart[size_t(aId) + 1];
+    return std::find(begin, end, uint32_t(bId)) != end;
+  }
   const TriangleBvh::Node& walked = a.count <= b.count ? a : b;
   const TriangleBvh::Node& other = a.count <= b.count ? b : a;
   for (uint32_t k = walked.first; k < walked.first + walked.count; ++k) {
@@ -168,6 +176,27 @@ void buildFoldFreeIndex(SelfCollidingSurface& s) {
     s.nodeBridgeStart[id + 1] = uint32_t(s.nodeBridgeAt.size());
   }
   s.nodeCones.assign(bvh.nodes().size(), NormalCone{});
+  // Each leaf's edge-sharing leaves: the cull asks about leaf pairs most.
+  std::vector<uint32_t> leafOf(count);
+  for (size_t id = 0; id < nodeCount; ++id) {
+    const TriangleBvh::Node& node = bvh.nodes()[id];
+    if (node.left < 0) std::fill_n(leafOf.begin() + node.first, node.count, uint32_t(id));
+  }
+  s.leafNeighbourStart.assign(nodeCount + 1, 0);
+  s.leafNeighbourAt.clear();
+  for (size_t id = 0; id < nodeCount; ++id) {
+    const TriangleBvh::Node& node = bvh.nodes()[id];
+    const size_t begin = s.leafNeighbourAt.size();
+    for (uint32_t k = node.first; node.left < 0 && k < node.first + node.count; ++k) {
+      forEachEdgeNeighbour(s, k, [&](uint32_t at) {
+        if (leafOf[at] != id) s.leafNeighbourAt.push_back(leafOf[at]);
+      });
+    }
+    std::sort(s.leafNeighbourAt.begin() + std::ptrdiff_t(begin), s.leafNeighbourAt.end());
+    s.leafNeighbourAt.erase(std::unique(s.leafNeighbourAt.begin() + std::ptrdiff_t(begin), s.leafNeighbourAt.end()),
+                            s.leafNeighbourAt.end());
+    s.leafNeighbourStart[id + 1] = uint32_t(s.leafNeighbourAt.size());
+  }
 }
 
 void fitNormalCones(SelfCollidingSurface& s, std::span<const Real> x, std::span<const Real> p, uint32_t first) {
@@ -203,7 +232,7 @@ bool foldFree(const SelfCollidingSurface& s, int32_t a, int32_t b) {
   if (!s.nodeConnected[a] || !s.nodeConnected[b]) return false;
   if (a == b) return s.nodeCones[a].bounded();  // the cones are only kept below the cull's angle
   if (!mergeNormalCones(s.nodeCones[a], s.nodeCones[b], kSelfCullCosHalfAngle).bounded()) return false;
-  return nodesShareEdge(s, s.bvh.nodes()[a], s.bvh.nodes()[b]);
+  return nodesShareEdge(s, a, b);
 }
 
 }  // namespace pbd
