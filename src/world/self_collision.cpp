@@ -7,7 +7,7 @@
 
 namespace pbd {
 
-// Only a world with particle self-collision on needs the room (about 230 bytes a particle), so it is reserved when
+// Only a world with particle self-collision on needs the room (about 260 bytes a particle), so it is reserved when
 // that is switched on or particles are added to a world that has it on.
 void World::Impl::reserveSelfCollision(size_t particles) {
   selfCollisionNeighbours.reserve(particles, kSelfCollisionNeighboursPerParticle * particles);
