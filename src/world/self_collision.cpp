@@ -17,9 +17,9 @@ void World::Impl::reserveSelfCollision(size_t particles) {
 namespace {
 
 /// The neighbour list's skin, as a fraction of the diameter: a wider one searches less often, but each search and
-/// each filtering costs more (the reach's volume grows as its cube). Half: gallery:drape's pair search went from
-/// 3.3-3.8 to 1.1-1.8 ms per frame in wasm once the cloth lay on the sphere, and the native 12-cube stack
-/// (SoftCubeStackStep) from 11.7-12.0 to 8.0 ms.
+/// each filtering costs more (the reach's volume grows as its cube). Half: gallery:drape's pair search, 6-10 s in,
+/// went from 3.7-4.5 to 2.0-2.9 ms per frame in wasm (interleaved runs of node bench/gallery-stages.mjs drape single),
+/// and the native 12-cube stack (SoftCubeStackStep) from 11.7-12.0 to 7.4-8.4 ms.
 constexpr Real kSkinFraction = Real(0.5);
 
 /// A search with the skin costs about (1 + kSkinFraction)³ = 3.4 searches without one (the hash's cells and the
@@ -27,8 +27,8 @@ constexpr Real kSkinFraction = Real(0.5);
 constexpr uint32_t kSubstepsASkinMustLast = 4;
 
 /// Substeps without a skin once one did not pay (or its list did not fit the room), before the next try. A body
-/// whose particles lie closer than the reach (gallery:stack's bunny: 1 cm apart, 2r = 2.4 cm) keeps a great many
-/// pairs in such a list for good, so it fills the room, and its slightest wobble makes the list stale again.
+/// whose particles lie closer together than the reach (gallery:stack's bunny) keeps a great many pairs in such a
+/// list for good, so it fills the room, and a wobble of a few millimetres makes the list stale again.
 constexpr uint32_t kSubstepsWithoutSkin = 64;
 
 }  // namespace

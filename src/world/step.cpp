@@ -149,8 +149,8 @@ bool World::Impl::solveChangedSinceLastStep() const {
 /// attachment targets stay where the last step left them. Costs one step's solve, once per change.
 void World::Impl::settle(Real h) {
   std::fill(v.begin(), v.end(), Real(0));
+  updateColliderPoses(0, 0);  // where the last step left them, for every settle substep
   for (int s = 0; s < settings.substeps; ++s) {
-    updateColliderPoses(0, 0);
     predictPositions(h);
     generateContacts(h);
     findSelfCollisionPairs();
