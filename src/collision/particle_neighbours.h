@@ -20,6 +20,13 @@
 
 namespace pbd {
 
+/// |a − b|² of two xyz triples, always evaluated in this order: the search, the filter and the staleness test must
+/// agree to the last bit on which side of a limit a pair lies.
+inline Real squaredDistance(const Real* a, const Real* b) {
+  const Real dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
+  return dx * dx + dy * dy + dz * dz;
+}
+
 class ParticleNeighbours {
  public:
   /// The stale() limit on a particle's move, as a fraction of skin/2: the rest is slack for the rounding of the
@@ -41,8 +48,7 @@ class ParticleNeighbours {
     const Real limit = kMoveSlack * Real(0.5) * skin_;
     const Real limit2 = limit * limit;
     for (size_t k = 0; k < 3 * size_t(n); k += 3) {
-      const Real dx = xyz[k] - searchedAt_[k], dy = xyz[k + 1] - searchedAt_[k + 1], dz = xyz[k + 2] - searchedAt_[k + 2];
-      if (!(dx * dx + dy * dy + dz * dz <= limit2)) return true;
+      if (!(squaredDistance(xyz + k, &searchedAt_[k]) <= limit2)) return true;
     }
     return false;
   }
@@ -67,11 +73,8 @@ class ParticleNeighbours {
       hash_.queryNear(pi, reach, [&](uint32_t j) {
         if (j <= i) return;
         const Real* pj = xyz + 3 * size_t(j);
-        const Real dx = pi[0] - pj[0], dy = pi[1] - pj[1], dz = pi[2] - pj[2];
-        if (dx * dx + dy * dy + dz * dz >= reach * reach) return;
-        const Real* rj = rest + 3 * size_t(j);
-        const Real rx = ri[0] - rj[0], ry = ri[1] - rj[1], rz = ri[2] - rj[2];
-        if (rx * rx + ry * ry + rz * rz < diameter * diameter) return;
+        if (squaredDistance(pi, pj) >= reach * reach) return;
+        if (squaredDistance(ri, rest + 3 * size_t(j)) < diameter * diameter) return;
         if (pairs_.size() < pairs_.capacity()) {
           pairs_.push_back({i, j});
         } else {
@@ -91,10 +94,7 @@ class ParticleNeighbours {
   template <class Visit>
   void forEachWithin(const Real* xyz, Real diameter, Visit visit) const {
     for (const auto& [i, j] : pairs_) {
-      const Real* pi = xyz + 3 * size_t(i);
-      const Real* pj = xyz + 3 * size_t(j);
-      const Real dx = pi[0] - pj[0], dy = pi[1] - pj[1], dz = pi[2] - pj[2];
-      if (dx * dx + dy * dy + dz * dz < diameter * diameter) visit(i, j);
+      if (squaredDistance(xyz + 3 * size_t(i), xyz + 3 * size_t(j)) < diameter * diameter) visit(i, j);
     }
   }
 

@@ -159,21 +159,23 @@ void TriangleBvh::refitTriangleBoxes(std::span<const Vec3> lo, std::span<const V
   for (uint32_t k = 0; k < order_.size(); ++k) {
     const Vec3& l = lo[order_[k]];
     const Vec3& h = hi[order_[k]];
-    boxLo_[k] = l.cast<double>(), boxHi_[k] = h.cast<double>();
     packedTriangleBoxes_[k] = {{l.x(), l.y(), l.z(), 0}, {h.x(), h.y(), h.z(), 0}};
   }
-  for (size_t k = nodes_.size(); k-- > 0;) {  // children before parents, as in refit()
-    Node& n = nodes_[k];
+  // Children before parents, as in refit(). pmin/pmax are Eigen's cwiseMin/cwiseMax (b < a ? b : a), lane by lane.
+  auto merge = [](PackedBox& into, const PackedBox& box) {
+    pmin(Float4::load(into.lo), Float4::load(box.lo)).store(into.lo);
+    pmax(Float4::load(into.hi), Float4::load(box.hi)).store(into.hi);
+  };
+  for (size_t k = nodes_.size(); k-- > 0;) {
+    const Node& n = nodes_[k];
+    PackedBox& box = packedNodeBoxes_[k];
     if (n.left < 0) {
-      n.lo = boxLo_[n.first], n.hi = boxHi_[n.first];
-      for (uint32_t j = n.first + 1; j < n.first + n.count; ++j) n.lo = n.lo.cwiseMin(boxLo_[j]), n.hi = n.hi.cwiseMax(boxHi_[j]);
+      box = packedTriangleBoxes_[n.first];
+      for (uint32_t j = n.first + 1; j < n.first + n.count; ++j) merge(box, packedTriangleBoxes_[j]);
     } else {
-      n.lo = nodes_[n.left].lo.cwiseMin(nodes_[n.right].lo);
-      n.hi = nodes_[n.left].hi.cwiseMax(nodes_[n.right].hi);
+      box = packedNodeBoxes_[size_t(n.left)];
+      merge(box, packedNodeBoxes_[size_t(n.right)]);
     }
-    // The float copy of a box of floats is exact.
-    packedNodeBoxes_[k] = {{float(n.lo.x()), float(n.lo.y()), float(n.lo.z()), 0},
-                           {float(n.hi.x()), float(n.hi.y()), float(n.hi.z()), 0}};
   }
 }
 

@@ -75,8 +75,8 @@ class TriangleBvh {
   void refit(std::span<const Real> xyz);
 
   /// Self-collision's refit: the triangles' boxes are given (`lo`, `hi`: one per triangle, by triangle index; the
-  /// caller's swept and padded boxes), and the nodes' boxes follow. Same tree, no allocation; the vertices are kept.
-  /// For forEachOverlappingPair, which walks float copies of these boxes (exact: they are floats to begin with).
+  /// caller's swept and padded boxes), and the nodes' boxes follow. Same tree, no allocation. These boxes are
+  /// forEachOverlappingPair's alone: the vertices, the nodes' lo/hi and what closestPoint and firstHit test are kept.
   void refitTriangleBoxes(std::span<const Vec3> lo, std::span<const Vec3> hi);
 
   /// Calls visit(a, b) once for every unordered pair of distinct triangles whose boxes overlap (self-collision's
@@ -181,7 +181,7 @@ class TriangleBvh {
   std::vector<uint32_t> f_;      // 3 vertex indices per triangle
   std::vector<uint32_t> order_;  // triangle indices, permuted so that each node's triangles are contiguous
   std::vector<Node> nodes_;      // preorder: node 0 is the root
-  std::vector<Point3d> boxLo_, boxHi_;  // bounding box of triangleAt(k), by k: a cheap test before the exact one
+  std::vector<Point3d> boxLo_, boxHi_;  // box of triangleAt(k)'s vertices, by k: a cheap test before the exact one
   std::vector<PackedBox> packedTriangleBoxes_;  // refitTriangleBoxes' boxes of triangleAt(k), by k
   std::vector<PackedBox> packedNodeBoxes_;      // and of the nodes, by node id
 };

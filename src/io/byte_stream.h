@@ -21,6 +21,9 @@ inline uint64_t fnv1a64(const uint8_t* data, size_t size, uint64_t hash = 146959
 /// Appends fixed-size little-endian values to a growing byte vector.
 class ByteWriter {
  public:
+  // Room up front: the headers then never reallocate (and GCC 12 no longer sees a write into an empty vector's
+  // zero-byte buffer in the inlined growth path: its -Wstringop-overflow false positive).
+  ByteWriter() { bytes_.reserve(256); }
   void u8(uint8_t v) { bytes_.push_back(v); }
   void u32(uint32_t v) { put(v, 4); }
   void u64(uint64_t v) { put(v, 8); }

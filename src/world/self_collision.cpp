@@ -67,10 +67,7 @@ void World::Impl::findSelfCollisionPairs() {
     if (!listed) {
       // A pair that does not fit even the list of pairs within 2r is kept straight away, if there is room.
       search(0, [&](uint32_t i, uint32_t j) {
-        const Real* pi = &p[3 * size_t(i)];
-        const Real* pj = &p[3 * size_t(j)];
-        const Real dx = pi[0] - pj[0], dy = pi[1] - pj[1], dz = pi[2] - pj[2];
-        if (dx * dx + dy * dy + dz * dz < diameter * diameter) keep(i, j);
+        if (squaredDistance(&p[3 * size_t(i)], &p[3 * size_t(j)]) < diameter * diameter) keep(i, j);
       });
     }
   }

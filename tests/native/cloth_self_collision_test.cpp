@@ -106,7 +106,9 @@ TEST(ClothContinuousNarrowPhase, CoplanarityTimesMatchSampledSignChanges) {
     EXPECT_GE(n, changes) << "trial " << trial;
     for (int k = 0; k < n; ++k) {
       EXPECT_NEAR(f(times[k]), 0, 1e-9) << "trial " << trial;
-      if (k > 0) EXPECT_GE(times[k], times[k - 1]);
+      if (k > 0) {
+        EXPECT_GE(times[k], times[k - 1]);
+      }
     }
     roots += n;
   }

@@ -82,7 +82,9 @@ TEST(Colliders, ADrapedClothNeverEndsInsideAnyShape) {
       }
     }
     // The cloth rests on the shape: it did not fall past it to the ground (the tilted plane it slides down).
-    if (kind != ColliderShape::Plane) EXPECT_GT(world.positions()[3 * (12 * 24 + 12) + 1], -0.5f);
+    if (kind != ColliderShape::Plane) {
+      EXPECT_GT(world.positions()[3 * (12 * 24 + 12) + 1], -0.5f);
+    }
   }
 }
 

@@ -223,7 +223,7 @@ TEST(FoldFreeCull, ASheetFoldingOntoItselfKeepsEveryContactPair) {
 // Every node of a grid sheet's tree is one edge-connected patch with its bridges, whichever diagonal the squares
 // are split along and whatever the size; each bridge lies outside its node and shares an edge with it.
 TEST(FoldFreeCull, EveryNodeOfAGridSheetIsConnectedThroughItsBridges) {
-  for (const auto [columns, rows] : {std::pair{16, 12}, {31, 31}, {32, 32}, {9, 40}}) {
+  for (const auto& [columns, rows] : {std::pair{16, 12}, {31, 31}, {32, 32}, {9, 40}}) {
     for (const bool flip : {false, true}) {
       Sheet grid = sheet(columns, rows, 0.01);
       if (flip) {  // split every square along its other diagonal

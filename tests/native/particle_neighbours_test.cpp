@@ -120,7 +120,7 @@ void expectAKeptListToStepLikeAFreshSearch(Real spacing, Real radius, uint32_t c
     c.columns = c.rows = columns;
     c.spacing = spacing;  // finer than 2r: B cannot fall through A's squares
     c.origin = Vec3(-0.15f, 0.2f, -0.15f);
-    for (uint32_t k = 0; k < c.columns * c.rows; ++k) c.pinned.push_back(k);
+    for (uint32_t k = 0; k < uint32_t(c.columns * c.rows); ++k) c.pinned.push_back(k);
     world.addCloth(c);
     // 8 cm above, half a spacing across: no pair starts within reach, and it falls across A's squares.
     c.origin = Vec3(-0.15f + spacing / 2, 0.28f, -0.15f + spacing / 2);

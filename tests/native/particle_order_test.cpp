@@ -133,7 +133,9 @@ TEST(ParticleOrder, SoftBodyMapIsAPermutationAndTetsAndPinsFollowTheirVertices) 
   auto smallest = [&](size_t t) { return *std::min_element(def.tets.begin() + 4 * t, def.tets.begin() + 4 * t + 4); };
   for (size_t p = 0; p + streams < streams * (rows - 1); ++p) {
     EXPECT_LE(smallest(p), smallest(p + streams)) << "tet " << p;
-    if (p % streams != streams - 1) EXPECT_LE(smallest(p), smallest(p + 1)) << "tet " << p;
+    if (p % streams != streams - 1) {
+      EXPECT_LE(smallest(p), smallest(p + 1)) << "tet " << p;
+    }
   }
   size_t sharing = 0;
   for (size_t t = 1; t < count; ++t)

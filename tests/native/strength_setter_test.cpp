@@ -302,7 +302,9 @@ TEST(StrengthSetter, TheGetterReturnsTheBuiltAndTheSetValuesOfEveryKind) {
     world.setConstraintStrength(kinds[k], last, 1, {0.25f, 0.75f});
     EXPECT_FLOAT_EQ(world.constraintStrength(kinds[k], last).compliance, 0.25f) << int(kinds[k]);
     EXPECT_EQ(world.constraintStrength(kinds[k], last).stiffness, 0.75f) << int(kinds[k]);
-    if (last > 0) EXPECT_EQ(world.constraintStrength(kinds[k], 0).stiffness, built[k].stiffness) << int(kinds[k]);
+    if (last > 0) {
+      EXPECT_EQ(world.constraintStrength(kinds[k], 0).stiffness, built[k].stiffness) << int(kinds[k]);
+    }
   }
   const DistanceConstraintDef d = world.distanceConstraint(3);
   EXPECT_EQ(world.constraintStrength(ConstraintKind::Distance, 3).compliance, d.strength.compliance);

@@ -39,7 +39,9 @@ TEST(VelocityClamp, AFastParticleMovesAtMostMaxSpeedTimesHPerSubstep) {
         const Real moved = (positionOf(world, p) - before).norm();
         // A step is `substeps` substeps of h = dt / substeps, each at most limit·h.
         ASSERT_LE(moved, limit * dt * (1 + 1e-5f)) << "substeps " << substeps << " frame " << f;
-        if (!gravity) ASSERT_NEAR(moved, limit * dt, 1e-5f * limit * dt);  // clamped, not stopped
+        if (!gravity) {
+          ASSERT_NEAR(moved, limit * dt, 1e-5f * limit * dt);  // clamped, not stopped
+        }
       }
       if (!gravity) {  // the direction is kept: still along (0.6, 0.8)
         const Vec3 x = positionOf(world, p);
