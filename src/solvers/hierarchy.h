@@ -21,6 +21,16 @@
 // w_fp = (1 / |restX_f - restX_p|) / Σ_q (1 / |restX_f - restX_q|): positive, summing to 1, nearer parents weigh
 // more. Δp_p is how far the parent moved since its level's solve started. Pinned particles are never moved.
 //
+// Why since its level's solve, so that a level's correction reaches one level down only: the full cascade (every
+// level's start recorded before the coarsest projects, so children follow all the coarser corrections too) was
+// measured and is unstable. On issue #4's one-step measure (128² rigid hanging cloth from a warm state, stretch
+// residual of Gauss-Seidel after 100 iterations) it would meet the 4x target: 20 fine iterations at 5 levels x 8
+// coarse iterations, 15 at 4 x 32 (none of the current scheme's settings reaches it within 100). But the 64² rigid
+// cloth swinging down at 10 x 1 (ADenseRigidClothStretchesLessThanWithColouredGaussSeidel) gains energy from its
+// second swing on: kinetic energy 4 J → 63 J by 2 s, peak stretch 2.9-3.5 at every setting tried (this scheme:
+// 0.6-0.78; coloured Gauss-Seidel: 3.25). Lumping the masses over all descendants and affine-exact prolongation
+// weights did not cure it.
+//
 // Masses: a coarse particle drags its children along, so it is projected with the lumped mass
 // M_p = m_p + Σ_f w_fp m_f over its free children f (m = 1 / w, now). Then the level's projection keeps
 // Σ_p M_p Δp_p = 0 (equal and opposite impulses), and that sum is exactly the world's momentum change of projection

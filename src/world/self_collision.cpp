@@ -50,6 +50,8 @@ void World::Impl::findSelfCollisionPairs() {
   if (selfCollisionListAge < kSubstepsASkinMustLast) ++selfCollisionListAge;
   if (selfCollisionNeighbours.stale(p.data(), count(), diameter)) {
     auto search = [&](Real skin, auto overflow) {
+      ++report.selfCollisionSearches;
+      if (skin == 0) ++report.selfCollisionSearchesWithoutSkin;
       return selfCollisionNeighbours.search(p.data(), restX.data(), count(), diameter, skin, overflow);
     };
     if (selfCollisionSkinPause == 0 && selfCollisionListAge < kSubstepsASkinMustLast) {

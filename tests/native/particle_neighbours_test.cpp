@@ -3,6 +3,7 @@
 // like one that searches afresh every frame.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <random>
 #include <utility>
 #include <vector>
@@ -104,15 +105,21 @@ TEST(ParticleNeighbours, APairWithoutRoomGoesToOverflowAndTheListStaysStale) {
 
 namespace {
 
+struct SearchCounts {
+  uint32_t searches = 0, withoutSkin = 0, substeps = 0;  // the kept world's, summed over the frames
+  uint32_t reusedInContact = 0;  // frames with self-collision pairs in which the kept world searched no pairs
+};
+
 /// A cloth falling and sliding onto a pinned one (columns² particles `spacing` apart each, self-collision radius
 /// `radius`): one world keeps its neighbour list from frame to frame, the other is restored from a snapshot every
 /// frame, which leaves it none, so it searches afresh. The sliding keeps changing the pairs and carries particles
 /// across the hash's cells, so an order that depended on when the list was searched would show: both must hash the
-/// same every frame.
-void expectAKeptListToStepLikeAFreshSearch(Real spacing, Real radius, uint32_t columns) {
+/// same every frame. `counts`: the kept world's searches (World::lastStepReport), for the caller to check which
+/// kind of list it kept.
+void expectAKeptListToStepLikeAFreshSearch(Real spacing, Real radius, uint32_t columns, SearchCounts& counts) {
   auto build = [&](World& world) {
     SolverSettings s;
-    s.substeps = 7;
+    s.substeps = 20;  // a list with a skin outlasts 4 substeps from the landing on
     s.iterations = 2;
     s.selfCollision = {true, radius};
     world.setSettings(s);
@@ -122,11 +129,11 @@ void expectAKeptListToStepLikeAFreshSearch(Real spacing, Real radius, uint32_t c
     c.origin = Vec3(-0.15f, 0.2f, -0.15f);
     for (uint32_t k = 0; k < uint32_t(c.columns * c.rows); ++k) c.pinned.push_back(k);
     world.addCloth(c);
-    // 8 cm above, half a spacing across: no pair starts within reach, and it falls across A's squares.
-    c.origin = Vec3(-0.15f + spacing / 2, 0.28f, -0.15f + spacing / 2);
+    // 5 cm above, half a spacing across: no pair starts within reach, and it falls across A's squares.
+    c.origin = Vec3(-0.15f + spacing / 2, 0.25f, -0.15f + spacing / 2);
     c.pinned.clear();
     const uint32_t first = world.addCloth(c).firstParticle;
-    for (uint32_t i = first; i < world.particleCount(); ++i) world.setVelocity(i, Vec3(0.3f, 0, 0.1f));
+    for (uint32_t i = first; i < world.particleCount(); ++i) world.setVelocity(i, Vec3(0.1f, 0, 0.03f));
   };
   World kept, fresh;
   build(kept);
@@ -140,22 +147,37 @@ void expectAKeptListToStepLikeAFreshSearch(Real spacing, Real radius, uint32_t c
     kept.step(1.0f / 60);
     fresh.step(1.0f / 60);
     mostPairs = std::max(mostPairs, kept.selfCollisionPairCount());
+    counts.searches += kept.lastStepReport().selfCollisionSearches;
+    counts.withoutSkin += kept.lastStepReport().selfCollisionSearchesWithoutSkin;
+    counts.substeps += uint32_t(kept.settings().substeps);
+    if (kept.lastStepReport().selfCollisionSearches == 0 && kept.selfCollisionPairCount() > 0) ++counts.reusedInContact;
     ASSERT_EQ(scenes::stateHash(kept), scenes::stateHash(fresh)) << "frame " << f;
   }
   EXPECT_GT(mostPairs, 10u);
+  std::printf("spacing %.3g, 2r %.3g: %u searches in %u substeps, %u of them without a skin; %u frames in contact "
+              "without a search\n", spacing, 2 * radius, counts.searches, counts.substeps, counts.withoutSkin,
+              counts.reusedInContact);
 }
 
 }  // namespace
 
 TEST(ParticleNeighbours, AWorldThatKeepsItsListStepsLikeOneThatSearchesEveryFrame) {
-  expectAKeptListToStepLikeAFreshSearch(0.02f, 0.012f, 16);
+  SearchCounts counts;
+  expectAKeptListToStepLikeAFreshSearch(0.02f, 0.012f, 16, counts);
+  // The premise: the list with a skin was searched many times and outlived whole frames while pairs were in contact.
+  EXPECT_GE(counts.searches - counts.withoutSkin, 5u);
+  EXPECT_GE(counts.reusedInContact, 10u);
 }
 
 // With particles 1 cm apart and 2r = 4 cm, a list with a skin (reach 6 cm) would hold some 30 pairs per particle
 // that are never in contact, more than its room: the world searches without a skin instead, and still steps the
 // same whether it kept its list or not.
 TEST(ParticleNeighbours, AWorldWhoseListWithASkinDoesNotFitStepsLikeOneThatSearchesEveryFrame) {
-  expectAKeptListToStepLikeAFreshSearch(0.01f, 0.02f, 16);
+  SearchCounts counts;
+  expectAKeptListToStepLikeAFreshSearch(0.01f, 0.02f, 16, counts);
+  // The premise: the lists without a skin were the ones kept (one search with a skin per 64 stale substeps).
+  EXPECT_GT(counts.withoutSkin, 0u);
+  EXPECT_GE(counts.withoutSkin, 9 * (counts.searches - counts.withoutSkin));
 }
 
 TEST(ParticleNeighbours, WithoutASkinTheListHoldsExactlyThePairsWithinTheDiameter) {

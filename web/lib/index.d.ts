@@ -617,12 +617,16 @@ export declare class World {
    * pairs the continuous self-collision's broad phase passed to its narrow phase, and `selfContactsFound` those of
    * them that were contacts, both summed over the step's substeps: what its cost follows. `selfFrozenParticles`
    * counts the particles its failsafe put back where their substep started, because the solve carried two elements
-   * through each other or within half the thickness (0 in a calm scene).
+   * through each other or within half the thickness (0 in a calm scene). `selfCollisionSearches` counts particle
+   * self-collision's pair searches over the substeps (0 while its neighbour list holds, as in a resting scene), and
+   * `selfCollisionSearchesWithoutSkin` those of them that listed the pairs within 2 radius only: the fallback after a
+   * list with a skin went stale within 4 substeps or did not fit.
    */
   lastStepReport(): {
     rolledBack: boolean; nonFiniteCount: number; particle: number; body: number;
     droppedContacts: number; droppedSelfCollisionPairs: number; droppedSelfContacts: number;
     selfCandidates: number; selfContactsFound: number; selfFrozenParticles: number;
+    selfCollisionSearches: number; selfCollisionSearchesWithoutSkin: number;
   };
   /** When on, every step measures where its time goes (lastStepTimings). Off by default. */
   setStepTimings(on: boolean): void;

@@ -85,6 +85,13 @@ struct StepReport {
   /// because the solve carried a pair of elements through each other or within half the thickness, summed over the
   /// substeps. 0 in a calm scene; a crumpling rigid cloth at 1 iteration needs a few.
   uint32_t selfFrozenParticles = 0;
+  /// Particle self-collision's pair searches (a spatial-hash build and a query per particle), summed over the
+  /// step's substeps: 0 while its neighbour list holds (a resting scene), one in a substep whose list went stale, two
+  /// where a search with the skin did not fit and was followed by one without.
+  uint32_t selfCollisionSearches = 0;
+  /// Of those, the searches without a skin (pairs within 2 radius only; the list is stale again after any move): the
+  /// fallback for 64 stale substeps after a list with a skin went stale within 4 substeps or did not fit its room.
+  uint32_t selfCollisionSearchesWithoutSkin = 0;
 };
 
 /// Where the last World::step(dt) spent its time, in ms of wall clock, when World::setStepTimings(true) (else all

@@ -223,9 +223,21 @@ describe('self-collision', () => {
     expect(w.getSelfCollision().enabled).toBe(true);
     w.addCloth({ columns: 12, rows: 12, spacing: 0.05, origin: [-0.3, 0.2, -0.3] });
     w.addCloth({ columns: 12, rows: 12, spacing: 0.05, origin: [-0.3, 0.4, -0.295] });   // 5 mm off: on the ground they would nearly coincide
-    let sawPairs = false;
-    for (let f = 0; f < 60; f++) { w.step(1 / 60); sawPairs ||= w.selfCollisionPairCount() > 0; }
+    let sawPairs = false, searches = 0, withoutSkin = 0, framesWithoutSearch = 0;
+    for (let f = 0; f < 60; f++) {
+      w.step(1 / 60);
+      sawPairs ||= w.selfCollisionPairCount() > 0;
+      const report = w.lastStepReport();
+      searches += report.selfCollisionSearches;
+      withoutSkin += report.selfCollisionSearchesWithoutSkin;
+      if (report.selfCollisionSearches === 0) framesWithoutSearch++;
+    }
     expect(sawPairs).toBe(true);
+    // The pair search's counts reach JS: it searched (some searches may be without a skin, never more than all), and
+    // the neighbour list outlived whole frames.
+    expect(searches).toBeGreaterThan(0);
+    expect(withoutSkin).toBeLessThanOrEqual(searches);
+    expect(framesWithoutSearch).toBeGreaterThan(0);
     const x = w.positions();
     let closest = Infinity;
     for (let i = 0; i < 144; i++) {
