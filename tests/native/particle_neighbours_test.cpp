@@ -10,6 +10,7 @@
 
 #include "collision/particle_neighbours.h"
 #include "pbd/world.h"
+#include "random_particles.h"
 #include "scenes/scenes.h"
 
 using namespace pbd;
@@ -17,11 +18,6 @@ using namespace pbd;
 namespace {
 
 using Pairs = std::vector<std::pair<uint32_t, uint32_t>>;
-
-Real squaredDistance(const Real* a, const Real* b) {
-  const Real dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
-  return dx * dx + dy * dy + dz * dz;
-}
 
 /// Every pair i < j closer than `diameter` at xyz and not closer than it at rest, by i then j.
 Pairs bruteForcePairs(const std::vector<Real>& xyz, const std::vector<Real>& rest, Real diameter) {
@@ -44,9 +40,8 @@ TEST(ParticleNeighbours, YieldExactlyTheBruteForcePairsWhileTheListIsReused) {
   std::uniform_real_distribution<Real> unit(-1, 1);
   const uint32_t n = 600;
   const Real diameter = 0.1f;
-  std::vector<Real> xyz(3 * n), rest(3 * n), velocity(3 * n);
-  for (Real& c : xyz) c = 0.6f * unit(rng);
-  for (size_t k = 0; k < rest.size(); ++k) rest[k] = xyz[k] + 0.3f * unit(rng);
+  auto [xyz, rest] = test::randomParticles(rng, n, 0.6f, 0.3f);
+  std::vector<Real> velocity(3 * n);
   for (Real& c : velocity) c = 0.001f * unit(rng);  // per step: at most 1.7 % of the diameter
   ParticleNeighbours list;
   list.reserve(n, 64 * n);
@@ -182,12 +177,9 @@ TEST(ParticleNeighbours, AWorldWhoseListWithASkinDoesNotFitStepsLikeOneThatSearc
 
 TEST(ParticleNeighbours, WithoutASkinTheListHoldsExactlyThePairsWithinTheDiameter) {
   std::mt19937 rng(3);
-  std::uniform_real_distribution<Real> unit(-1, 1);
   const uint32_t n = 300;
   const Real diameter = 0.12f;
-  std::vector<Real> xyz(3 * n), rest(3 * n);
-  for (Real& c : xyz) c = 0.5f * unit(rng);
-  for (size_t k = 0; k < rest.size(); ++k) rest[k] = xyz[k] + 0.3f * unit(rng);
+  auto [xyz, rest] = test::randomParticles(rng, n, 0.5f, 0.3f);
   ParticleNeighbours list;
   list.reserve(n, 16 * n);
   EXPECT_TRUE(list.search(xyz.data(), rest.data(), n, diameter, 0, [](uint32_t, uint32_t) {}));

@@ -10,8 +10,10 @@
 #include <set>
 #include <vector>
 
+#include "collision/particle_neighbours.h"
 #include "collision/spatial_hash.h"
 #include "pbd/world.h"
+#include "random_particles.h"
 
 using namespace pbd;
 
@@ -60,15 +62,8 @@ Real dropTwoCloths(bool selfCollision, Real radius) {
 
 TEST(SpatialHash, FindsEveryPairWithinTheRadius) {
   std::mt19937 rng(5);
-  std::uniform_real_distribution<Real> u(-1, 1);
   const uint32_t n = 400;
-  std::vector<Real> xyz(3 * n), rest(3 * n);
-  for (Real& c : xyz) c = u(rng);
-  for (size_t k = 0; k < rest.size(); ++k) rest[k] = xyz[k] + 0.2f * u(rng);  // a "rest shape" near the positions
-  auto squaredDistance = [](const Real* a, const Real* b) {
-    const Real dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
-    return dx * dx + dy * dy + dz * dz;
-  };
+  const auto [xyz, rest] = test::randomParticles(rng, n, 1, 0.2f);  // a "rest shape" near the positions
   const Real radius = 0.15f;
   SpatialHash hash;
   hash.reserve(n);
