@@ -29,11 +29,12 @@
 // cloth swinging down at 10 x 1 (ADenseRigidClothStretchesLessThanWithColouredGaussSeidel) gains energy from its
 // second swing on: kinetic energy 4 J → 63 J by 2 s, peak stretch 2.9-3.5 at every setting tried (this scheme:
 // 0.6-0.78; coloured Gauss-Seidel: 3.25). Lumping the masses over all descendants and affine-exact prolongation
-// weights did not cure it; under-relaxed coarse corrections (to 1/2 or 1/4) were stable but lost the gain (5 x 8
-// no longer reached it within 100 fine iterations). Bilateral coarse constraints (C = d - L, resisting compression too) did: with the cascade
-// the swing then peaks at 0.63 and the one-step measure needs 25 fine iterations at 5 x 8 (4x). So it is the
-// stretch-only correction carried down in full that pumps energy in; but a bilateral coarse level would also stop a
-// cloth from buckling and folding at its scale, which is why the coarse constraints only resist stretching.
+// weights did not cure it; under-relaxed coarse corrections (to 1/2 or 1/4) were stable but lost the gain (5 x 8 no
+// longer reached it within 100 fine iterations). Bilateral coarse constraints (C = d - L, resisting compression too)
+// did: with the cascade the swing then peaks at 0.63 and the one-step measure needs 25 fine iterations at 5 x 8
+// (4x). So it is the stretch-only correction carried down in full that pumps energy in; but a bilateral coarse level
+// would also stop a cloth from buckling and folding at its scale, which is why the coarse constraints only resist
+// stretching.
 //
 // Masses: a coarse particle drags its children along, so it is projected with the lumped mass
 // M_p = m_p + Σ_f w_fp m_f over its free children f (m = 1 / w, now). Then the level's projection keeps
