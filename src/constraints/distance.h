@@ -95,31 +95,46 @@ inline Real projectDistance(Vec3& p1, Vec3& p2, Real w1, Real w2, Real minLength
 }
 
 /// Four distance constraints of one colour (they share no particle), packed lane by lane so that the batched pass
-/// loads each field with one vector load instead of four scalar ones. Built from the colour schedule; a colour's last
-/// batch fills its spare lanes with the padding particle (i = j = the particle count, inverse mass 0), which the
-/// kernel leaves where it is.
+/// loads each field with one vector load instead of four scalar ones: the part every method reads, one 64-byte cache
+/// line. Built from the colour schedule; a colour's last batch fills its spare lanes with the padding particle
+/// (i = j = the particle count, inverse mass 0), which the kernel leaves where it is.
 struct DistanceBatch {
   uint32_t i[4], j[4];   ///< Particle indices per lane.
   Real minLength[4];     ///< m.
   Real maxLength[4];     ///< m.
+};
+
+/// The strengths of the same four constraints, in an array parallel to the batches: read by PBD and by XPBD's
+/// compliant batches, skipped by rigid ones, which then stream half the bytes.
+struct DistanceBatchStrength {
   Real kPrime[4];        ///< PBD corrected stiffness.
   Real compliance[4];    ///< XPBD α, m/N.
 };
 
-/// Packs `count` constraints that share no particle into (count + 3) / 4 batches at `out`, lanes in order; spare
-/// lanes of the last batch point at `paddingParticle`.
-void packDistanceBatches(const DistanceConstraint* cs, size_t count, uint32_t paddingParticle, DistanceBatch* out);
+/// Packs `count` constraints that share no particle into (count + 3) / 4 batches at `out` and their strengths at
+/// `strengthOut`, lanes in order; spare lanes of the last batch point at `paddingParticle`.
+void packDistanceBatches(const DistanceConstraint* cs, size_t count, uint32_t paddingParticle, DistanceBatch* out,
+                         DistanceBatchStrength* strengthOut);
 
 /// The batched pass works on positions padded to four floats per particle, x y z and the inverse mass w, so that
 /// one vector load fetches a particle. xyzw[4i..4i+3] = (xyz[3i..3i+2], w[i]) for i in [begin, end), and back.
 void padPositions(const Real* xyz, const Real* inverseMasses, size_t begin, size_t end, Real* xyzw);
 void unpadPositions(const Real* xyzw, size_t begin, size_t end, Real* xyz);
 
+/// Which projection a range of batches gets.
+enum class BatchMethod : uint8_t {
+  Pbd,        ///< k' C form; reads kPrime; the multipliers are neither read nor written (PBD has none).
+  Xpbd,       ///< Reads compliance and the multipliers, and accumulates them.
+  RigidXpbd,  ///< XPBD for batches whose four compliances are 0: reads neither strengths nor multipliers. With
+              ///< α̃ = 0 the XPBD step −(C + α̃λ)/(w1 + w2 + α̃) does not depend on λ and equals PBD's with k' = 1,
+              ///< so the positions get the same bits as Xpbd gives them; nothing reads a rigid constraint's λ.
+};
+
 /// Projects batches [begin, end) of one colour in place on padded positions `xyzw`; `lambda` holds the multipliers of
-/// the colour's constraints in batch order, 4 per batch (the spare lanes of a last batch are read and written back
-/// unchanged, so the array needs 3 floats beyond the colour's end). Bit-identical to calling projectDistance on
-/// each constraint in turn.
-void projectDistanceBatches(const DistanceBatch* batches, size_t begin, size_t end, Real* lambda, Real* xyzw,
-                            bool xpbd, Real invH2);
+/// the colour's constraints in batch order, 4 per batch (Xpbd only; the spare lanes of a last batch are read and
+/// written back unchanged, so the array needs 3 floats beyond the colour's end). Bit-identical to calling
+/// projectDistance on each constraint in turn (positions always, multipliers under Xpbd).
+void projectDistanceBatches(const DistanceBatch* batches, const DistanceBatchStrength* strengths, size_t begin,
+                            size_t end, Real* lambda, Real* xyzw, BatchMethod method, Real invH2);
 
 }  // namespace pbd

@@ -247,26 +247,39 @@ void World::Impl::refreshDerivedData() {
   for (const ContactMaterial& b : bodyMaterials) largestBodyMargin = std::max(largestBodyMargin, b.thickness);
   if (schedule.dirty) hierarchy.dirty = true;  // same triggers: particles, distance constraints, strengths
   if (!schedule.dirty) return;
-  // Counting sort by colour.
+  // Counting sort by colour, and within a colour the compliant constraints before the rigid ones (compliance 0), so
+  // that XPBD runs a colour's rigid batches without strengths or multipliers (BatchMethod::RigidXpbd). Constraints
+  // of one colour share no particle: their order changes no result.
   constexpr uint32_t kGroups = GraphColouring::kColours + 1;
   uint32_t* begin = schedule.colourBegin;
+  uint32_t compliant[kGroups] = {};
   std::fill(begin, begin + kGroups + 1, 0u);
-  for (uint32_t colour : distanceColour) ++begin[colour + 1];
+  // The overflow group keeps the order added: it runs as one Gauss-Seidel sweep, where order matters.
+  auto isRigid = [&](size_t c) { return distances[c].compliance == 0 && distanceColour[c] != GraphColouring::kOverflow; };
+  for (size_t c = 0; c < distances.size(); ++c) {
+    ++begin[distanceColour[c] + 1];
+    if (!isRigid(c)) ++compliant[distanceColour[c]];
+  }
   for (uint32_t g = 0; g < kGroups; ++g) begin[g + 1] += begin[g];
   schedule.constraints.resize(distances.size());
   schedule.lambda.resize(distances.size() + 3);
-  uint32_t next[kGroups];
-  std::copy(begin, begin + kGroups, next);
-  for (size_t c = 0; c < distances.size(); ++c) schedule.constraints[next[distanceColour[c]]++] = distances[c];
+  uint32_t nextCompliant[kGroups], nextRigid[kGroups];
+  for (uint32_t g = 0; g < kGroups; ++g) nextCompliant[g] = begin[g], nextRigid[g] = begin[g] + compliant[g];
+  for (size_t c = 0; c < distances.size(); ++c) {
+    uint32_t* next = isRigid(c) ? nextRigid : nextCompliant;
+    schedule.constraints[next[distanceColour[c]]++] = distances[c];
+  }
   uint32_t* batchBegin = schedule.batchBegin;
   batchBegin[0] = 0;
   for (uint32_t c = 0; c < GraphColouring::kColours; ++c) {
     batchBegin[c + 1] = batchBegin[c] + (begin[c + 1] - begin[c] + 3) / 4;  // four constraints a batch, rounded up
+    schedule.rigidBatchBegin[c] = batchBegin[c] + (compliant[c] + 3) / 4;    // a mixed batch counts as compliant
   }
   schedule.batches.resize(batchBegin[GraphColouring::kColours]);
+  schedule.strengths.resize(batchBegin[GraphColouring::kColours]);
   for (uint32_t c = 0; c < GraphColouring::kColours; ++c) {
     packDistanceBatches(schedule.constraints.data() + begin[c], begin[c + 1] - begin[c], count(),
-                        schedule.batches.data() + batchBegin[c]);
+                        schedule.batches.data() + batchBegin[c], schedule.strengths.data() + batchBegin[c]);
   }
   paddedP.assign(4 * (size_t(count()) + 1), Real(0));  // the padding particle: at the origin, inverse mass 0
   schedule.constraintsPerParticle.assign(count(), 0);
@@ -384,10 +397,24 @@ void World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward)
         projectRange(cs, lambda, begin[c] + b, begin[c] + e, asVec3(p), w.data(), xpbd, invH2, backward);
         break;
       case Kind::Pad: padPositions(p.data(), w.data(), b, e, paddedP.data()); break;
-      case Kind::Colour:
-        projectDistanceBatches(schedule.batches.data() + batchBegin[c], b, e, lambda + begin[c], paddedP.data(), xpbd,
-                               invH2);
+      case Kind::Colour: {
+        const DistanceBatch* batches = schedule.batches.data() + batchBegin[c];
+        const DistanceBatchStrength* strengths = schedule.strengths.data() + batchBegin[c];
+        if (!xpbd) {
+          projectDistanceBatches(batches, strengths, b, e, nullptr, paddedP.data(), BatchMethod::Pbd, invH2);
+          break;
+        }
+        const size_t rigid = schedule.rigidBatchBegin[c] - batchBegin[c];  // colour-relative, like b and e
+        if (b < rigid) {
+          projectDistanceBatches(batches, strengths, b, std::min(e, rigid), lambda + begin[c], paddedP.data(),
+                                 BatchMethod::Xpbd, invH2);
+        }
+        if (e > rigid) {
+          projectDistanceBatches(batches, strengths, std::max(b, rigid), e, nullptr, paddedP.data(),
+                                 BatchMethod::RigidXpbd, invH2);
+        }
         break;
+      }
       case Kind::Unpad: unpadPositions(paddedP.data(), b, e, p.data()); break;
     }
   };

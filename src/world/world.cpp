@@ -122,6 +122,7 @@ void World::Impl::reserveDistances(size_t extra) {
   schedule.constraints.reserve(total);
   schedule.lambda.reserve(total + 3);
   schedule.batches.reserve(total / 4 + GraphColouring::kColours);
+  schedule.strengths.reserve(total / 4 + GraphColouring::kColours);
 }
 
 void World::Impl::appendDistance(const DistanceConstraintDef& d) {

@@ -96,7 +96,11 @@ struct ColourSchedule {
                                                 ///< batched pass reads and writes back unchanged.
   uint32_t colourBegin[GraphColouring::kColours + 2] = {};  ///< Colour c is [colourBegin[c], colourBegin[c+1]).
   std::vector<DistanceBatch> batches;           ///< The colours' constraints four by four (the overflow group not).
+  std::vector<DistanceBatchStrength> strengths; ///< Parallel to `batches`.
   uint32_t batchBegin[GraphColouring::kColours + 1] = {};   ///< Colour c is [batchBegin[c], batchBegin[c+1]).
+  uint32_t rigidBatchBegin[GraphColouring::kColours] = {};  ///< Colour c's batches from here on are rigid (every
+                                                            ///< compliance 0): each colour lists its compliant
+                                                            ///< constraints first, its rigid ones after.
   std::vector<uint32_t> constraintsPerParticle; ///< Jacobi's averaging divisor.
   bool dirty = true;
 

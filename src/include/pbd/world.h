@@ -227,6 +227,7 @@ class World {
 
  private:
   struct Impl;
+  friend struct WorldInternals;  ///< White-box tests' access to Impl (tests only; not part of the API).
   std::unique_ptr<Impl> impl_;
 };
 
