@@ -233,10 +233,11 @@ describe('self-collision', () => {
       if (report.selfCollisionSearches === 0) framesWithoutSearch++;
     }
     expect(sawPairs).toBe(true);
-    // The pair search's counts reach JS: it searched (some searches may be without a skin, never more than all), and
-    // the neighbour list outlived whole frames.
-    expect(searches).toBeGreaterThan(0);
-    expect(withoutSkin).toBeLessThanOrEqual(searches);
+    // The pair search's counts reach JS, both kinds: with a skin while the cloths fall apart, and without one once
+    // they lie 5 mm apart on the ground, where a list with a skin would hold more pairs than its room (measured: 234
+    // searches, 215 of them without a skin); and the neighbour list outlived whole frames.
+    expect(withoutSkin).toBeGreaterThan(0);
+    expect(searches - withoutSkin).toBeGreaterThan(0);
     expect(framesWithoutSearch).toBeGreaterThan(0);
     const x = w.positions();
     let closest = Infinity;
