@@ -1,0 +1,64 @@
+// Two builds of the package side by side in one Node process, for A/B-testing a change on a noisy machine: the same
+// cloth in each, 10-frame runs alternated A, B, A, B, ..., and the ratio B/A taken per pair. A machine whose speed
+// drifts by 30 % from minute to minute (seen on the 2-core CI machine) moves both halves of a pair together, so the
+// median of the paired ratios shows a few-percent change that separate runs cannot. Run it twice with A and B
+// swapped: the second of a pair tends to gain 1-3 % (caches, the first one's idle pool worker).
+//
+// Usage: node bench/paired-builds.mjs DIR_A DIR_B [--variant=single|threaded] [--threads=N] [--n=128] [--gravity=0]
+//                                                 [--pairs=40]
+// DIR_A and DIR_B are copies of web/lib (index.js and its wasm/ folder), e.g. `cp -r web/lib /tmp/lib_before` before
+// the change and `cp -r web/lib /tmp/lib_after` after `bash .ci/build-wasm.sh`.
+// Scene: the Foundation cloth (n x n, 1 m, 1 kg, 2 corners pinned, XPBD rigid, stretch + shear + skip-one bend,
+// 10 substeps x 1 iteration, 1/60 s frames), gravity -9.81 or 0 (the rest variant of bench:peers), 120 warm-up
+// frames. Prints min and median ms per frame of each build and the median of B/A.
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+function options(argv) {
+  const o = { variant: 'single', threads: 1, n: 128, gravity: 0, pairs: 40, dirs: [] };
+  for (const a of argv) {
+    const m = /^--(\w+)=(.*)$/.exec(a);
+    if (!m) o.dirs.push(a);
+    else if (m[1] in o && m[1] !== 'dirs') o[m[1]] = m[1] === 'variant' ? m[2] : Number(m[2]);
+    else throw new Error(`paired-builds: unknown option ${a}`);
+  }
+  if (o.dirs.length !== 2) throw new Error('paired-builds: give two package directories (copies of web/lib)');
+  if (!['single', 'threaded'].includes(o.variant)) throw new Error(`paired-builds: --variant must be single or threaded`);
+  if (!(o.n >= 2 && o.pairs >= 1 && o.threads >= 1)) throw new Error('paired-builds: --n >= 2, --pairs >= 1, --threads >= 1');
+  return o;
+}
+
+async function clothWorld(dir, o) {
+  const { createPbd } = await import(pathToFileURL(resolve(dir, 'index.js')).href);
+  const pbd = await createPbd({ variant: o.variant, threads: o.threads });
+  const world = new pbd.World();
+  world.setMethod('xpbd');
+  world.setSubsteps(10);
+  world.setIterations(1);
+  world.setGround({ height: -2 });
+  world.setGravity(0, o.gravity ? -9.81 : 0, 0);
+  world.addCloth({ columns: o.n, rows: o.n, spacing: 1 / (o.n - 1), origin: [-0.5, 1, 0], axisU: [1, 0, 0],
+    axisV: [0, 0, 1], mass: 1, pinned: [0, o.n - 1], bend: { compliance: 0, stiffness: 1 } });
+  for (let f = 0; f < 120; ++f) world.step(1 / 60);
+  return world;
+}
+
+const o = options(process.argv.slice(2));
+const [a, b] = [await clothWorld(o.dirs[0], o), await clothWorld(o.dirs[1], o)];
+const msPerFrame = (world) => {
+  const t0 = performance.now();
+  for (let f = 0; f < 10; ++f) world.step(1 / 60);
+  return (performance.now() - t0) / 10;
+};
+const ta = [], tb = [], ratio = [];
+for (let k = 0; k < o.pairs; ++k) {
+  const x = msPerFrame(a), y = msPerFrame(b);
+  ta.push(x), tb.push(y), ratio.push(y / x);
+}
+const median = (xs) => [...xs].sort((p, q) => p - q)[xs.length >> 1];
+const f = (v) => v.toFixed(3);
+console.log(`cloth ${o.n}² g=${o.gravity ? -9.81 : 0}, ${o.variant} build, ${o.threads} thread(s), ${o.pairs} pairs of 10 frames`);
+console.log(`A ${o.dirs[0]}: min ${f(Math.min(...ta))} median ${f(median(ta))} ms/frame`);
+console.log(`B ${o.dirs[1]}: min ${f(Math.min(...tb))} median ${f(median(tb))} ms/frame`);
+console.log(`B/A median of the paired ratios: ${f(median(ratio))}`);
+process.exit(0);  // the threaded build's pthreads would keep Node alive
