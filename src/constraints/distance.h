@@ -112,9 +112,10 @@ struct DistanceBatchStrength {
 };
 
 /// Packs `count` constraints that share no particle into (count + 3) / 4 batches at `out` and their strengths at
-/// `strengthOut`, lanes in order; spare lanes of the last batch point at `paddingParticle`.
+/// `strengthOut`, lanes in order; spare lanes of the last batch point at `paddingParticle`. The constraints are
+/// cs[0 .. count), or cs[picks[0]], cs[picks[1]], ... when `picks` is given.
 void packDistanceBatches(const DistanceConstraint* cs, size_t count, uint32_t paddingParticle, DistanceBatch* out,
-                         DistanceBatchStrength* strengthOut);
+                         DistanceBatchStrength* strengthOut, const uint32_t* picks = nullptr);
 
 /// The batched pass works on positions padded to four floats per particle, x y z and the inverse mass w, so that
 /// one vector load fetches a particle. xyzw[4i..4i+3] = (xyz[3i..3i+2], w[i]) for i in [begin, end), and back.

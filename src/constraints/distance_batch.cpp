@@ -3,14 +3,14 @@
 namespace pbd {
 
 void packDistanceBatches(const DistanceConstraint* cs, size_t count, uint32_t paddingParticle, DistanceBatch* out,
-                         DistanceBatchStrength* strengthOut) {
+                         DistanceBatchStrength* strengthOut, const uint32_t* picks) {
   for (size_t b = 0; 4 * b < count; ++b) {
     DistanceBatch& batch = out[b];
     DistanceBatchStrength& strength = strengthOut[b];
     for (size_t lane = 0; lane < 4; ++lane) {
       const size_t k = 4 * b + lane;
       const DistanceConstraint pad{paddingParticle, paddingParticle, 0, 0, 0, 0, 0};
-      const DistanceConstraint& c = k < count ? cs[k] : pad;
+      const DistanceConstraint& c = k < count ? cs[picks ? picks[k] : k] : pad;
       batch.i[lane] = c.i, batch.j[lane] = c.j;
       batch.minLength[lane] = c.minLength, batch.maxLength[lane] = c.maxLength;
       strength.kPrime[lane] = c.kPrime, strength.compliance[lane] = c.compliance;

@@ -168,8 +168,7 @@ void World::Impl::settle(Real h) {
 /// The constraint iterations of one substep: every multiplier back to 0, then HPBD's coarse pre-pass if on, then
 /// `iterations` passes over every constraint kind, the contacts last.
 void World::Impl::solveConstraints(bool useBdf2, Real invH2, Real stepFraction, size_t pass) {
-  std::vector<Real>& lambda = settings.solver == Solver::GaussSeidel ? distanceLambda : schedule.lambda;
-  std::fill(lambda.begin(), lambda.end(), Real(0));
+  zeroDistanceMultipliers();
   std::fill(attachmentLambda.begin(), attachmentLambda.end(), Real(0));
   std::fill(dihedralLambda.begin(), dihedralLambda.end(), Real(0));
   std::fill(volumeLambda.begin(), volumeLambda.end(), Real(0));
@@ -247,41 +246,20 @@ void World::Impl::refreshDerivedData() {
   for (const ContactMaterial& b : bodyMaterials) largestBodyMargin = std::max(largestBodyMargin, b.thickness);
   if (schedule.dirty) hierarchy.dirty = true;  // same triggers: particles, distance constraints, strengths
   if (!schedule.dirty) return;
-  // Counting sort by colour, and within a colour the compliant constraints before the rigid ones (compliance 0), so
-  // that XPBD runs a colour's rigid batches without strengths or multipliers (BatchMethod::RigidXpbd). Constraints
-  // of one colour share no particle: their order changes no result.
+  // Counting sort by colour; the overflow group keeps the order added (it runs as one Gauss-Seidel sweep, where
+  // order matters). Constraints of one colour share no particle: their order changes no result.
   constexpr uint32_t kGroups = GraphColouring::kColours + 1;
   uint32_t* begin = schedule.colourBegin;
-  uint32_t compliant[kGroups] = {};
   std::fill(begin, begin + kGroups + 1, 0u);
-  // The overflow group keeps the order added: it runs as one Gauss-Seidel sweep, where order matters.
-  auto isRigid = [&](size_t c) { return distances[c].compliance == 0 && distanceColour[c] != GraphColouring::kOverflow; };
-  for (size_t c = 0; c < distances.size(); ++c) {
-    ++begin[distanceColour[c] + 1];
-    if (!isRigid(c)) ++compliant[distanceColour[c]];
-  }
+  for (size_t c = 0; c < distances.size(); ++c) ++begin[distanceColour[c] + 1];
   for (uint32_t g = 0; g < kGroups; ++g) begin[g + 1] += begin[g];
   schedule.constraints.resize(distances.size());
-  schedule.lambda.resize(distances.size() + 3);
-  uint32_t nextCompliant[kGroups], nextRigid[kGroups];
-  for (uint32_t g = 0; g < kGroups; ++g) nextCompliant[g] = begin[g], nextRigid[g] = begin[g] + compliant[g];
-  for (size_t c = 0; c < distances.size(); ++c) {
-    uint32_t* next = isRigid(c) ? nextRigid : nextCompliant;
-    schedule.constraints[next[distanceColour[c]]++] = distances[c];
-  }
-  uint32_t* batchBegin = schedule.batchBegin;
-  batchBegin[0] = 0;
-  for (uint32_t c = 0; c < GraphColouring::kColours; ++c) {
-    batchBegin[c + 1] = batchBegin[c] + (begin[c + 1] - begin[c] + 3) / 4;  // four constraints a batch, rounded up
-    schedule.rigidBatchBegin[c] = batchBegin[c] + (compliant[c] + 3) / 4;    // a mixed batch counts as compliant
-  }
-  schedule.batches.resize(batchBegin[GraphColouring::kColours]);
-  schedule.strengths.resize(batchBegin[GraphColouring::kColours]);
-  for (uint32_t c = 0; c < GraphColouring::kColours; ++c) {
-    packDistanceBatches(schedule.constraints.data() + begin[c], begin[c + 1] - begin[c], count(),
-                        schedule.batches.data() + batchBegin[c], schedule.strengths.data() + batchBegin[c]);
-  }
-  paddedP.assign(4 * (size_t(count()) + 1), Real(0));  // the padding particle: at the origin, inverse mass 0
+  schedule.lambda.resize(distances.size());
+  uint32_t next[kGroups];
+  std::copy(begin, begin + kGroups, next);
+  for (size_t c = 0; c < distances.size(); ++c) schedule.constraints[next[distanceColour[c]]++] = distances[c];
+  schedule.blocks.rebuild(schedule.constraints.data(), begin, count());
+  paddedP.assign(4 * schedule.blocks.paddedParticles(count()), Real(0));  // padding particles: inverse mass 0
   schedule.constraintsPerParticle.assign(count(), 0);
   for (const DistanceConstraint& d : distances) {
     ++schedule.constraintsPerParticle[d.i];
@@ -358,64 +336,69 @@ void World::Impl::projectDistancesGaussSeidel(bool xpbd, Real invH2, bool backwa
                backward);
 }
 
-/// Gauss-Seidel colour by colour. Within a colour no two constraints share a particle, so its batches run on any
-/// thread, four constraints at a time in SIMD, in any order, with the same result; the overflow group runs
-/// serially last. The colours work on paddedP, p with the inverse mass as a fourth float (one vector load per
-/// particle), copied in before the first colour and back after the last, as phases of the same job.
+/// Gauss-Seidel over the block schedule (schedule/block_schedule.h): one phase per block colour, whose blocks share
+/// no particle and so run on any thread; each block projects its constraints colour by colour, four at a time in
+/// SIMD; the overflow group runs serially last. The blocks work on paddedP, p with the inverse mass as a fourth
+/// float (one vector load per particle), copied in before the first block colour and back after the last, as phases
+/// of the same job. Backward (BDF2's return sweep) runs the same order reversed.
 void World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward) {
-  const DistanceConstraint* cs = schedule.constraints.data();
-  Real* lambda = schedule.lambda.data();
-  const uint32_t* begin = schedule.colourBegin;
-  const uint32_t* batchBegin = schedule.batchBegin;
-  constexpr uint32_t kColours = GraphColouring::kColours;
-  const size_t particles = batchBegin[kColours] > 0 ? count() : 0;  // no batch, nothing to pad
-  // The job's phases in order. Backward: the overflow group first, in reverse, then the colours from the last.
-  enum class Kind : uint8_t { Overflow, Pad, Colour, Unpad };
+  BlockSchedule& blocks = schedule.blocks;
+  constexpr uint32_t kGroups = BlockSchedule::kGroups;
+  const size_t particles = blocks.batches.empty() ? 0 : count();  // no batch, nothing to pad
+  enum class Kind : uint8_t { Overflow, Pad, Blocks, Unpad };
   struct Phase {
     Kind kind;
-    uint32_t colour;
+    uint32_t group;
   };
-  constexpr size_t kPhaseCount = kColours + 3;
+  constexpr size_t kPhaseCount = kGroups + 3;
   Phase plan[kPhaseCount];
   size_t sizes[kPhaseCount], minRanges[kPhaseCount], n = 0;
-  auto add = [&](Kind kind, uint32_t colour, size_t size, size_t minRange) {
-    plan[n] = {kind, colour}, sizes[n] = size, minRanges[n++] = minRange;
+  auto add = [&](Kind kind, uint32_t group, size_t size, size_t minRange) {
+    plan[n] = {kind, group}, sizes[n] = size, minRanges[n++] = minRange;
   };
-  const size_t overflowSize = begin[kColours + 1] - begin[kColours];
-  if (backward) add(Kind::Overflow, kColours, overflowSize, TaskSystem::kOneRange);
+  const uint32_t* colourBegin = schedule.colourBegin;
+  const uint32_t overflowBegin = colourBegin[GraphColouring::kOverflow];
+  const size_t overflowSize = colourBegin[GraphColouring::kOverflow + 1] - overflowBegin;
+  if (backward) add(Kind::Overflow, 0, overflowSize, TaskSystem::kOneRange);
   add(Kind::Pad, 0, particles, kParticlesPerTask);
-  for (uint32_t k = 0; k < kColours; ++k) {
-    const uint32_t c = backward ? kColours - 1 - k : k;
-    add(Kind::Colour, c, batchBegin[c + 1] - batchBegin[c], kConstraintsPerTask / 4);
+  for (uint32_t k = 0; k < kGroups; ++k) {
+    const uint32_t g = backward ? kGroups - 1 - k : k;
+    add(Kind::Blocks, g, blocks.groupBegin[g + 1] - blocks.groupBegin[g],
+        g == BlockSchedule::kSerialGroup ? TaskSystem::kOneRange : 1);
   }
   add(Kind::Unpad, 0, particles, kParticlesPerTask);
-  if (!backward) add(Kind::Overflow, kColours, overflowSize, TaskSystem::kOneRange);
+  if (!backward) add(Kind::Overflow, 0, overflowSize, TaskSystem::kOneRange);
+  const DistanceBatch* batches = blocks.batches.data();
+  const DistanceBatchStrength* strengths = blocks.strengths.data();
+  Real* xyzw = paddedP.data();
+  auto segment = [&](const BlockSchedule::Segment& s) {
+    if (!xpbd) {
+      projectDistanceBatches(batches, strengths, s.begin, s.end, nullptr, xyzw, BatchMethod::Pbd, invH2);
+      return;
+    }
+    if (s.begin < s.rigidBegin) {
+      projectDistanceBatches(batches, strengths, s.begin, s.rigidBegin, blocks.lambda.data(), xyzw, BatchMethod::Xpbd,
+                             invH2);
+    }
+    if (s.rigidBegin < s.end) {
+      projectDistanceBatches(batches, strengths, s.rigidBegin, s.end, nullptr, xyzw, BatchMethod::RigidXpbd, invH2);
+    }
+  };
   auto body = [&](size_t phase, size_t b, size_t e) {
-    const uint32_t c = plan[phase].colour;
     switch (plan[phase].kind) {
       case Kind::Overflow:
-        projectRange(cs, lambda, begin[c] + b, begin[c] + e, asVec3(p), w.data(), xpbd, invH2, backward);
+        projectRange(schedule.constraints.data(), schedule.lambda.data(), overflowBegin + b, overflowBegin + e,
+                     asVec3(p), w.data(), xpbd, invH2, backward);
         break;
-      case Kind::Pad: padPositions(p.data(), w.data(), b, e, paddedP.data()); break;
-      case Kind::Colour: {
-        const DistanceBatch* batches = schedule.batches.data() + batchBegin[c];
-        const DistanceBatchStrength* strengths = schedule.strengths.data() + batchBegin[c];
-        if (!xpbd) {
-          projectDistanceBatches(batches, strengths, b, e, nullptr, paddedP.data(), BatchMethod::Pbd, invH2);
-          break;
-        }
-        const size_t rigid = schedule.rigidBatchBegin[c] - batchBegin[c];  // colour-relative, like b and e
-        if (b < rigid) {
-          projectDistanceBatches(batches, strengths, b, std::min(e, rigid), lambda + begin[c], paddedP.data(),
-                                 BatchMethod::Xpbd, invH2);
-        }
-        if (e > rigid) {
-          projectDistanceBatches(batches, strengths, std::max(b, rigid), e, nullptr, paddedP.data(),
-                                 BatchMethod::RigidXpbd, invH2);
+      case Kind::Pad: padPositions(p.data(), w.data(), b, e, xyzw); break;
+      case Kind::Blocks:
+        for (size_t q = b; q < e; ++q) {
+          const size_t at = blocks.groupBegin[plan[phase].group] + (backward ? b + e - 1 - q : q);
+          const uint32_t first = blocks.segmentBegin[at], last = blocks.segmentBegin[at + 1];
+          for (uint32_t k = first; k < last; ++k) segment(blocks.segments[backward ? first + last - 1 - k : k]);
         }
         break;
-      }
-      case Kind::Unpad: unpadPositions(paddedP.data(), b, e, p.data()); break;
+      case Kind::Unpad: unpadPositions(xyzw, b, e, p.data()); break;
     }
   };
   tasks->parallelPhases(kPhaseCount, sizes, minRanges, body);
@@ -536,11 +519,29 @@ void World::Impl::projectAttachmentsAndContacts(bool xpbd, Real invH2, Real step
   projectContacts();
 }
 
+/// Each solver's distance multipliers start every solve at 0. Coloured Gauss-Seidel zeroes only what it reads: its
+/// compliant batches' multipliers and the overflow group's (rigid batches read none).
+void World::Impl::zeroDistanceMultipliers() {
+  switch (settings.solver) {
+    case Solver::GaussSeidel: std::fill(distanceLambda.begin(), distanceLambda.end(), Real(0)); break;
+    case Solver::ColouredGaussSeidel:
+    case Solver::Hierarchical:
+      std::fill(schedule.lambda.begin() + schedule.colourBegin[GraphColouring::kOverflow], schedule.lambda.end(),
+                Real(0));
+      if (schedule.blocks.anyCompliant) std::fill(schedule.blocks.lambda.begin(), schedule.blocks.lambda.end(), Real(0));
+      break;
+    case Solver::Jacobi:
+    case Solver::ProjectiveDynamics: std::fill(schedule.lambda.begin(), schedule.lambda.end(), Real(0)); break;
+  }
+}
+
 /// Residual of the distance constraints after a pass: r = C (PBD) or C + α̃λ (XPBD, the multiplier's equation).
 void World::Impl::recordResidual(size_t pass, Real invH2) {
   const bool gaussSeidel = settings.solver == Solver::GaussSeidel;
   const DistanceConstraint* cs = gaussSeidel ? distances.data() : schedule.constraints.data();
   const Real* lambda = gaussSeidel ? distanceLambda.data() : schedule.lambda.data();
+  const bool blocked = settings.solver == Solver::ColouredGaussSeidel || settings.solver == Solver::Hierarchical;
+  const uint32_t* slotOf = schedule.blocks.slotOf.data();
   const bool xpbd = settings.method == Method::Xpbd;
   const Vec3* P = asVec3(p);
   double maxAbs = 0, sumSq = 0;
@@ -548,7 +549,9 @@ void World::Impl::recordResidual(size_t pass, Real invH2) {
     Real C = 0;
     Vec3 n;
     evalDistance(P[cs[k].i], P[cs[k].j], cs[k].minLength, cs[k].maxLength, C, n);
-    const double r = xpbd ? double(C) + double(cs[k].compliance * invH2) * double(lambda[k]) : double(C);
+    const Real multiplier =
+        blocked && slotOf[k] != BlockSchedule::kNoSlot ? schedule.blocks.lambda[slotOf[k]] : lambda[k];
+    const double r = xpbd ? double(C) + double(cs[k].compliance * invH2) * double(multiplier) : double(C);
     maxAbs = std::max(maxAbs, std::abs(r));
     sumSq += r * r;
   }

@@ -84,9 +84,10 @@ uint32_t World::Impl::appendParticles(const char* fn, const Real* xyz, const Rea
   }
   if (settings.selfCollision.enabled) reserveSelfCollision(newCount);
   w.reserve(newCount);
-  paddedP.reserve(4 * (newCount + 1));
+  paddedP.reserve(4 * (newCount + BlockSchedule::kTargetBlocks));
   reserveContacts(newCount, colliders.size());
   schedule.constraintsPerParticle.reserve(newCount);
+  schedule.blocks.reserve(newCount, distances.capacity());
   colouring.reserveParticles(newCount);
   reserveElementOrders(newCount);
   bodies.reserve(bodies.size() + 1);
@@ -120,9 +121,8 @@ void World::Impl::reserveDistances(size_t extra) {
   distanceLambda.reserve(total);
   distanceColour.reserve(total);
   schedule.constraints.reserve(total);
-  schedule.lambda.reserve(total + 3);
-  schedule.batches.reserve(total / 4 + GraphColouring::kColours);
-  schedule.strengths.reserve(total / 4 + GraphColouring::kColours);
+  schedule.lambda.reserve(total);
+  schedule.blocks.reserve(count(), total);
 }
 
 void World::Impl::appendDistance(const DistanceConstraintDef& d) {

@@ -18,6 +18,7 @@
 #include "pbd/world.h"
 #include "collision/mesh_collider.h"
 #include "collision/particle_neighbours.h"
+#include "schedule/block_schedule.h"
 #include "schedule/element_order.h"
 #include "schedule/graph_colouring.h"
 #include "solvers/hierarchy.h"
@@ -91,16 +92,12 @@ struct ParticleRange {
 /// Distance constraints regrouped by colour for the parallel solvers: derived from World::Impl::distances,
 /// rebuilt (without allocating) at the next step after any change.
 struct ColourSchedule {
-  std::vector<DistanceConstraint> constraints;  ///< Sorted by colour, overflow last.
-  std::vector<Real> lambda;                     ///< XPBD multipliers of `constraints`, and 3 spare floats that the
-                                                ///< batched pass reads and writes back unchanged.
+  std::vector<DistanceConstraint> constraints;  ///< Sorted by colour, overflow last: Jacobi's order and the
+                                                ///< overflow group's (which keeps the order added).
+  std::vector<Real> lambda;                     ///< XPBD multipliers of `constraints` (Jacobi, overflow group).
   uint32_t colourBegin[GraphColouring::kColours + 2] = {};  ///< Colour c is [colourBegin[c], colourBegin[c+1]).
-  std::vector<DistanceBatch> batches;           ///< The colours' constraints four by four (the overflow group not).
-  std::vector<DistanceBatchStrength> strengths; ///< Parallel to `batches`.
-  uint32_t batchBegin[GraphColouring::kColours + 1] = {};   ///< Colour c is [batchBegin[c], batchBegin[c+1]).
-  uint32_t rigidBatchBegin[GraphColouring::kColours] = {};  ///< Colour c's batches from here on are rigid (every
-                                                            ///< compliance 0): each colour lists its compliant
-                                                            ///< constraints first, its rigid ones after.
+  BlockSchedule blocks;                         ///< Coloured Gauss-Seidel's layout of the colours (its own
+                                                ///< multipliers; blocks.slotOf maps `constraints` to them).
   std::vector<uint32_t> constraintsPerParticle; ///< Jacobi's averaging divisor.
   bool dirty = true;
 
@@ -124,7 +121,7 @@ struct World::Impl {
   std::vector<Real> x, p, inertial, v, force;
   std::vector<Real> w;                // inverse mass per particle
   std::vector<Real> jacobiDelta;      // xyz per particle: Jacobi's summed corrections of one iteration
-  std::vector<Real> paddedP;          // xyzw per particle and one padding particle: the coloured pass's copy of p
+  std::vector<Real> paddedP;          // xyzw per particle and a padding particle per block: the coloured pass's p
   std::vector<ParticleRange> bodies;  // particle ranges for rigid-motion damping and step reports
   std::vector<ContactMaterial> bodyMaterials;  // parallel to bodies: friction and restitution against surfaces
   Real largestBodyMargin = 0;                 // m, the largest bodyMaterials[].thickness, refreshed once per step
@@ -267,6 +264,7 @@ struct World::Impl {
   void generateContacts(Real h);
   void projectDistancesGaussSeidel(bool xpbd, Real invH2, bool backward = false);
   void projectDistancesColoured(bool xpbd, Real invH2, bool backward = false);
+  void zeroDistanceMultipliers();
   void projectDistancesJacobi(bool xpbd, Real invH2);
   void refreshHierarchy();  // hierarchical_stage.cpp
   // projective_stage.cpp: elements from the constraints and the factorization for the first substep's 1/h_eff², once

@@ -199,7 +199,9 @@ TEST(ClothSelfFold, A64ClothFoldedOntoItselfOnTheGroundKeepsItsLayersApartFor10S
       // self-contacts all along (not only at the end: where it comes to rest varies with the arithmetic, e.g.
       // native against wasm, and a loop may settle with its layers just out of contact).
       EXPECT_GT(top, 4 * thickness);
-      EXPECT_LT(zMax - zMin, 0.8);
+      // Lying unfolded it would span 1 m in z. How deep the fold is depends on the solve's order: 0.85 m since the
+      // coloured pass runs in blocks (block_schedule.h), under 0.8 m before.
+      EXPECT_LT(zMax - zMin, 0.9);
       EXPECT_GT(selfContacts, 1000u);
       // At 10 x 1 the solve does carry elements through (4 crossing triangle pairs by frame 20 without the
       // failsafe, found when this test was written): the failsafe is what holds the checks above.
@@ -211,7 +213,7 @@ TEST(ClothSelfFold, A64ClothFoldedOntoItselfOnTheGroundKeepsItsLayersApartFor10S
 TEST(ClothSelfFold, FailsafeAndAllRepeatBitIdenticallyOnAnyThreadCount) {
   auto run = [](unsigned workers, uint64_t& frozen) {
     std::unique_ptr<ThreadPool> pool = workers ? std::make_unique<ThreadPool>(workers) : nullptr;
-    Cloth cloth(48, pool.get());  // the failsafe first acts in frame 20 or so
+    Cloth cloth(56, pool.get());  // the failsafe first acts in frame 15 or so (48 x 48 folds without it)
     frozen = 0;
     for (int frame = 0; frame < 25; ++frame) {
       cloth.world.step(1.0f / 60);
@@ -230,7 +232,7 @@ TEST(ClothSelfFold, FailsafeAndAllRepeatBitIdenticallyOnAnyThreadCount) {
 
 TEST(ClothSelfFold, AFrozenParticleStaysAndStopsUnderEitherIntegrator) {
   for (Integrator integrator : {Integrator::ImplicitEuler, Integrator::Bdf2}) {
-    Cloth cloth(48);
+    Cloth cloth(56);
     SolverSettings s = cloth.world.settings();
     s.integrator = integrator;
     s.substeps = 1;  // one substep per step, so that a frozen particle is one whose position did not change

@@ -8,15 +8,9 @@
 #include "pbd/task_system.h"
 #include "pbd/world.h"
 #include "scenes/scenes.h"
-#include "world/world_state.h"
+#include "world_internals.h"
 
 using namespace pbd;
-
-namespace pbd {
-struct WorldInternals {
-  static const World::Impl& of(const World& world) { return *world.impl_; }
-};
-}  // namespace pbd
 
 namespace {
 
@@ -41,21 +35,29 @@ void mixedCloth(World& world, int n, Solver solver) {
 
 }  // namespace
 
-TEST(RigidBatches, EachColourListsItsCompliantConstraintsFirstAndItsRigidBatchesAfter) {
+TEST(RigidBatches, EachSegmentListsItsCompliantConstraintsFirstAndItsRigidBatchesAfter) {
   World world;
   mixedCloth(world, 24, Solver::ColouredGaussSeidel);
   world.step(1.0f / 60);
-  const ColourSchedule& s = WorldInternals::of(world).schedule;
-  int mixedColours = 0;
-  for (uint32_t c = 0; c < GraphColouring::kColours; ++c) {
-    const uint32_t first = s.colourBegin[c], last = s.colourBegin[c + 1];
-    uint32_t compliant = 0;
-    while (first + compliant < last && s.constraints[first + compliant].compliance != 0) ++compliant;
-    for (uint32_t k = first + compliant; k < last; ++k) ASSERT_EQ(s.constraints[k].compliance, 0) << "colour " << c;
-    EXPECT_EQ(s.rigidBatchBegin[c], s.batchBegin[c] + (compliant + 3) / 4) << "colour " << c;
-    mixedColours += compliant > 0 && first + compliant < last;
+  const WorldImpl& impl = WorldInternals::of(world);
+  const BlockSchedule& s = impl.schedule.blocks;
+  int mixedSegments = 0;
+  for (const BlockSchedule::Segment& seg : s.segments) {
+    uint32_t compliant = 0, rigid = 0;
+    for (uint32_t k = seg.begin; k < seg.end; ++k) {
+      for (int lane = 0; lane < 4; ++lane) {
+        if (s.batches[k].i[lane] >= impl.count()) continue;  // a padding lane
+        const bool isRigid = s.strengths[k].compliance[lane] == 0;
+        // Compliant lanes only before rigidBegin; rigid lanes only in the last compliant batch or after it.
+        if (isRigid) EXPECT_GE(k + 1, seg.rigidBegin) << "batch " << k;
+        else EXPECT_LT(k, seg.rigidBegin) << "batch " << k;
+        (isRigid ? rigid : compliant) += 1;
+      }
+    }
+    EXPECT_EQ(seg.rigidBegin, seg.begin + (compliant + 3) / 4);
+    mixedSegments += compliant > 0 && rigid > 0;
   }
-  EXPECT_GE(mixedColours, 2);  // the premise: colours with both kinds, split at the boundary
+  EXPECT_GE(mixedSegments, 2);  // the premise: segments with both kinds, split at the boundary
 }
 
 TEST(RigidBatches, RigidXpbdMovesTheClothExactlyAsPbdAtFullStiffness) {

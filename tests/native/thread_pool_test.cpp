@@ -70,10 +70,12 @@ TEST(Determinism, StateHashIsIdenticalForAnyThreadCountAndRun) {
 TEST(Determinism, NativeAndWasmBuildsComputeTheSameBits) {
   // The same constant is checked by this test in the native build and in the wasm build (run under Node): the
   // core uses only IEEE-exact operations in a fixed order (no FMA contraction, no fast-math), so both platforms
-  // must agree to the bit. If a change to the solver alters the result on purpose, update the constant.
+  // must agree to the bit. If a change to the solver alters the result on purpose, update the constant. Changed
+  // from 0x551f0f87c4d9184e when the coloured pass began to run in blocks (schedule/block_schedule.h): the same
+  // colours in another Gauss-Seidel order.
   World world;
   scenes::hangingCloth(world, 32);
   for (int f = 0; f < 60; ++f) world.step(1.0f / 60);
   std::printf("state hash: 0x%016llx\n", static_cast<unsigned long long>(scenes::stateHash(world)));
-  EXPECT_EQ(scenes::stateHash(world), 0x551f0f87c4d9184eull);
+  EXPECT_EQ(scenes::stateHash(world), 0xf2999b4dda9a1e45ull);
 }

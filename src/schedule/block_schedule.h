@@ -1,0 +1,64 @@
+// The coloured Gauss-Seidel pass's work layout: blocks of particles, coloured, each running its constraints colour
+// by colour. Why blocks: a pass that runs colour after colour across the whole body needs a barrier per colour (12
+// on a cloth with skip-one bending) and streams every particle through the cache once per colour. Here particles
+// are cut into blocks of consecutive indices (the builders' and localityOrder's orders keep neighbours close), each
+// constraint belongs to the block of its lower particle, and blocks are greedily coloured so that no two blocks of
+// one block colour touch a common particle. A pass then has one barrier per block colour (2 on a row-major cloth,
+// where blocks are strips), and a block's particles stay in the cache while it runs all its colours.
+// The sequential order this reproduces: block colour by block colour; within one, block by block (they share no
+// particle, so their order changes nothing); within a block, constraint colour by colour, four at a time. It does
+// not depend on the thread count, so every thread count gives the same bits.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "constraints/distance.h"
+#include "schedule/graph_colouring.h"
+
+namespace pbd {
+
+struct BlockSchedule {
+  static constexpr uint32_t kBlockColours = 16;              ///< Parallel block colours; one bit each per particle.
+  static constexpr uint32_t kSerialGroup = kBlockColours;    ///< The group of blocks that found no free block colour:
+                                                             ///< they run one after another, as one range.
+  static constexpr uint32_t kGroups = kBlockColours + 1;
+  static constexpr uint32_t kMinBlockParticles = 256;        ///< Smallest block: below it the partial batches that
+                                                             ///< end every (block, colour) segment cost too much.
+  static constexpr uint32_t kTargetBlocks = 32;              ///< Blocks aimed at: enough for 4 threads per colour.
+  static constexpr uint32_t kNoSlot = ~0u;                   ///< slotOf of an overflow-group constraint.
+
+  /// One colour's constraints of one block, as batches [begin, end); from rigidBegin on every lane is rigid.
+  struct Segment {
+    uint32_t begin, rigidBegin, end;
+  };
+
+  uint32_t blockParticles = kMinBlockParticles;  ///< Particles per block, a power of two; block of i = i / this.
+  uint32_t blockCount = 0;                       ///< ceil(particles / blockParticles).
+  std::vector<uint32_t> blockSequence;           ///< Non-empty blocks by group (block colour, then serial), then id.
+  uint32_t groupBegin[kGroups + 1] = {};         ///< Group g is blockSequence[groupBegin[g] .. groupBegin[g+1]).
+  std::vector<uint32_t> segmentBegin;            ///< Parallel to blockSequence, plus an end: its segments.
+  std::vector<Segment> segments;                 ///< Each block's segments in colour order.
+  std::vector<DistanceBatch> batches;            ///< Four constraints of one segment each.
+  std::vector<DistanceBatchStrength> strengths;  ///< Parallel to batches.
+  std::vector<Real> lambda;                      ///< XPBD multipliers, 4 per batch (lane order); spare lanes unused.
+  std::vector<uint32_t> slotOf;                  ///< Per input constraint: 4 batch + lane, or kNoSlot (overflow).
+  bool anyCompliant = false;                     ///< Some batch is compliant: `lambda` must be zeroed per solve.
+
+  /// Room for `particles` and `constraints` (may throw); rebuild then never allocates within them.
+  void reserve(size_t particles, size_t constraints);
+  /// Lays out the colour-sorted constraints `cs` (colour c is [colourBegin[c], colourBegin[c+1]) for c <
+  /// GraphColouring::kColours; the overflow group after them is left to the caller, and gets kNoSlot). Padding
+  /// lanes of block b point at particle `particles + b`, one per block, so that threads never write a shared one.
+  void rebuild(const DistanceConstraint* cs, const uint32_t* colourBegin, uint32_t particles);
+  /// Particles the padded positions need: the real ones and one padding particle per block.
+  size_t paddedParticles(size_t particles) const { return particles + blockCount; }
+
+ private:
+  std::vector<uint32_t> bucketBegin_;     // counting-sort buckets (block, colour, rigid)
+  std::vector<uint32_t> byBlock_;         // input positions sorted by bucket
+  std::vector<uint32_t> groupOfBlock_;    // per block id
+  std::vector<uint32_t> touchedGroups_;   // per particle: bits of the block colours whose blocks touch it
+};
+
+}  // namespace pbd
