@@ -19,17 +19,10 @@ void packDistanceBatches(const DistanceConstraint* cs, size_t count, uint32_t pa
 }
 
 void padPositions(const Real* xyz, const Real* w, size_t begin, size_t end, Real* xyzw) {
-  for (size_t i = begin; i < end; ++i) {
-    xyzw[4 * i] = xyz[3 * i], xyzw[4 * i + 1] = xyz[3 * i + 1], xyzw[4 * i + 2] = xyz[3 * i + 2];
-    xyzw[4 * i + 3] = w[i];
-  }
+  padRange(xyz, w, begin, end, xyzw);
 }
 
-void unpadPositions(const Real* xyzw, size_t begin, size_t end, Real* xyz) {
-  for (size_t i = begin; i < end; ++i) {
-    xyz[3 * i] = xyzw[4 * i], xyz[3 * i + 1] = xyzw[4 * i + 1], xyz[3 * i + 2] = xyzw[4 * i + 2];
-  }
-}
+void unpadPositions(const Real* xyzw, size_t begin, size_t end, Real* xyz) { unpadRange(xyzw, begin, end, xyz); }
 
 namespace {
 

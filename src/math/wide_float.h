@@ -297,6 +297,59 @@ inline void addAccelerationRange(float* v, const float* w, const float* f, const
   }
 }
 
+/// xyzw[4i .. 4i+3] = (xyz[3i .. 3i+2], w[i]) for i in [begin, end): positions padded to a vector per particle.
+/// Four particles at a time where the vector unit has the shuffles (three xyz vectors and one w vector in, four
+/// xyzw vectors out); data movement only, so the bits are the scalar loop's.
+inline void padRange(const float* xyz, const float* w, size_t begin, size_t end, float* xyzw) {
+  size_t i = begin;
+#if PBD_WIDE_WASM
+  for (; i + 4 <= end; i += 4) {
+    const float* s = xyz + 3 * i;
+    // a = x0 y0 z0 x1, b = y1 z1 x2 y2, c = z2 x3 y3 z3, ws = w0 w1 w2 w3
+    const v128_t a = wasm_v128_load(s), b = wasm_v128_load(s + 4), c = wasm_v128_load(s + 8);
+    const v128_t ws = wasm_v128_load(w + i);
+    float* o = xyzw + 4 * i;
+    wasm_v128_store(o, wasm_i32x4_shuffle(a, ws, 0, 1, 2, 4));
+    wasm_v128_store(o + 4, wasm_i32x4_shuffle(wasm_i32x4_shuffle(a, b, 3, 4, 5, 5), ws, 0, 1, 2, 5));
+    wasm_v128_store(o + 8, wasm_i32x4_shuffle(wasm_i32x4_shuffle(b, c, 2, 3, 4, 4), ws, 0, 1, 2, 6));
+    wasm_v128_store(o + 12, wasm_i32x4_shuffle(c, ws, 1, 2, 3, 7));
+  }
+#elif PBD_WIDE_NEON
+  for (; i + 4 <= end; i += 4) {
+    const float32x4x3_t s = vld3q_f32(xyz + 3 * i);  // de-interleaved: x0..x3, y0..y3, z0..z3
+    vst4q_f32(xyzw + 4 * i, float32x4x4_t{{s.val[0], s.val[1], s.val[2], vld1q_f32(w + i)}});
+  }
+#endif
+  for (; i < end; ++i) {
+    xyzw[4 * i] = xyz[3 * i], xyzw[4 * i + 1] = xyz[3 * i + 1], xyzw[4 * i + 2] = xyz[3 * i + 2];
+    xyzw[4 * i + 3] = w[i];
+  }
+}
+
+/// xyz[3i .. 3i+2] = xyzw[4i .. 4i+2] for i in [begin, end): padRange's way back, w dropped.
+inline void unpadRange(const float* xyzw, size_t begin, size_t end, float* xyz) {
+  size_t i = begin;
+#if PBD_WIDE_WASM
+  for (; i + 4 <= end; i += 4) {
+    const float* s = xyzw + 4 * i;
+    const v128_t p0 = wasm_v128_load(s), p1 = wasm_v128_load(s + 4), p2 = wasm_v128_load(s + 8);
+    const v128_t p3 = wasm_v128_load(s + 12);
+    float* o = xyz + 3 * i;
+    wasm_v128_store(o, wasm_i32x4_shuffle(p0, p1, 0, 1, 2, 4));      // x0 y0 z0 x1
+    wasm_v128_store(o + 4, wasm_i32x4_shuffle(p1, p2, 1, 2, 4, 5));  // y1 z1 x2 y2
+    wasm_v128_store(o + 8, wasm_i32x4_shuffle(p2, p3, 2, 4, 5, 6));  // z2 x3 y3 z3
+  }
+#elif PBD_WIDE_NEON
+  for (; i + 4 <= end; i += 4) {
+    const float32x4x4_t s = vld4q_f32(xyzw + 4 * i);
+    vst3q_f32(xyz + 3 * i, float32x4x3_t{{s.val[0], s.val[1], s.val[2]}});
+  }
+#endif
+  for (; i < end; ++i) {
+    xyz[3 * i] = xyzw[4 * i], xyz[3 * i + 1] = xyzw[4 * i + 1], xyz[3 * i + 2] = xyzw[4 * i + 2];
+  }
+}
+
 /// v[k] += (p[k] - inertial[k]) * invH, then x[k] = p[k]: the velocity update and position commit of Algorithm 1.
 /// Mathematically v = (p - x) / h, since inertial = x + h v; written as a change of v because p - x in float32 carries
 /// the rounding of x + h v, which would otherwise accumulate in v as a drift of ulp(x)/h per substep.

@@ -147,3 +147,34 @@ TEST(WideFloat, TheForceStepMatchesTheOneParticleExpression) {
     EXPECT_NE(wide, v);  // it did something
   }
 }
+
+TEST(WideFloat, PaddingPositionsMovesEveryBitToItsLaneAndBack) {
+  // padRange and unpadRange against the element-by-element layout, exact to the raw bits (signed zeros, a NaN with a
+  // payload, infinities): ranges with and without a tail of fewer than four particles, starting anywhere, and
+  // nothing outside [begin, end) written.
+  const size_t n = 23;
+  std::vector<float> xyz(3 * n), w(n);
+  const std::vector<float> pool = samples();
+  for (size_t k = 0; k < xyz.size(); ++k) xyz[k] = pool[(7 * k + 3) % pool.size()];
+  for (size_t i = 0; i < n; ++i) w[i] = pool[(5 * i + 1) % pool.size()];
+  uint32_t payload = 0x7fa5a5a5u;  // a signalling NaN: a copy through float arithmetic would quiet it
+  std::memcpy(&xyz[3 * 9 + 1], &payload, sizeof payload);
+  const auto raw = [](float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, sizeof u);
+    return u;
+  };
+  for (auto [begin, end] : {std::pair<size_t, size_t>{0, n}, {3, 11}, {5, 8}, {8, 16}}) {
+    std::vector<float> padded(4 * n, 0.25f), back(3 * n, 0.75f);
+    padRange(xyz.data(), w.data(), begin, end, padded.data());
+    unpadRange(padded.data(), begin, end, back.data());
+    for (size_t i = 0; i < n; ++i) {
+      const bool in = i >= begin && i < end;
+      for (int a = 0; a < 3; ++a) {
+        ASSERT_EQ(raw(padded[4 * i + a]), raw(in ? xyz[3 * i + a] : 0.25f)) << "[" << begin << ", " << end << ") " << i;
+        ASSERT_EQ(raw(back[3 * i + a]), raw(in ? xyz[3 * i + a] : 0.75f)) << "[" << begin << ", " << end << ") " << i;
+      }
+      ASSERT_EQ(raw(padded[4 * i + 3]), raw(in ? w[i] : 0.25f)) << "[" << begin << ", " << end << ") " << i;
+    }
+  }
+}
