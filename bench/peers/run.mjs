@@ -19,8 +19,8 @@
 // What is and is not comparable (see also the comments in scene-defs.mjs and jolt-scenes.mjs):
 // - Same particles, masses, pins, gravity, ground, friction and the same constraint set, all XPBD compliance 0,
 //   same frame (1/60 s) split into 10 substeps with one pass over the constraints each.
-// - Constraint ordering differs: pbd-wasm runs graph-coloured Gauss-Seidel (colour by colour, each family emitted in
-//   red-black order); Jolt's Optimize() groups constraints into independent sets and orders them its own way. With
+// - Constraint ordering differs: pbd-wasm runs graph-coloured Gauss-Seidel (strips of particles, each colour by
+//   colour, each family emitted in red-black order); Jolt's Optimize() groups constraints into independent sets and orders them its own way. With
 //   one pass per substep the order decides convergence: on the rigid reference cloth at 64x64 and up Jolt's lets the
 //   error grow until the cloth blows up. The verdict column says which rows simulate the scene, and only those
 //   timings compare (same work per frame, but a blown-up scene is not the scene).

@@ -26,7 +26,8 @@ enum class Integrator {
 enum class Solver {
   GaussSeidel,          ///< Non-linear Gauss-Seidel in the order constraints were added; serial. The reference.
   Jacobi,               ///< Every constraint from the same positions; corrections averaged per particle, times ω.
-  ColouredGaussSeidel,  ///< Gauss-Seidel colour by colour; each colour in parallel. Bit-identical for any thread count.
+  ColouredGaussSeidel,  ///< Gauss-Seidel block by block, each block colour by colour; the blocks of one block colour
+                        ///< in parallel (schedule/block_schedule.h). Bit-identical for any thread count.
   Hierarchical,         ///< Müller 2008 HPBD: each substep first solves coarse particle levels with long-range
                         ///< stretch-only constraints (coarsest first, corrections prolongated down), then the coloured
                         ///< Gauss-Seidel of every constraint. Bit-identical for any thread count.
