@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <stdexcept>
 
 #include "pbd/task_system.h"
@@ -22,20 +23,27 @@ bool spinUntil(Ready ready) {
 }
 }  // namespace
 
-/// One job: phases of ranges. `next` hands out ranges, `done` counts finished items; a phase is over when done
-/// reaches its size, which is the barrier every thread waits at before taking ranges of the next phase.
+/// One job: phases of ranges. Phase ph is cut into `chunks` ranges of `rangeSize` items; each thread runs its home
+/// chunks first (thread t of T: chunks [C t / T, C (t + 1) / T)), then takes the chunks still unclaimed, from the
+/// last down. Home chunks keep a thread on the same items phase after phase (the particles it padded are the ones its
+/// blocks project and then copy back), so their cache lines stay in its core; taking others' chunks keeps a late or
+/// preempted thread from holding up the job. `claimed` has a bit per chunk; `done` counts finished items, and a phase
+/// is over when it reaches the phase's size, which is the barrier every thread waits at before the next phase.
 struct ThreadPool::Job {
+  static constexpr size_t kMaxChunks = 64;  ///< One bit each in `claimed`.
   PhaseRangeFn fn;
   size_t phaseCount;
+  size_t threads;
   size_t size[kMaxPhases];
   size_t rangeSize[kMaxPhases];
-  std::atomic<size_t> next[kMaxPhases];
+  size_t chunks[kMaxPhases];
+  std::atomic<uint64_t> claimed[kMaxPhases];
   std::atomic<size_t> done[kMaxPhases];
 };
 
 ThreadPool::ThreadPool(unsigned workerCount) {
   workers_.reserve(workerCount);
-  for (unsigned i = 0; i < workerCount; ++i) workers_.emplace_back([this] { workerLoop(); });
+  for (unsigned i = 0; i < workerCount; ++i) workers_.emplace_back([this, i] { workerLoop(i + 1); });
 }
 
 ThreadPool::~ThreadPool() {
@@ -48,15 +56,21 @@ ThreadPool::~ThreadPool() {
   for (std::thread& t : workers_) t.join();
 }
 
-void ThreadPool::runJob(Job& job) {
+void ThreadPool::runJob(Job& job, size_t self) {
   for (size_t ph = 0; ph < job.phaseCount; ++ph) {
-    const size_t size = job.size[ph], rangeSize = job.rangeSize[ph];
-    for (;;) {
-      const size_t begin = job.next[ph].fetch_add(rangeSize, std::memory_order_relaxed);
-      if (begin >= size) break;
-      const size_t end = std::min(size, begin + std::min(rangeSize, size - begin));
+    const size_t size = job.size[ph], rangeSize = job.rangeSize[ph], chunks = job.chunks[ph];
+    const size_t homeBegin = chunks * self / job.threads, homeEnd = chunks * (self + 1) / job.threads;
+    auto tryRun = [&](size_t c) {
+      const uint64_t bit = uint64_t(1) << c;
+      if (job.claimed[ph].load(std::memory_order_relaxed) & bit) return;  // taken: skip the read-modify-write
+      if (job.claimed[ph].fetch_or(bit, std::memory_order_relaxed) & bit) return;
+      const size_t begin = c * rangeSize, end = begin + std::min(rangeSize, size - begin);
       job.fn(ph, begin, end);
       job.done[ph].fetch_add(end - begin, std::memory_order_acq_rel);
+    };
+    for (size_t c = homeBegin; c < homeEnd; ++c) tryRun(c);
+    for (size_t c = chunks; c-- > 0;) {
+      if (c < homeBegin || c >= homeEnd) tryRun(c);
     }
     // Barrier: the ranges of this phase that other threads took must finish before the next phase reads their
     // results. They are short (one colour's share), so poll, yielding now and then.
@@ -66,7 +80,7 @@ void ThreadPool::runJob(Job& job) {
   }
 }
 
-void ThreadPool::workerLoop() {
+void ThreadPool::workerLoop(size_t self) {
   unsigned long seen = 0;
   for (;;) {
     spinUntil([&] {
@@ -87,7 +101,7 @@ void ThreadPool::workerLoop() {
       if (!job) continue;  // woke after the job had already finished
       busy_.fetch_add(1, std::memory_order_relaxed);
     }
-    runJob(*job);
+    runJob(*job, self);
     bool callerSleeps;
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -117,13 +131,15 @@ void ThreadPool::parallelPhases(size_t phaseCount, const size_t* phaseSizes, con
     return;
   }
   std::lock_guard<std::mutex> submit(submitMutex_);
-  Job job{fn, phaseCount, {}, {}, {}, {}};
+  Job job{fn, phaseCount, threads, {}, {}, {}, {}, {}};
   for (size_t ph = 0; ph < phaseCount; ++ph) {
     const size_t minRange = std::max<size_t>(minRanges[ph], 1);
     job.size[ph] = phaseSizes[ph];
-    // A few ranges per thread balance uneven work without much contention on `next`.
-    job.rangeSize[ph] = std::max(minRange, (phaseSizes[ph] + threads * 4 - 1) / (threads * 4));
-    job.next[ph].store(0, std::memory_order_relaxed);
+    // A few ranges per thread balance uneven work without much contention on `claimed`.
+    const size_t target = std::min(Job::kMaxChunks, threads * 4);
+    job.rangeSize[ph] = std::max(minRange, (phaseSizes[ph] + target - 1) / target);
+    job.chunks[ph] = phaseSizes[ph] == 0 ? 0 : 1 + (phaseSizes[ph] - 1) / job.rangeSize[ph];  // kOneRange: no overflow
+    job.claimed[ph].store(0, std::memory_order_relaxed);
     job.done[ph].store(0, std::memory_order_relaxed);
   }
   bool wakeSleepers;
@@ -135,7 +151,7 @@ void ThreadPool::parallelPhases(size_t phaseCount, const size_t* phaseSizes, con
     wakeSleepers = sleepers_ > 0;
   }
   if (wakeSleepers) wake_.notify_all();
-  runJob(job);
+  runJob(job, 0);
   // Wait until every worker that took the job has left it, then clear job_ under the lock so that no late worker
   // can pick up this (stack) job after we return.
   spinUntil([&] { return busy_.load(std::memory_order_acquire) == 0; });

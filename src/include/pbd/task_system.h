@@ -87,8 +87,8 @@ class ThreadPool final : public TaskSystem {
 
  private:
   struct Job;
-  void workerLoop();
-  static void runJob(Job& job);
+  void workerLoop(size_t self);                    // self: the worker's thread number, 1 .. workerCount
+  static void runJob(Job& job, size_t self);      // self: 0 for the calling thread
 
   std::vector<std::thread> workers_;
   std::mutex submitMutex_;  // one job at a time
