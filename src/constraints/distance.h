@@ -131,10 +131,10 @@ enum class BatchMethod : uint8_t {
               ///< so the positions get the same bits as Xpbd gives them; nothing reads a rigid constraint's λ.
 };
 
-/// Projects batches [begin, end) of one colour in place on padded positions `xyzw`; `lambda` holds the multipliers of
-/// the colour's constraints in batch order, 4 per batch (Xpbd only; the spare lanes of a last batch are read and
-/// written back unchanged, so the array needs 3 floats beyond the colour's end). Bit-identical to calling
-/// projectDistance on each constraint in turn (positions always, multipliers under Xpbd).
+/// Projects batches [begin, end) of independent constraints (one colour) in place on padded positions `xyzw`;
+/// `lambda` holds 4 multipliers per batch, lane by lane, batch k's at lambda[4k .. 4k+3] (Xpbd only; a padding lane's
+/// is read and written back unchanged). Bit-identical to calling projectDistance on each constraint in turn
+/// (positions always, multipliers under Xpbd).
 void projectDistanceBatches(const DistanceBatch* batches, const DistanceBatchStrength* strengths, size_t begin,
                             size_t end, Real* lambda, Real* xyzw, BatchMethod method, Real invH2);
 
