@@ -263,8 +263,11 @@ BENCHMARK(BindRenderMesh)->Unit(benchmark::kMillisecond)->Repetitions(5)->Report
 /// Particle order and cache (issue #8), one 1/60 s frame (volume material, edges, XPBD 10 x 1, dropped onto the
 /// ground) of mesh 0: a tet cube of 24³ cells (15,625 vertices), 1: the bunny tetrahedralized at resolution 40, with
 /// its vertices numbered order 0: at random (fixed seed), 1: the same after reorderSoftBody, 2: as built (the cube's
-/// row-by-row numbering, the tetrahedralizer's output order).
+/// row-by-row numbering, the tetrahedralizer's output order); on `threads` threads (at random, the coloured pass's
+/// blocks of particles all touch each other and its layout turns colour-major: schedule/block_schedule.h).
 static void SoftBodyOrder(benchmark::State& state) {
+  const unsigned threads = unsigned(state.range(2));
+  std::unique_ptr<ThreadPool> pool = threads > 1 ? std::make_unique<ThreadPool>(threads - 1) : nullptr;
   SoftBodyDef built;
   if (state.range(0) == 0) {
     built = scenes::tetCube(24, 1, Vec3(-0.5f, 0.5f, -0.5f));
@@ -277,13 +280,13 @@ static void SoftBodyOrder(benchmark::State& state) {
   }
   SoftBodyDef def = state.range(1) == 2 ? built : scenes::shuffledVertices(built, 8);
   if (state.range(1) == 1) reorderSoftBody(def);
-  World world;
+  World world(pool.get());
   world.addSoftBody(def);
   for (int f = 0; f < 30; ++f) world.step(1.0f / 60);
   for (auto _ : state) world.step(1.0f / 60);
   state.counters["particles"] = world.particleCount();
 }
-BENCHMARK(SoftBodyOrder)->ArgNames({"mesh", "order"})->ArgsProduct({{0, 1}, {0, 1, 2}})
+BENCHMARK(SoftBodyOrder)->ArgNames({"mesh", "order", "threads"})->ArgsProduct({{0, 1}, {0, 1, 2}, {1, 2}})
     ->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
 
 BENCHMARK_MAIN();

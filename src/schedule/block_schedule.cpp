@@ -6,38 +6,35 @@ namespace pbd {
 
 namespace {
 constexpr uint32_t kColours = GraphColouring::kColours;
-constexpr uint32_t kAllBlockColours = (1u << BlockSchedule::kBlockColours) - 1;
+constexpr uint32_t kAllBlockColours =
+    BlockSchedule::kBlockColours == 32 ? ~0u : (1u << BlockSchedule::kBlockColours) - 1;
 }  // namespace
 
 void BlockSchedule::reserve(size_t particles, size_t constraints) {
-  // At most kTargetBlocks blocks (blockParticles grows until they fit), so everything but the per-particle and
-  // per-constraint arrays has a fixed bound.
-  const size_t maxSegments = size_t(kTargetBlocks) * kColours;
-  blockSequence.reserve(kTargetBlocks);
-  segmentBegin.reserve(kTargetBlocks + 1);
+  // At most kMaxBlocks blocks (blocks of particles: blockParticles grows until kTargetBlocks fit), so everything but
+  // the per-particle and per-constraint arrays has a fixed bound. A block of particles has a segment per colour, a
+  // colour-major block one.
+  const size_t maxSegments = std::max(size_t(kTargetBlocks) * kColours, size_t(kMaxBlocks));
+  blockSequence.reserve(kMaxBlocks);
+  segmentBegin.reserve(kMaxBlocks + 1);
   segments.reserve(maxSegments);
   batches.reserve(constraints / 4 + maxSegments);
   strengths.reserve(constraints / 4 + maxSegments);
   lambda.reserve(4 * (constraints / 4 + maxSegments));
   slotOf.reserve(constraints);
-  bucketBegin_.reserve(size_t(kTargetBlocks) * kColours * 2 + 1);
+  bucketBegin_.reserve(size_t(kMaxBlocks) * kColours * 2 + 1);
   byBlock_.reserve(constraints);
-  groupOfBlock_.reserve(kTargetBlocks);
+  groupOfBlock_.reserve(kMaxBlocks);
   touchedGroups_.reserve(particles);
 }
 
-void BlockSchedule::rebuild(const DistanceConstraint* cs, const uint32_t* colourBegin, uint32_t particles) {
-  blockParticles = kMinBlockParticles;
-  while (uint64_t(blockParticles) * kTargetBlocks < particles) blockParticles *= 2;
-  blockCount = (particles + blockParticles - 1) / blockParticles;
-  const uint32_t coloured = colourBegin[kColours];
-
-  // Counting sort of the coloured constraints by (block, colour, rigid): a block's constraints colour by colour,
-  // and within a colour the compliant ones first, so that XPBD runs the rigid ones without strengths or
-  // multipliers (BatchMethod::RigidXpbd). Bucket b ends at bucketBegin_[b + 1].
+/// Counting sort of the coloured constraints by (block, colour, rigid): a block's constraints colour by colour, and
+/// within a colour the compliant ones first, so that XPBD runs the rigid ones without strengths or multipliers
+/// (BatchMethod::RigidXpbd). blockOf(k, colour) < blockCount. Bucket b ends at bucketBegin_[b + 1].
+template <class BlockOf>
+void BlockSchedule::sortIntoBlocks(const DistanceConstraint* cs, const uint32_t* colourBegin, BlockOf blockOf) {
   const auto bucketOf = [&](uint32_t k, uint32_t colour) {
-    const uint32_t block = std::min(cs[k].i, cs[k].j) / blockParticles;
-    return (block * kColours + colour) * 2 + (cs[k].compliance == 0 ? 1 : 0);
+    return (blockOf(k, colour) * kColours + colour) * 2 + (cs[k].compliance == 0 ? 1 : 0);
   };
   const uint32_t buckets = blockCount * kColours * 2;
   bucketBegin_.assign(buckets + 1, 0);
@@ -45,19 +42,19 @@ void BlockSchedule::rebuild(const DistanceConstraint* cs, const uint32_t* colour
     for (uint32_t k = colourBegin[c]; k < colourBegin[c + 1]; ++k) ++bucketBegin_[bucketOf(k, c) + 1];
   }
   for (uint32_t b = 0; b < buckets; ++b) bucketBegin_[b + 1] += bucketBegin_[b];
-  byBlock_.resize(coloured);
+  byBlock_.resize(colourBegin[kColours]);
   for (uint32_t c = 0; c < kColours; ++c) {
     for (uint32_t k = colourBegin[c]; k < colourBegin[c + 1]; ++k) byBlock_[bucketBegin_[bucketOf(k, c)]++] = k;
   }
   for (uint32_t b = buckets; b > 0; --b) bucketBegin_[b] = bucketBegin_[b - 1];  // the cursors ran to the ends
   bucketBegin_[0] = 0;
-  const auto blockBegin = [&](uint32_t block) { return bucketBegin_[block * kColours * 2]; };
+}
 
-  // Greedy block colouring: a block takes the lowest block colour that no earlier block touching one of its
-  // particles took. Blocks without constraints take none; blocks that find none free run serially.
+/// Greedy block colouring: a block takes the lowest block colour that no earlier block touching one of its
+/// particles took. Blocks without constraints take none; blocks that find none free go to the serial group.
+void BlockSchedule::colourBlocks(const DistanceConstraint* cs, uint32_t particles) {
   touchedGroups_.assign(particles, 0);
   groupOfBlock_.assign(blockCount, kGroups);  // kGroups: empty, not scheduled
-  uint32_t groupSize[kGroups] = {};
   for (uint32_t block = 0; block < blockCount; ++block) {
     const uint32_t first = blockBegin(block), last = blockBegin(block + 1);
     if (first == last) continue;
@@ -72,7 +69,29 @@ void BlockSchedule::rebuild(const DistanceConstraint* cs, const uint32_t* colour
       }
     }
     groupOfBlock_[block] = group;
-    ++groupSize[group];
+  }
+}
+
+/// The blocks' critical path, with unlimited threads: per block colour its largest block, plus the whole serial
+/// group. More than 2/3 of all the work on it means that no thread count could make the pass 1.5× faster. (Half is
+/// too strict: the 4 strips of a 32² cloth alternate between 2 block colours, which 2 threads run at full speed.)
+bool BlockSchedule::blocksLeaveTooLittleParallelWork() const {
+  uint32_t largest[kGroups] = {}, serial = 0;
+  for (uint32_t block = 0; block < blockCount; ++block) {
+    const uint32_t group = groupOfBlock_[block], size = blockBegin(block + 1) - blockBegin(block);
+    if (group == kSerialGroup) serial += size;
+    else if (group < kGroups) largest[group] = std::max(largest[group], size);
+  }
+  uint64_t critical = serial;
+  for (uint32_t g = 0; g < kBlockColours; ++g) critical += largest[g];
+  return 3 * critical > 2 * uint64_t(blockBegin(blockCount));
+}
+
+/// blockSequence and groupBegin from groupOfBlock_: the non-empty blocks by group, then id.
+void BlockSchedule::sequenceBlocks() {
+  uint32_t groupSize[kGroups] = {};
+  for (uint32_t block = 0; block < blockCount; ++block) {
+    if (groupOfBlock_[block] < kGroups) ++groupSize[groupOfBlock_[block]];
   }
   groupBegin[0] = 0;
   for (uint32_t g = 0; g < kGroups; ++g) groupBegin[g + 1] = groupBegin[g] + groupSize[g];
@@ -82,8 +101,10 @@ void BlockSchedule::rebuild(const DistanceConstraint* cs, const uint32_t* colour
   for (uint32_t block = 0; block < blockCount; ++block) {
     if (groupOfBlock_[block] < kGroups) blockSequence[next[groupOfBlock_[block]]++] = block;
   }
+}
 
-  // The batches, block by block in sequence order, a segment per non-empty colour of a block.
+/// The batches, block by block in sequence order, a segment per non-empty colour of a block.
+void BlockSchedule::packBatches(const DistanceConstraint* cs, const uint32_t* colourBegin, uint32_t particles) {
   segmentBegin.clear();
   segments.clear();
   batches.clear();
@@ -109,6 +130,30 @@ void BlockSchedule::rebuild(const DistanceConstraint* cs, const uint32_t* colour
   }
   segmentBegin.push_back(uint32_t(segments.size()));
   lambda.assign(4 * batches.size(), Real(0));
+}
+
+void BlockSchedule::rebuild(const DistanceConstraint* cs, const uint32_t* colourBegin, uint32_t particles) {
+  colourMajor = false;
+  blockParticles = kMinBlockParticles;
+  while (uint64_t(blockParticles) * kTargetBlocks < particles) blockParticles *= 2;
+  blockCount = (particles + blockParticles - 1) / blockParticles;
+  sortIntoBlocks(cs, colourBegin, [&](uint32_t k, uint32_t) { return std::min(cs[k].i, cs[k].j) / blockParticles; });
+  colourBlocks(cs, particles);
+  if (colourBegin[kColours] >= kMinColourMajorConstraints && blocksLeaveTooLittleParallelWork()) {
+    // Colour-major: block c K + q holds the q-th of K equal runs of colour c, in colour order.
+    colourMajor = true;
+    blockCount = kMaxBlocks;
+    groupOfBlock_.resize(blockCount);  // reserved: no allocation
+    sortIntoBlocks(cs, colourBegin, [&](uint32_t k, uint32_t colour) {
+      const uint64_t rank = k - colourBegin[colour], size = colourBegin[colour + 1] - colourBegin[colour];
+      return colour * kBlocksPerColour + uint32_t(rank * kBlocksPerColour / size);
+    });
+    for (uint32_t block = 0; block < blockCount; ++block) {
+      groupOfBlock_[block] = blockBegin(block) == blockBegin(block + 1) ? kGroups : block / kBlocksPerColour;
+    }
+  }
+  sequenceBlocks();
+  packBatches(cs, colourBegin, particles);
 }
 
 }  // namespace pbd

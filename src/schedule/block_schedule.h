@@ -8,6 +8,12 @@
 // The sequential order this reproduces: block colour by block colour; within one, block by block (they share no
 // particle, so their order changes nothing); within a block, constraint colour by colour, four at a time. It does
 // not depend on the thread count, so every thread count gives the same bits.
+// A body numbered without locality (a mesh whose vertices come in random order) makes every block touch almost every
+// other: the blocks then run out of block colours and would run one after another. When the blocks leave less than
+// half of the work to run in parallel, the layout is colour-major instead: each constraint colour is a block colour,
+// cut into kBlocksPerColour blocks by position (a colour's constraints share no particle, so any cut is free of
+// conflicts). That costs a barrier per colour but keeps every thread busy. The choice depends on the constraints
+// and their numbering only, never on the thread count.
 #pragma once
 
 #include <cstdint>
@@ -19,13 +25,19 @@
 namespace pbd {
 
 struct BlockSchedule {
-  static constexpr uint32_t kBlockColours = 16;              ///< Parallel block colours; one bit each per particle.
+  static constexpr uint32_t kBlockColours = GraphColouring::kColours;  ///< Parallel block colours (one bit each per
+                                                                       ///< particle); colour-major uses one each.
   static constexpr uint32_t kSerialGroup = kBlockColours;    ///< The group of blocks that found no free block colour:
                                                              ///< they run one after another, as one range.
   static constexpr uint32_t kGroups = kBlockColours + 1;
   static constexpr uint32_t kMinBlockParticles = 256;        ///< Smallest block: below it the partial batches that
                                                              ///< end every (block, colour) segment cost too much.
   static constexpr uint32_t kTargetBlocks = 32;              ///< Blocks aimed at: enough for 4 threads per colour.
+  static constexpr uint32_t kBlocksPerColour = 8;            ///< Colour-major: blocks per colour, one per thread of
+                                                             ///< up to 8.
+  static constexpr uint32_t kMaxBlocks = GraphColouring::kColours * kBlocksPerColour;  ///< Either layout's bound.
+  static constexpr uint32_t kMinColourMajorConstraints = 4096;  ///< Below this the blocks stay, however they colour:
+                                                                ///< too little work to share out anyway.
   static constexpr uint32_t kNoSlot = ~0u;                   ///< slotOf of an overflow-group constraint.
 
   /// One colour's constraints of one block, as batches [begin, end); from rigidBegin on every lane is rigid.
@@ -33,8 +45,11 @@ struct BlockSchedule {
     uint32_t begin, rigidBegin, end;
   };
 
-  uint32_t blockParticles = kMinBlockParticles;  ///< Particles per block, a power of two; block of i = i / this.
-  uint32_t blockCount = 0;                       ///< ceil(particles / blockParticles).
+  bool colourMajor = false;                      ///< The layout: blocks of particles (false) or of colours (true).
+  uint32_t blockParticles = kMinBlockParticles;  ///< Blocks of particles: particles per block, a power of two; the
+                                                 ///< block of a constraint is min(i, j) / this.
+  uint32_t blockCount = 0;                       ///< Blocks of particles: ceil(particles / blockParticles);
+                                                 ///< colour-major: kMaxBlocks, colour c's being [c K, (c + 1) K).
   std::vector<uint32_t> blockSequence;           ///< Non-empty blocks by group (block colour, then serial), then id.
   uint32_t groupBegin[kGroups + 1] = {};         ///< Group g is blockSequence[groupBegin[g] .. groupBegin[g+1]).
   std::vector<uint32_t> segmentBegin;            ///< Parallel to blockSequence, plus an end: its segments.
@@ -59,6 +74,14 @@ struct BlockSchedule {
   std::vector<uint32_t> byBlock_;         // input positions sorted by bucket
   std::vector<uint32_t> groupOfBlock_;    // per block id
   std::vector<uint32_t> touchedGroups_;   // per particle: bits of the block colours whose blocks touch it
+
+  template <class BlockOf>
+  void sortIntoBlocks(const DistanceConstraint* cs, const uint32_t* colourBegin, BlockOf blockOf);
+  uint32_t blockBegin(uint32_t block) const { return bucketBegin_[block * GraphColouring::kColours * 2]; }
+  void colourBlocks(const DistanceConstraint* cs, uint32_t particles);
+  bool blocksLeaveTooLittleParallelWork() const;
+  void sequenceBlocks();
+  void packBatches(const DistanceConstraint* cs, const uint32_t* colourBegin, uint32_t particles);
 };
 
 }  // namespace pbd

@@ -86,6 +86,8 @@ void World::Impl::runSubsteps(Real dt, bool settleFirst) {
       dampVelocities(h);
       clampVelocities();
       predictBdf2(h);
+    } else if (settings.linearDamping == 0 && settings.rigidDamping == 0 && !(settings.maxSpeed > 0)) {
+      accelerateAndPredict(h);  // nothing between the two: one pass
     } else {
       applyExternalForces(h);
       dampVelocities(h);
@@ -292,6 +294,17 @@ void World::Impl::applyExternalForces(Real h) {
   tasks->parallelFor(count(), kParticlesPerTask, body);
 }
 
+/// (5) and (7) in one pass, for when no damping or clamp comes between them: the same bits as the two passes.
+void World::Impl::accelerateAndPredict(Real h) {
+  const Real g[3] = {settings.gravity.x(), settings.gravity.y(), settings.gravity.z()};
+  Real *vel = v.data(), *predicted = p.data(), *kept = inertial.data();
+  const Real *inverseMass = w.data(), *f = force.data(), *pos = x.data();
+  auto body = [=, &g](size_t begin, size_t end) {
+    accelerateAndPredictRange(vel, inverseMass, f, g, h, pos, predicted, kept, begin, end);
+  };
+  tasks->parallelFor(count(), kParticlesPerTask, body);
+}
+
 /// (6) dampVelocities: global linear damping, then Müller's damping of non-rigid motion per body.
 void World::Impl::dampVelocities(Real h) {
   if (settings.linearDamping > 0) {
@@ -336,11 +349,12 @@ void World::Impl::projectDistancesGaussSeidel(bool xpbd, Real invH2, bool backwa
                backward);
 }
 
-/// Gauss-Seidel over the block schedule (schedule/block_schedule.h): one phase per block colour, whose blocks share
-/// no particle and so run on any thread; each block projects its constraints colour by colour, four at a time in
-/// SIMD; the overflow group runs serially last. The blocks work on paddedP, p with the inverse mass as a fourth
-/// float (one vector load per particle), copied in before the first block colour and back after the last, as phases
-/// of the same job. Backward (BDF2's return sweep) runs the same order reversed.
+/// Gauss-Seidel over the block schedule (schedule/block_schedule.h): one phase per non-empty block colour, whose
+/// blocks share no particle and so run on any thread; each block projects its constraints colour by colour (a
+/// colour-major block: its run of one colour), four at a time in SIMD; the overflow group runs serially last. The
+/// blocks work on paddedP, p with the inverse mass as a fourth float (one vector load per particle), copied in before
+/// the first block colour and back after the last, as phases of the same job. Backward (BDF2's return sweep) runs the
+/// same order reversed.
 void World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward) {
   BlockSchedule& blocks = schedule.blocks;
   constexpr uint32_t kGroups = BlockSchedule::kGroups;
@@ -363,8 +377,8 @@ void World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward)
   add(Kind::Pad, 0, particles, kParticlesPerTask);
   for (uint32_t k = 0; k < kGroups; ++k) {
     const uint32_t g = backward ? kGroups - 1 - k : k;
-    add(Kind::Blocks, g, blocks.groupBegin[g + 1] - blocks.groupBegin[g],
-        g == BlockSchedule::kSerialGroup ? TaskSystem::kOneRange : 1);
+    const size_t size = blocks.groupBegin[g + 1] - blocks.groupBegin[g];
+    if (size) add(Kind::Blocks, g, size, g == BlockSchedule::kSerialGroup ? TaskSystem::kOneRange : 1);
   }
   add(Kind::Unpad, 0, particles, kParticlesPerTask);
   if (!backward) add(Kind::Overflow, 0, overflowSize, TaskSystem::kOneRange);
@@ -401,7 +415,7 @@ void World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward)
       case Kind::Unpad: unpadPositions(xyzw, b, e, p.data()); break;
     }
   };
-  tasks->parallelPhases(kPhaseCount, sizes, minRanges, body);
+  tasks->parallelPhases(n, sizes, minRanges, body);
 }
 
 /// Jacobi: every constraint is evaluated at the positions of the start of the iteration, and the corrections are
@@ -446,7 +460,7 @@ void World::Impl::projectDistancesJacobi(bool xpbd, Real invH2) {
 void World::Impl::projectDihedrals(bool xpbd, Real invH2) {
   Vec3* P = asVec3(p);
   colouredSymmetricSweep(
-      dihedralOrder,
+      *tasks, dihedralOrder,
       [&](uint32_t b, uint32_t e) {
         projectDihedralsBatched(dihedrals.data(), dihedralOrder.order().data(), b, e, dihedralLambda.data(), p.data(),
                                 w.data(), xpbd, invH2);
@@ -464,7 +478,7 @@ void World::Impl::projectDihedrals(bool xpbd, Real invH2) {
 void World::Impl::projectVolumes(bool xpbd, Real invH2) {
   Vec3* P = asVec3(p);
   colouredSymmetricSweep(
-      volumeOrder,
+      *tasks, volumeOrder,
       [&](uint32_t b, uint32_t e) {
         projectTetVolumesBatched(volumes.data(), volumeOrder.order().data(), b, e, volumeLambda.data(), p.data(),
                                  w.data(), xpbd, invH2);
@@ -478,18 +492,25 @@ void World::Impl::projectVolumes(bool xpbd, Real invH2) {
       });
 }
 
-/// Neo-Hookean tets, serially in a symmetric sweep in colour order, each with its two constraints solved together.
+/// Neo-Hookean tets in a symmetric sweep in colour order (symmetric_sweep.h), each with its two constraints solved
+/// together; one at a time (no batched kernel), the colours shared out across threads all the same.
 void World::Impl::projectNeoHookeans(bool xpbd, Real invH2) {
   Vec3* P = asVec3(p);
-  symmetricSweep(neoHookeanOrder.order().size(), [&](size_t n) {
-    const size_t k = neoHookeanOrder.order()[n];
+  auto one = [&](uint32_t k) {
     const NeoHookeanTet& e = neoHookeans[k];
     Vec3* ps[4] = {&P[e.p[0]], &P[e.p[1]], &P[e.p[2]], &P[e.p[3]]};
     const Real ws[4] = {w[e.p[0]], w[e.p[1]], w[e.p[2]], w[e.p[3]]};
     const Real kPrime[2] = {e.deviatoricKPrime, e.hydrostaticKPrime};
     const Real alphaTilde[2] = {e.deviatoricCompliance * invH2, e.hydrostaticCompliance * invH2};
     projectNeoHookean(ps, ws, e.restInverse, e.gamma, xpbd, kPrime, alphaTilde, &neoHookeanLambda[2 * k]);
-  });
+  };
+  const uint32_t* order = neoHookeanOrder.order().data();
+  colouredSymmetricSweep(
+      *tasks, neoHookeanOrder,
+      [&](uint32_t b, uint32_t e) {
+        for (uint32_t n = b; n < e; ++n) one(order[n]);
+      },
+      one);
 }
 
 /// Tethers after the distance constraints: whatever stretch the iteration left, no particle ends it further from

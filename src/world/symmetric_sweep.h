@@ -1,5 +1,5 @@
-// Symmetric Gauss-Seidel for the element constraints projected serially (dihedrals, tet volumes, Neo-Hookean tets):
-// each iteration sweeps them forward in the order added, then backward.
+// Symmetric Gauss-Seidel for the element constraints (dihedrals, tet volumes, Neo-Hookean tets): each iteration
+// sweeps them forward in colour order, then backward.
 //
 // Why: with XPBD's velocity update v = (p - x)/h, one substep acts on the prediction y as y' = 2 G y - G y_prev, where
 // G is the sweep linearized about the constraint manifold. For a product of W-orthogonal projections in one order, G
@@ -13,33 +13,55 @@
 // threads) would be an alternative to their second sweep.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 
 #include "constraints/multiplier.h"
+#include "pbd/task_system.h"
 #include "schedule/element_order.h"
 
 namespace pbd {
 
-/// project(k) for k = 0 .. count-1, then for k = count-1 .. 0.
-template <class Project>
-void symmetricSweep(size_t count, Project&& project) {
-  for (size_t k = 0; k < count; ++k) project(k);
-  for (size_t k = count; k-- > 0;) project(k);
-}
+/// Batches of four elements per task below which a colour runs on one thread: the barrier would cost more.
+inline constexpr size_t kElementBatchesPerTask = 32;
 
-/// The same sweep over elements in colour order (element_order.h): forward colour by colour, then back from the last.
+/// The sweep over elements in colour order (element_order.h): forward colour by colour, then back from the last.
 /// The elements of a colour share no particle, so `batch(begin, end)` may project that range of order() in any order
-/// (four at a time); the uncoloured rest goes through `one(element)`, last going forward and first coming back.
+/// (four at a time), and a colour's range is shared out across `tasks` in runs of whole batches of four counted from
+/// the colour's start (the same fours on any thread count, so the same bits); the uncoloured rest goes through
+/// `one(element)` on one thread, last going forward and first coming back. Each colour is a phase of a parallel job
+/// (kMaxPhases per job), with the barrier between colours that Gauss-Seidel needs.
 template <class Batch, class One>
-void colouredSymmetricSweep(const ElementOrder& order, Batch&& batch, One&& one) {
+void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, Batch&& batch, One&& one) {
   constexpr uint32_t kRest = ElementOrder::kColours;
-  auto colour = [&](uint32_t c, bool backward) {
-    const uint32_t b = order.colourBegin(c), e = order.colourBegin(c + 1);
-    if (c != kRest) return batch(b, e);
-    for (uint32_t n = b; n < e; ++n) one(order.order()[backward ? b + e - 1 - n : n]);
+  constexpr size_t kMaxPhases = TaskSystem::kMaxPhases;
+  struct Phase {
+    uint32_t colour;
+    bool backward;
   };
-  for (uint32_t c = 0; c <= kRest; ++c) colour(c, false);
-  for (uint32_t c = kRest + 1; c-- > 0;) colour(c, true);
+  Phase plan[kMaxPhases];
+  size_t sizes[kMaxPhases], minRanges[kMaxPhases], n = 0;
+  auto body = [&](size_t phase, size_t b, size_t e) {
+    const uint32_t c = plan[phase].colour, first = order.colourBegin(c), last = order.colourBegin(c + 1);
+    if (c != kRest) return batch(first + 4 * uint32_t(b), std::min(last, first + 4 * uint32_t(e)));
+    for (uint32_t k = first; k < last; ++k) one(order.order()[plan[phase].backward ? first + last - 1 - k : k]);
+  };
+  auto flush = [&] {
+    if (n) tasks.parallelPhases(n, sizes, minRanges, body);
+    n = 0;
+  };
+  auto add = [&](uint32_t c, bool backward) {
+    const uint32_t count = order.colourBegin(c + 1) - order.colourBegin(c);
+    if (count == 0) return;
+    if (n == kMaxPhases) flush();
+    plan[n] = {c, backward};
+    sizes[n] = c == kRest ? count : (count + 3) / 4;
+    minRanges[n++] = c == kRest ? TaskSystem::kOneRange : kElementBatchesPerTask;
+  };
+  for (uint32_t c = 0; c <= kRest; ++c) add(c, false);
+  for (uint32_t c = kRest + 1; c-- > 0;) add(c, true);
+  flush();
 }
 
 /// PBD's corrected stiffness for a constraint projected twice per iteration (once per sweep).

@@ -84,7 +84,7 @@ uint32_t World::Impl::appendParticles(const char* fn, const Real* xyz, const Rea
   }
   if (settings.selfCollision.enabled) reserveSelfCollision(newCount);
   w.reserve(newCount);
-  paddedP.reserve(4 * (newCount + BlockSchedule::kTargetBlocks));
+  paddedP.reserve(4 * (newCount + BlockSchedule::kMaxBlocks));
   reserveContacts(newCount, colliders.size());
   schedule.constraintsPerParticle.reserve(newCount);
   schedule.blocks.reserve(newCount, distances.capacity());

@@ -1,13 +1,14 @@
 // The coloured Gauss-Seidel pass's block schedule (schedule/block_schedule.h): every coloured constraint once, in
 // a segment of its own block and colour; no particle twice in a segment; no particle shared by two blocks of one
 // parallel block colour. Checked on the worlds the solver meets: a row-major cloth, the mixed scene, and a soft
-// body numbered at random (the worst case, where blocks conflict and the serial group is used).
+// body numbered at random (the worst case, where blocks conflict and the layout turns colour-major).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <set>
 #include <vector>
 
+#include "pbd/task_system.h"
 #include "pbd/world.h"
 #include "scenes/mixed_scene.h"
 #include "scenes/scenes.h"
@@ -74,7 +75,9 @@ int checkLayout(const WorldImpl& impl) {
       EXPECT_EQ(s.batches[b].maxLength[lane], d.maxLength);
       EXPECT_EQ(s.strengths[b].compliance[lane], d.compliance);
       EXPECT_EQ(s.strengths[b].kPrime[lane], d.kPrime);
-      EXPECT_EQ(blockOfBatch[b], std::min(d.i, d.j) / s.blockParticles);
+      const uint32_t block = s.colourMajor ? c * BlockSchedule::kBlocksPerColour : std::min(d.i, d.j) / s.blockParticles;
+      EXPECT_EQ(s.colourMajor ? blockOfBatch[b] / BlockSchedule::kBlocksPerColour * BlockSchedule::kBlocksPerColour
+                              : blockOfBatch[b], block);
       segmentsOfColour.insert(segmentOfBatch[b]);
     }
     // A segment holds one colour: no segment shared with another colour's constraints.
@@ -111,7 +114,7 @@ int checkLayout(const WorldImpl& impl) {
   }
   EXPECT_EQ(s.segmentBegin.size(), s.blockSequence.size() + 1);
   EXPECT_EQ(s.lambda.size(), 4 * s.batches.size());
-  EXPECT_LE(s.blockCount, BlockSchedule::kTargetBlocks);
+  EXPECT_LE(s.blockCount, s.colourMajor ? BlockSchedule::kMaxBlocks : BlockSchedule::kTargetBlocks);
   return parallelGroups;
 }
 
@@ -127,6 +130,7 @@ TEST(BlockSchedule, ARowMajorClothIsTwoBlockColoursOfStrips) {
   EXPECT_EQ(checkLayout(impl), 2);
   EXPECT_EQ(impl.schedule.blocks.groupBegin[BlockSchedule::kGroups - 1], 32u);  // every strip in a parallel colour
   EXPECT_EQ(impl.schedule.blocks.groupBegin[1], 16u);
+  EXPECT_FALSE(impl.schedule.blocks.colourMajor);
 }
 
 TEST(BlockSchedule, TheMixedSceneKeepsEveryInvariant) {
@@ -135,12 +139,69 @@ TEST(BlockSchedule, TheMixedSceneKeepsEveryInvariant) {
   EXPECT_GE(checkLayout(scheduled(world)), 1);
 }
 
-TEST(BlockSchedule, ARandomlyNumberedBodyFallsBackToTheSerialGroup) {
+/// The largest block of each parallel block colour plus the serial group: the pass's work with unlimited threads.
+static uint32_t criticalPath(const BlockSchedule& s) {
+  const auto size = [&](size_t at) {  // in batches: a block's segments are consecutive
+    return s.segments[s.segmentBegin[at + 1] - 1].end - s.segments[s.segmentBegin[at]].begin;
+  };
+  uint32_t critical = 0;
+  for (uint32_t g = 0; g < BlockSchedule::kBlockColours; ++g) {
+    uint32_t largest = 0;
+    for (size_t at = s.groupBegin[g]; at < s.groupBegin[g + 1]; ++at) largest = std::max(largest, size(at));
+    critical += largest;
+  }
+  for (size_t at = s.groupBegin[BlockSchedule::kSerialGroup]; at < s.groupBegin[BlockSchedule::kGroups]; ++at) {
+    critical += size(at);
+  }
+  return critical;
+}
+
+TEST(BlockSchedule, ARandomlyNumberedBodyTurnsColourMajor) {
   World world;
   world.addSoftBody(scenes::shuffledVertices(scenes::tetCube(16, 1.0f, Vec3(0, 1, 0)), 7));
   const WorldImpl& impl = scheduled(world);
-  checkLayout(impl);
-  // Random numbering: every block touches almost every other, so blocks run out of block colours. The premise.
   const BlockSchedule& s = impl.schedule.blocks;
-  EXPECT_GT(s.groupBegin[BlockSchedule::kGroups], s.groupBegin[BlockSchedule::kSerialGroup]);
+  // Random numbering: every block touches almost every other, so blocks of particles would run mostly one after
+  // another. Colour-major: each colour's runs in parallel, no serial group, a critical path of about 1/8 of the batches.
+  ASSERT_TRUE(s.colourMajor);
+  const int colours = checkLayout(impl);
+  EXPECT_GE(colours, 8);
+  EXPECT_EQ(s.groupBegin[BlockSchedule::kGroups], s.groupBegin[BlockSchedule::kSerialGroup]);
+  EXPECT_LT(4 * criticalPath(s), s.batches.size());
+  // Each colour cut into kBlocksPerColour runs, fewer only where the colour has fewer constraints.
+  const ColourSchedule& cs = impl.schedule;
+  for (uint32_t g = 0; g < BlockSchedule::kBlockColours; ++g) {
+    const uint32_t blocks = s.groupBegin[g + 1] - s.groupBegin[g], size = cs.colourBegin[g + 1] - cs.colourBegin[g];
+    EXPECT_EQ(blocks, std::min(size, BlockSchedule::kBlocksPerColour)) << "colour " << g;
+  }
+}
+
+TEST(BlockSchedule, TheSameBodyInLocalityOrderKeepsBlocksOfParticles) {
+  World world;
+  world.addSoftBody(scenes::tetCube(16, 1.0f, Vec3(0, 1, 0)));
+  const BlockSchedule& s = scheduled(world).schedule.blocks;
+  EXPECT_FALSE(s.colourMajor);
+  EXPECT_LT(2 * criticalPath(s), s.batches.size());
+}
+
+TEST(BlockSchedule, TheColourMajorLayoutGivesTheSameBitsOnAnyThreadCount) {
+  // Forward passes (implicit Euler) and BDF2's forward and backward sweeps, dropped on the ground.
+  for (Integrator integrator : {Integrator::ImplicitEuler, Integrator::Bdf2}) {
+    auto run = [&](TaskSystem* tasks) {
+      World world(tasks);
+      world.addSoftBody(scenes::shuffledVertices(scenes::tetCube(16, 1.0f, Vec3(0, 0.2f, 0)), 7));
+      SolverSettings s = world.settings();
+      s.integrator = integrator;
+      world.setSettings(s);
+      for (int f = 0; f < 20; ++f) world.step(1.0f / 60);
+      EXPECT_TRUE(WorldInternals::of(world).schedule.blocks.colourMajor);
+      return scenes::stateHash(world);
+    };
+    const uint64_t serial = run(nullptr);
+    EXPECT_EQ(run(nullptr), serial);
+    for (unsigned workers : {1u, 2u, 3u}) {
+      ThreadPool pool(workers);
+      EXPECT_EQ(run(&pool), serial) << "workers " << workers << ", integrator " << int(integrator);
+    }
+  }
 }

@@ -1,14 +1,19 @@
-// The element constraints projected serially (dihedrals, tet volumes, Neo-Hookean tets) sweep forward then backward
+// The element constraints (dihedrals, tet volumes, Neo-Hookean tets) sweep forward then backward
 // (src/world/symmetric_sweep.h). A one-way sweep made XPBD amplify a tiny disturbance of a free body with stiff
 // elements without bound; these tests would catch it coming back. (Dihedrals: tests/native/dihedral_test.cpp.)
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <mutex>
+#include <utility>
+#include <vector>
 
+#include "pbd/task_system.h"
 #include "pbd/world.h"
 #include "scenes/free_space.h"
 #include "scenes/measures.h"
 #include "scenes/tet_cube.h"
+#include "schedule/element_order.h"
 #include "world/symmetric_sweep.h"
 
 using namespace pbd;
@@ -48,13 +53,58 @@ TEST(SymmetricSweep, NeoHookeanTetsDoNotAmplifyADisturbance) {
   for (int substeps : {10, 40}) EXPECT_LE(worstEnergyGain(body, substeps), 1.02) << substeps << " substeps";
 }
 
-TEST(SymmetricSweep, VisitsEveryIndexForwardThenBackward) {
-  std::vector<size_t> order;
-  symmetricSweep(4, [&](size_t k) { order.push_back(k); });
-  EXPECT_EQ(order, (std::vector<size_t>{0, 1, 2, 3, 3, 2, 1, 0}));
-  order.clear();
-  symmetricSweep(0, [&](size_t k) { order.push_back(k); });
-  EXPECT_TRUE(order.empty());
+// The coloured sweep on any thread count: colour by colour forward, then back from the last; every element once each
+// way; batches start a whole number of fours into their colour; the uncoloured rest in order, then reversed.
+TEST(SymmetricSweep, TheColouredSweepVisitsColoursForwardThenBackwardOnAnyThreadCount) {
+  // 12,000 elements on 3,000 particles, 80 of them also sharing particle 0: those fill the 64 colours and leave a
+  // rest. The first colours hold enough batches to be shared out (the premise, asserted).
+  std::vector<uint32_t> particles;
+  uint32_t seed = 12345;
+  auto next = [&] { return (seed = seed * 1664525u + 1013904223u) >> 8; };
+  for (int e = 0; e < 12000; ++e) {
+    for (int k = 0; k < 4; ++k) particles.push_back(e < 80 && k == 0 ? 0 : 1 + next() % 2999);
+  }
+  ElementOrder order;
+  order.rebuild(12000, 3000, [&](size_t e) { return &particles[4 * e]; });
+  ASSERT_GT(order.colourBegin(ElementOrder::kColours + 1), order.colourBegin(ElementOrder::kColours));  // a rest
+  ASSERT_GT(order.colourBegin(1), 4 * kElementBatchesPerTask);
+  std::vector<uint32_t> colourOf(12000);
+  for (uint32_t c = 0; c <= ElementOrder::kColours; ++c) {
+    for (uint32_t n = order.colourBegin(c); n < order.colourBegin(c + 1); ++n) colourOf[order.order()[n]] = c;
+  }
+  for (unsigned workers : {0u, 1u, 3u}) {
+    ThreadPool pool(workers);
+    std::mutex mutex;
+    std::vector<std::pair<uint32_t, uint32_t>> visits;  // (element, batch start), in the order they happened
+    colouredSymmetricSweep(
+        pool, order,
+        [&](uint32_t b, uint32_t e) {
+          const std::lock_guard<std::mutex> lock(mutex);
+          for (uint32_t n = b; n < e; ++n) visits.push_back({order.order()[n], b});
+        },
+        [&](uint32_t k) {
+          const std::lock_guard<std::mutex> lock(mutex);
+          visits.push_back({k, ~0u});
+        });
+    ASSERT_EQ(visits.size(), 24000u) << "workers " << workers;
+    std::vector<int> seen(12000, 0);
+    // The colour of each visit, as a position in the sweep: forward colours 0 .. 64, then backward 64 .. 0.
+    int position = -1;
+    std::vector<uint32_t> restForward, restBackward;
+    for (const auto& [element, batchStart] : visits) {
+      const uint32_t c = colourOf[element];
+      const bool backward = ++seen[element] == 2;
+      const int at = backward ? 2 * int(ElementOrder::kColours) + 1 - int(c) : int(c);
+      EXPECT_GE(at, position) << "workers " << workers;
+      position = at;
+      if (c == ElementOrder::kColours) (backward ? restBackward : restForward).push_back(element);
+      else EXPECT_EQ((batchStart - order.colourBegin(c)) % 4, 0u);
+    }
+    for (int s : seen) EXPECT_EQ(s, 2);
+    std::reverse(restBackward.begin(), restBackward.end());
+    EXPECT_EQ(restForward, restBackward);
+    EXPECT_TRUE(std::is_sorted(restForward.begin(), restForward.end()));  // the rest keeps the order added
+  }
 }
 
 // PBD's k' counts both sweeps: after one iteration (two projections) the error shrinks by (1 - k), as for any kind.

@@ -428,7 +428,8 @@ export declare class World {
    * How the projections of one iteration are ordered: 'gauss-seidel' (serial, in the order constraints were added:
    * the reference), 'jacobi' (all from the same positions, corrections averaged, times ω), or
    * 'coloured-gauss-seidel' (blocks of particles, those of one block colour in parallel, each block colour by colour;
-   * the default, bit-identical on any thread count),
+   * colour by colour with each colour shared out for a body numbered at random; the default, bit-identical on any
+   * thread count),
    * or 'hierarchical' (Müller 2008 HPBD: each substep first solves ever coarser subsets of the particles with
    * long-range stretch-only constraints, coarsest first, then runs the coloured solve; a dense stiff cloth stretches far
    * less at the same iteration count. Bit-identical on any thread count; does not conserve momentum exactly. See

@@ -27,7 +27,8 @@ enum class Solver {
   GaussSeidel,          ///< Non-linear Gauss-Seidel in the order constraints were added; serial. The reference.
   Jacobi,               ///< Every constraint from the same positions; corrections averaged per particle, times ω.
   ColouredGaussSeidel,  ///< Gauss-Seidel block by block, each block colour by colour; the blocks of one block colour
-                        ///< in parallel (schedule/block_schedule.h). Bit-identical for any thread count.
+                        ///< in parallel (schedule/block_schedule.h); colour by colour, each colour's runs in parallel,
+                        ///< for a body numbered at random. Bit-identical for any thread count.
   Hierarchical,         ///< Müller 2008 HPBD: each substep first solves coarse particle levels with long-range
                         ///< stretch-only constraints (coarsest first, corrections prolongated down), then the coloured
                         ///< Gauss-Seidel of every constraint. Bit-identical for any thread count.
