@@ -21,6 +21,7 @@ function configure(world, groundY, gravity = GRAVITY) {
 function handle(world, def, body) {
   return {
     def,
+    world,
     particleCount: body.particleCount,
     constraintCount: body.constraintCount + body.volumeCount + body.dihedralCount + body.tetherCount,
     step: () => world.step(DT),

@@ -28,24 +28,27 @@ inline constexpr size_t kElementBatchesPerTask = 32;
 
 /// The sweep over elements in colour order (element_order.h): forward colour by colour, then back from the last.
 /// The elements of a colour share no particle, so `batch(begin, end)` may project that range of order() in any order
-/// (four at a time), and a colour's range is shared out across `tasks` in runs of whole batches of four counted from
-/// the colour's start (the same fours on any thread count, so the same bits); the uncoloured rest goes through
-/// `one(element)` on one thread, last going forward and first coming back. Each colour is a phase of a parallel job
-/// (kMaxPhases per job), with the barrier between colours that Gauss-Seidel needs.
+/// (four at a time). A colour of more than kElementBatchesPerTask fours is shared out across `tasks` by runs
+/// (ElementOrder::runBegin: the same element numbers in every colour, so a thread's home runs keep it on the same
+/// particles; fixed by the mesh, so the same bits on any thread count); a smaller one runs whole on one thread. The
+/// uncoloured rest goes through `one(element)` on one thread, last going forward and first coming back. Each colour
+/// is a phase of a parallel job (kMaxPhases per job), with the barrier between colours that Gauss-Seidel needs.
 template <class Batch, class One>
 void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, Batch&& batch, One&& one) {
-  constexpr uint32_t kRest = ElementOrder::kColours;
+  constexpr uint32_t kRest = ElementOrder::kColours, kRuns = ElementOrder::kRuns;
   constexpr size_t kMaxPhases = TaskSystem::kMaxPhases;
   struct Phase {
     uint32_t colour;
-    bool backward;
+    bool backward, runs;
   };
   Phase plan[kMaxPhases];
   size_t sizes[kMaxPhases], minRanges[kMaxPhases], n = 0;
   auto body = [&](size_t phase, size_t b, size_t e) {
-    const uint32_t c = plan[phase].colour, first = order.colourBegin(c), last = order.colourBegin(c + 1);
-    if (c != kRest) return batch(first + 4 * uint32_t(b), std::min(last, first + 4 * uint32_t(e)));
-    for (uint32_t k = first; k < last; ++k) one(order.order()[plan[phase].backward ? first + last - 1 - k : k]);
+    const Phase& ph = plan[phase];
+    const uint32_t c = ph.colour, first = order.colourBegin(c), last = order.colourBegin(c + 1);
+    if (ph.runs) return batch(order.runBegin(c, uint32_t(b)), order.runBegin(c, uint32_t(e)));
+    if (c != kRest) return batch(first, last);
+    for (uint32_t k = first; k < last; ++k) one(order.order()[ph.backward ? first + last - 1 - k : k]);
   };
   auto flush = [&] {
     if (n) tasks.parallelPhases(n, sizes, minRanges, body);
@@ -55,9 +58,10 @@ void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, Batch&
     const uint32_t count = order.colourBegin(c + 1) - order.colourBegin(c);
     if (count == 0) return;
     if (n == kMaxPhases) flush();
-    plan[n] = {c, backward};
-    sizes[n] = c == kRest ? count : (count + 3) / 4;
-    minRanges[n++] = c == kRest ? TaskSystem::kOneRange : kElementBatchesPerTask;
+    const bool runs = c != kRest && count > 4 * kElementBatchesPerTask;
+    plan[n] = {c, backward, runs};
+    sizes[n] = runs ? kRuns : 1;
+    minRanges[n++] = runs ? 1 : TaskSystem::kOneRange;
   };
   for (uint32_t c = 0; c <= kRest; ++c) add(c, false);
   for (uint32_t c = kRest + 1; c-- > 0;) add(c, true);

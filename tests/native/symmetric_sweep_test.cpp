@@ -54,7 +54,8 @@ TEST(SymmetricSweep, NeoHookeanTetsDoNotAmplifyADisturbance) {
 }
 
 // The coloured sweep on any thread count: colour by colour forward, then back from the last; every element once each
-// way; batches start a whole number of fours into their colour; the uncoloured rest in order, then reversed.
+// way; batches start at the colour's runs (the same element numbers in every colour); the uncoloured rest in order,
+// then reversed.
 TEST(SymmetricSweep, TheColouredSweepVisitsColoursForwardThenBackwardOnAnyThreadCount) {
   // 12,000 elements on 3,000 particles, 80 of them also sharing particle 0: those fill the 64 colours and leave a
   // rest. The first colours hold enough batches to be shared out (the premise, asserted).
@@ -72,6 +73,22 @@ TEST(SymmetricSweep, TheColouredSweepVisitsColoursForwardThenBackwardOnAnyThread
   for (uint32_t c = 0; c <= ElementOrder::kColours; ++c) {
     for (uint32_t n = order.colourBegin(c); n < order.colourBegin(c + 1); ++n) colourOf[order.order()[n]] = c;
   }
+  // Run r of a colour holds exactly its elements numbered in [r 12000 / 8, (r + 1) 12000 / 8).
+  for (uint32_t c = 0; c < ElementOrder::kColours; ++c) {
+    for (uint32_t r = 0; r < ElementOrder::kRuns; ++r) {
+      for (uint32_t n = order.runBegin(c, r); n < order.runBegin(c, r + 1); ++n) {
+        EXPECT_EQ(order.order()[n] / 1500, r) << "colour " << c;
+      }
+    }
+    EXPECT_EQ(order.runBegin(c, 0), order.colourBegin(c));
+    EXPECT_EQ(order.runBegin(c, ElementOrder::kRuns), order.colourBegin(c + 1));
+  }
+  const auto startsARun = [&](uint32_t c, uint32_t at) {
+    for (uint32_t r = 0; r < ElementOrder::kRuns; ++r) {
+      if (order.runBegin(c, r) == at) return true;
+    }
+    return false;
+  };
   for (unsigned workers : {0u, 1u, 3u}) {
     ThreadPool pool(workers);
     std::mutex mutex;
@@ -98,7 +115,7 @@ TEST(SymmetricSweep, TheColouredSweepVisitsColoursForwardThenBackwardOnAnyThread
       EXPECT_GE(at, position) << "workers " << workers;
       position = at;
       if (c == ElementOrder::kColours) (backward ? restBackward : restForward).push_back(element);
-      else EXPECT_EQ((batchStart - order.colourBegin(c)) % 4, 0u);
+      else EXPECT_TRUE(startsARun(c, batchStart)) << "colour " << c << ", batch at " << batchStart;
     }
     for (int s : seen) EXPECT_EQ(s, 2);
     std::reverse(restBackward.begin(), restBackward.end());
