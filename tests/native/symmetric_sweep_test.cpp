@@ -59,27 +59,27 @@ TEST(SymmetricSweep, NeoHookeanTetsDoNotAmplifyADisturbance) {
 // way; batches start at the colour's runs (the same element numbers in every colour); the uncoloured rest in order,
 // then reversed.
 TEST(SymmetricSweep, TheColouredSweepVisitsColoursForwardThenBackwardOnAnyThreadCount) {
-  // 12,000 elements on 3,000 particles, 80 of them also sharing particle 0: those fill the 64 colours and leave a
+  // 40,000 elements on 10,000 particles, 80 of them also sharing particle 0: those fill the 64 colours and leave a
   // rest. The first colours hold enough batches to be shared out (the premise, asserted).
   std::vector<uint32_t> particles;
   uint32_t seed = 12345;
   auto next = [&] { return (seed = seed * 1664525u + 1013904223u) >> 8; };
-  for (int e = 0; e < 12000; ++e) {
-    for (int k = 0; k < 4; ++k) particles.push_back(e < 80 && k == 0 ? 0 : 1 + next() % 2999);
+  for (int e = 0; e < 40000; ++e) {
+    for (int k = 0; k < 4; ++k) particles.push_back(e < 80 && k == 0 ? 0 : 1 + next() % 9999);
   }
   ElementOrder order;
-  order.rebuild(12000, 3000, [&](size_t e) { return &particles[4 * e]; });
+  order.rebuild(40000, 10000, [&](size_t e) { return &particles[4 * e]; });
   ASSERT_GT(order.colourBegin(ElementOrder::kColours + 1), order.colourBegin(ElementOrder::kColours));  // a rest
   ASSERT_GT(order.colourBegin(1), 4 * kElementBatchesPerTask);
-  std::vector<uint32_t> colourOf(12000);
+  std::vector<uint32_t> colourOf(40000);
   for (uint32_t c = 0; c <= ElementOrder::kColours; ++c) {
     for (uint32_t n = order.colourBegin(c); n < order.colourBegin(c + 1); ++n) colourOf[order.order()[n]] = c;
   }
-  // Run r of a colour holds exactly its elements numbered in [r 12000 / 8, (r + 1) 12000 / 8).
+  // Run r of a colour holds exactly its elements numbered in [r 40000 / 8, (r + 1) 40000 / 8).
   for (uint32_t c = 0; c < ElementOrder::kColours; ++c) {
     for (uint32_t r = 0; r < ElementOrder::kRuns; ++r) {
       for (uint32_t n = order.runBegin(c, r); n < order.runBegin(c, r + 1); ++n) {
-        EXPECT_EQ(order.order()[n] / 1500, r) << "colour " << c;
+        EXPECT_EQ(order.order()[n] / 5000, r) << "colour " << c;
       }
     }
     EXPECT_EQ(order.runBegin(c, 0), order.colourBegin(c));
@@ -105,8 +105,8 @@ TEST(SymmetricSweep, TheColouredSweepVisitsColoursForwardThenBackwardOnAnyThread
           const std::lock_guard<std::mutex> lock(mutex);
           visits.push_back({k, ~0u});
         });
-    ASSERT_EQ(visits.size(), 24000u) << "workers " << workers;
-    std::vector<int> seen(12000, 0);
+    ASSERT_EQ(visits.size(), 80000u) << "workers " << workers;
+    std::vector<int> seen(40000, 0);
     // The colour of each visit, as a position in the sweep: forward colours 0 .. 64, then backward 64 .. 0.
     int position = -1;
     std::vector<uint32_t> restForward, restBackward;
@@ -159,26 +159,26 @@ TEST(SymmetricSweep, Bdf2KeepsALargeRigidClothFromGainingEnergy) {
 }
 
 // The sweeps of every element kind on bodies whose colours are shared out across threads (the premise, asserted):
-// tet volumes and Neo-Hookean tets on 12³-cell cubes, dihedrals on a 64² cloth. The same bits on 1 to 4 threads.
+// tet volumes and Neo-Hookean tets on 20³-cell cubes, dihedrals on a 96² cloth. The same bits on 1 to 4 threads.
 TEST(SymmetricSweep, EveryElementKindGivesTheSameBitsOnAnyThreadCount) {
   auto build = [](World& world) {
-    SoftBodyDef volume = scenes::tetCube(12, 0.5f, Vec3(-1, 0.3f, 0));
-    SoftBodyDef neo = scenes::tetCube(12, 0.5f, Vec3(0.5f, 0.3f, 0));
+    SoftBodyDef volume = scenes::tetCube(20, 0.5f, Vec3(-1, 0.3f, 0));
+    SoftBodyDef neo = scenes::tetCube(20, 0.5f, Vec3(0.5f, 0.3f, 0));
     neo.material = SoftMaterial::NeoHookean;
     world.addSoftBody(volume);
     world.addSoftBody(neo);
     ClothDef cloth;
-    cloth.columns = cloth.rows = 64;
-    cloth.spacing = 1.0f / 63;
+    cloth.columns = cloth.rows = 96;
+    cloth.spacing = 1.0f / 95;
     cloth.origin = Vec3(-0.5f, 1.5f, -0.5f);
     cloth.bendModel = BendModel::Dihedral;
-    cloth.pinned = {0, 63};
+    cloth.pinned = {0, 95};
     world.addCloth(cloth);
   };
   auto run = [&](TaskSystem* tasks) {
     World world(tasks);
     build(world);
-    for (int f = 0; f < 10; ++f) world.step(1.0f / 60);
+    for (int f = 0; f < 4; ++f) world.step(1.0f / 60);
     const WorldImpl& impl = WorldInternals::of(world);
     for (const ElementOrder* order : {&impl.dihedralOrder, &impl.volumeOrder, &impl.neoHookeanOrder}) {
       EXPECT_GT(order->colourBegin(1), 4 * kElementBatchesPerTask);  // colour 0 is shared out
