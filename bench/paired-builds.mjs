@@ -35,8 +35,8 @@ function options(argv) {
 async function sceneWorld(dir, o) {
   const { createPbd } = await import(pathToFileURL(resolve(dir, 'index.js')).href);
   const pbd = await createPbd({ variant: o.variant, threads: o.threads });
+  if (o.scene === 'cube') return cubeWorld(pbd, o);
   const world = new pbd.World();
-  if (o.scene === 'cube') return cubeWorld(pbd, world, o);
   world.setMethod('xpbd');
   world.setSubsteps(10);
   world.setIterations(1);
@@ -48,9 +48,8 @@ async function sceneWorld(dir, o) {
   return world;
 }
 
-async function cubeWorld(pbd, world, o) {
+async function cubeWorld(pbd, o) {
   const { pbdCube } = await import('./peers/pbd-scenes.mjs');
-  world.delete();
   const cube = pbdCube(pbd, o.n);  // steps at bench:peers' 1/60 s
   for (let f = 0; f < 120; ++f) cube.step();
   return { step: () => cube.step() };

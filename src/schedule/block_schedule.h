@@ -9,11 +9,11 @@
 // particle, so their order changes nothing); within a block, constraint colour by colour, four at a time. It does
 // not depend on the thread count, so every thread count gives the same bits.
 // A body numbered without locality (a mesh whose vertices come in random order) makes every block touch almost every
-// other: the blocks then run out of block colours and would run one after another. When the blocks leave less than
-// half of the work to run in parallel, the layout is colour-major instead: each constraint colour is a block colour,
-// cut into kBlocksPerColour blocks by position (a colour's constraints share no particle, so any cut is free of
-// conflicts). That costs a barrier per colour but keeps every thread busy. The choice depends on the constraints
-// and their numbering only, never on the thread count.
+// other: the blocks then run out of block colours and would run one after another. When the blocks' critical path
+// holds more than 2/3 of the constraints (blocksLeaveTooLittleParallelWork), the layout is colour-major instead:
+// each constraint colour is a block colour, cut into kBlocksPerColour blocks by position (a colour's constraints
+// share no particle, so any cut is free of conflicts). That costs a barrier per colour but keeps every thread busy.
+// The choice depends on the constraints and their numbering only, never on the thread count.
 #pragma once
 
 #include <cstdint>
