@@ -7,7 +7,6 @@
 
 #include <cmath>
 #include <cstddef>
-#include <type_traits>
 #include <utility>
 
 #if defined(__wasm_simd128__)
@@ -275,12 +274,9 @@ inline void axpyRange(float* out, const float* a, float s, const float* b, size_
 
 /// v_i += h (g + w_i f_i) for every particle i in [begin, end) with w_i != 0 (pinned particles keep their velocity):
 /// the explicit force step over flat xyz arrays. Four particles are twelve floats, three vectors, so g and w_i are
-/// laid out in the same xyz xyz pattern; each lane computes exactly the one-particle expression. Each new velocity
-/// float k (pinned or not) is then handed to then(k, v_k), as a Float4 of floats k .. k+3 or as a float, so that a
-/// pass over the particles can use it while it is in a register.
-template <class Then>
+/// laid out in the same xyz xyz pattern; each lane computes exactly the one-particle expression.
 inline void addAccelerationRange(float* v, const float* w, const float* f, const float g[3], float h, size_t begin,
-                                 size_t end, Then then) {
+                                 size_t end) {
   size_t i = begin;
   const Float4 h4 = Float4::splat(h), zero = Float4::splat(0);
   const Float4 g4[3] = {Float4::make(g[0], g[1], g[2], g[0]), Float4::make(g[1], g[2], g[0], g[1]),
@@ -290,40 +286,15 @@ inline void addAccelerationRange(float* v, const float* w, const float* f, const
     const Float4 w4[3] = {Float4::make(wi[0], wi[0], wi[0], wi[1]), Float4::make(wi[1], wi[1], wi[2], wi[2]),
                           Float4::make(wi[2], wi[3], wi[3], wi[3])};
     for (int c = 0; c < 3; ++c) {
-      const size_t k = 3 * i + 4 * c;
-      const Float4 vk = Float4::load(v + k);
-      const Float4 updated = select(w4[c] != zero, vk + h4 * (g4[c] + w4[c] * Float4::load(f + k)), vk);
-      updated.store(v + k);
-      then(k, updated);
+      float* vc = v + 3 * i + 4 * c;
+      const Float4 vk = Float4::load(vc);
+      select(w4[c] != zero, vk + h4 * (g4[c] + w4[c] * Float4::load(f + 3 * i + 4 * c)), vk).store(vc);
     }
   }
   for (; i < end; ++i) {
-    for (int a = 0; a < 3; ++a) {
-      const size_t k = 3 * i + a;
-      if (w[i] != 0) v[k] += h * (g[a] + w[i] * f[k]);
-      then(k, v[k]);
-    }
+    if (w[i] == 0) continue;
+    for (int a = 0; a < 3; ++a) v[3 * i + a] += h * (g[a] + w[i] * f[3 * i + a]);
   }
-}
-
-inline void addAccelerationRange(float* v, const float* w, const float* f, const float g[3], float h, size_t begin,
-                                 size_t end) {
-  addAccelerationRange(v, w, f, g, h, begin, end, [](size_t, auto) {});
-}
-
-/// addAccelerationRange, then the prediction p = x + h v (kept as `inertial` too) in the same pass: the bits of the
-/// two loops one after the other (axpyRange's expression), one trip through memory instead of two.
-inline void accelerateAndPredictRange(float* v, const float* w, const float* f, const float g[3], float h,
-                                      const float* x, float* p, float* inertial, size_t begin, size_t end) {
-  const Float4 h4 = Float4::splat(h);
-  addAccelerationRange(v, w, f, g, h, begin, end, [&](size_t k, auto vk) {
-    if constexpr (std::is_same_v<decltype(vk), Float4>) {
-      const Float4 r = Float4::load(x + k) + h4 * vk;
-      r.store(p + k), r.store(inertial + k);
-    } else {
-      p[k] = inertial[k] = x[k] + h * vk;
-    }
-  });
 }
 
 /// xyzw[4i .. 4i+3] = (xyz[3i .. 3i+2], w[i]) for i in [begin, end): positions padded to a vector per particle.

@@ -86,8 +86,6 @@ void World::Impl::runSubsteps(Real dt, bool settleFirst) {
       dampVelocities(h);
       clampVelocities();
       predictBdf2(h);
-    } else if (settings.linearDamping == 0 && settings.rigidDamping == 0 && !(settings.maxSpeed > 0)) {
-      accelerateAndPredict(h);  // nothing between the two: one pass
     } else {
       applyExternalForces(h);
       dampVelocities(h);
@@ -291,17 +289,6 @@ void World::Impl::applyExternalForces(Real h) {
   Real* vel = v.data();
   const Real *inverseMass = w.data(), *f = force.data();
   auto body = [=, &g](size_t begin, size_t end) { addAccelerationRange(vel, inverseMass, f, g, h, begin, end); };
-  tasks->parallelFor(count(), kParticlesPerTask, body);
-}
-
-/// (5) and (7) in one pass, for when no damping or clamp comes between them: the same bits as the two passes.
-void World::Impl::accelerateAndPredict(Real h) {
-  const Real g[3] = {settings.gravity.x(), settings.gravity.y(), settings.gravity.z()};
-  Real *vel = v.data(), *predicted = p.data(), *kept = inertial.data();
-  const Real *inverseMass = w.data(), *f = force.data(), *pos = x.data();
-  auto body = [=, &g](size_t begin, size_t end) {
-    accelerateAndPredictRange(vel, inverseMass, f, g, h, pos, predicted, kept, begin, end);
-  };
   tasks->parallelFor(count(), kParticlesPerTask, body);
 }
 

@@ -255,7 +255,6 @@ struct World::Impl {
   void rollBack();
   void refreshDerivedData();
   void applyExternalForces(Real h);
-  void accelerateAndPredict(Real h);
   void dampVelocities(Real h);
   void predictPositions(Real h);
   void predictBdf2(Real h);
