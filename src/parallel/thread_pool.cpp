@@ -39,6 +39,7 @@ struct ThreadPool::Job {
   size_t chunks[kMaxPhases];
   std::atomic<uint64_t> claimed[kMaxPhases];
   std::atomic<size_t> done[kMaxPhases];
+  unsigned long generation;  ///< The pool's generation_ when this job was published.
 };
 
 ThreadPool::ThreadPool(unsigned workerCount) {
@@ -81,34 +82,37 @@ void ThreadPool::runJob(Job& job, size_t self) {
 }
 
 void ThreadPool::workerLoop(size_t self) {
-  unsigned long seen = 0;
+  unsigned long seen = 0;  // the generation of the last job this thread ran or found gone
   for (;;) {
-    spinUntil([&] {
-      return publishedGeneration_.load(std::memory_order_acquire) != seen ||
-             stoppingFlag_.load(std::memory_order_relaxed);
+    unsigned long published = 0;
+    const bool polled = spinUntil([&] {
+      published = publishedGeneration_.load(std::memory_order_acquire);
+      return published != seen || stoppingFlag_.load(std::memory_order_relaxed);
     });
-    Job* job;
-    {
+    if (!polled) {
       std::unique_lock<std::mutex> lock(mutex_);
-      if (generation_ == seen && !stopping_) {
-        ++sleepers_;
-        wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
-        --sleepers_;
-      }
-      if (stopping_) return;
-      seen = generation_;
-      job = job_;
-      if (!job) continue;  // woke after the job had already finished
-      busy_.fetch_add(1, std::memory_order_relaxed);
+      ++sleepers_;
+      wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
+      --sleepers_;
+      published = generation_;
     }
-    runJob(*job, self);
-    bool callerSleeps;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      busy_.fetch_sub(1, std::memory_order_release);
-      callerSleeps = callerSleeping_;
+    if (stoppingFlag_.load(std::memory_order_acquire)) return;
+    // Joining takes no lock: a worker that met the caller's lock here slept in the kernel (a futex), and the job it
+    // came for was long over when it woke (2 µs median but 14 µs at p90 for an empty job on 2 threads). Announce
+    // first, then look: with both sides sequentially consistent, either this load sees the caller's job_ = nullptr
+    // or the caller's wait sees busy_ > 0, so no worker enters a job whose caller has returned.
+    busy_.fetch_add(1, std::memory_order_seq_cst);
+    Job* job = job_.load(std::memory_order_seq_cst);
+    if (job) {
+      seen = job->generation;  // maybe newer than `published`: that job's caller cannot leave before we do
+      runJob(*job, self);
+    } else {
+      seen = published;  // its caller finished it alone
     }
-    if (callerSleeps) done_.notify_one();
+    if (busy_.fetch_sub(1, std::memory_order_seq_cst) == 1 && callerSleeping_.load(std::memory_order_seq_cst)) {
+      { std::lock_guard<std::mutex> lock(mutex_); }  // the caller is inside wait() now, or has not checked yet
+      done_.notify_one();
+    }
   }
 }
 
@@ -131,7 +135,7 @@ void ThreadPool::parallelPhases(size_t phaseCount, const size_t* phaseSizes, con
     return;
   }
   std::lock_guard<std::mutex> submit(submitMutex_);
-  Job job{fn, phaseCount, threads, {}, {}, {}, {}, {}};
+  Job job{fn, phaseCount, threads, {}, {}, {}, {}, {}, 0};
   for (size_t ph = 0; ph < phaseCount; ++ph) {
     const size_t minRange = std::max<size_t>(minRanges[ph], 1);
     job.size[ph] = phaseSizes[ph];
@@ -144,24 +148,22 @@ void ThreadPool::parallelPhases(size_t phaseCount, const size_t* phaseSizes, con
   }
   bool wakeSleepers;
   {
-    std::lock_guard<std::mutex> lock(mutex_);
-    job_ = &job;
-    ++generation_;
+    std::lock_guard<std::mutex> lock(mutex_);  // against a worker about to sleep: it checks generation_ under it
+    job.generation = ++generation_;
+    job_.store(&job, std::memory_order_seq_cst);
     publishedGeneration_.store(generation_, std::memory_order_release);
     wakeSleepers = sleepers_ > 0;
   }
   if (wakeSleepers) wake_.notify_all();
   runJob(job, 0);
-  // Wait until every worker that took the job has left it, then clear job_ under the lock so that no late worker
-  // can pick up this (stack) job after we return.
-  spinUntil([&] { return busy_.load(std::memory_order_acquire) == 0; });
-  std::unique_lock<std::mutex> lock(mutex_);
-  if (busy_.load(std::memory_order_acquire) != 0) {
-    callerSleeping_ = true;
-    done_.wait(lock, [&] { return busy_.load(std::memory_order_acquire) == 0; });
-    callerSleeping_ = false;
+  // No worker may enter this (stack) job after we return: withdraw it, then wait for those inside to leave.
+  job_.store(nullptr, std::memory_order_seq_cst);
+  if (!spinUntil([&] { return busy_.load(std::memory_order_seq_cst) == 0; })) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    callerSleeping_.store(true, std::memory_order_seq_cst);
+    done_.wait(lock, [&] { return busy_.load(std::memory_order_seq_cst) == 0; });
+    callerSleeping_.store(false, std::memory_order_relaxed);
   }
-  job_ = nullptr;
 }
 
 }  // namespace pbd

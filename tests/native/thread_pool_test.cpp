@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <memory>
+#include <thread>
 #include <cstdio>
 #include <vector>
 
@@ -50,6 +53,30 @@ TEST(ThreadPool, PhasesRunInOrderWithABarrierBetweenThem) {
     }
     EXPECT_EQ(errors.load(), 0) << "workers " << workers;
   }
+}
+
+TEST(ThreadPool, BackToBackJobsFromTwoCallersNeverRunARangeTwiceOrLate) {
+  // Workers join a job without the pool's lock. Each job's counters live on the heap only while its parallelFor
+  // runs, so a worker that entered a job after its caller had returned would write freed memory (ASan reports it in
+  // the sanitizer build) or count a range twice. Jobs come back to back (workers polling) and after pauses longer
+  // than the 200 µs poll (workers asleep), from two callers at once (jobs serialized).
+  ThreadPool pool(3);
+  auto submit = [&](int seed) {
+    for (int job = 0; job < 10000; ++job) {
+      const size_t count = 1 + size_t(job * 37 + seed) % 300;
+      auto hits = std::make_unique<std::atomic<int>[]>(count);
+      for (size_t i = 0; i < count; ++i) hits[i].store(0);
+      auto body = [&](size_t b, size_t e) {
+        for (size_t i = b; i < e; ++i) hits[i].fetch_add(1);
+      };
+      pool.parallelFor(count, 1, body);
+      for (size_t i = 0; i < count; ++i) ASSERT_EQ(hits[i].load(), 1) << "job " << job << " index " << i;
+      if (job % 1000 == 999) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+  };
+  std::thread other([&] { submit(1); });
+  submit(0);
+  other.join();
 }
 
 TEST(Determinism, StateHashIsIdenticalForAnyThreadCountAndRun) {

@@ -92,16 +92,16 @@ class ThreadPool final : public TaskSystem {
 
   std::vector<std::thread> workers_;
   std::mutex submitMutex_;  // one job at a time
-  std::mutex mutex_;        // guards job_, generation_, sleepers_, callerSleeping_, stopping_, and changes of busy_
+  std::mutex mutex_;        // guards generation_, sleepers_ and stopping_; the sleeping sides of the handshakes
   std::condition_variable wake_;  // workers sleep here
   std::condition_variable done_;  // the caller sleeps here
-  Job* job_ = nullptr;
+  std::atomic<Job*> job_{nullptr};                     // the job running now; workers join it without the lock
   unsigned long generation_ = 0;                       // jobs published so far
   std::atomic<unsigned long> publishedGeneration_{0};  // generation_, readable without the lock (polling)
-  std::atomic<unsigned> busy_{0};                      // workers inside the current job
+  std::atomic<unsigned> busy_{0};                      // workers inside the current job, or checking for it
   std::atomic<bool> stoppingFlag_{false};
+  std::atomic<bool> callerSleeping_{false};            // the caller waits on done_ for busy_ to reach 0
   unsigned sleepers_ = 0;
-  bool callerSleeping_ = false;
   bool stopping_ = false;
 };
 
