@@ -100,11 +100,11 @@ function addEdges(J, shared, pairs, compliance) {
  * Adds the soft body: vertex positions are given in world space with the body at the origin, so world position =
  * body position + local vertex (Jolt re-centres the body on its vertices every step; rotation stays identity).
  */
-function addSoftBody(J, sys, shared, def, { pinnedToWorld = false } = {}) {
+function addSoftBody(J, sys, shared, def, { pinnedToWorld = false, substeps = SUBSTEPS } = {}) {
   const position = new J.RVec3(0, 0, 0);
   const rotation = new J.Quat(0, 0, 0, 1);
   const cs = new J.SoftBodyCreationSettings(shared, position, rotation, LAYER_MOVING);
-  cs.mNumIterations = SUBSTEPS;  // = substeps, see scene-defs.mjs
+  cs.mNumIterations = substeps;  // = substeps, see scene-defs.mjs
   cs.mLinearDamping = 0;          // Jolt's default is 0.1 1/s; pbd-wasm's is 0
   cs.mGravityFactor = 1;
   cs.mFriction = CUBE_FRICTION;   // combined with the floor's as sqrt(f1 f2) = 0.5
@@ -167,7 +167,7 @@ function addSoftBody(J, sys, shared, def, { pinnedToWorld = false } = {}) {
  * 32x32, 23814 vs 23938 at 64x64). Either way Optimize() then sorts the constraints into independent groups for
  * Jolt's Gauss-Seidel.
  */
-export function joltCloth(J, n, { threads = 1, layout = 'same', gravity = GRAVITY } = {}) {
+export function joltCloth(J, n, { threads = 1, layout = 'same', gravity = GRAVITY, substeps = SUBSTEPS } = {}) {
   const def = clothDef(n);
   const sys = createSystem(J, { threads, floorY: CLOTH_GROUND_Y, gravity });
   const shared = new J.SoftBodySharedSettings();
@@ -188,7 +188,7 @@ export function joltCloth(J, n, { threads = 1, layout = 'same', gravity = GRAVIT
     throw new Error(`joltCloth: unknown layout ${layout}`);
   }
   shared.Optimize();
-  const h = addSoftBody(J, sys, shared, def, { pinnedToWorld: true });
+  const h = addSoftBody(J, sys, shared, def, { pinnedToWorld: true, substeps });
   if (layout === 'same' && h.constraintCount !== def.constraintCount) {
     throw new Error(`joltCloth: ${h.constraintCount} constraints, scene-defs expects ${def.constraintCount}`);
   }

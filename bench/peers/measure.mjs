@@ -6,13 +6,19 @@
 import { loadPbd, pbdCloth, pbdCube } from './pbd-scenes.mjs';
 import { joltCloth, joltCube } from './jolt-scenes.mjs';
 import {
-  CLOTH_SIZES, CUBE_CELLS, DT, GRAVITY, clothDef, REST_SIZES, SUBSTEPS, clothSanity, cubeSanity, restLengths,
+  CLOTH_SIZES, CUBE_CELLS, DT, GRAVITY, clothDef, REST_SIZES, SUBSTEPS, TARGET_PASSES, TARGET_PASSES_SIZE,
+  clothSanity, cubeSanity, restLengths,
 } from './scene-defs.mjs';
 
+// substeps: passes per frame (substeps x 1 pass), on both sides.
 export const SCENES = [
-  ...CLOTH_SIZES.map((n) => ({ id: `cloth${n}`, label: `cloth ${n}x${n}`, kind: 'cloth', size: n, gravity: GRAVITY })),
-  ...REST_SIZES.map((n) => ({ id: `cloth${n}rest`, label: `cloth ${n}x${n} g=0`, kind: 'cloth', size: n, gravity: 0 })),
-  { id: `cube${CUBE_CELLS}`, label: `cube ${CUBE_CELLS}^3 cells`, kind: 'cube', size: CUBE_CELLS },
+  ...CLOTH_SIZES.map((n) => ({ id: `cloth${n}`, label: `cloth ${n}x${n}`, kind: 'cloth', size: n, gravity: GRAVITY,
+    substeps: SUBSTEPS })),
+  ...REST_SIZES.map((n) => ({ id: `cloth${n}rest`, label: `cloth ${n}x${n} g=0`, kind: 'cloth', size: n, gravity: 0,
+    substeps: SUBSTEPS })),
+  { id: `cloth${TARGET_PASSES_SIZE}rest${TARGET_PASSES}`, label: `cloth ${TARGET_PASSES_SIZE}² g=0 ${TARGET_PASSES}x1`,
+    kind: 'cloth', size: TARGET_PASSES_SIZE, gravity: 0, substeps: TARGET_PASSES },
+  { id: `cube${CUBE_CELLS}`, label: `cube ${CUBE_CELLS}^3 cells`, kind: 'cube', size: CUBE_CELLS, substeps: SUBSTEPS },
 ];
 
 // patched: 'node' = the row runs a patched copy of Jolt's glue in Node only (jolt-node.mjs); the browser loads the
@@ -63,10 +69,12 @@ const engineKey = (c) => (c.engine === 'jolt' ? c.build : `${c.build}/${c.thread
 function build(config, engine, scene) {
   if (config.engine === 'pbd-wasm') {
     if (engine.threads !== config.threads) throw new Error(`pbd-wasm runs ${engine.threads} threads, not ${config.threads}`);
-    return scene.kind === 'cloth' ? pbdCloth(engine, scene.size, { gravity: scene.gravity }) : pbdCube(engine, scene.size);
+    return scene.kind === 'cloth' ? pbdCloth(engine, scene.size, { gravity: scene.gravity, substeps: scene.substeps })
+      : pbdCube(engine, scene.size);
   }
   return scene.kind === 'cloth'
-    ? joltCloth(engine, scene.size, { threads: config.threads, layout: config.layout ?? 'same', gravity: scene.gravity })
+    ? joltCloth(engine, scene.size, { threads: config.threads, layout: config.layout ?? 'same', gravity: scene.gravity,
+      substeps: scene.substeps })
     : joltCube(engine, scene.size, { threads: config.threads });
 }
 
@@ -138,7 +146,8 @@ function measureScene(scene, entries, o) {
       particles: x.h.particleCount, constraints: x.h.constraintCount,
       ms: { median: median(x.perFrame), min: Math.min(...x.perFrame), max: Math.max(...x.perFrame), runs: x.perFrame },
       sanity: x.sanity, verdictAtEnd: end.verdict,
-      mprojPerS: x.h.constraintCount * SUBSTEPS / median(x.perFrame) / 1e3,  // M constraint projections per second
+      substeps: scene.substeps,
+      mprojPerS: x.h.constraintCount * scene.substeps / median(x.perFrame) / 1e3,  // M constraint projections per second
       worldBytes: x.worldBytes, wasmHeapBytes: heapSize(x.config, x.engine),
     });
   }

@@ -8,9 +8,9 @@ export function loadPbd({ variant, threads = 1 }) {
   return createPbd({ variant, threads });
 }
 
-function configure(world, groundY, gravity = GRAVITY) {
+function configure(world, groundY, gravity = GRAVITY, substeps = SUBSTEPS) {
   world.setMethod('xpbd');
-  world.setSubsteps(SUBSTEPS);
+  world.setSubsteps(substeps);
   world.setIterations(1);
   world.setGravity(0, gravity, 0);
   world.setLinearDamping(0);
@@ -31,10 +31,10 @@ function handle(world, def, body) {
 }
 
 /** The hanging cloth, exactly tests/scenes/scenes.h hangingCloth (addCloth builds clothDef(n)'s constraint set). */
-export function pbdCloth(pbd, n, { gravity = GRAVITY } = {}) {
+export function pbdCloth(pbd, n, { gravity = GRAVITY, substeps = SUBSTEPS } = {}) {
   const def = clothDef(n);
   const world = new pbd.World();
-  configure(world, CLOTH_GROUND_Y, gravity);
+  configure(world, CLOTH_GROUND_Y, gravity, substeps);
   const body = world.addCloth({ columns: n, rows: n, spacing: def.spacing, origin: [-0.5, 1, 0], axisU: [1, 0, 0], axisV: [0, 0, 1],
     mass: def.mass, pinned: def.pinned, stretch: { compliance: 0 }, shear: { compliance: 0 },
     bend: { compliance: 0, stiffness: 1 }, bendModel: 'skip-one', tethers: 'none' });

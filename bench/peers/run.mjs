@@ -12,7 +12,7 @@
 //
 // Options: --node (Node only) --browser (Chromium only); neither or both: Node, then Chromium.
 //          --runs=N (7) --frames=N (30) --warmup=N (120)
-//          --scenes=cloth32,cloth64,cloth128,cloth256,cloth128rest,cloth256rest,cube10
+//          --scenes=cloth32,cloth64,cloth128,cloth256,cloth128rest,cloth256rest,cloth256rest20,cube10
 //          --configs=pbd-single,pbd-threaded-1,pbd-threaded-2,pbd-native-1,pbd-native-2,jolt-wasm,jolt-wasm-own,
 //                    jolt-mt-1,jolt-mt-2   (the pbd-native rows are Node's only)
 //
@@ -67,6 +67,7 @@ function options(argv) {
 /** The Google Benchmark name of a scene in bench/native_bench.cpp, or null when it has no native twin. */
 function nativeName(scene, threads) {
   if (scene.kind === 'cube') return scene.size === 10 ? `CubeStep/threads:${threads}` : null;
+  if (scene.substeps !== SUBSTEPS) return null;  // ClothStep runs the scenes' 10 substeps only
   return `ClothStep/n:${scene.size}/threads:${threads}/g:${scene.gravity === 0 ? 0 : 1}`;
 }
 
@@ -110,7 +111,7 @@ function fillNativeRows(results, scenes, configs) {
     }
     Object.assign(r, {
       particles: twin.particles, constraints: twin.constraints, ms: { median: ms, min: ms, max: ms, runs: [ms] },
-      sanity: twin.sanity, verdictAtEnd: twin.verdictAtEnd, mprojPerS: twin.constraints * SUBSTEPS / ms / 1e3,
+      sanity: twin.sanity, verdictAtEnd: twin.verdictAtEnd, substeps: twin.substeps, mprojPerS: twin.constraints * twin.substeps / ms / 1e3,
       worldBytes: twin.worldBytes, wasmHeapBytes: 0,
     });
   }
