@@ -28,36 +28,59 @@ void forEachPenetration(const Impl& m, const Collider& c, Visit visit) {
   });
 }
 
+/// The ground scans look at the particles in chunks of this many: a parallel pass marks the chunks that may hold a
+/// particle within reach of the ground (markChunksNearGround), and the visits, in particle order on one thread, skip
+/// the others. Most particles are far above the ground most of the time.
+constexpr uint32_t kGroundChunk = 1024;
+
+/// Calls test(i) for every particle i in [begin, end) whose height p[3i + 1] is not >= limit (below it, or NaN).
+/// Four heights at a time: a block of four that is above (no NaN either, as limit <= NaN is false) needs no
+/// per-particle test. In particle order.
+template <class Test>
+void forEachBelow(const Real* p, Real limit, uint32_t begin, uint32_t end, Test test) {
+  const Float4 limit4 = Float4::splat(limit);
+  uint32_t i = begin;
+  for (; i + 4 <= end; i += 4) {
+    const Real* y = p + 3 * size_t(i) + 1;
+    if (all(limit4 <= Float4::gather(y, y + 3, y + 6, y + 9))) continue;
+    for (uint32_t k = i; k < i + 4; ++k) {
+      if (!(p[3 * size_t(k) + 1] >= limit)) test(k);
+    }
+  }
+  for (; i < end; ++i) {
+    if (!(p[3 * size_t(i) + 1] >= limit)) test(i);
+  }
+}
+
 /// Calls visit(i, margin) for every free particle of `m.p` below the ground's surface plus its body's margin (a
-/// NaN height counts as below), in particle order. Through raw pointers: with the members, every contact pushed made
-/// the compiler load them again, which cost more than the test.
+/// NaN height counts as below), in particle order, looking only at the chunks markChunksNearGround marked. Through
+/// raw pointers: with the members, every contact pushed made the compiler load them again, which cost more than the
+/// test.
 template <class Impl, class Visit>
 void forEachBelowGround(const Impl& m, Visit visit) {
   const Real surface = m.groundSurface();
   const Real* p = m.p.data();
   const Real* w = m.w.data();
+  const uint8_t* near = m.groundChunkNear.data();
   for (size_t b = 0; b < m.bodies.size(); ++b) {
     const Real margin = m.bodyMaterials[b].thickness, limit = surface + margin;
-    const Float4 limit4 = Float4::splat(limit);
-    auto test = [&](uint32_t i) {
-      if (!(p[3 * size_t(i) + 1] >= limit) && w[i] != 0) visit(i, margin);
-    };
-    uint32_t i = m.bodies[b].begin;
     const uint32_t end = m.bodies[b].end;
-    // Four heights at a time: most particles are above the ground, and a block of four that is (no NaN either, as
-    // limit <= NaN is false) needs no per-particle test. The visits keep particle order.
-    for (; i + 4 <= end; i += 4) {
-      const Real* y = p + 3 * size_t(i) + 1;
-      if (all(limit4 <= Float4::gather(y, y + 3, y + 6, y + 9))) continue;
-      for (uint32_t k = i; k < i + 4; ++k) test(k);
+    for (uint32_t i = m.bodies[b].begin; i < end;) {
+      const uint32_t chunkEnd = std::min(end, (i / kGroundChunk + 1) * kGroundChunk);
+      if (near[i / kGroundChunk]) {
+        forEachBelow(p, limit, i, chunkEnd, [&](uint32_t k) {
+          if (w[k] != 0) visit(k, margin);
+        });
+      }
+      i = chunkEnd;
     }
-    for (; i < end; ++i) test(i);
   }
 }
 
 }  // namespace
 
 void World::Impl::reserveContacts(size_t particles, size_t colliderCount) {
+  groundChunkNear.reserve((particles + kGroundChunk - 1) / kGroundChunk);
   // Each particle can touch the ground and every collider, and the late pass can add as many again.
   contacts.reserve(2 * particles * (colliderCount + 1));
   for (MeshShape& m : meshShapes) {  // new particles: their inside flags exist before they do, and are unknown
@@ -77,10 +100,31 @@ void World::Impl::updateColliderPoses(Real fractionStart, Real fractionEnd) {
   }
 }
 
+/// Marks each chunk of kGroundChunk particles that has a height below the ground's surface plus the largest body
+/// margin, or a NaN one: the chunks where forEachBelowGround can find a particle (each body's own margin is at most
+/// that). Chunks split across threads; the marks do not depend on how.
+void World::Impl::markChunksNearGround() {
+  const size_t n = count(), chunks = (n + kGroundChunk - 1) / kGroundChunk;
+  groundChunkNear.resize(chunks);  // within the capacity reserveContacts set
+  const Real limit = groundSurface() + largestBodyMargin;
+  const Real* pos = p.data();
+  uint8_t* near = groundChunkNear.data();
+  auto body = [=](size_t begin, size_t end) {
+    for (size_t c = begin; c < end; ++c) {
+      bool any = false;
+      const uint32_t first = uint32_t(c * kGroundChunk), last = uint32_t(std::min(n, (c + 1) * kGroundChunk));
+      forEachBelow(pos, limit, first, last, [&](uint32_t) { any = true; });
+      near[c] = any;
+    }
+  };
+  tasks->parallelFor(chunks, kParticlesPerTask / kGroundChunk, body);
+}
+
 /// (8) generateCollisionConstraints: a contact for every free particle predicted inside the ground or a collider.
 void World::Impl::generateContacts(Real h) {
   contacts.clear();
   if (settings.ground.enabled) {
+    markChunksNearGround();
     forEachBelowGround(*this, [&](uint32_t i, Real margin) {
       contacts.push_back({i, kGroundCollider, v[3 * i + 1], 0, kUp, margin});
     });
@@ -186,6 +230,7 @@ void World::Impl::addLateContacts(Real h) {
   };
   if (settings.ground.enabled) {
     const Real surface = groundSurface();
+    markChunksNearGround();
     forEachBelowGround(*this, [&](uint32_t i, Real margin) {
       const Real push = projectGroundContact(p[3 * i + 1], surface + margin);
       keep({i, kGroundCollider, v[3 * i + 1], push, kUp, margin});

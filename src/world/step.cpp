@@ -16,8 +16,7 @@ namespace pbd {
 void World::Impl::step(Real dt) {
   clock.start(timings);
   report = StepReport{};  // the substeps count dropped contacts into it
-  savedX.assign(x.begin(), x.end());  // capacity reserved with the particles: no allocation
-  savedV.assign(v.begin(), v.end());
+  saveState();
   const bool settleFirst = solveChangedSinceLastStep();
   runSubsteps(dt, settleFirst);
   if (stateIsFinite()) {
@@ -28,6 +27,19 @@ void World::Impl::step(Real dt) {
   }
   clock.lap(timings.integrateMs);
   clock.finish(timings);
+}
+
+/// savedX, savedV = x, v for the non-finite guard's rollback: a copy split across threads (within the capacity
+/// reserved with the particles: no allocation).
+void World::Impl::saveState() {
+  savedX.resize(x.size()), savedV.resize(v.size());
+  const Real *pos = x.data(), *vel = v.data();
+  Real *keptX = savedX.data(), *keptV = savedV.data();
+  auto body = [=](size_t begin, size_t end) {
+    std::copy(pos + 3 * begin, pos + 3 * end, keptX + 3 * begin);
+    std::copy(vel + 3 * begin, vel + 3 * end, keptV + 3 * begin);
+  };
+  tasks->parallelFor(count(), kParticlesPerTask, body);
 }
 
 /// True when every position and velocity is finite. A flat reduction, split across threads; the answer does not

@@ -196,6 +196,7 @@ struct World::Impl {
   std::vector<Real> savedColliderStaticFriction, savedBodyStaticFriction;
   std::vector<Real> savedBodyThickness;  // section CTHK
   std::vector<Contact> contacts;              // capacity reserved (see reserveContacts), so step() never allocates
+  std::vector<uint8_t> groundChunkNear;       // per kGroundChunk particles: 1 = one may be below the ground's reach
   std::vector<Real> contactView;              // World::lastContacts(): x,y,z, nx,ny,nz per contact, filled on demand
 
   // The angular momentum guard of internal constraints (internal_momentum.cpp): islands of bodies joined by internal
@@ -251,6 +252,7 @@ struct World::Impl {
   static constexpr size_t kNoResiduals = ~size_t(0);
   // True when the step about to run converges differently from the last one (step.cpp).
   bool solveChangedSinceLastStep() const;
+  void saveState();
   bool stateIsFinite();
   void rollBack();
   void refreshDerivedData();
@@ -262,6 +264,7 @@ struct World::Impl {
   void reserveContacts(size_t particles, size_t colliderCount);
   void updateColliderPoses(Real fractionStart, Real fractionEnd);
   void generateContacts(Real h);
+  void markChunksNearGround();
   void projectDistancesGaussSeidel(bool xpbd, Real invH2, bool backward = false);
   void projectDistancesColoured(bool xpbd, Real invH2, bool backward = false);
   void zeroDistanceMultipliers();

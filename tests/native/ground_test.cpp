@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <vector>
 
 #include "pbd/world.h"
 
@@ -45,6 +46,57 @@ TEST(Ground, NothingEverEndsBelowTheGround) {
       EXPECT_GT(world.contactCount(), 0u);
     }
   }
+}
+
+TEST(Ground, EveryBodyKeepsItsOwnMarginAcrossTheScansChunks) {
+  // The ground scans skip chunks of 1,024 particles that are out of reach; bodies here start and end inside chunks,
+  // have different margins (the largest sets the reach), and their particles are scattered over heights around the
+  // surface. After a step every free one must sit at or above surface + its body's margin, and every one that
+  // started above its reach with no velocity downward must not have moved.
+  World world;
+  SolverSettings s;
+  s.gravity = Vec3::Zero();
+  s.ground.height = -0.5f;
+  s.ground.thickness = 0.02f;
+  world.setSettings(s);
+  const Real surface = s.ground.height + s.ground.thickness;
+  const uint32_t sizes[] = {700, 1500, 333, 2100, 90};
+  const Real margins[] = {0, 0.01f, 0.2f, 0.05f, 0};
+  uint32_t seed = 12345;
+  auto uniform = [&] { return Real((seed = seed * 1664525u + 1013904223u) >> 8) / Real(1 << 24); };
+  std::vector<Real> start;
+  for (int b = 0; b < 5; ++b) {
+    std::vector<Real> xyz(3 * sizes[b]);
+    std::vector<Real> w(sizes[b], 1);
+    for (uint32_t i = 0; i < sizes[b]; ++i) {
+      xyz[3 * i] = uniform(), xyz[3 * i + 2] = uniform();
+      // Most far above; one in 25 near: below the surface for the bodies without a margin, within their margin
+      // (above the surface) for the others, so that some chunks are within reach only through a margin.
+      const Real near = margins[b] > 0 ? surface + 1.5f * margins[b] * uniform() : surface - 0.05f + 0.1f * uniform();
+      xyz[3 * i + 1] = i % 25 == 7 ? near : surface + 1 + uniform();
+      if (i % 97 == 3) w[i] = 0;  // pinned ones are never pushed
+    }
+    world.addParticles(xyz.data(), w.data(), sizes[b]);
+    ContactMaterial m;
+    m.thickness = margins[b];
+    world.setBodyMaterial(uint32_t(b), m);  // the b-th body added
+    start.insert(start.end(), xyz.begin(), xyz.end());
+  }
+  world.step(1.0f / 60);
+  uint32_t pushed = 0, i = 0;
+  for (int b = 0; b < 5; ++b) {
+    for (uint32_t k = 0; k < sizes[b]; ++k, ++i) {
+      const Real y = world.positions()[3 * i + 1], y0 = start[3 * i + 1];
+      if (world.inverseMasses()[i] == 0) {
+        EXPECT_EQ(y, y0) << "pinned particle " << i;
+        continue;
+      }
+      EXPECT_GE(y, surface + margins[b] - 1e-5f) << "particle " << i << " of body " << b;
+      if (y0 >= surface + margins[b]) EXPECT_EQ(y, y0) << "particle " << i << " was out of reach";
+      pushed += y != y0;
+    }
+  }
+  EXPECT_GT(pushed, 40u);  // the premise: many particles started within reach
 }
 
 TEST(Ground, CoulombFrictionStopsASlidingParticleAtVSquaredOverTwoMuG) {
