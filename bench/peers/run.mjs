@@ -67,8 +67,8 @@ function options(argv) {
 /** The Google Benchmark name of a scene in bench/native_bench.cpp, or null when it has no native twin. */
 function nativeName(scene, threads) {
   if (scene.kind === 'cube') return scene.size === 10 ? `CubeStep/threads:${threads}` : null;
-  if (scene.substeps !== SUBSTEPS) return null;  // ClothStep runs the scenes' 10 substeps only
-  return `ClothStep/n:${scene.size}/threads:${threads}/g:${scene.gravity === 0 ? 0 : 1}`;
+  const name = { 10: 'ClothStep', 20: 'ClothStep20Passes' }[scene.substeps];
+  return name ? `${name}/n:${scene.size}/threads:${threads}/g:${scene.gravity === 0 ? 0 : 1}` : null;
 }
 
 /**
