@@ -33,23 +33,24 @@ void forEachPenetration(const Impl& m, const Collider& c, Visit visit) {
 /// the others. Most particles are far above the ground most of the time.
 constexpr uint32_t kGroundChunk = 1024;
 
-/// Calls test(i) for every particle i in [begin, end) whose height p[3i + 1] is not >= limit (below it, or NaN).
-/// Four heights at a time: a block of four that is above (no NaN either, as limit <= NaN is false) needs no
-/// per-particle test. In particle order.
+/// Calls test(i) for every particle i in [begin, end) whose height p[3i + 1] is not >= limit (below it, or NaN), in
+/// particle order, until a test returns false; returns false then, true otherwise. Four heights at a time: a block
+/// of four that is above (no NaN either, as limit <= NaN is false) needs no per-particle test.
 template <class Test>
-void forEachBelow(const Real* p, Real limit, uint32_t begin, uint32_t end, Test test) {
+bool forEachBelow(const Real* p, Real limit, uint32_t begin, uint32_t end, Test test) {
   const Float4 limit4 = Float4::splat(limit);
   uint32_t i = begin;
   for (; i + 4 <= end; i += 4) {
     const Real* y = p + 3 * size_t(i) + 1;
     if (all(limit4 <= Float4::gather(y, y + 3, y + 6, y + 9))) continue;
     for (uint32_t k = i; k < i + 4; ++k) {
-      if (!(p[3 * size_t(k) + 1] >= limit)) test(k);
+      if (!(p[3 * size_t(k) + 1] >= limit) && !test(k)) return false;
     }
   }
   for (; i < end; ++i) {
-    if (!(p[3 * size_t(i) + 1] >= limit)) test(i);
+    if (!(p[3 * size_t(i) + 1] >= limit) && !test(i)) return false;
   }
+  return true;
 }
 
 /// Calls visit(i, margin) for every free particle of `m.p` below the ground's surface plus its body's margin (a
@@ -70,6 +71,7 @@ void forEachBelowGround(const Impl& m, Visit visit) {
       if (near[i / kGroundChunk]) {
         forEachBelow(p, limit, i, chunkEnd, [&](uint32_t k) {
           if (w[k] != 0) visit(k, margin);
+          return true;
         });
       }
       i = chunkEnd;
@@ -111,10 +113,8 @@ void World::Impl::markChunksNearGround() {
   uint8_t* near = groundChunkNear.data();
   auto body = [=](size_t begin, size_t end) {
     for (size_t c = begin; c < end; ++c) {
-      bool any = false;
       const uint32_t first = uint32_t(c * kGroundChunk), last = uint32_t(std::min(n, (c + 1) * kGroundChunk));
-      forEachBelow(pos, limit, first, last, [&](uint32_t) { any = true; });
-      near[c] = any;
+      near[c] = !forEachBelow(pos, limit, first, last, [](uint32_t) { return false; });  // stops at the first
     }
   };
   tasks->parallelFor(chunks, kParticlesPerTask / kGroundChunk, body);
