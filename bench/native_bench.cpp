@@ -1,12 +1,16 @@
 // Native benchmarks: step time of the Foundation cloth (scenes::hangingCloth: XPBD, 10 substeps x 1 iteration) per
 // 1/60 s frame with projections per second; the tetrahedralizer on the Stanford bunny at two resolutions; the soft
-// bunny's step time; binding a render mesh to a tet mesh; a soft cube's step time by particle order; a dihedral curtain.
+// bunny's step time; binding a render mesh to a tet mesh; a soft cube's step time by particle order; a dihedral curtain;
+// the thread pool's cost of an empty job.
 #include <benchmark/benchmark.h>
 
 #include <malloc.h>
 
+#include <algorithm>
+#include <chrono>
 #include <memory>
 #include <random>
+#include <vector>
 
 #include "pbd/embedding.h"
 #include "pbd/particle_order.h"
@@ -58,6 +62,27 @@ BENCHMARK(ClothStep)->ArgNames({"n", "threads", "g"})
 static void ClothStep20Passes(benchmark::State& state) { stepCloth(state, 20); }
 BENCHMARK(ClothStep20Passes)->ArgNames({"n", "threads", "g"})->ArgsProduct({{256}, {1, 2}, {0}})
     ->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
+
+/// The thread pool's cost of a job: parallelFor of an empty body over the cloth's 16,384 particles in the step's
+/// ranges (4,096). p50 and p90 = the median and the 90th percentile of the single jobs' wall times, µs: the tail is
+/// where a worker that joins late (or sleeps in the kernel) shows.
+static void PoolEmptyJob(benchmark::State& state) {
+  ThreadPool pool(unsigned(state.range(0)) - 1);
+  auto empty = [](size_t, size_t) {};
+  std::vector<double> micros;
+  micros.reserve(1 << 22);
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    pool.parallelFor(16384, 4096, empty);
+    if (micros.size() < micros.capacity()) {
+      micros.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+    }
+  }
+  std::sort(micros.begin(), micros.end());
+  state.counters["p50"] = micros.empty() ? 0 : micros[micros.size() / 2];
+  state.counters["p90"] = micros.empty() ? 0 : micros[micros.size() * 9 / 10];
+}
+BENCHMARK(PoolEmptyJob)->ArgNames({"threads"})->Arg(2)->Unit(benchmark::kMicrosecond);
 
 /// Steps `world` (its self-colliding body has `particles` particles, past its start-up) for the benchmark's
 /// iterations with the step split into stages (StepTimings, ms per frame): broad = self-collision broad phase,
