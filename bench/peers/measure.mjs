@@ -6,7 +6,7 @@
 import { loadPbd, pbdCloth, pbdCube } from './pbd-scenes.mjs';
 import { joltCloth, joltCube } from './jolt-scenes.mjs';
 import {
-  CLOTH_SIZES, CUBE_CELLS, DT, GRAVITY, clothDef, REST_SIZES, SUBSTEPS, TARGET_PASSES, TARGET_PASSES_SIZE,
+  CLOTH_SIZES, CUBE_CELLS, DT, GRAVITY, clothDef, REST_SIZES, SUBSTEPS, TARGET_PASSES, TARGET_PASSES_SIZE, TARGET_SCENE_ID,
   clothSanity, cubeSanity, restLengths,
 } from './scene-defs.mjs';
 
@@ -16,7 +16,7 @@ export const SCENES = [
     substeps: SUBSTEPS })),
   ...REST_SIZES.map((n) => ({ id: `cloth${n}rest`, label: `cloth ${n}x${n} g=0`, kind: 'cloth', size: n, gravity: 0,
     substeps: SUBSTEPS })),
-  { id: `cloth${TARGET_PASSES_SIZE}rest${TARGET_PASSES}`, label: `cloth ${TARGET_PASSES_SIZE}² g=0 ${TARGET_PASSES}x1`,
+  { id: TARGET_SCENE_ID, label: `cloth ${TARGET_PASSES_SIZE}² g=0 ${TARGET_PASSES}x1`,
     kind: 'cloth', size: TARGET_PASSES_SIZE, gravity: 0, substeps: TARGET_PASSES },
   { id: `cube${CUBE_CELLS}`, label: `cube ${CUBE_CELLS}^3 cells`, kind: 'cube', size: CUBE_CELLS, substeps: SUBSTEPS },
 ];

@@ -2,13 +2,13 @@
 // from Node or posted back by headless Chromium): the table with the ratio to Jolt's single-threaded build, the
 // issue #8 targets, the cost growth, pbd-wasm's memory figures, the footnote and the CSV. Plain console output, no
 // Node-only imports.
-import { COMPARABLE, DT, SUBSTEPS, TARGET_PASSES, TARGET_PASSES_SIZE } from './scene-defs.mjs';
+import { COMPARABLE, DT, SUBSTEPS, TARGET_PASSES, TARGET_PASSES_SIZE, TARGET_SCENE_ID } from './scene-defs.mjs';
 
 /** The lines above an environment's table. envText: the environment (runtime, version, cores, load). */
 export function printHeader(joltVersion, envText, o) {
   console.log(`pbd-wasm vs Jolt Physics ${joltVersion} soft bodies, ${envText}`);
   console.log(`frame ${DT.toFixed(5)} s = ${SUBSTEPS} XPBD substeps x 1 pass (pbd setSubsteps(${SUBSTEPS}) setIterations(1); ` +
-    `Jolt mNumIterations = ${SUBSTEPS}; ${TARGET_PASSES} in cloth${TARGET_PASSES_SIZE}rest${TARGET_PASSES}); ` +
+    `Jolt mNumIterations = ${SUBSTEPS}; ${TARGET_PASSES} in ${TARGET_SCENE_ID}); ` +
     `${o.warmup} warm-up frames, then ${o.runs} runs x ${o.frames} frames\n`);
 }
 
@@ -75,7 +75,7 @@ function printTargets(results) {
     const wn = ratio(row(id, 'pbd-native-1'), row(id, 'pbd-single'));
     console.log(`  ${id.padEnd(13)} ST ${st.padStart(8)}   MT ${mt.padStart(8)}   2T ${t2.padStart(8)}   W/N ${wn.padStart(8)}`);
   }
-  const sixty = row(`cloth${TARGET_PASSES_SIZE}rest${TARGET_PASSES}`, 'pbd-threaded-2');
+  const sixty = row(TARGET_SCENE_ID, 'pbd-threaded-2');
   if (sixty) {
     console.log(`  60 fps: cloth ${TARGET_PASSES_SIZE}² at ${TARGET_PASSES} passes, pbd-wasm threaded on 2 threads ` +
       `${sixty.ms.median.toFixed(2)} ms per frame (target <= 16.7 ms)`);

@@ -43,7 +43,7 @@ import { runInChromium } from './browser.mjs';
 import { joltVersion, loadJoltNode } from './jolt-node.mjs';
 import { runBench, selectConfigs, selectScenes } from './measure.mjs';
 import { printHeader, printReport, toCsv } from './report.mjs';
-import { SUBSTEPS, DT } from './scene-defs.mjs';
+import { SUBSTEPS, DT, TARGET_PASSES } from './scene-defs.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -67,7 +67,7 @@ function options(argv) {
 /** The Google Benchmark name of a scene in bench/native_bench.cpp, or null when it has no native twin. */
 function nativeName(scene, threads) {
   if (scene.kind === 'cube') return scene.size === 10 ? `CubeStep/threads:${threads}` : null;
-  const name = { 10: 'ClothStep', 20: 'ClothStep20Passes' }[scene.substeps];
+  const name = { [SUBSTEPS]: 'ClothStep', [TARGET_PASSES]: 'ClothStep20Passes' }[scene.substeps];
   return name ? `${name}/n:${scene.size}/threads:${threads}/g:${scene.gravity === 0 ? 0 : 1}` : null;
 }
 

@@ -22,6 +22,7 @@ export const SUBSTEPS = 10;
  */
 export const TARGET_PASSES = 20;
 export const TARGET_PASSES_SIZE = 256;
+export const TARGET_SCENE_ID = `cloth${TARGET_PASSES_SIZE}rest${TARGET_PASSES}`;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Cloth: tests/scenes/scenes.h hangingCloth. n x n particles, 1 m square in the XZ plane at y = 1 (particle
