@@ -28,11 +28,6 @@ void forEachPenetration(const Impl& m, const Collider& c, Visit visit) {
   });
 }
 
-/// The ground scans look at the particles in chunks of this many: a parallel pass marks the chunks that may hold a
-/// particle within reach of the ground (markChunksNearGround), and the visits, in particle order on one thread, skip
-/// the others. Most particles are far above the ground most of the time.
-constexpr uint32_t kGroundChunk = 1024;
-
 /// Calls test(i) for every particle i in [begin, end) whose height p[3i + 1] is not >= limit (below it, or NaN), in
 /// particle order, until a test returns false; returns false then, true otherwise. Four heights at a time: a block
 /// of four that is above (no NaN either, as limit <= NaN is false) needs no per-particle test.
@@ -102,29 +97,29 @@ void World::Impl::updateColliderPoses(Real fractionStart, Real fractionEnd) {
   }
 }
 
-/// Marks each chunk of kGroundChunk particles that has a height below the ground's surface plus the largest body
+/// Marks each chunk in [chunkBegin, chunkEnd) that has a height below the ground's surface plus the largest body
 /// margin, or a NaN one: the chunks where forEachBelowGround can find a particle (each body's own margin is at most
-/// that). Chunks split across threads; the marks do not depend on how.
-void World::Impl::markChunksNearGround() {
-  const size_t n = count(), chunks = (n + kGroundChunk - 1) / kGroundChunk;
-  groundChunkNear.resize(chunks);  // within the capacity reserveContacts set
+/// that). Each chunk's mark depends on its own particles only, so the chunks split across threads.
+void World::Impl::markGroundChunks(size_t chunkBegin, size_t chunkEnd) {
+  const size_t n = count();
   const Real limit = groundSurface() + largestBodyMargin;
-  const Real* pos = p.data();
-  uint8_t* near = groundChunkNear.data();
-  auto body = [=](size_t begin, size_t end) {
-    for (size_t c = begin; c < end; ++c) {
-      const uint32_t first = uint32_t(c * kGroundChunk), last = uint32_t(std::min(n, (c + 1) * kGroundChunk));
-      near[c] = !forEachBelow(pos, limit, first, last, [](uint32_t) { return false; });  // stops at the first
-    }
-  };
-  tasks->parallelFor(chunks, kParticlesPerTask / kGroundChunk, body);
+  for (size_t c = chunkBegin; c < chunkEnd; ++c) {
+    const uint32_t first = uint32_t(c * kGroundChunk), last = uint32_t(std::min(n, (c + 1) * kGroundChunk));
+    groundChunkNear[c] = !forEachBelow(p.data(), limit, first, last, [](uint32_t) { return false; });  // stops early
+  }
+}
+
+/// The marks of every chunk, from p as it is now, in parallel.
+void World::Impl::markChunksNearGround() {
+  groundChunkNear.resize(groundChunkCount());  // within the capacity reserveContacts set
+  auto body = [&](size_t begin, size_t end) { markGroundChunks(begin, end); };
+  tasks->parallelFor(groundChunkCount(), kParticlesPerTask / kGroundChunk, body);
 }
 
 /// (8) generateCollisionConstraints: a contact for every free particle predicted inside the ground or a collider.
 void World::Impl::generateContacts(Real h) {
   contacts.clear();
-  if (settings.ground.enabled) {
-    markChunksNearGround();
+  if (settings.ground.enabled) {  // the prediction marked the chunks near the ground as it wrote p
     forEachBelowGround(*this, [&](uint32_t i, Real margin) {
       contacts.push_back({i, kGroundCollider, v[3 * i + 1], 0, kUp, margin});
     });

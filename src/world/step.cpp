@@ -9,6 +9,7 @@
 #include "math/wide_float.h"
 #include "world/rigid_damping.h"
 #include "world/symmetric_sweep.h"
+#include "world/velocity_clamp.h"
 #include "world/world_state.h"
 
 namespace pbd {
@@ -94,16 +95,7 @@ void World::Impl::runSubsteps(Real dt, bool settleFirst) {
     const Real stepFraction = Real(s + 1) / Real(settings.substeps);
     updateColliderPoses(Real(s) / Real(settings.substeps), stepFraction);
     const bool useBdf2 = settings.integrator == Integrator::Bdf2 && historyValid;
-    if (useBdf2) {
-      dampVelocities(h);
-      clampVelocities();
-      predictBdf2(h);
-    } else {
-      applyExternalForces(h);
-      dampVelocities(h);
-      clampVelocities();
-      predictPositions(h);
-    }
+    integrateAndPredict(h, useBdf2);
     clock.lap(timings.integrateMs);
     generateContacts(h);
     clock.lap(timings.colliderContactsMs);
@@ -163,7 +155,7 @@ void World::Impl::settle(Real h) {
   std::fill(v.begin(), v.end(), Real(0));
   updateColliderPoses(0, 0);  // where the last step left them, for every settle substep
   for (int s = 0; s < settings.substeps; ++s) {
-    predictPositions(h);
+    advanceParticles(h, {.predict = true});
     generateContacts(h);
     findSelfCollisionPairs();
     findContinuousSelfContacts();
@@ -294,37 +286,57 @@ void World::Impl::refreshElementOrders() {
   elementOrdersDirty = false;
 }
 
-/// (5) v += h (g + w f) for every free particle.
-void World::Impl::applyExternalForces(Real h) {
-  const Real g[3] = {settings.gravity.x(), settings.gravity.y(), settings.gravity.z()};
-  // Raw pointers and copies: through the members, every store to v made the compiler load v.data() and g again.
-  Real* vel = v.data();
-  const Real *inverseMass = w.data(), *f = force.data();
-  auto body = [=, &g](size_t begin, size_t end) { addAccelerationRange(vel, inverseMass, f, g, h, begin, end); };
-  tasks->parallelFor(count(), kParticlesPerTask, body);
-}
-
-/// (6) dampVelocities: global linear damping, then Müller's damping of non-rigid motion per body.
-void World::Impl::dampVelocities(Real h) {
-  if (settings.linearDamping > 0) {
-    const Real keep = std::max(Real(0), 1 - settings.linearDamping * h);
-    for (Real& vk : v) vk *= keep;
-  }
+/// (5)-(7): the forces, the damping, the speed clamp and the prediction. Each is per particle except Müller's damping
+/// of non-rigid motion (a sum over each body), so without it they all run in one pass over the particles, with one
+/// dispatch to the threads instead of four. BDF2 damps and clamps here, and predicts with its own formula.
+void World::Impl::integrateAndPredict(Real h, bool bdf2) {
+  const ParticleStages velocities{.accelerate = !bdf2, .dampLinear = true};
+  const ParticleStages prediction{.clampSpeed = true, .predict = !bdf2};
   if (settings.rigidDamping > 0) {
-    // k is per frame; per substep use 1 - (1-k)^(1/substeps) so the frame's damping does not depend on substeps.
-    const Real k = settings.rigidDamping >= 1
-                       ? Real(1)
-                       : 1 - std::pow(1 - settings.rigidDamping, Real(1) / Real(settings.substeps));
-    for (const ParticleRange& b : bodies) dampNonRigidMotion(x.data(), v.data(), w.data(), b.begin, b.end, k);
+    advanceParticles(h, velocities);
+    dampNonRigidMotions();
+    advanceParticles(h, prediction);
+  } else {
+    advanceParticles(h, {velocities.accelerate, velocities.dampLinear, prediction.clampSpeed, prediction.predict});
   }
+  if (bdf2) predictBdf2(h);
 }
 
-/// (7) p = x + h v, a flat SIMD loop over xyz; the prediction is kept as `inertial`.
-void World::Impl::predictPositions(Real h) {
-  auto body = [&](size_t begin, size_t end) {
-    axpyRange(inertial.data(), x.data(), h, v.data(), 3 * begin, 3 * end, p.data());
+/// One pass over the particles, a chunk of kGroundChunk at a time, running `stages` in their order on each chunk
+/// while it is in cache. Every stage is per particle, so the result is the same for any split (and the same as one
+/// pass per stage). The prediction also marks the chunks near the ground for generateContacts, as it writes p.
+void World::Impl::advanceParticles(Real h, ParticleStages stages) {
+  stages.dampLinear &= settings.linearDamping > 0;
+  stages.clampSpeed &= settings.maxSpeed > 0;
+  if (!stages.accelerate && !stages.dampLinear && !stages.clampSpeed && !stages.predict) return;
+  const bool markGround = stages.predict && settings.ground.enabled;
+  if (markGround) groundChunkNear.resize(groundChunkCount());  // within the capacity reserveContacts set
+  const Real g[3] = {settings.gravity.x(), settings.gravity.y(), settings.gravity.z()};
+  const Real keep = std::max(Real(0), 1 - settings.linearDamping * h), maxSpeed = settings.maxSpeed;
+  const size_t n = count();
+  // Raw pointers and copies: through the members, every store to v made the compiler load v.data() and g again.
+  Real *vel = v.data(), *predicted = p.data(), *inertialP = inertial.data();
+  const Real *pos = x.data(), *inverseMass = w.data(), *f = force.data();
+  auto body = [=, this, &g](size_t chunkBegin, size_t chunkEnd) {
+    const size_t begin = chunkBegin * kGroundChunk, end = std::min(n, chunkEnd * kGroundChunk);
+    if (stages.accelerate) addAccelerationRange(vel, inverseMass, f, g, h, begin, end);
+    if (stages.dampLinear) {
+      for (size_t k = 3 * begin; k < 3 * end; ++k) vel[k] *= keep;
+    }
+    if (stages.clampSpeed) clampSpeedRange(vel, maxSpeed, begin, end);
+    if (stages.predict) axpyRange(inertialP, pos, h, vel, 3 * begin, 3 * end, predicted);
+    if (markGround) markGroundChunks(chunkBegin, chunkEnd);
   };
-  tasks->parallelFor(count(), kParticlesPerTask, body);
+  tasks->parallelFor(groundChunkCount(), kParticlesPerTask / kGroundChunk, body);
+}
+
+/// (6) Müller's damping of non-rigid motion per body. k is per frame; per substep use 1 - (1-k)^(1/substeps) so the
+/// frame's damping does not depend on substeps.
+void World::Impl::dampNonRigidMotions() {
+  const Real k = settings.rigidDamping >= 1
+                     ? Real(1)
+                     : 1 - std::pow(1 - settings.rigidDamping, Real(1) / Real(settings.substeps));
+  for (const ParticleRange& b : bodies) dampNonRigidMotion(x.data(), v.data(), w.data(), b.begin, b.end, k);
 }
 
 namespace {
@@ -579,10 +591,14 @@ void World::Impl::recordResidual(size_t pass, Real invH2) {
   residuals[2 * pass + 1] = distances.empty() ? Real(0) : Real(std::sqrt(sumSq / double(distances.size())));
 }
 
-/// BDF2's inertial prediction x̃ = 4/3 xⁿ - 1/3 xⁿ⁻¹ + 8/9 h vⁿ - 2/9 h vⁿ⁻¹ + 4/9 h² (g + w f).
+/// BDF2's inertial prediction x̃ = 4/3 xⁿ - 1/3 xⁿ⁻¹ + 8/9 h vⁿ - 2/9 h vⁿ⁻¹ + 4/9 h² (g + w f); then, like
+/// advanceParticles' prediction, the marks of the chunks near the ground.
 void World::Impl::predictBdf2(Real h) {
   const Vec3 g = settings.gravity;
-  auto body = [&](size_t begin, size_t end) {
+  const bool markGround = settings.ground.enabled;
+  if (markGround) groundChunkNear.resize(groundChunkCount());  // within the capacity reserveContacts set
+  auto body = [&](size_t chunkBegin, size_t chunkEnd) {
+    const size_t begin = chunkBegin * kGroundChunk, end = std::min(size_t(count()), chunkEnd * kGroundChunk);
     for (size_t i = begin; i < end; ++i) {
       for (int a = 0; a < 3; ++a) {
         const size_t k = 3 * i + a;
@@ -593,8 +609,9 @@ void World::Impl::predictBdf2(Real h) {
         p[k] = inertial[k];
       }
     }
+    if (markGround) markGroundChunks(chunkBegin, chunkEnd);
   };
-  tasks->parallelFor(count(), kParticlesPerTask, body);
+  tasks->parallelFor(groundChunkCount(), kParticlesPerTask / kGroundChunk, body);
 }
 
 /// BDF2's velocity vⁿ⁺¹ = (3/2 xⁿ⁺¹ - 2 xⁿ + 1/2 xⁿ⁻¹) / h, written (by substituting x̃) as

@@ -1,7 +1,8 @@
-// The optional velocity clamp (SolverSettings::maxSpeed): a last guard against tunnelling through thin colliders.
+// The optional velocity clamp (SolverSettings::maxSpeed): its setter and its kernel (velocity_clamp.h).
 #include <cmath>
 
 #include "world/validate.h"
+#include "world/velocity_clamp.h"
 #include "world/world_state.h"
 
 namespace pbd {
@@ -11,23 +12,15 @@ void World::setMaxSpeed(Real metresPerSecond) {
   impl_->settings.maxSpeed = metresPerSecond;
 }
 
-/// v *= maxSpeed / |v| where |v| > maxSpeed (direction kept), right before the prediction x + h v: free flight then
-/// covers at most maxSpeed·h per substep. Velocities at or below the limit are not touched, so a limit that is
-/// never reached changes nothing, bit for bit. Per particle, so split across threads with the same result.
-void World::Impl::clampVelocities() {
-  const Real limit = settings.maxSpeed;
-  if (!(limit > 0)) return;
-  auto body = [&](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i) {
-      Real* vi = &v[3 * i];
-      // In double: |v|² of a finite float velocity cannot overflow, so a huge speed keeps its direction.
-      const double speed2 = double(vi[0]) * vi[0] + double(vi[1]) * vi[1] + double(vi[2]) * vi[2];
-      if (!(speed2 > double(limit) * limit)) continue;  // NaN falls through untouched: the non-finite guard owns it
-      const Real scale = Real(limit / std::sqrt(speed2));
-      for (int a = 0; a < 3; ++a) vi[a] *= scale;
-    }
-  };
-  tasks->parallelFor(count(), kParticlesPerTask, body);
+void clampSpeedRange(Real* v, Real limit, size_t begin, size_t end) {
+  for (size_t i = begin; i < end; ++i) {
+    Real* vi = &v[3 * i];
+    // In double: |v|² of a finite float velocity cannot overflow, so a huge speed keeps its direction.
+    const double speed2 = double(vi[0]) * vi[0] + double(vi[1]) * vi[1] + double(vi[2]) * vi[2];
+    if (!(speed2 > double(limit) * limit)) continue;  // NaN falls through untouched: the non-finite guard owns it
+    const Real scale = Real(limit / std::sqrt(speed2));
+    for (int a = 0; a < 3; ++a) vi[a] *= scale;
+  }
 }
 
 }  // namespace pbd

@@ -37,6 +37,11 @@ inline const Vec3* asVec3(const std::vector<Real>& xyz) { return reinterpret_cas
 
 /// Particles per range handed to the task system: below this a loop stays on one thread.
 inline constexpr size_t kParticlesPerTask = 4096;
+/// The ground scans look at the particles in chunks of this many: the passes that write p mark the chunks that may
+/// hold a particle within reach of the ground (World::Impl::markGroundChunks), and the visits, in particle order on
+/// one thread, skip the others. Most particles are far above the ground most of the time.
+inline constexpr uint32_t kGroundChunk = 1024;
+static_assert(kParticlesPerTask % kGroundChunk == 0, "a task's particles are whole chunks");
 /// Self-collision pairs reserved per particle; a denser pile keeps the first ones found (step() never allocates).
 inline constexpr size_t kSelfCollisionPairsPerParticle = 8;
 /// Particle self-collision's candidate pairs reserved per particle (ParticleNeighbours: the pairs within its reach).
@@ -197,6 +202,7 @@ struct World::Impl {
   std::vector<Real> savedBodyThickness;  // section CTHK
   std::vector<Contact> contacts;              // capacity reserved (see reserveContacts), so step() never allocates
   std::vector<uint8_t> groundChunkNear;       // per kGroundChunk particles: 1 = one may be below the ground's reach
+                                              // (set by the prediction and by markChunksNearGround)
   std::vector<Real> contactView;              // World::lastContacts(): x,y,z, nx,ny,nz per contact, filled on demand
 
   // The angular momentum guard of internal constraints (internal_momentum.cpp): islands of bodies joined by internal
@@ -256,15 +262,25 @@ struct World::Impl {
   bool stateIsFinite();
   void rollBack();
   void refreshDerivedData();
-  void applyExternalForces(Real h);
-  void dampVelocities(Real h);
-  void predictPositions(Real h);
+  /// Which per-particle stages of Algorithm 1 one pass over the particles runs; they run in this order.
+  struct ParticleStages {
+    bool accelerate = false;  // (5) v += h (g + w f)
+    bool dampLinear = false;  // (6) v *= max(0, 1 - linearDamping h), if linearDamping > 0
+    bool clampSpeed = false;  // |v| <= maxSpeed, if maxSpeed > 0 (velocity_clamp.cpp)
+    bool predict = false;     // (7) p = inertial = x + h v, then the chunks near the ground are marked
+  };
+  void advanceParticles(Real h, ParticleStages stages);
+  // (5)-(7) for every particle in as few passes as the settings allow (Euler; BDF2 predicts with its own formula).
+  void integrateAndPredict(Real h, bool bdf2);
+  void dampNonRigidMotions();
   void predictBdf2(Real h);
   void commitBdf2(Real h);
   void reserveContacts(size_t particles, size_t colliderCount);
   void updateColliderPoses(Real fractionStart, Real fractionEnd);
   void generateContacts(Real h);
   void markChunksNearGround();
+  void markGroundChunks(size_t chunkBegin, size_t chunkEnd);  // contacts.cpp: the marks of these chunks, from p
+  size_t groundChunkCount() const { return (count() + kGroundChunk - 1) / kGroundChunk; }
   void projectDistancesGaussSeidel(bool xpbd, Real invH2, bool backward = false);
   void projectDistancesColoured(bool xpbd, Real invH2, bool backward = false);
   void zeroDistanceMultipliers();
@@ -339,7 +355,6 @@ struct World::Impl {
   Real contactStaticFriction(const Contact& c) const;  // contacts.cpp: static μ_s, the same pair, the same mixing
   void holdStaticFriction(Contact& c);  // contacts.cpp: position-level static and dynamic friction of one contact
   void pushOut(Contact& c, const Vec3& pi, Real push, const Vec3& n);  // contacts.cpp: back onto the surface
-  void clampVelocities();  // velocity_clamp.cpp: |v| <= settings.maxSpeed before the prediction (0 = off)
   Real groundSurface() const { return settings.ground.height + settings.ground.thickness; }
 };
 
