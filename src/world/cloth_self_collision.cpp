@@ -173,7 +173,8 @@ constexpr double kFailsafeFraction = 0.5;
 constexpr int kFailsafeRounds = 8;
 
 /// Refits the surface's BVH to every element's path from x to p, boxed and grown by `pad`, and its normal cones.
-void sweepSurface(SelfCollidingSurface& s, const std::vector<Real>& x, const std::vector<Real>& p, uint32_t first, Real pad) {
+void sweepSurface(SelfCollidingSurface& s, const std::vector<Real>& x, const std::vector<Real>& p, uint32_t first, Real pad,
+                  TaskSystem& tasks) {
   const uint32_t n = uint32_t(s.sweptLo.size());
   for (uint32_t i = 0; i < n; ++i) {
     const Vec3 a = particleAt(x, first + i), b = particleAt(p, first + i);
@@ -187,7 +188,7 @@ void sweepSurface(SelfCollidingSurface& s, const std::vector<Real>& x, const std
   }
   fitTriangleSweptBoxes(s);
   s.bvh.refitTriangleBoxes(s.triangleLo, s.triangleHi);
-  fitNormalCones(s, x, p, first);
+  fitNormalCones(s, x, p, first, tasks);
 }
 
 /// The broad phase over a swept surface: visit(a, b, c, d, pointTriangle) for every point–triangle and edge–edge
@@ -265,7 +266,7 @@ void World::Impl::findContinuousSelfContacts() {
   for (SelfCollidingSurface& s : selfSurfaces) {
     if (!s.settings.enabled) continue;
     const uint32_t first = bodies[s.body].begin;
-    sweepSurface(s, x, p, first, halfPad(s.settings.thickness));
+    sweepSurface(s, x, p, first, halfPad(s.settings.thickness), *tasks);
     auto gather = [&](uint32_t a, uint32_t b, uint32_t c, uint32_t d, bool pointTriangle) {
       if (w[first + a] == 0 && w[first + b] == 0 && w[first + c] == 0 && w[first + d] == 0) return;
       if (selfCandidates.size() == selfCandidates.capacity()) testSelfCandidates();
@@ -367,9 +368,9 @@ void World::Impl::freezeFailedSelfContacts() {
       // Round 0 takes every pair; a later one only pairs with a particle the round before froze.
       auto recent = [&](uint32_t local) { return round == 0 || s.frozenInRound[local] == round; };
       if (round == 0) {
-        sweepSurface(s, x, p, body.begin, halfPad(Real(separation)));
+        sweepSurface(s, x, p, body.begin, halfPad(Real(separation)), *tasks);
       } else {
-        fitNormalCones(s, x, p, body.begin);  // the frozen triangles turned
+        fitNormalCones(s, x, p, body.begin, *tasks);  // the frozen triangles turned
         markNodesWithFrozenParticles(s, uint8_t(round));
       }
       auto visit = [&](uint32_t a, uint32_t b, uint32_t c, uint32_t d, bool pointTriangle) {

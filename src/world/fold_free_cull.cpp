@@ -199,32 +199,43 @@ void buildFoldFreeIndex(SelfCollidingSurface& s) {
   }
 }
 
-void fitNormalCones(SelfCollidingSurface& s, std::span<const Real> x, std::span<const Real> p, uint32_t first) {
+void fitNormalCones(SelfCollidingSurface& s, std::span<const Real> x, std::span<const Real> p, uint32_t first,
+                    TaskSystem& tasks) {
   const std::vector<TriangleBvh::Node>& nodes = s.bvh.nodes();
   static_assert(3 * (TriangleBvh::kLeafSize + kMaxBridges) <= kMaxConeNormals, "a leaf and its bridges fit one cone");
-  Point3d normals[3 * (TriangleBvh::kLeafSize + kMaxBridges)];
-  uint32_t normalCount = 0;
-  auto addSweptNormals = [&](uint32_t position) {
-    const uint32_t* f = s.bvh.triangle(s.bvh.triangleAt(position));
-    Point3d start[3], end[3];
-    for (int j = 0; j < 3; ++j) start[j] = pointAt(x, first + f[j]), end[j] = pointAt(p, first + f[j]);
-    sweptNormalCoefficients(start, end, &normals[normalCount]);
-    normalCount += 3;
-  };
-  auto cone = [&] { return coneOfNormals(std::span<const Point3d>(normals, normalCount), kSelfCullCosHalfAngle); };
-  for (size_t id = nodes.size(); id-- > 0;) {  // children have larger ids than their parent
-    const TriangleBvh::Node& node = nodes[id];
-    normalCount = 0;
+  // The swept normals of node id's bridges, then of `extra` more triangles from `position` on, into one cone.
+  auto coneOf = [&](size_t id, uint32_t position, uint32_t extra) {
+    Point3d normals[3 * (TriangleBvh::kLeafSize + kMaxBridges)];
+    uint32_t normalCount = 0;
+    auto addSweptNormals = [&](uint32_t at) {
+      const uint32_t* f = s.bvh.triangle(s.bvh.triangleAt(at));
+      Point3d start[3], end[3];
+      for (int j = 0; j < 3; ++j) start[j] = pointAt(x, first + f[j]), end[j] = pointAt(p, first + f[j]);
+      sweptNormalCoefficients(start, end, &normals[normalCount]);
+      normalCount += 3;
+    };
     for (uint32_t b = s.nodeBridgeStart[id]; b < s.nodeBridgeStart[id + 1]; ++b) addSweptNormals(s.nodeBridgeAt[b]);
-    if (node.left >= 0) {  // the children's cones hold their triangles and bridges; a bridge of its own widens it
-      const NormalCone children =
-          mergeNormalCones(s.nodeCones[node.left], s.nodeCones[node.right], kSelfCullCosHalfAngle);
-      if (normalCount == 0 || !children.bounded()) s.nodeCones[id] = children;
-      else s.nodeCones[id] = mergeNormalCones(children, cone(), kSelfCullCosHalfAngle);
+    for (uint32_t k = position; k < position + extra; ++k) addSweptNormals(k);
+    return coneOfNormals(std::span<const Point3d>(normals, normalCount), kSelfCullCosHalfAngle);
+  };
+  // Leaves from their own triangles and bridges: independent of each other, so split across threads (most of the
+  // work; the same cones for any split). Then the inner nodes bottom-up (children have larger ids than their
+  // parent), each from its children's cones, widened by its own bridges' normals.
+  auto leaves = [&](size_t begin, size_t end) {
+    for (size_t id = begin; id < end; ++id) {
+      if (nodes[id].left < 0) s.nodeCones[id] = coneOf(id, nodes[id].first, nodes[id].count);
+    }
+  };
+  tasks.parallelFor(nodes.size(), kNodesPerConeTask, leaves);
+  for (size_t id = nodes.size(); id-- > 0;) {
+    const TriangleBvh::Node& node = nodes[id];
+    if (node.left < 0) continue;
+    const NormalCone children = mergeNormalCones(s.nodeCones[node.left], s.nodeCones[node.right], kSelfCullCosHalfAngle);
+    if (s.nodeBridgeStart[id] == s.nodeBridgeStart[id + 1] || !children.bounded()) {
+      s.nodeCones[id] = children;
       continue;
     }
-    for (uint32_t k = node.first; k < node.first + node.count; ++k) addSweptNormals(k);
-    s.nodeCones[id] = cone();
+    s.nodeCones[id] = mergeNormalCones(children, coneOf(id, 0, 0), kSelfCullCosHalfAngle);
   }
 }
 

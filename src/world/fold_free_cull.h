@@ -7,6 +7,7 @@
 #include <span>
 
 #include "pbd/real.h"
+#include "pbd/task_system.h"
 
 namespace pbd {
 
@@ -20,14 +21,18 @@ inline constexpr uint32_t kMaxBridges = 8;
 /// Passes over a node's edge neighbours in search of bridges (a bridge can make the next one touch two components).
 inline constexpr int kBridgePasses = 2;
 
+/// BVH nodes per range when the leaves' cones are fitted in parallel (a leaf: up to 8 triangles and 8 bridges).
+inline constexpr size_t kNodesPerConeTask = 64;
+
 /// Fills s.edgeTriangleStart / s.edgeTriangleAt, s.nodeConnected, the bridges (s.nodeBridgeStart / At) and the room of s.nodeCones from s.bvh,
 /// s.triangleEdges and s.edges (all built first).
 void buildFoldFreeIndex(SelfCollidingSurface& s);
 
 /// s.nodeCones for the substep that takes the surface's particles from x to p (world xyz; the body's particles start
-/// at `first`): leaves from their triangles' and bridges' swept normals, the rest merged bottom-up (with their own
-/// bridges' normals).
-void fitNormalCones(SelfCollidingSurface& s, std::span<const Real> x, std::span<const Real> p, uint32_t first);
+/// at `first`): leaves from their triangles' and bridges' swept normals (split across `tasks`), the rest merged
+/// bottom-up (with their own bridges' normals).
+void fitNormalCones(SelfCollidingSurface& s, std::span<const Real> x, std::span<const Real> p, uint32_t first,
+                    TaskSystem& tasks);
 
 /// Whether nodes a and b (a == b: node a alone) lie, together, in one patch connected through shared edges (their
 /// triangles and their bridges) whose swept normals stay within π/3 (kSelfCullCosHalfAngle) of one axis this substep: no pair

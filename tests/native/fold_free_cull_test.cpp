@@ -17,6 +17,7 @@
 #include "collision/normal_cone.h"
 #include "world/cloth_self_collision.h"
 #include "world/fold_free_cull.h"
+#include "pbd/task_system.h"
 
 using namespace pbd;
 
@@ -61,7 +62,8 @@ Pairs walked(SelfCollidingSurface& s, const std::vector<Real>& x, const std::vec
   }
   fitTriangleSweptBoxes(s);
   s.bvh.refitTriangleBoxes(s.triangleLo, s.triangleHi);
-  fitNormalCones(s, x, p, 0);
+  SerialTaskSystem serial;
+  fitNormalCones(s, x, p, 0, serial);
   Pairs pairs;
   s.bvh.forEachOverlappingPair([&](uint32_t a, uint32_t b) { pairs.insert(ordered(a, b)); },
                                [&](int32_t a, int32_t b) { return cull && foldFree(s, a, b); });
@@ -272,4 +274,36 @@ TEST(FoldFreeCull, TouchingLayersWithAgreeingNormalsAreNotCulled) {
   ASSERT_GT(needed.size(), 100u);
   for (const auto& pair : needed) EXPECT_TRUE(culled.count(pair)) << "triangles " << pair.first << ", " << pair.second;
   EXPECT_LT(culled.size(), walked(s, rolled, rolled, false).size()) << "each turn is culled inside";
+}
+
+// The leaves' cones are fitted in parallel ranges of nodes, the inner nodes after them: every cone must come out the
+// same, bit for bit, on any number of threads (the cull's decisions, and so the contacts, depend on them).
+TEST(FoldFreeCull, TheConesAreTheSameOnAnyNumberOfThreads) {
+  const Sheet flat = sheet(48, 40, 0.01);
+  SelfCollidingSurface s = surfaceOf(flat, 0.006f);
+  std::vector<Real> crumpled = flat.rest;  // waves in two directions, steep enough that some patches lose a cone
+  for (size_t i = 0; i < crumpled.size(); i += 3) {
+    crumpled[i + 1] = 0.03f * std::sin(40 * crumpled[i]) * std::cos(25 * crumpled[i + 2]);
+  }
+  auto cones = [&](TaskSystem& tasks) {
+    fitNormalCones(s, flat.rest, crumpled, 0, tasks);
+    return s.nodeCones;
+  };
+  SerialTaskSystem serial;
+  const std::vector<NormalCone> reference = cones(serial);
+  ASSERT_GT(reference.size(), 4 * kNodesPerConeTask) << "the premise: several ranges of nodes";
+  size_t bounded = 0;
+  for (const NormalCone& c : reference) bounded += c.bounded();
+  EXPECT_GT(bounded, reference.size() / 4) << "the premise: many patches keep a cone";
+  EXPECT_LT(bounded, reference.size()) << "the premise: some lose it";
+  for (unsigned workers : {1u, 3u}) {
+    ThreadPool pool(workers);
+    for (int run = 0; run < 5; ++run) {
+      const std::vector<NormalCone> got = cones(pool);
+      for (size_t k = 0; k < reference.size(); ++k) {
+        ASSERT_EQ(got[k].cosHalfAngle, reference[k].cosHalfAngle) << workers + 1 << " threads, node " << k;
+        ASSERT_EQ(got[k].axis, reference[k].axis) << workers + 1 << " threads, node " << k;
+      }
+    }
+  }
 }
