@@ -8,6 +8,7 @@
 //   firstHit(a, b): the first point where the segment a→b meets a triangle (Möller–Trumbore, inclusive edges).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -92,13 +93,20 @@ class TriangleBvh {
   /// cull).
   template <class Visit, class Skip>
   void forEachOverlappingPair(Visit visit, Skip skip) const {
-    if (nodes_.empty()) return;
-    struct NodePair {
-      int32_t a, b;
-    };
+    if (!nodes_.empty()) forEachOverlappingPairBelow({0, 0}, visit, skip);
+  }
+
+  /// Two nodes whose triangles are paired (a == b: a node's triangles with each other).
+  struct NodePair {
+    int32_t a, b;
+  };
+
+  /// The part of the walk above below `start`: what forEachOverlappingPair visits there, in the same order.
+  template <class Visit, class Skip>
+  void forEachOverlappingPairBelow(NodePair start, Visit visit, Skip skip) const {
     NodePair stack[kPairStack];
     int top = 0;
-    stack[top++] = {0, 0};
+    stack[top++] = start;
     const PackedBox* box = packedTriangleBoxes_.data();
     // The triangle pairs of two leaves (of one leaf with itself: each pair once). Between two leaves, only the
     // triangles that reach into the other leaf's box are paired: neighbouring leaves overlap at their borders only.
@@ -135,18 +143,45 @@ class TriangleBvh {
       if (skip(pair.a, pair.b)) continue;
       if (a.left < 0 && b.left < 0) {
         leafPairs(a, b);
-      } else if (pair.a == pair.b) {  // a node against itself: each child against itself, and the two children
-        stack[top++] = {a.left, a.right};
-        stack[top++] = {a.right, a.right};
-        stack[top++] = {a.left, a.left};
-      } else {  // descend the bigger node (a leaf never splits)
-        const bool splitA = b.left < 0 || (a.left >= 0 && a.count >= b.count);
-        const Node& split = splitA ? a : b;
-        const int32_t other = splitA ? pair.b : pair.a;
-        stack[top++] = {split.right, other};
-        stack[top++] = {split.left, other};
+      } else {
+        NodePair next[3];
+        const int n = splitPair(pair, next);
+        for (int k = n; k-- > 0;) stack[top++] = next[k];  // popped in next's order
       }
     }
+  }
+
+  /// Cuts the walk into parts to share out: up to `room` node pairs at `out` (returns how many), in walk order, such
+  /// that forEachOverlappingPairBelow over each, one after another, visits what forEachOverlappingPair visits, in
+  /// the same order. The walk is expanded breadth-first, a level at a time in order, until at least `wanted` pairs
+  /// wait or none splits; `scratch` needs room too. skip is asked as the walk asks it (so it must not change).
+  template <class Skip>
+  size_t splitOverlappingPairWalk(Skip skip, size_t wanted, NodePair* out, NodePair* scratch, size_t room) const {
+    if (nodes_.empty() || room == 0) return 0;
+    size_t count = 1;
+    out[0] = {0, 0};
+    while (count < wanted) {
+      size_t next = 0;
+      bool split = false;
+      for (size_t k = 0; k < count; ++k) {
+        const NodePair pair = out[k];
+        const Node& a = nodes_[pair.a];
+        const Node& b = nodes_[pair.b];
+        // Room for this pair's children and one slot for each pair still to come: else keep the rest as they are.
+        if ((a.left < 0 && b.left < 0) || next + 3 + (count - k - 1) > room) {
+          scratch[next++] = pair;
+          continue;
+        }
+        if (pair.a != pair.b && !packedOverlap(packedNodeBoxes_[size_t(pair.a)], packedNodeBoxes_[size_t(pair.b)])) continue;
+        if (skip(pair.a, pair.b)) continue;
+        next += size_t(splitPair(pair, scratch + next));
+        split = true;
+      }
+      std::copy(scratch, scratch + next, out);
+      count = next;
+      if (!split || count == 0) break;
+    }
+    return count;
   }
 
   Closest closestPoint(const Point3d& q, double cap) const;
@@ -168,6 +203,22 @@ class TriangleBvh {
     float lo[4];
     float hi[4];
   };
+  /// The node pairs the walk goes on with below `pair` (not two leaves), in the order it visits them: a node against
+  /// itself gives each child against itself and then the two children; two nodes split the bigger one (a leaf never
+  /// splits). Returns how many (2 or 3).
+  int splitPair(NodePair pair, NodePair* out) const {
+    const Node& a = nodes_[pair.a];
+    const Node& b = nodes_[pair.b];
+    if (pair.a == pair.b) {
+      out[0] = {a.left, a.left}, out[1] = {a.right, a.right}, out[2] = {a.left, a.right};
+      return 3;
+    }
+    const bool splitA = b.left < 0 || (a.left >= 0 && a.count >= b.count);
+    const Node& split = splitA ? a : b;
+    const int32_t other = splitA ? pair.b : pair.a;
+    out[0] = {split.left, other}, out[1] = {split.right, other};
+    return 2;
+  }
   /// Whether two packed boxes overlap (touching counts), as boxesOverlap.
   static bool packedOverlap(const PackedBox& a, const PackedBox& b) {
     return all((Float4::load(a.lo) <= Float4::load(b.hi)) & (Float4::load(b.lo) <= Float4::load(a.hi)));

@@ -88,6 +88,10 @@ void buildSelfCollisionIndex(SelfCollidingSurface& s, std::span<const Real> rest
   for (size_t i = 0; i < count; ++i) rest[i] = Point3d(restXyz[3 * i], restXyz[3 * i + 1], restXyz[3 * i + 2]);
   s.bvh = TriangleBvh(std::move(rest), s.triangles);
   buildFoldFreeIndex(s);
+  s.walkParts.resize(kMaxWalkParts);
+  s.walkScratch.resize(kMaxWalkParts);
+  s.walkPartPairs.resize(kMaxWalkParts);
+  s.walkPairs.resize(std::max(kMinWalkPairs, kWalkPairsPerTriangle * triangleCount));
   s.frozenInRound.assign(count, 0);
   s.nodeFrozen.assign(s.bvh.nodes().size(), 0);
 }
@@ -191,47 +195,83 @@ void sweepSurface(SelfCollidingSurface& s, const std::vector<Real>& x, const std
   fitNormalCones(s, x, p, first, tasks);
 }
 
-/// The broad phase over a swept surface: visit(a, b, c, d, pointTriangle) for every point–triangle and edge–edge
-/// pair (local indices) whose swept boxes overlap, each once. See findContinuousSelfContacts.
-template <class Visit, class Skip>
-void forEachSelfCandidate(const SelfCollidingSurface& s, Visit visit, Skip skip) {
-  // The owned corners of triangle a against triangle b.
-  auto pointsAgainst = [&](uint32_t a, uint32_t b) {
-    const SelfCollidingSurface::TriangleRecord& ra = s.records[a];
-    const uint32_t* fb = s.records[b].corner;
+/// visit(a, b, c, d, pointTriangle) for the point–triangle and edge–edge pairs (local indices) that triangles a and b
+/// give, each from its elements' owner triangles only (so once), after the test of its own two boxes: the owned
+/// corners of each against the other, then the owned edges of a against those of b, never two sharing a vertex.
+template <class Visit>
+void forEachCandidateOfTrianglePair(const SelfCollidingSurface& s, uint32_t a, uint32_t b, Visit& visit) {
+  auto pointsAgainst = [&](uint32_t p, uint32_t q) {
+    const SelfCollidingSurface::TriangleRecord& rp = s.records[p];
+    const uint32_t* fq = s.records[q].corner;
     for (int k = 0; k < 3; ++k) {
-      const uint32_t v = ra.corner[k];
-      if (!(ra.ownedCorners >> k & 1) || isCorner(fb, v)) continue;
-      if (boxesOverlap(s.triangleLo[b], s.triangleHi[b], s.sweptLo[v], s.sweptHi[v])) visit(v, fb[0], fb[1], fb[2], true);
+      const uint32_t v = rp.corner[k];
+      if (!(rp.ownedCorners >> k & 1) || isCorner(fq, v)) continue;
+      if (boxesOverlap(s.triangleLo[q], s.triangleHi[q], s.sweptLo[v], s.sweptHi[v])) visit(v, fq[0], fq[1], fq[2], true);
     }
   };
-  // The owned edges of triangle a against the owned edges of triangle b, never two sharing a vertex.
-  auto edgesAgainst = [&](uint32_t a, uint32_t b) {
-    const SelfCollidingSurface::TriangleRecord& ra = s.records[a];
-    const SelfCollidingSurface::TriangleRecord& rb = s.records[b];
-    if (ra.ownedEdges == 0 || rb.ownedEdges == 0) return;
-    for (int i = 0; i < 3; ++i) {
-      if (!(ra.ownedEdges >> i & 1)) continue;
-      const uint32_t ea = ra.edge[i];
-      const uint32_t* ends = &s.edges[2 * size_t(ea)];
-      for (int j = 0; j < 3; ++j) {
-        if (!(rb.ownedEdges >> j & 1)) continue;
-        const uint32_t eb = rb.edge[j];
-        const uint32_t* others = &s.edges[2 * size_t(eb)];
-        if (others[0] == ends[0] || others[0] == ends[1] || others[1] == ends[0] || others[1] == ends[1]) continue;
-        if (boxesOverlap(s.edgeLo[ea], s.edgeHi[ea], s.edgeLo[eb], s.edgeHi[eb])) {
-          visit(ends[0], ends[1], others[0], others[1], false);
-        }
+  pointsAgainst(a, b);
+  pointsAgainst(b, a);
+  const SelfCollidingSurface::TriangleRecord& ra = s.records[a];
+  const SelfCollidingSurface::TriangleRecord& rb = s.records[b];
+  if (ra.ownedEdges == 0 || rb.ownedEdges == 0) return;
+  for (int i = 0; i < 3; ++i) {
+    if (!(ra.ownedEdges >> i & 1)) continue;
+    const uint32_t ea = ra.edge[i];
+    const uint32_t* ends = &s.edges[2 * size_t(ea)];
+    for (int j = 0; j < 3; ++j) {
+      if (!(rb.ownedEdges >> j & 1)) continue;
+      const uint32_t eb = rb.edge[j];
+      const uint32_t* others = &s.edges[2 * size_t(eb)];
+      if (others[0] == ends[0] || others[0] == ends[1] || others[1] == ends[0] || others[1] == ends[1]) continue;
+      if (boxesOverlap(s.edgeLo[ea], s.edgeHi[ea], s.edgeLo[eb], s.edgeHi[eb])) {
+        visit(ends[0], ends[1], others[0], others[1], false);
       }
     }
+  }
+}
+
+/// The broad phase over a swept surface: visit(a, b, c, d, pointTriangle) for every point–triangle and edge–edge
+/// pair (local indices) whose swept boxes overlap, each once, in the order of the BVH's walk of overlapping triangle
+/// pairs (see findContinuousSelfContacts). With threads, the walk is cut into parts (splitOverlappingPairWalk), each
+/// part's pairs are found on some thread into its own slot of s.walkPairs, and visit is then called on this thread
+/// for the pairs of every part in order: the same calls in the same order, whatever the threads. A part that finds
+/// more pairs than its slot holds is walked again here. skip must not change during the walk.
+template <class Visit, class Skip>
+void forEachSelfCandidate(SelfCollidingSurface& s, TaskSystem& tasks, Visit visit, Skip skip) {
+  if (tasks.concurrency() == 1) {
+    s.bvh.forEachOverlappingPair([&](uint32_t a, uint32_t b) { forEachCandidateOfTrianglePair(s, a, b, visit); }, skip);
+    return;
+  }
+  const size_t parts = s.bvh.splitOverlappingPairWalk(skip, 8 * size_t(tasks.concurrency()), s.walkParts.data(),
+                                                      s.walkScratch.data(), s.walkParts.size());
+  if (parts == 0) return;
+  const size_t slot = s.walkPairs.size() / parts;
+  auto walk = [&](size_t begin, size_t end) {
+    for (size_t k = begin; k < end; ++k) {
+      SelfCollidingSurface::WalkPair* out = s.walkPairs.data() + k * slot;
+      uint32_t n = 0;
+      auto record = [&](uint32_t a, uint32_t b, uint32_t c, uint32_t d, bool pointTriangle) {
+        if (n < slot) out[n] = {{a, b, c, d}, pointTriangle};
+        ++n;
+      };
+      s.bvh.forEachOverlappingPairBelow(
+          s.walkParts[k], [&](uint32_t a, uint32_t b) { forEachCandidateOfTrianglePair(s, a, b, record); }, skip);
+      s.walkPartPairs[k] = n;
+    }
   };
-  s.bvh.forEachOverlappingPair(
-      [&](uint32_t a, uint32_t b) {
-        pointsAgainst(a, b);
-        pointsAgainst(b, a);
-        edgesAgainst(a, b);
-      },
-      skip);
+  tasks.parallelFor(parts, 1, walk);
+  for (size_t k = 0; k < parts; ++k) {
+    if (s.walkPartPairs[k] > slot) {
+      s.bvh.forEachOverlappingPairBelow(
+          s.walkParts[k], [&](uint32_t a, uint32_t b) { forEachCandidateOfTrianglePair(s, a, b, visit); }, skip);
+      continue;
+    }
+    const SelfCollidingSurface::WalkPair* pairs = s.walkPairs.data() + k * slot;
+    for (uint32_t n = 0; n < s.walkPartPairs[k]; ++n) {
+      const uint32_t* q = pairs[n].particle;
+      visit(q[0], q[1], q[2], q[3], pairs[n].pointTriangle);
+    }
+  }
 }
 
 /// s.nodeFrozen: whether each BVH node holds a triangle with a corner frozen in failsafe round `round - 1`.
@@ -272,7 +312,7 @@ void World::Impl::findContinuousSelfContacts() {
       if (selfCandidates.size() == selfCandidates.capacity()) testSelfCandidates();
       selfCandidates.push_back({{first + a, first + b, first + c, first + d}, s.settings.thickness, pointTriangle});
     };
-    forEachSelfCandidate(s, gather, [&](int32_t a, int32_t b) { return foldFree(s, a, b); });
+    forEachSelfCandidate(s, *tasks, gather, [&](int32_t a, int32_t b) { return foldFree(s, a, b); });
     testSelfCandidates();
   }
 }
@@ -380,7 +420,7 @@ void World::Impl::freezeFailedSelfContacts() {
         if (selfCandidates.size() == selfCandidates.capacity()) freezeFailed();
         selfCandidates.push_back({{q[0], q[1], q[2], q[3]}, Real(separation), pointTriangle});
       };
-      forEachSelfCandidate(s, visit, [&](int32_t na, int32_t nb) {
+      forEachSelfCandidate(s, *tasks, visit, [&](int32_t na, int32_t nb) {
         return (round > 0 && !s.nodeFrozen[size_t(na)] && !s.nodeFrozen[size_t(nb)]) || foldFree(s, na, nb);
       });
       freezeFailed();

@@ -40,6 +40,13 @@ inline constexpr size_t kSelfCandidatesPerTask = 128;
 /// (merged, not fitted). Kept as the cosine, cos(π/3): the cones are (normal_cone.h).
 inline constexpr double kSelfCullCosHalfAngle = 0.5;
 
+/// The most parts the broad phase's walk is cut into to share it out across threads.
+inline constexpr size_t kMaxWalkParts = 64;
+/// Element pairs (point–triangle, edge–edge) the parts can hold per triangle of the surface (at least kMinWalkPairs
+/// in all): a part that finds more than its share is walked again on the calling thread.
+inline constexpr size_t kWalkPairsPerTriangle = 8;
+inline constexpr size_t kMinWalkPairs = 16384;
+
 /// One cloth or triangle-mesh body's triangles, edges and swept-box BVH, all in body-local particle indices.
 struct SelfCollidingSurface {
   uint32_t body = 0;                    ///< Index into World::Impl::bodies (its particle range).
@@ -76,6 +83,16 @@ struct SelfCollidingSurface {
   std::vector<uint32_t> nodeBridgeAt;       ///< nodeBridgeStart[id] .. nodeBridgeStart[id + 1]): triangles outside
                                             ///< it that connect its triangles (fold_free_cull.h kMaxBridges); the
                                             ///< node's cone holds their normals too. None for an unconnected node.
+  // The broad phase's walk shared out across threads (forEachSelfCandidate): sized when the BVH is built.
+  struct WalkPair {
+    uint32_t particle[4];  ///< Local indices: the point and the triangle's corners, or the two edges' ends.
+    bool pointTriangle;    ///< Point–triangle (else edge–edge).
+  };
+  std::vector<TriangleBvh::NodePair> walkParts;    ///< kMaxWalkParts: the parts of the walk, in its order.
+  std::vector<TriangleBvh::NodePair> walkScratch;  ///< kMaxWalkParts: splitOverlappingPairWalk's second buffer.
+  std::vector<uint32_t> walkPartPairs;  ///< Per part: the element pairs it found (> its slot: it overflowed, and
+                                        ///< is walked again in order).
+  std::vector<WalkPair> walkPairs;      ///< The parts' element pairs, an equal slot each.
   std::vector<NormalCone> nodeCones;        ///< Per node of bvh, this substep: a cone holding every swept normal of
                                             ///< its triangles, unbounded where none is known or it is wider than the cull takes.
   TriangleBvh bvh;                      ///< Over `triangles`, built on the rest shape (restX) so that the tree, and

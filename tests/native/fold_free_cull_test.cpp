@@ -52,8 +52,8 @@ using Pairs = std::set<std::pair<uint32_t, uint32_t>>;
 
 std::pair<uint32_t, uint32_t> ordered(uint32_t a, uint32_t b) { return {std::min(a, b), std::max(a, b)}; }
 
-/// The triangle pairs the broad phase's walk visits for the motion x → p, with or without the cull.
-Pairs walked(SelfCollidingSurface& s, const std::vector<Real>& x, const std::vector<Real>& p, bool cull) {
+/// The boxes and cones of the broad phase for the motion x → p.
+void sweep(SelfCollidingSurface& s, const std::vector<Real>& x, const std::vector<Real>& p) {
   const Real pad = s.settings.thickness / 2;
   for (size_t i = 0; i < s.sweptLo.size(); ++i) {
     const Vec3 a(x[3 * i], x[3 * i + 1], x[3 * i + 2]), b(p[3 * i], p[3 * i + 1], p[3 * i + 2]);
@@ -64,6 +64,11 @@ Pairs walked(SelfCollidingSurface& s, const std::vector<Real>& x, const std::vec
   s.bvh.refitTriangleBoxes(s.triangleLo, s.triangleHi);
   SerialTaskSystem serial;
   fitNormalCones(s, x, p, 0, serial);
+}
+
+/// The triangle pairs the broad phase's walk visits for the motion x → p, with or without the cull.
+Pairs walked(SelfCollidingSurface& s, const std::vector<Real>& x, const std::vector<Real>& p, bool cull) {
+  sweep(s, x, p);
   Pairs pairs;
   s.bvh.forEachOverlappingPair([&](uint32_t a, uint32_t b) { pairs.insert(ordered(a, b)); },
                                [&](int32_t a, int32_t b) { return cull && foldFree(s, a, b); });
@@ -276,15 +281,51 @@ TEST(FoldFreeCull, TouchingLayersWithAgreeingNormalsAreNotCulled) {
   EXPECT_LT(culled.size(), walked(s, rolled, rolled, false).size()) << "each turn is culled inside";
 }
 
+/// A 48 x 40 sheet crumpled by waves in two directions, steep enough that some patches lose their cone.
+std::vector<Real> crumpledSheet(const Sheet& flat) {
+  std::vector<Real> crumpled = flat.rest;
+  for (size_t i = 0; i < crumpled.size(); i += 3) {
+    crumpled[i + 1] = 0.03f * std::sin(40 * crumpled[i]) * std::cos(25 * crumpled[i + 2]);
+  }
+  return crumpled;
+}
+
+// The broad phase shares its walk out across threads by cutting it into parts (splitOverlappingPairWalk) and
+// walking each from its node pair: one part after another, they must visit exactly the pairs of the whole walk, in
+// its order (the contacts, and so the results, follow that order), for any number of parts asked for, with the
+// cull's skips and without.
+TEST(FoldFreeCull, TheWalkCutIntoPartsVisitsTheSamePairsInTheSameOrder) {
+  const Sheet flat = sheet(48, 40, 0.01);
+  SelfCollidingSurface s = surfaceOf(flat, 0.006f);
+  sweep(s, flat.rest, crumpledSheet(flat));
+  using Sequence = std::vector<std::pair<uint32_t, uint32_t>>;
+  for (bool cull : {false, true}) {
+    auto skip = [&](int32_t a, int32_t b) { return cull && foldFree(s, a, b); };
+    Sequence whole;
+    s.bvh.forEachOverlappingPair([&](uint32_t a, uint32_t b) { whole.push_back({a, b}); }, skip);
+    ASSERT_GT(whole.size(), 300u) << "the premise: a walk with many pairs";
+    for (size_t wanted : {1, 2, 7, 16, 64, 500}) {
+      TriangleBvh::NodePair parts[kMaxWalkParts], scratch[kMaxWalkParts];
+      const size_t n = s.bvh.splitOverlappingPairWalk(skip, wanted, parts, scratch, kMaxWalkParts);
+      ASSERT_LE(n, kMaxWalkParts);
+      if (wanted > 1) {
+        EXPECT_GE(n, std::min<size_t>(wanted, 8)) << "cull " << cull << ", " << wanted << " wanted";
+      }
+      Sequence joined;
+      for (size_t k = 0; k < n; ++k) {
+        s.bvh.forEachOverlappingPairBelow(parts[k], [&](uint32_t a, uint32_t b) { joined.push_back({a, b}); }, skip);
+      }
+      EXPECT_EQ(joined, whole) << "cull " << cull << ", " << wanted << " parts wanted, " << n << " made";
+    }
+  }
+}
+
 // The leaves' cones are fitted in parallel ranges of nodes, the inner nodes after them: every cone must come out the
 // same, bit for bit, on any number of threads (the cull's decisions, and so the contacts, depend on them).
 TEST(FoldFreeCull, TheConesAreTheSameOnAnyNumberOfThreads) {
   const Sheet flat = sheet(48, 40, 0.01);
   SelfCollidingSurface s = surfaceOf(flat, 0.006f);
-  std::vector<Real> crumpled = flat.rest;  // waves in two directions, steep enough that some patches lose a cone
-  for (size_t i = 0; i < crumpled.size(); i += 3) {
-    crumpled[i + 1] = 0.03f * std::sin(40 * crumpled[i]) * std::cos(25 * crumpled[i + 2]);
-  }
+  const std::vector<Real> crumpled = crumpledSheet(flat);
   auto cones = [&](TaskSystem& tasks) {
     fitNormalCones(s, flat.rest, crumpled, 0, tasks);
     return s.nodeCones;
