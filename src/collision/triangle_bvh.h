@@ -101,7 +101,7 @@ class TriangleBvh {
     int32_t a, b;
   };
 
-  /// The part of the walk above below `start`: what forEachOverlappingPair visits there, in the same order.
+  /// The part of the walk below `start`: what forEachOverlappingPair visits there, in the same order.
   template <class Visit, class Skip>
   void forEachOverlappingPairBelow(NodePair start, Visit visit, Skip skip) const {
     NodePair stack[kPairStack];

@@ -238,13 +238,14 @@ void forEachCandidateOfTrianglePair(const SelfCollidingSurface& s, uint32_t a, u
 /// more pairs than its slot holds is walked again here. skip must not change during the walk.
 template <class Visit, class Skip>
 void forEachSelfCandidate(SelfCollidingSurface& s, TaskSystem& tasks, Visit visit, Skip skip) {
-  if (tasks.concurrency() == 1) {
+  const size_t parts = tasks.concurrency() == 1 ? 0
+                                                : s.bvh.splitOverlappingPairWalk(skip, 8 * size_t(tasks.concurrency()),
+                                                                                 s.walkParts.data(), s.walkScratch.data(),
+                                                                                 s.walkParts.size());
+  if (parts == 0) {  // one thread (or no room to cut the walk): the walk as it is
     s.bvh.forEachOverlappingPair([&](uint32_t a, uint32_t b) { forEachCandidateOfTrianglePair(s, a, b, visit); }, skip);
     return;
   }
-  const size_t parts = s.bvh.splitOverlappingPairWalk(skip, 8 * size_t(tasks.concurrency()), s.walkParts.data(),
-                                                      s.walkScratch.data(), s.walkParts.size());
-  if (parts == 0) return;
   const size_t slot = s.walkPairs.size() / parts;
   auto walk = [&](size_t begin, size_t end) {
     for (size_t k = begin; k < end; ++k) {
