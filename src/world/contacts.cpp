@@ -111,9 +111,7 @@ void World::Impl::markGroundChunks(size_t chunkBegin, size_t chunkEnd) {
 
 /// The marks of every chunk, from p as it is now, in parallel.
 void World::Impl::markChunksNearGround() {
-  groundChunkNear.resize(groundChunkCount());  // within the capacity reserveContacts set
-  auto body = [&](size_t begin, size_t end) { markGroundChunks(begin, end); };
-  tasks->parallelFor(groundChunkCount(), kParticlesPerTask / kGroundChunk, body);
+  forEachChunkRange(true, [](size_t, size_t) {});
 }
 
 /// (8) generateCollisionConstraints: a contact for every free particle predicted inside the ground or a collider.

@@ -18,9 +18,6 @@ struct SelfCollidingSurface;
 /// in two, so most leaves of a cloth need one or two; a node that needs more is left unconnected (never culled).
 inline constexpr uint32_t kMaxBridges = 8;
 
-/// Passes over a node's edge neighbours in search of bridges (a bridge can make the next one touch two components).
-inline constexpr int kBridgePasses = 2;
-
 /// BVH nodes per range when the leaves' cones are fitted in parallel (a leaf: up to 8 triangles and 8 bridges).
 inline constexpr size_t kNodesPerConeTask = 64;
 

@@ -309,25 +309,20 @@ void World::Impl::advanceParticles(Real h, ParticleStages stages) {
   stages.dampLinear &= settings.linearDamping > 0;
   stages.clampSpeed &= settings.maxSpeed > 0;
   if (!stages.accelerate && !stages.dampLinear && !stages.clampSpeed && !stages.predict) return;
-  const bool markGround = stages.predict && settings.ground.enabled;
-  if (markGround) groundChunkNear.resize(groundChunkCount());  // within the capacity reserveContacts set
   const Real g[3] = {settings.gravity.x(), settings.gravity.y(), settings.gravity.z()};
   const Real keep = std::max(Real(0), 1 - settings.linearDamping * h), maxSpeed = settings.maxSpeed;
-  const size_t n = count();
   // Raw pointers and copies: through the members, every store to v made the compiler load v.data() and g again.
   Real *vel = v.data(), *predicted = p.data(), *inertialP = inertial.data();
   const Real *pos = x.data(), *inverseMass = w.data(), *f = force.data();
-  auto body = [=, this, &g](size_t chunkBegin, size_t chunkEnd) {
-    const size_t begin = chunkBegin * kGroundChunk, end = std::min(n, chunkEnd * kGroundChunk);
+  auto body = [=, &g](size_t begin, size_t end) {
     if (stages.accelerate) addAccelerationRange(vel, inverseMass, f, g, h, begin, end);
     if (stages.dampLinear) {
       for (size_t k = 3 * begin; k < 3 * end; ++k) vel[k] *= keep;
     }
     if (stages.clampSpeed) clampSpeedRange(vel, maxSpeed, begin, end);
     if (stages.predict) axpyRange(inertialP, pos, h, vel, 3 * begin, 3 * end, predicted);
-    if (markGround) markGroundChunks(chunkBegin, chunkEnd);
   };
-  tasks->parallelFor(groundChunkCount(), kParticlesPerTask / kGroundChunk, body);
+  forEachChunkRange(stages.predict && settings.ground.enabled, body);
 }
 
 /// (6) Müller's damping of non-rigid motion per body. k is per frame; per substep use 1 - (1-k)^(1/substeps) so the
@@ -595,10 +590,7 @@ void World::Impl::recordResidual(size_t pass, Real invH2) {
 /// advanceParticles' prediction, the marks of the chunks near the ground.
 void World::Impl::predictBdf2(Real h) {
   const Vec3 g = settings.gravity;
-  const bool markGround = settings.ground.enabled;
-  if (markGround) groundChunkNear.resize(groundChunkCount());  // within the capacity reserveContacts set
-  auto body = [&](size_t chunkBegin, size_t chunkEnd) {
-    const size_t begin = chunkBegin * kGroundChunk, end = std::min(size_t(count()), chunkEnd * kGroundChunk);
+  auto body = [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; ++i) {
       for (int a = 0; a < 3; ++a) {
         const size_t k = 3 * i + a;
@@ -609,9 +601,8 @@ void World::Impl::predictBdf2(Real h) {
         p[k] = inertial[k];
       }
     }
-    if (markGround) markGroundChunks(chunkBegin, chunkEnd);
   };
-  tasks->parallelFor(groundChunkCount(), kParticlesPerTask / kGroundChunk, body);
+  forEachChunkRange(settings.ground.enabled, body);
 }
 
 /// BDF2's velocity vⁿ⁺¹ = (3/2 xⁿ⁺¹ - 2 xⁿ + 1/2 xⁿ⁻¹) / h, written (by substituting x̃) as

@@ -2,6 +2,7 @@
 // schedule, and the stages of the step. Only src/world/*.cpp include this.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -281,6 +282,18 @@ struct World::Impl {
   void markChunksNearGround();
   void markGroundChunks(size_t chunkBegin, size_t chunkEnd);  // contacts.cpp: the marks of these chunks, from p
   size_t groundChunkCount() const { return (count() + kGroundChunk - 1) / kGroundChunk; }
+  /// body(begin, end) over the particles in ranges of whole ground chunks, split across threads; with markGround,
+  /// each range's chunks are marked for the ground scan right after it (markGroundChunks), while its p is in cache.
+  template <class Body>
+  void forEachChunkRange(bool markGround, Body body) {
+    if (markGround) groundChunkNear.resize(groundChunkCount());  // within the capacity reserveContacts set
+    const size_t n = count();
+    auto chunks = [&](size_t chunkBegin, size_t chunkEnd) {
+      body(chunkBegin * kGroundChunk, std::min(n, chunkEnd * kGroundChunk));
+      if (markGround) markGroundChunks(chunkBegin, chunkEnd);
+    };
+    tasks->parallelFor(groundChunkCount(), kParticlesPerTask / kGroundChunk, chunks);
+  }
   void projectDistancesGaussSeidel(bool xpbd, Real invH2, bool backward = false);
   void projectDistancesColoured(bool xpbd, Real invH2, bool backward = false);
   void zeroDistanceMultipliers();
