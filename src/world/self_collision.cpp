@@ -1,5 +1,7 @@
 // Particle-particle collision (Ten Minute Physics' self-collision, Müller): pairs found on the predicted positions
 // with a spatial hash, each kept 2 r apart by a unilateral distance constraint C = |p_i - p_j| - 2r >= 0.
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "constraints/distance.h"
@@ -31,6 +33,14 @@ constexpr uint32_t kSubstepsASkinMustLast = 4;
 /// list for good, so it fills the room, and a wobble of a few millimetres makes the list stale again.
 constexpr uint32_t kSubstepsWithoutSkin = 64;
 
+/// Two particles of one body that start d0 < 2 × 2r apart collide at d0 × this instead of at 2r: their body holds
+/// them near d0, and a collision at 2r would fight its compression wherever d0 is only a little over 2r. That fight
+/// had no solution, so the solver cycled: gallery:stack's resting bunny (surface vertices 9 mm to 86 mm apart, 2r =
+/// 24 mm) kept particles swinging 2 cm per substep at 4 m/s while the frames showed them still, and its
+/// neighbour list, always stale, was searched every substep. Half: continuous with 2r at d0 = 2 × 2r, so no pair
+/// jumps as the rest distance crosses a threshold (below 2r the pairs stay out, as ParticleNeighbours leaves them).
+constexpr Real kSameBodyDistanceFraction = Real(0.5);
+
 }  // namespace
 
 // The candidates (collision/particle_neighbours.h) are searched again only when a particle has moved far enough
@@ -38,13 +48,21 @@ constexpr uint32_t kSubstepsWithoutSkin = 64;
 // list with a skin does not pay, the search lists the pairs within 2r only (so every substep searches, as without a
 // list) for kSubstepsWithoutSkin substeps. Either way the pairs come in the list's sorted order, so neither the
 // timing of a search nor its skin shows in the result.
+Real World::Impl::selfCollisionDistance(uint32_t i, uint32_t j, Real diameter) const {
+  if (bodyOf(i) != bodyOf(j)) return diameter;
+  const Real startedAt = std::sqrt(squaredDistance(&restX[3 * size_t(i)], &restX[3 * size_t(j)]));
+  return std::min(diameter, kSameBodyDistanceFraction * startedAt);
+}
+
 void World::Impl::findSelfCollisionPairs() {
   selfCollisionPairs.clear();
   if (!settings.selfCollision.enabled || count() < 2) return;
   const Real diameter = 2 * settings.selfCollision.radius;
   auto keep = [&](uint32_t i, uint32_t j) {
     if (w[i] == 0 && w[j] == 0) return;
-    if (selfCollisionPairs.size() < selfCollisionPairs.capacity()) selfCollisionPairs.push_back({i, j});
+    const Real distance = selfCollisionDistance(i, j, diameter);
+    if (!(squaredDistance(&p[3 * size_t(i)], &p[3 * size_t(j)]) < distance * distance)) return;
+    if (selfCollisionPairs.size() < selfCollisionPairs.capacity()) selfCollisionPairs.push_back({i, j, distance});
     else ++report.droppedSelfCollisionPairs;
   };
   if (selfCollisionListAge < kSubstepsASkinMustLast) ++selfCollisionListAge;
@@ -78,11 +96,10 @@ void World::Impl::findSelfCollisionPairs() {
 
 void World::Impl::projectSelfCollisions() {
   if (selfCollisionPairs.empty()) return;
-  const Real diameter = 2 * settings.selfCollision.radius;
   const Real noMaximum = std::numeric_limits<Real>::max();
   Vec3* P = reinterpret_cast<Vec3*>(p.data());
-  for (const auto& [i, j] : selfCollisionPairs) {
-    projectDistance(P[i], P[j], w[i], w[j], diameter, noMaximum, true, 1, 0, 0);
+  for (const auto& [i, j, distance] : selfCollisionPairs) {
+    projectDistance(P[i], P[j], w[i], w[j], distance, noMaximum, true, 1, 0, 0);
   }
 }
 

@@ -47,6 +47,11 @@ static_assert(kParticlesPerTask % kGroundChunk == 0, "a task's particles are who
 inline constexpr size_t kSelfCollisionPairsPerParticle = 8;
 /// Particle self-collision's candidate pairs reserved per particle (ParticleNeighbours: the pairs within its reach).
 inline constexpr size_t kSelfCollisionNeighboursPerParticle = 16;
+/// One particle self-collision pair of a substep: C = |p_i - p_j| - distance >= 0.
+struct SelfCollisionPair {
+  uint32_t i, j;  ///< Particles, i < j.
+  Real distance;  ///< m: 2 radius, or less for two particles of one body that start close (self_collision.cpp).
+};
 /// Constraints per range when a colour is projected in parallel.
 inline constexpr size_t kConstraintsPerTask = 1024;
 
@@ -180,7 +185,7 @@ struct World::Impl {
   ParticleNeighbours selfCollisionNeighbours;  // particle self-collision's candidates, searched when stale
   uint32_t selfCollisionSkinPause = 0;  // stale substeps left that search without a skin (self_collision.cpp)
   uint32_t selfCollisionListAge = UINT32_MAX;  // substeps since the last search with a skin (counted up to 4)
-  std::vector<std::pair<uint32_t, uint32_t>> selfCollisionPairs;  // this substep's: the candidates within 2 radius
+  std::vector<SelfCollisionPair> selfCollisionPairs;  // this substep's: the pairs closer than their distance
   std::vector<SelfCollidingSurface> selfSurfaces;  // continuous self-collision: one per cloth/mesh body, by body
   std::vector<SelfContact> selfContacts;           // this substep's; capacity reserved, so step() never allocates
   std::vector<SelfContactCandidate> selfCandidates;  // the broad phase's batch (capacity kSelfCandidateBlock)
@@ -334,6 +339,9 @@ struct World::Impl {
   void reserveShapeMatching(const char* fn, const ShapeMatchingBlueprint& cluster);
   void appendShapeMatching(const ShapeMatchingBlueprint& cluster, uint32_t first);  // after reserving: never throws
   void findSelfCollisionPairs();
+  /// The distance particles i and j of a self-collision pair are kept apart: `diameter` (2 radius), or less for two
+  /// of one body that start closer than twice that (self_collision.cpp).
+  Real selfCollisionDistance(uint32_t i, uint32_t j, Real diameter) const;
   void reserveSelfCollision(size_t particles);
   void projectSelfCollisions();
   // Continuous cloth self-collision (cloth_self_collision.cpp): surfaces added with their bodies, the stage.

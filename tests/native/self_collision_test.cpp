@@ -14,6 +14,7 @@
 #include "collision/spatial_hash.h"
 #include "pbd/world.h"
 #include "random_particles.h"
+#include "scenes/tet_cube.h"
 
 using namespace pbd;
 
@@ -158,4 +159,74 @@ TEST(SelfCollision, AFineClothLiesStillDespiteARadiusLargerThanItsSpacing) {
   for (int f = 0; f < 60; ++f) world.step(1.0f / 60);
   for (size_t k = 0; k < rest.size(); ++k) EXPECT_NEAR(world.positions()[k], rest[k], 1e-4f);
   EXPECT_EQ(world.selfCollisionPairCount(), 0u);
+}
+
+namespace {
+
+/// Particle 1 dropped from `gap` straight above particle 0 (pinned), both in one body (addParticles) or in two
+/// (addParticle each), self-collision radius 5 cm, no ground: where particle 1 comes to rest above particle 0 after
+/// 2 s, or below it if the pair never collided.
+Real restingGap(Real gap, bool oneBody) {
+  World world;
+  SolverSettings s;
+  s.substeps = 10;
+  s.selfCollision.enabled = true;
+  s.selfCollision.radius = 0.05f;
+  s.ground.enabled = false;
+  world.setSettings(s);
+  const Real xyz[6] = {0, 0, 0, 0, gap, 0};
+  const Real inverseMasses[2] = {0, 1};
+  if (oneBody) {
+    world.addParticles(xyz, inverseMasses, 2);
+  } else {
+    world.addParticle(Vec3(0, 0, 0), 0);
+    world.addParticle(Vec3(0, gap, 0), 1);
+  }
+  for (int f = 0; f < 120; ++f) world.step(1.0f / 60);
+  return world.positions()[4];
+}
+
+}  // namespace
+
+TEST(SelfCollision, ParticlesOfOneBodyThatStartCloseCollideAtHalfTheirStartingDistance) {
+  const Real diameter = 0.1f;
+  // Apart at the start by far more than 2r: kept 2r apart, as particles of two bodies are.
+  EXPECT_NEAR(restingGap(1.0f, true), diameter, 1e-4f);
+  EXPECT_NEAR(restingGap(1.0f, false), diameter, 1e-4f);
+  // 1.5 × 2r apart at the start: one body's pair holds at half that, two bodies' at 2r.
+  EXPECT_NEAR(restingGap(0.15f, true), 0.075f, 1e-4f);
+  EXPECT_NEAR(restingGap(0.15f, false), diameter, 1e-4f);
+  // Closer than 2r at the start: the body's own constraints hold such a pair, the collision leaves it out.
+  EXPECT_LT(restingGap(0.09f, true), 0.0f);
+}
+
+TEST(SelfCollision, ASoftBodyRestingUnderItsWeightStaysStill) {
+  // A soft cube of 6³ cells (5 cm edges) on the ground with 2r = 4.98 cm: every edge starts just over 2r long, and
+  // the cube's weight compresses its lower edges by more than that margin. Colliding there at 2r fought the
+  // compression: the resting cube kept particles swinging at 0.12 m/s.
+  World world;
+  SolverSettings s;
+  s.substeps = 10;
+  s.linearDamping = 0.1f;
+  s.selfCollision.enabled = true;
+  s.selfCollision.radius = 0.0249f;
+  world.setSettings(s);
+  const int cells[3] = {6, 6, 6};
+  SoftBodyDef cube = scenes::tetBox(cells, Vec3(0.3f, 0.3f, 0.3f), Vec3(0, 0, 0));
+  cube.density = 300;
+  cube.edges = Strength{1e-3f, 0.6f};
+  world.addSoftBody(cube);
+  Real fastest = 0, lowest = 1;
+  for (int f = 0; f < 300; ++f) {
+    world.step(1.0f / 60);
+    if (f < 240) continue;
+    const Real* v = world.velocities();
+    for (uint32_t i = 0; i < world.particleCount(); ++i) {
+      fastest = std::max(fastest, std::sqrt(v[3 * i] * v[3 * i] + v[3 * i + 1] * v[3 * i + 1] + v[3 * i + 2] * v[3 * i + 2]));
+    }
+  }
+  for (uint32_t i = 0; i < world.particleCount(); ++i) lowest = std::min(lowest, world.positions()[3 * i + 1]);
+  std::printf("fastest particle over the last second: %.5f m/s\n", fastest);
+  EXPECT_LT(fastest, 0.005f);
+  EXPECT_GT(lowest, -0.01f);  // on the ground, not through it
 }

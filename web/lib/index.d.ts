@@ -467,7 +467,9 @@ export declare class World {
   residuals(): Float32Array;
   /**
    * Particle-particle collision between all dynamic particles (a cloth on itself, cloth on cloth), checked every
-   * substep; particles are kept 2 radius apart. Pairs closer than that in the rest shape (neighbours) are ignored.
+   * substep; particles are kept 2 radius apart. Pairs closer than that in the rest shape (neighbours) are ignored;
+   * two particles of one body that start d apart, d under 4 radius, are kept only d / 2 apart, so that a soft body
+   * squeezed by its weight does not fight its own collision.
    * The candidates come from a neighbour list that a spatial hash refreshes only once a particle has moved
    * 0.4 radius, so resting bodies cost little. Its room (about 260 bytes a particle) is taken when this is switched
    * on. Default { enabled: false, radius: 0.01 }.
