@@ -24,8 +24,11 @@ class SpatialHash {
   }
 
   /// Hashes the n positions xyz with cells of `spacing` metres. `companion` (optional) is a second position per
-  /// particle that queryNear can test as well (self-collision passes the rest shape).
-  void build(const Real* xyz, uint32_t n, Real spacing, const Real* companion = nullptr) {
+  /// particle that queryNear can test as well (self-collision passes the rest shape), and `companionGroup`
+  /// (optional, < 2^24 each, exact as floats) a group per particle that bounds that test to its own group (the body:
+  /// rest positions of two bodies say nothing about each other).
+  void build(const Real* xyz, uint32_t n, Real spacing, const Real* companion = nullptr,
+             const uint32_t* companionGroup = nullptr) {
     spacing_ = spacing;
     const size_t tableSize = tableSizeFor(n);
     mask_ = tableSize - 1;
@@ -36,7 +39,7 @@ class SpatialHash {
     for (uint32_t i = n; i-- > 0;) entries_[--cellStart_[bucketOf(xyz + 3 * size_t(i))]] = i;
     // The positions again in entry order, padded to four floats: queryNear reads a bucket's positions contiguously.
     copyInEntryOrder(xyz, sorted_);
-    if (companion) copyInEntryOrder(companion, sortedCompanion_);
+    if (companion) copyInEntryOrder(companion, sortedCompanion_, companionGroup);
     else sortedCompanion_.clear();
   }
 
@@ -52,23 +55,29 @@ class SpatialHash {
 
   /// query(p, radius, visit) without the blocks of four entries (in bucket order) that the caller would reject
   /// whole: each entry q has (dx² + dy²) + dz² >= radius², d = p - q as the caller computes it, or, with a companion
-  /// point c (build's companion positions of q: c'), (ex² + ey²) + ez² < companionRadius², e = c - c'. Tested four
-  /// at a time on the contiguous copies. The visits keep query's order, so a caller that applies the same tests
-  /// gets the same result. Only for the positions the hash was built from.
+  /// point c (build's companion positions of q: c'), (ex² + ey²) + ez² < companionRadius², e = c - c', and q in
+  /// `group` (build's companionGroup; without one every particle is in group 0). Tested four at a time on the
+  /// contiguous copies. The visits keep query's order, so a caller that applies the same tests gets the same
+  /// result. Only for the positions the hash was built from.
   template <class Visit>
-  void queryNear(const Real* p, Real radius, Visit visit, const Real* companion = nullptr,
-                 Real companionRadius = 0) const {
+  void queryNear(const Real* p, Real radius, Visit visit, const Real* companion = nullptr, Real companionRadius = 0,
+                 uint32_t group = 0) const {
     const Float4 px = Float4::splat(p[0]), py = Float4::splat(p[1]), pz = Float4::splat(p[2]);
     const Float4 radius2 = Float4::splat(radius * radius);
     const bool withCompanion = companion && !sortedCompanion_.empty();
     const Float4 cx = Float4::splat(withCompanion ? companion[0] : 0), cy = Float4::splat(withCompanion ? companion[1] : 0);
     const Float4 cz = Float4::splat(withCompanion ? companion[2] : 0);
     const Float4 companionRadius2 = Float4::splat(companionRadius * companionRadius);
+    const Float4 group4 = Float4::splat(Real(group));
     forEachBucket(p, radius, [&](uint32_t begin, uint32_t end) {
       uint32_t k = begin;
       for (; k + 4 <= end; k += 4) {
         Mask4 rejected = radius2 <= squaredDistances(px, py, pz, &sorted_[4 * size_t(k)]);
-        if (withCompanion) rejected = rejected | (squaredDistances(cx, cy, cz, &sortedCompanion_[4 * size_t(k)]) < companionRadius2);
+        if (withCompanion) {
+          Float4 groups;
+          const Float4 e2 = squaredDistances(cx, cy, cz, &sortedCompanion_[4 * size_t(k)], &groups);
+          rejected = rejected | ((e2 < companionRadius2) & (groups == group4));
+        }
         if (all(rejected)) continue;
         for (uint32_t m = k; m < k + 4; ++m) visit(entries_[m]);
       }
@@ -107,17 +116,20 @@ class SpatialHash {
     }
   }
 
-  void copyInEntryOrder(const Real* xyz, std::vector<Real>& out) const {
+  /// xyz per entry, padded to four floats; the fourth is the entry's group (0 without groups).
+  void copyInEntryOrder(const Real* xyz, std::vector<Real>& out, const uint32_t* group = nullptr) const {
     out.resize(4 * entries_.size());
     for (size_t k = 0; k < entries_.size(); ++k) {
       const Real* q = xyz + 3 * size_t(entries_[k]);
-      out[4 * k] = q[0], out[4 * k + 1] = q[1], out[4 * k + 2] = q[2], out[4 * k + 3] = 0;
+      out[4 * k] = q[0], out[4 * k + 1] = q[1], out[4 * k + 2] = q[2];
+      out[4 * k + 3] = group ? Real(group[entries_[k]]) : Real(0);
     }
   }
-  /// (dx² + dy²) + dz², d = p - q, for the four padded points at q.
-  static Float4 squaredDistances(Float4 px, Float4 py, Float4 pz, const Real* q) {
+  /// (dx² + dy²) + dz², d = p - q, for the four padded points at q; their fourth floats to `fourth` if given.
+  static Float4 squaredDistances(Float4 px, Float4 py, Float4 pz, const Real* q, Float4* fourth = nullptr) {
     Float4 x = Float4::load(q), y = Float4::load(q + 4), z = Float4::load(q + 8), w = Float4::load(q + 12);
     transpose(x, y, z, w);
+    if (fourth) *fourth = w;
     const Float4 dx = px - x, dy = py - y, dz = pz - z;
     return (dx * dx + dy * dy) + dz * dz;
   }

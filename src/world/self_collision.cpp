@@ -14,6 +14,7 @@ namespace pbd {
 void World::Impl::reserveSelfCollision(size_t particles) {
   selfCollisionNeighbours.reserve(particles, kSelfCollisionNeighboursPerParticle * particles);
   selfCollisionPairs.reserve(kSelfCollisionPairsPerParticle * particles);
+  selfCollisionBody.reserve(particles);
 }
 
 namespace {
@@ -67,10 +68,15 @@ void World::Impl::findSelfCollisionPairs() {
   };
   if (selfCollisionListAge < kSubstepsASkinMustLast) ++selfCollisionListAge;
   if (selfCollisionNeighbours.stale(p.data(), count(), diameter)) {
+    selfCollisionBody.resize(count());  // within the reserved room
+    for (uint32_t b = 0; b < bodies.size(); ++b) {
+      std::fill(selfCollisionBody.begin() + bodies[b].begin, selfCollisionBody.begin() + bodies[b].end, b);
+    }
     auto search = [&](Real skin, auto overflow) {
       ++report.selfCollisionSearches;
       if (skin == 0) ++report.selfCollisionSearchesWithoutSkin;
-      return selfCollisionNeighbours.search(p.data(), restX.data(), count(), diameter, skin, overflow);
+      return selfCollisionNeighbours.search(p.data(), restX.data(), count(), diameter, skin, overflow,
+                                            selfCollisionBody.data());
     };
     if (selfCollisionSkinPause == 0 && selfCollisionListAge < kSubstepsASkinMustLast) {
       selfCollisionSkinPause = kSubstepsWithoutSkin;  // the last list with a skin went stale too soon

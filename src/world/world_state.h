@@ -185,6 +185,7 @@ struct World::Impl {
   ParticleNeighbours selfCollisionNeighbours;  // particle self-collision's candidates, searched when stale
   uint32_t selfCollisionSkinPause = 0;  // stale substeps left that search without a skin (self_collision.cpp)
   uint32_t selfCollisionListAge = UINT32_MAX;  // substeps since the last search with a skin (counted up to 4)
+  std::vector<uint32_t> selfCollisionBody;  // each particle's body, for the search: rest shapes compare within one
   std::vector<SelfCollisionPair> selfCollisionPairs;  // this substep's: the pairs closer than their distance
   std::vector<SelfCollidingSurface> selfSurfaces;  // continuous self-collision: one per cloth/mesh body, by body
   std::vector<SelfContact> selfContacts;           // this substep's; capacity reserved, so step() never allocates

@@ -64,13 +64,22 @@ Real dropTwoCloths(bool selfCollision, Real radius) {
 TEST(SpatialHash, FindsEveryPairWithinTheRadius) {
   std::mt19937 rng(5);
   const uint32_t n = 400;
-  const auto [xyz, rest] = test::randomParticles(rng, n, 1, 0.2f);  // a "rest shape" near the positions
+  const auto [xyz, nearRest] = test::randomParticles(rng, n, 1, 0.2f);  // a "rest shape" near the positions
   const Real radius = 0.15f;
   SpatialHash hash;
   hash.reserve(n);
+  // The rest shape near the positions, and the positions themselves (every near pair then starts close too, so only
+  // the groups keep the pairs of different groups).
+  for (const std::vector<Real>* restShape : {&nearRest, &xyz})
   for (const Real cellsPerRadius : {1.0f, 2.0f}) {  // the world's particle collision uses cells of 2 query radii
+    const std::vector<Real>& rest = *restShape;
     hash.build(xyz.data(), n, cellsPerRadius * radius, rest.data());
-    size_t visits = 0, nearVisits = 0, restVisits = 0;
+    SpatialHash grouped;  // the same with three groups: the rest test applies within a group only
+    grouped.reserve(n);
+    std::vector<uint32_t> group(n);
+    for (uint32_t i = 0; i < n; ++i) group[i] = i % 3;
+    grouped.build(xyz.data(), n, cellsPerRadius * radius, rest.data(), group.data());
+    size_t visits = 0, nearVisits = 0, restVisits = 0, groupVisits = 0;
     for (uint32_t i = 0; i < n; ++i) {
       std::set<uint32_t> found, foundNear, foundRest;
       std::vector<uint32_t> order, nearOrder, restOrder;
@@ -78,6 +87,10 @@ TEST(SpatialHash, FindsEveryPairWithinTheRadius) {
       hash.query(pi, radius, [&](uint32_t j) { found.insert(j), order.push_back(j); });
       hash.queryNear(pi, radius, [&](uint32_t j) { foundNear.insert(j), nearOrder.push_back(j); });
       hash.queryNear(pi, radius, [&](uint32_t j) { foundRest.insert(j), restOrder.push_back(j); }, &rest[3 * i], radius);
+      std::set<uint32_t> foundGroup;
+      std::vector<uint32_t> groupOrder;
+      grouped.queryNear(pi, radius, [&](uint32_t j) { foundGroup.insert(j), groupOrder.push_back(j); }, &rest[3 * i],
+                        radius, group[i]);
       for (uint32_t j = 0; j < n; ++j) {
         if (!(squaredDistance(pi, &xyz[3 * j]) < radius * radius)) continue;
         ASSERT_TRUE(found.count(j)) << i << " misses " << j << " with cells of " << cellsPerRadius << " radii";
@@ -85,18 +98,23 @@ TEST(SpatialHash, FindsEveryPairWithinTheRadius) {
         if (squaredDistance(&rest[3 * i], &rest[3 * j]) >= radius * radius) {
           ASSERT_TRUE(foundRest.count(j)) << "queryNear with the rest shape: " << i << " misses " << j;
         }
+        if (squaredDistance(&rest[3 * i], &rest[3 * j]) >= radius * radius || group[i] != group[j]) {
+          ASSERT_TRUE(foundGroup.count(j)) << "queryNear with the rest shape in groups: " << i << " misses " << j;
+        }
       }
       // queryNear visits a subsequence of query's visits: the same order, so callers find the same pairs in order.
-      for (const std::vector<uint32_t>* sub : {&nearOrder, &restOrder}) {
+      for (const std::vector<uint32_t>* sub : {&nearOrder, &restOrder, &groupOrder}) {
         size_t k = 0;
         for (uint32_t j : order) k += k < sub->size() && (*sub)[k] == j;
         ASSERT_EQ(k, sub->size()) << "particle " << i;
       }
       ASSERT_EQ(order.size(), found.size()) << "particle " << i << ": a particle visited twice";
       visits += order.size(), nearVisits += nearOrder.size(), restVisits += restOrder.size();
+      groupVisits += groupOrder.size();
     }
     EXPECT_LT(nearVisits, visits) << "cells of " << cellsPerRadius << " radii";  // blocks are skipped
     EXPECT_LT(restVisits, nearVisits) << "cells of " << cellsPerRadius << " radii";
+    EXPECT_GE(groupVisits, restVisits) << "cells of " << cellsPerRadius << " radii";  // fewer blocks skipped
   }
 }
 
@@ -229,4 +247,31 @@ TEST(SelfCollision, ASoftBodyRestingUnderItsWeightStaysStill) {
   std::printf("fastest particle over the last second: %.5f m/s\n", fastest);
   EXPECT_LT(fastest, 0.005f);
   EXPECT_GT(lowest, -0.01f);  // on the ground, not through it
+}
+
+TEST(SelfCollision, TwoBodiesCollideWhereverEachOfThemStarted) {
+  // Body 0 starts at the origin and is moved (pinned) 1 m down; body 1 then starts at the origin too and falls onto
+  // it. Their starting positions coincide, but that says nothing about two different bodies: they must collide.
+  for (const bool oneBody : {false, true}) {
+    World world;
+    SolverSettings s;
+    s.selfCollision.enabled = true;
+    s.selfCollision.radius = 0.05f;
+    s.ground.enabled = false;
+    world.setSettings(s);
+    if (oneBody) {  // the contrast: two particles of one body that start together are neighbours, left alone
+      const Real xyz[6] = {0, 0, 0, 0, 0, 0};
+      const Real inverseMasses[2] = {0, 1};
+      world.addParticles(xyz, inverseMasses, 2);
+      world.setPosition(0, Vec3(0, -1, 0));
+    } else {
+      world.addParticle(Vec3(0, 0, 0), 0);
+      world.setPosition(0, Vec3(0, -1, 0));
+      world.addParticle(Vec3(0, 0, 0), 1);
+    }
+    for (int f = 0; f < 120; ++f) world.step(1.0f / 60);
+    const Real gap = world.positions()[4] - world.positions()[1];
+    if (oneBody) EXPECT_LT(gap, 0.0f);
+    else EXPECT_NEAR(gap, 0.1f, 1e-4f);
+  }
 }
