@@ -138,4 +138,19 @@ enum class BatchMethod : uint8_t {
 void projectDistanceBatches(const DistanceBatch* batches, const DistanceBatchStrength* strengths, size_t begin,
                             size_t end, Real* lambda, Real* xyzw, BatchMethod method, Real invH2);
 
+/// A residual's running maximum |r| and sum of r², over constraints.
+struct ResidualSums {
+  double maxAbs = 0;
+  double sumSq = 0;
+};
+
+/// Adds the residuals r of the lanes of batches [begin, end) to `sums`, at positions xyz (3 floats per particle, n
+/// particles): r = C under PBD, r = C + α̃λ under XPBD (α̃ = compliance · invH2, λ from `lambda`, 4 per batch as
+/// projectDistanceBatches keeps them). Lanes whose particle index is n or more (the padding particle, which only
+/// padded positions have) count as r = 0; so do coincident particles, as in evalDistance. Each lane's C is the
+/// kernel's (clamp by pmin/pmax), in float; r² is summed in double, lane by lane in order.
+void addDistanceBatchResiduals(const DistanceBatch* batches, const DistanceBatchStrength* strengths,
+                               const Real* lambda, size_t begin, size_t end, const Real* xyz, uint32_t n, bool xpbd,
+                               Real invH2, ResidualSums& sums);
+
 }  // namespace pbd

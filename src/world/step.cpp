@@ -568,22 +568,27 @@ void World::Impl::recordResidual(size_t pass, Real invH2) {
   const DistanceConstraint* cs = gaussSeidel ? distances.data() : schedule.constraints.data();
   const Real* lambda = gaussSeidel ? distanceLambda.data() : schedule.lambda.data();
   const bool blocked = settings.solver == Solver::ColouredGaussSeidel || settings.solver == Solver::Hierarchical;
-  const uint32_t* slotOf = schedule.blocks.slotOf.data();
+  const BlockSchedule& blocks = schedule.blocks;
   const bool xpbd = settings.method == Method::Xpbd;
+  ResidualSums sums;
+  // The blocked solvers' batches four at a time; the rest (their overflow group, or every constraint of the other
+  // solvers) one by one.
+  if (blocked) {
+    addDistanceBatchResiduals(blocks.batches.data(), blocks.strengths.data(), blocks.lambda.data(), 0,
+                              blocks.batches.size(), p.data(), count(), xpbd, invH2, sums);
+  }
   const Vec3* P = asVec3(p);
-  double maxAbs = 0, sumSq = 0;
   for (size_t k = 0; k < distances.size(); ++k) {
+    if (blocked && blocks.slotOf[k] != BlockSchedule::kNoSlot) continue;  // in a batch: counted above
     Real C = 0;
     Vec3 n;
     evalDistance(P[cs[k].i], P[cs[k].j], cs[k].minLength, cs[k].maxLength, C, n);
-    const Real multiplier =
-        blocked && slotOf[k] != BlockSchedule::kNoSlot ? schedule.blocks.lambda[slotOf[k]] : lambda[k];
-    const double r = xpbd ? double(C) + double(cs[k].compliance * invH2) * double(multiplier) : double(C);
-    maxAbs = std::max(maxAbs, std::abs(r));
-    sumSq += r * r;
+    const Real r = xpbd ? C + cs[k].compliance * invH2 * lambda[k] : C;
+    sums.maxAbs = std::max(sums.maxAbs, double(std::abs(r)));
+    sums.sumSq += double(r) * double(r);
   }
-  residuals[2 * pass] = Real(maxAbs);
-  residuals[2 * pass + 1] = distances.empty() ? Real(0) : Real(std::sqrt(sumSq / double(distances.size())));
+  residuals[2 * pass] = Real(sums.maxAbs);
+  residuals[2 * pass + 1] = distances.empty() ? Real(0) : Real(std::sqrt(sums.sumSq / double(distances.size())));
 }
 
 /// BDF2's inertial prediction x̃ = 4/3 xⁿ - 1/3 xⁿ⁻¹ + 8/9 h vⁿ - 2/9 h vⁿ⁻¹ + 4/9 h² (g + w f); then, like

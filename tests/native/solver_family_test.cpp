@@ -3,12 +3,14 @@
 // same bits on any number of threads.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <random>
 #include <set>
 #include <vector>
 
+#include "constraints/distance.h"
 #include "pbd/task_system.h"
 #include "pbd/world.h"
 #include "scenes/measures.h"
@@ -201,4 +203,54 @@ TEST(Residuals, RecordedPerPassAndShrinkingWithIterations) {
   world.setRecordResiduals(false);
   world.step(1.0f / 60);
   EXPECT_EQ(world.residualCount(), 0u);
+}
+
+TEST(Residuals, TheBlockedSolversRecordEveryConstraintOnce) {
+  // Coloured Gauss-Seidel and HPBD record the constraints of their batches four at a time and their overflow group
+  // one by one: the last pass of a step must give the max and RMS |C| (PBD) of every distance constraint at the
+  // positions the step ends with (no contacts, so the last pass's positions are the step's result). A hub joined to
+  // 40 cloth particles puts 8 or more of its spokes in the overflow group (32 colours).
+  for (const Solver solver : {Solver::ColouredGaussSeidel, Solver::Hierarchical}) {
+    World world;
+    SolverSettings s;
+    s.method = Method::Pbd;
+    s.solver = solver;
+    s.substeps = 4;
+    s.iterations = 2;
+    s.ground.enabled = false;
+    world.setSettings(s);
+    ClothDef c;
+    c.columns = c.rows = 16;
+    c.spacing = 0.05f;
+    c.pinned = {0, 15};
+    world.addCloth(c);
+    const uint32_t hub = world.addParticle(Vec3(0.4f, 0.5f, 0.4f), 0);
+    for (uint32_t k = 0; k < 40; ++k) {
+      DistanceConstraintDef d;
+      d.i = hub;
+      d.j = 3 * k + 1;
+      d.strength.stiffness = 0.3f;  // soft: each pass leaves some of C, so the overflow group's share shows
+      world.addDistanceConstraint(d);
+    }
+    world.setRecordResiduals(true);
+    for (int f = 0; f < 3; ++f) world.step(1.0f / 60);
+    uint32_t overflow = 0;
+    for (uint32_t k = 0; k < world.distanceConstraintCount(); ++k) overflow += world.distanceConstraintColour(k) == 32;
+    ASSERT_GE(overflow, 8u);
+    const Vec3* x = reinterpret_cast<const Vec3*>(world.positions());
+    double maxAbs = 0, sumSq = 0;
+    for (uint32_t k = 0; k < world.distanceConstraintCount(); ++k) {
+      const DistanceConstraintDef d = world.distanceConstraint(k);
+      Real C = 0;
+      Vec3 n;
+      evalDistance(x[d.i], x[d.j], d.minLength, d.maxLength, C, n);
+      maxAbs = std::max(maxAbs, double(std::abs(C)));
+      sumSq += double(C) * double(C);
+    }
+    const uint32_t last = world.residualCount() - 1;
+    ASSERT_EQ(last + 1, 8u);
+    EXPECT_EQ(world.residuals()[2 * last], Real(maxAbs)) << int(solver);
+    EXPECT_NEAR(world.residuals()[2 * last + 1], std::sqrt(sumSq / world.distanceConstraintCount()), 1e-6 * std::sqrt(maxAbs * maxAbs)) << int(solver);
+    EXPECT_GT(maxAbs, 1e-5);  // the cloth is still stretching: something to record
+  }
 }
