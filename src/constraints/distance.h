@@ -10,6 +10,7 @@
 // so a constraint gets the same bits whichever path projects it.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -138,19 +139,36 @@ enum class BatchMethod : uint8_t {
 void projectDistanceBatches(const DistanceBatch* batches, const DistanceBatchStrength* strengths, size_t begin,
                             size_t end, Real* lambda, Real* xyzw, BatchMethod method, Real invH2);
 
+/// The residual of the convergence record per lane: r = C + α̃λ (XPBD; pass α̃λ = 0 for PBD's r = C), with C as the
+/// kernel computes it from p1 - p2 = (dx, dy, dz), and C = 0 where the particles coincide (as evalDistance).
+template <class T>
+T distanceResidual(T dx, T dy, T dz, T minLength, T maxLength, T alphaTildeLambda) {
+  using std::sqrt;
+  const T d = sqrt((dx * dx + dy * dy) + dz * dz);
+  const T C = d - pmax(pmin(d, maxLength), minLength);
+  return select(d > lanes<T>(1e-9f), C, lanes<T>(0)) + alphaTildeLambda;
+}
+
 /// A residual's running maximum |r| and sum of r², over constraints.
 struct ResidualSums {
   double maxAbs = 0;
   double sumSq = 0;
+  void add(Real r) {
+    maxAbs = std::max(maxAbs, double(std::abs(r)));
+    sumSq += double(r * r);
+  }
 };
 
-/// Adds the residuals r of the lanes of batches [begin, end) to `sums`, at positions xyz (3 floats per particle, n
-/// particles): r = C under PBD, r = C + α̃λ under XPBD (α̃ = compliance · invH2, λ from `lambda`, 4 per batch as
-/// projectDistanceBatches keeps them). Lanes whose particle index is n or more (the padding particle, which only
-/// padded positions have) count as r = 0; so do coincident particles, as in evalDistance. Each lane's C is the
-/// kernel's (clamp by pmin/pmax), in float; r² is summed in double, lane by lane in order.
+/// Adds the residuals r (distanceResidual) of the lanes of batches [begin, end) to `sums`, at positions xyz (3
+/// floats per particle, n particles): α̃ = compliance · invH2 and λ from `lambda`, 4 per batch as
+/// projectDistanceBatches keeps them (XPBD only). Lanes whose particle index is n or more (the padding particle, which
+/// only padded positions have) count as r = 0. Lane by lane in order, as one by one would add them.
 void addDistanceBatchResiduals(const DistanceBatch* batches, const DistanceBatchStrength* strengths,
                                const Real* lambda, size_t begin, size_t end, const Real* xyz, uint32_t n, bool xpbd,
                                Real invH2, ResidualSums& sums);
+
+/// The same for constraints cs[begin, end) with their multipliers lambda[begin, end) (XPBD only), in order.
+void addDistanceResiduals(const DistanceConstraint* cs, const Real* lambda, size_t begin, size_t end,
+                          const Real* xyz, bool xpbd, Real invH2, ResidualSums& sums);
 
 }  // namespace pbd

@@ -92,13 +92,39 @@ void projectBatches(const DistanceBatch* batches, const DistanceBatchStrength* s
 
 }  // namespace
 
-// Four lanes at a time from the unpadded positions (the solve's last writes are there, not in the padded copy): a
-// lane load per coordinate, then the kernel's C. About 4x fewer instructions than evalDistance per constraint, which
-// is what the demo pays for leaving the convergence plot on (every pass of every substep).
+namespace {
+
+// Adds four lanes' residuals in lane order and keeps their running maximum |r| in `maxAbs`.
+void addLanes(Float4 r, Float4& maxAbs, ResidualSums& sums) {
+  maxAbs = pmax(maxAbs, pmax(r, -r));
+  const Float4 r2 = r * r;
+  sums.sumSq += double(r2.lane<0>()), sums.sumSq += double(r2.lane<1>());
+  sums.sumSq += double(r2.lane<2>()), sums.sumSq += double(r2.lane<3>());
+}
+
+void addMaximum(Float4 maxAbs, ResidualSums& sums) {
+  const Real m = std::max(std::max(maxAbs.lane<0>(), maxAbs.lane<1>()), std::max(maxAbs.lane<2>(), maxAbs.lane<3>()));
+  sums.maxAbs = std::max(sums.maxAbs, double(m));
+}
+
+// r of four constraints whose particles' xyz start at a[lane] and c[lane]: one lane load per coordinate.
+Float4 laneResiduals(const Real* const a[4], const Real* const c[4], Float4 minLength, Float4 maxLength,
+                     Float4 alphaTildeLambda) {
+  auto coordinate = [&](int k) {
+    return Float4::gather(a[0] + k, a[1] + k, a[2] + k, a[3] + k) - Float4::gather(c[0] + k, c[1] + k, c[2] + k, c[3] + k);
+  };
+  return distanceResidual(coordinate(0), coordinate(1), coordinate(2), minLength, maxLength, alphaTildeLambda);
+}
+
+}  // namespace
+
+// Four lanes at a time from the unpadded positions (the solve's last writes are there, not in the padded copy): the
+// residual record runs after every pass of every substep while the demo's convergence plot is on, and one
+// evalDistance per constraint cost a third of the solver comparison's frame.
 void addDistanceBatchResiduals(const DistanceBatch* batches, const DistanceBatchStrength* strengths,
                                const Real* lambda, size_t begin, size_t end, const Real* xyz, uint32_t n, bool xpbd,
                                Real invH2, ResidualSums& sums) {
-  const Float4 zero = Float4::splat(0), epsilon = Float4::splat(1e-9f), invH2x4 = Float4::splat(invH2);
+  const Float4 zero = Float4::splat(0), invH2x4 = Float4::splat(invH2);
   Float4 maxAbs = zero;
   for (size_t k = begin; k < end; ++k) {
     const DistanceBatch& b = batches[k];
@@ -109,22 +135,41 @@ void addDistanceBatchResiduals(const DistanceBatch* batches, const DistanceBatch
       a[lane] = xyz + 3 * size_t(real ? b.i[lane] : 0);
       c[lane] = xyz + 3 * size_t(real ? b.j[lane] : 0);
     }
-    const Float4 dx = Float4::gather(a[0], a[1], a[2], a[3]) - Float4::gather(c[0], c[1], c[2], c[3]);
-    const Float4 dy = Float4::gather(a[0] + 1, a[1] + 1, a[2] + 1, a[3] + 1) -
-                      Float4::gather(c[0] + 1, c[1] + 1, c[2] + 1, c[3] + 1);
-    const Float4 dz = Float4::gather(a[0] + 2, a[1] + 2, a[2] + 2, a[3] + 2) -
-                      Float4::gather(c[0] + 2, c[1] + 2, c[2] + 2, c[3] + 2);
-    const Float4 d = sqrt((dx * dx + dy * dy) + dz * dz);
-    const Float4 C = d - pmax(pmin(d, Float4::load(b.maxLength)), Float4::load(b.minLength));
-    Float4 r = select(d > epsilon, C, zero);
-    if (xpbd) r = r + Float4::load(strengths[k].compliance) * invH2x4 * Float4::load(lambda + 4 * k);
-    maxAbs = pmax(maxAbs, pmax(r, -r));
-    const Float4 r2 = r * r;
-    sums.sumSq += double(r2.lane<0>()), sums.sumSq += double(r2.lane<1>());
-    sums.sumSq += double(r2.lane<2>()), sums.sumSq += double(r2.lane<3>());
+    const Float4 alphaTildeLambda =
+        xpbd ? Float4::load(strengths[k].compliance) * invH2x4 * Float4::load(lambda + 4 * k) : zero;
+    addLanes(laneResiduals(a, c, Float4::load(b.minLength), Float4::load(b.maxLength), alphaTildeLambda), maxAbs,
+             sums);
   }
-  const Real lanesMax = std::max(std::max(maxAbs.lane<0>(), maxAbs.lane<1>()), std::max(maxAbs.lane<2>(), maxAbs.lane<3>()));
-  sums.maxAbs = std::max(sums.maxAbs, double(lanesMax));
+  addMaximum(maxAbs, sums);
+}
+
+void addDistanceResiduals(const DistanceConstraint* cs, const Real* lambda, size_t begin, size_t end,
+                          const Real* xyz, bool xpbd, Real invH2, ResidualSums& sums) {
+  const Float4 invH2x4 = Float4::splat(invH2);
+  Float4 maxAbs = Float4::splat(0);
+  size_t k = begin;
+  for (; k + 4 <= end; k += 4) {
+    const DistanceConstraint* q = cs + k;
+    const Real* a[4] = {xyz + 3 * size_t(q[0].i), xyz + 3 * size_t(q[1].i), xyz + 3 * size_t(q[2].i),
+                        xyz + 3 * size_t(q[3].i)};
+    const Real* c[4] = {xyz + 3 * size_t(q[0].j), xyz + 3 * size_t(q[1].j), xyz + 3 * size_t(q[2].j),
+                        xyz + 3 * size_t(q[3].j)};
+    const Float4 alphaTildeLambda =
+        xpbd ? Float4::make(q[0].compliance, q[1].compliance, q[2].compliance, q[3].compliance) * invH2x4 *
+                   Float4::load(lambda + k)
+             : Float4::splat(0);
+    addLanes(laneResiduals(a, c, Float4::make(q[0].minLength, q[1].minLength, q[2].minLength, q[3].minLength),
+                           Float4::make(q[0].maxLength, q[1].maxLength, q[2].maxLength, q[3].maxLength),
+                           alphaTildeLambda),
+             maxAbs, sums);
+  }
+  addMaximum(maxAbs, sums);
+  for (; k < end; ++k) {
+    const Real* a = xyz + 3 * size_t(cs[k].i);
+    const Real* c = xyz + 3 * size_t(cs[k].j);
+    sums.add(distanceResidual(a[0] - c[0], a[1] - c[1], a[2] - c[2], cs[k].minLength, cs[k].maxLength,
+                              xpbd ? cs[k].compliance * invH2 * lambda[k] : Real(0)));
+  }
 }
 
 void projectDistanceBatches(const DistanceBatch* batches, const DistanceBatchStrength* strengths, size_t begin,

@@ -568,24 +568,16 @@ void World::Impl::recordResidual(size_t pass, Real invH2) {
   const DistanceConstraint* cs = gaussSeidel ? distances.data() : schedule.constraints.data();
   const Real* lambda = gaussSeidel ? distanceLambda.data() : schedule.lambda.data();
   const bool blocked = settings.solver == Solver::ColouredGaussSeidel || settings.solver == Solver::Hierarchical;
-  const BlockSchedule& blocks = schedule.blocks;
   const bool xpbd = settings.method == Method::Xpbd;
   ResidualSums sums;
-  // The blocked solvers' batches four at a time; the rest (their overflow group, or every constraint of the other
-  // solvers) one by one.
-  if (blocked) {
+  if (blocked) {  // the batches, then the overflow group, whose constraints are in no batch
+    const BlockSchedule& blocks = schedule.blocks;
     addDistanceBatchResiduals(blocks.batches.data(), blocks.strengths.data(), blocks.lambda.data(), 0,
                               blocks.batches.size(), p.data(), count(), xpbd, invH2, sums);
-  }
-  const Vec3* P = asVec3(p);
-  for (size_t k = 0; k < distances.size(); ++k) {
-    if (blocked && blocks.slotOf[k] != BlockSchedule::kNoSlot) continue;  // in a batch: counted above
-    Real C = 0;
-    Vec3 n;
-    evalDistance(P[cs[k].i], P[cs[k].j], cs[k].minLength, cs[k].maxLength, C, n);
-    const Real r = xpbd ? C + cs[k].compliance * invH2 * lambda[k] : C;
-    sums.maxAbs = std::max(sums.maxAbs, double(std::abs(r)));
-    sums.sumSq += double(r) * double(r);
+    addDistanceResiduals(cs, lambda, schedule.colourBegin[GraphColouring::kOverflow],
+                         schedule.colourBegin[GraphColouring::kOverflow + 1], p.data(), xpbd, invH2, sums);
+  } else {
+    addDistanceResiduals(cs, lambda, 0, distances.size(), p.data(), xpbd, invH2, sums);
   }
   residuals[2 * pass] = Real(sums.maxAbs);
   residuals[2 * pass + 1] = distances.empty() ? Real(0) : Real(std::sqrt(sums.sumSq / double(distances.size())));

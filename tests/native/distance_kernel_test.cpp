@@ -161,10 +161,10 @@ TEST(DistanceKernel, FourWideBatchIsBitIdenticalToOneByOne) {
 }
 
 TEST(DistanceKernel, BatchResidualsMatchTheOneByOneEvaluation) {
-  // The residual record's four-wide pass: r = C (PBD) or C + α̃λ (XPBD) per constraint, over 41 constraints of every
-  // kind (slack, bilateral, coincident, pinned ends, rigid and compliant) and a last batch with 3 padding lanes
-  // (particle index 2n, beyond the unpadded positions). Same max |r| and the same sum of r², bit for bit, as
-  // evalDistance one constraint at a time in order.
+  // The residual record's four-wide passes, over batches and over a plain list: r = C (PBD) or C + α̃λ (XPBD) per
+  // constraint, over 41 constraints of every kind (slack, bilateral, coincident, pinned ends, rigid and compliant);
+  // the batches' last has 3 padding lanes (particle index 2n, beyond the unpadded positions). Same max |r| and the
+  // same sum of r², bit for bit, as evalDistance one constraint at a time in order.
   const int n = 41;
   const auto [xyz, w, cs] = independentConstraints(n, 13, false);
   std::vector<DistanceBatch> batches((n + 3) / 4);
@@ -192,6 +192,11 @@ TEST(DistanceKernel, BatchResidualsMatchTheOneByOneEvaluation) {
     }
     EXPECT_EQ(batched.maxAbs, serial.maxAbs) << "xpbd " << xpbd;
     EXPECT_EQ(batched.sumSq, serial.sumSq) << "xpbd " << xpbd;
+    ResidualSums listed;  // the same constraints as a plain list, four at a time and one left over, in two ranges
+    addDistanceResiduals(cs.data(), lambda.data(), 0, 18, xyz.data(), xpbd, invH2, listed);
+    addDistanceResiduals(cs.data(), lambda.data(), 18, n, xyz.data(), xpbd, invH2, listed);
+    EXPECT_EQ(listed.maxAbs, serial.maxAbs) << "xpbd " << xpbd;
+    EXPECT_EQ(listed.sumSq, serial.sumSq) << "xpbd " << xpbd;
     EXPECT_GT(serial.sumSq, 0.0);  // there was something to measure
   }
 }

@@ -205,12 +205,12 @@ TEST(Residuals, RecordedPerPassAndShrinkingWithIterations) {
   EXPECT_EQ(world.residualCount(), 0u);
 }
 
-TEST(Residuals, TheBlockedSolversRecordEveryConstraintOnce) {
-  // Coloured Gauss-Seidel and HPBD record the constraints of their batches four at a time and their overflow group
-  // one by one: the last pass of a step must give the max and RMS |C| (PBD) of every distance constraint at the
-  // positions the step ends with (no contacts, so the last pass's positions are the step's result). A hub joined to
-  // 40 cloth particles puts 8 or more of its spokes in the overflow group (32 colours).
-  for (const Solver solver : {Solver::ColouredGaussSeidel, Solver::Hierarchical}) {
+TEST(Residuals, EverySolverRecordsEveryConstraintOnce) {
+  // Coloured Gauss-Seidel and HPBD record the constraints of their batches and of their overflow group, the other
+  // solvers their plain list: the last pass of a step must give the max and RMS |C| (PBD) of every distance
+  // constraint at the positions the step ends with (no contacts, so the last pass's positions are the step's
+  // result). A hub joined to 40 cloth particles puts 8 or more of its spokes in the overflow group (32 colours).
+  for (const Solver solver : {Solver::ColouredGaussSeidel, Solver::Hierarchical, Solver::GaussSeidel, Solver::Jacobi}) {
     World world;
     SolverSettings s;
     s.method = Method::Pbd;
