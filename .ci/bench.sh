@@ -19,6 +19,8 @@ node bench/wasm-mesh-bench.mjs
 echo
 node bench/self-collision-bench.mjs
 echo
+node bench/residual-cost.mjs solvers
+echo
 echo "== the demo's gallery scenes in headless Chromium"
 node bench/gallery-bench.mjs
 node bench/gallery-bench.mjs --single
