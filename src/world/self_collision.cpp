@@ -1,5 +1,6 @@
 // Particle-particle collision (Ten Minute Physics' self-collision, Müller): pairs found on the predicted positions
-// with a spatial hash, each kept 2 r apart by a unilateral distance constraint C = |p_i - p_j| - 2r >= 0.
+// with a spatial hash, each kept its distance apart by a unilateral constraint C = |p_i - p_j| - distance >= 0:
+// 2r, or less for two particles of one body that start close (selfCollisionDistance).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -44,17 +45,17 @@ constexpr Real kSameBodyDistanceFraction = Real(0.5);
 
 }  // namespace
 
-// The candidates (collision/particle_neighbours.h) are searched again only when a particle has moved far enough
-// since the last search to have come within 2r of one that was not listed; otherwise the list is filtered. Where a
-// list with a skin does not pay, the search lists the pairs within 2r only (so every substep searches, as without a
-// list) for kSubstepsWithoutSkin substeps. Either way the pairs come in the list's sorted order, so neither the
-// timing of a search nor its skin shows in the result.
 Real World::Impl::selfCollisionDistance(uint32_t i, uint32_t j, Real diameter) const {
   if (bodyOf(i) != bodyOf(j)) return diameter;
   const Real startedAt = std::sqrt(squaredDistance(&restX[3 * size_t(i)], &restX[3 * size_t(j)]));
   return std::min(diameter, kSameBodyDistanceFraction * startedAt);
 }
 
+// The candidates (collision/particle_neighbours.h) are searched again only when a particle has moved far enough
+// since the last search to have come within 2r of one that was not listed; otherwise the list is filtered. Where a
+// list with a skin does not pay, the search lists the pairs within 2r only (so every substep searches, as without a
+// list) for kSubstepsWithoutSkin substeps. Either way the pairs come in the list's sorted order, so neither the
+// timing of a search nor its skin shows in the result.
 void World::Impl::findSelfCollisionPairs() {
   selfCollisionPairs.clear();
   if (!settings.selfCollision.enabled || count() < 2) return;
