@@ -3,7 +3,7 @@
 // figures compare directly. Prints the median ms per 1/60 s frame over several runs, and projections per second.
 import { createPbd } from '../web/lib/index.js';
 
-const SIZES = [64, 128];
+const SIZES = [32, 64, 128, 256];  // the cost per projection should not depend on the size (cost growth, issue #8)
 const CONFIGS = [['threaded', 1], ['threaded', 2], ['single', 1]];
 const WARMUP_FRAMES = 120;  // past V8's tier-up from Liftoff to TurboFan
 const RUNS = 7;
