@@ -90,10 +90,6 @@ void projectBatches(const DistanceBatch* batches, const DistanceBatchStrength* s
   }
 }
 
-}  // namespace
-
-namespace {
-
 // Adds four lanes' residuals in lane order and keeps their running maximum |r| in `maxAbs`.
 void addLanes(Float4 r, Float4& maxAbs, ResidualSums& sums) {
   maxAbs = pmax(maxAbs, pmax(r, -r));
@@ -111,7 +107,8 @@ void addMaximum(Float4 maxAbs, ResidualSums& sums) {
 Float4 laneResiduals(const Real* const a[4], const Real* const c[4], Float4 minLength, Float4 maxLength,
                      Float4 alphaTildeLambda) {
   auto coordinate = [&](int k) {
-    return Float4::gather(a[0] + k, a[1] + k, a[2] + k, a[3] + k) - Float4::gather(c[0] + k, c[1] + k, c[2] + k, c[3] + k);
+    return Float4::gather(a[0] + k, a[1] + k, a[2] + k, a[3] + k) -
+           Float4::gather(c[0] + k, c[1] + k, c[2] + k, c[3] + k);
   };
   return distanceResidual(coordinate(0), coordinate(1), coordinate(2), minLength, maxLength, alphaTildeLambda);
 }
