@@ -90,17 +90,9 @@ void projectBatches(const DistanceBatch* batches, const DistanceBatchStrength* s
   }
 }
 
-// Adds four lanes' residuals in lane order and keeps their running maximum |r| in `maxAbs`.
-void addLanes(Float4 r, Float4& maxAbs, ResidualSums& sums) {
-  maxAbs = pmax(maxAbs, pmax(r, -r));
-  const Float4 r2 = r * r;
-  sums.sumSq += double(r2.lane<0>()), sums.sumSq += double(r2.lane<1>());
-  sums.sumSq += double(r2.lane<2>()), sums.sumSq += double(r2.lane<3>());
-}
-
-void addMaximum(Float4 maxAbs, ResidualSums& sums) {
-  const Real m = std::max(std::max(maxAbs.lane<0>(), maxAbs.lane<1>()), std::max(maxAbs.lane<2>(), maxAbs.lane<3>()));
-  sums.maxAbs = std::max(sums.maxAbs, double(m));
+// Adds four lanes' residuals in lane order, as one by one would add them.
+void addLanes(Float4 r, ResidualSums& sums) {
+  sums.add(r.lane<0>()), sums.add(r.lane<1>()), sums.add(r.lane<2>()), sums.add(r.lane<3>());
 }
 
 // r of four constraints whose particles' xyz start at a[lane] and c[lane]: one lane load per coordinate.
@@ -122,7 +114,6 @@ void addDistanceBatchResiduals(const DistanceBatch* batches, const DistanceBatch
                                const Real* lambda, size_t begin, size_t end, const Real* xyz, uint32_t n, bool xpbd,
                                Real invH2, ResidualSums& sums) {
   const Float4 zero = Float4::splat(0), invH2x4 = Float4::splat(invH2);
-  Float4 maxAbs = zero;
   for (size_t k = begin; k < end; ++k) {
     const DistanceBatch& b = batches[k];
     const Real* a[4];
@@ -134,16 +125,13 @@ void addDistanceBatchResiduals(const DistanceBatch* batches, const DistanceBatch
     }
     const Float4 alphaTildeLambda =
         xpbd ? Float4::load(strengths[k].compliance) * invH2x4 * Float4::load(lambda + 4 * k) : zero;
-    addLanes(laneResiduals(a, c, Float4::load(b.minLength), Float4::load(b.maxLength), alphaTildeLambda), maxAbs,
-             sums);
+    addLanes(laneResiduals(a, c, Float4::load(b.minLength), Float4::load(b.maxLength), alphaTildeLambda), sums);
   }
-  addMaximum(maxAbs, sums);
 }
 
 void addDistanceResiduals(const DistanceConstraint* cs, const Real* lambda, size_t begin, size_t end,
                           const Real* xyz, bool xpbd, Real invH2, ResidualSums& sums) {
   const Float4 invH2x4 = Float4::splat(invH2);
-  Float4 maxAbs = Float4::splat(0);
   size_t k = begin;
   for (; k + 4 <= end; k += 4) {
     const DistanceConstraint* q = cs + k;
@@ -158,9 +146,8 @@ void addDistanceResiduals(const DistanceConstraint* cs, const Real* lambda, size
     addLanes(laneResiduals(a, c, Float4::make(q[0].minLength, q[1].minLength, q[2].minLength, q[3].minLength),
                            Float4::make(q[0].maxLength, q[1].maxLength, q[2].maxLength, q[3].maxLength),
                            alphaTildeLambda),
-             maxAbs, sums);
+             sums);
   }
-  addMaximum(maxAbs, sums);
   for (; k < end; ++k) {
     const Real* a = xyz + 3 * size_t(cs[k].i);
     const Real* c = xyz + 3 * size_t(cs[k].j);

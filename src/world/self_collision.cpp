@@ -45,8 +45,10 @@ constexpr Real kSameBodyDistanceFraction = Real(0.5);
 
 }  // namespace
 
+// Bodies from selfCollisionBody, filled for the search that made the list the pairs come from (a body added changes
+// the particle count, which makes the list stale, so the array is current whenever the list is).
 Real World::Impl::selfCollisionDistance(uint32_t i, uint32_t j, Real diameter) const {
-  if (bodyOf(i) != bodyOf(j)) return diameter;
+  if (selfCollisionBody[i] != selfCollisionBody[j]) return diameter;
   const Real startedAt = std::sqrt(squaredDistance(&restX[3 * size_t(i)], &restX[3 * size_t(j)]));
   return std::min(diameter, kSameBodyDistanceFraction * startedAt);
 }
