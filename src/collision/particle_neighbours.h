@@ -54,13 +54,13 @@ class ParticleNeighbours {
   }
 
   /// Searches the pairs (i < j) of the n positions xyz within diameter + skin (>= 0) of each other, leaving out
-  /// those of one body closer than `diameter` in `rest` (neighbours in the rest shape, held by their body's own
+  /// those of one body closer than `restApart` in `rest` (neighbours in the rest shape, held by their body's own
   /// constraints). `body` (optional; < 2^24 each) gives each particle's body; without it all are in one. A pair that
   /// does not fit the reserved room goes to overflow(i, j) instead; the list is then stale, and search returns
   /// false. Rebuilds the hash; never allocates after reserve().
   template <class Overflow>
-  bool search(const Real* xyz, const Real* rest, uint32_t n, Real diameter, Real skin, Overflow overflow,
-              const uint32_t* body = nullptr) {
+  bool search(const Real* xyz, const Real* rest, uint32_t n, Real diameter, Real restApart, Real skin,
+              Overflow overflow, const uint32_t* body = nullptr) {
     const Real reach = diameter + skin;
     pairs_.clear();
     complete_ = true;
@@ -77,14 +77,14 @@ class ParticleNeighbours {
         const Real* pj = xyz + 3 * size_t(j);
         if (squaredDistance(pi, pj) >= reach * reach) return;
         const bool oneBody = !body || body[i] == body[j];
-        if (oneBody && squaredDistance(ri, rest + 3 * size_t(j)) < diameter * diameter) return;
+        if (oneBody && squaredDistance(ri, rest + 3 * size_t(j)) < restApart * restApart) return;
         if (pairs_.size() < pairs_.capacity()) {
           pairs_.push_back({i, j});
         } else {
           complete_ = false;
           overflow(i, j);
         }
-      }, ri, diameter, body ? body[i] : 0);
+      }, ri, restApart, body ? body[i] : 0);
       std::sort(pairs_.begin() + std::ptrdiff_t(segment), pairs_.end());  // from the hash's bucket order
     }
     searchedAt_.assign(xyz, xyz + 3 * size_t(n));

@@ -119,6 +119,7 @@ void World::Impl::runSubsteps(Real dt, bool settleFirst) {
       }
       commitPositions(h);
     }
+    updateSelfCollisionVelocities();
     stopFrozenParticles();  // cloth_self_collision.cpp
     clock.lap(timings.integrateMs);
     updateContactVelocities(h);

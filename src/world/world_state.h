@@ -49,8 +49,9 @@ inline constexpr size_t kSelfCollisionPairsPerParticle = 8;
 inline constexpr size_t kSelfCollisionNeighboursPerParticle = 16;
 /// One particle self-collision pair of a substep: C = |p_i - p_j| - distance >= 0.
 struct SelfCollisionPair {
-  uint32_t i, j;  ///< Particles, i < j.
-  Real distance;  ///< m: 2 radius, or less for two particles of one body that start close (self_collision.cpp).
+  uint32_t i, j;        ///< Particles, i < j.
+  Real distance;        ///< m: 2 radius, or less for two particles of one body that start close (self_collision.cpp).
+  bool pushed = false;  ///< The projection moved the pair apart in some iteration of this substep.
 };
 /// Constraints per range when a colour is projected in parallel.
 inline constexpr size_t kConstraintsPerTask = 1024;
@@ -373,6 +374,7 @@ struct World::Impl {
   MeshShape buildMeshShape(const char* fn, const ColliderDef& def) const;  // mesh_colliders.cpp; validates
   void commitPositions(Real h);
   void updateContactVelocities(Real h);
+  void updateSelfCollisionVelocities();  // self_collision.cpp: after the commit, the pushed pairs' normal velocity
   Real contactFriction(const Contact& c) const;  // contacts.cpp: dynamic μ_d of the particle's body against the surface
   Real contactStaticFriction(const Contact& c) const;  // contacts.cpp: static μ_s, the same pair, the same mixing
   void holdStaticFriction(Contact& c);  // contacts.cpp: position-level static and dynamic friction of one contact

@@ -50,7 +50,7 @@ TEST(ParticleNeighbours, YieldExactlyTheBruteForcePairsWhileTheListIsReused) {
   const int steps = 200;
   for (int step = 0; step < steps; ++step) {
     if (list.stale(xyz.data(), n, diameter)) {
-      list.search(xyz.data(), rest.data(), n, diameter, diameter / 2, [](uint32_t i, uint32_t j) {
+      list.search(xyz.data(), rest.data(), n, diameter, diameter, diameter / 2, [](uint32_t i, uint32_t j) {
         ADD_FAILURE() << "no room for " << i << ", " << j;
       });
       ++searches;
@@ -74,7 +74,7 @@ TEST(ParticleNeighbours, AListIsStaleForAnotherDiameterOrCountAndAfterANonFinite
   ParticleNeighbours list;
   list.reserve(3, 8);
   EXPECT_TRUE(list.stale(xyz.data(), 3, 0.1f));  // never searched
-  list.search(xyz.data(), rest.data(), 3, 0.1f, 0.05f, [](uint32_t, uint32_t) {});
+  list.search(xyz.data(), rest.data(), 3, 0.1f, 0.1f, 0.05f, [](uint32_t, uint32_t) {});
   EXPECT_FALSE(list.stale(xyz.data(), 3, 0.1f));
   EXPECT_TRUE(list.stale(xyz.data(), 3, 0.2f));
   EXPECT_TRUE(list.stale(xyz.data(), 2, 0.1f));
@@ -92,7 +92,7 @@ TEST(ParticleNeighbours, APairWithoutRoomGoesToOverflowAndTheListStaysStale) {
   ParticleNeighbours list;
   list.reserve(3, 1);  // three pairs within reach, room for one
   Pairs overflowed;
-  EXPECT_FALSE(list.search(xyz.data(), rest.data(), 3, 0.1f, 0.05f, [&](uint32_t i, uint32_t j) { overflowed.push_back({i, j}); }));
+  EXPECT_FALSE(list.search(xyz.data(), rest.data(), 3, 0.1f, 0.1f, 0.05f, [&](uint32_t i, uint32_t j) { overflowed.push_back({i, j}); }));
   EXPECT_EQ(list.size() + overflowed.size(), 3u);
   EXPECT_EQ(list.size(), 1u);
   EXPECT_TRUE(list.stale(xyz.data(), 3, 0.1f));
@@ -183,7 +183,7 @@ TEST(ParticleNeighbours, WithoutASkinTheListHoldsExactlyThePairsWithinTheDiamete
   auto [xyz, rest] = test::randomParticles(rng, n, 0.5f, 0.3f);
   ParticleNeighbours list;
   list.reserve(n, 16 * n);
-  EXPECT_TRUE(list.search(xyz.data(), rest.data(), n, diameter, 0, [](uint32_t, uint32_t) {}));
+  EXPECT_TRUE(list.search(xyz.data(), rest.data(), n, diameter, diameter, 0, [](uint32_t, uint32_t) {}));
   const Pairs expected = bruteForcePairs(xyz, rest, diameter);
   EXPECT_EQ(list.size(), expected.size());
   Pairs found;

@@ -60,8 +60,10 @@ struct GroundSettings {
 /// 0.4 radius (collision/particle_neighbours.h). Pairs that are already closer than 2 radius in the rest shape
 /// (neighbours in one cloth) are ignored, so a fine cloth does not fight itself; two particles of one body that
 /// start d apart, 2 radius <= d < 4 radius, are kept d / 2 apart instead, so that a soft body squeezed by its
-/// weight does not fight its own collision either. Its room (about 260 bytes a particle) is reserved when it is
-/// switched on (setSettings, setSelfCollision).
+/// weight does not fight its own collision either. Pairs are kept within a margin of 0.2 radius beyond their distance
+/// (others may pull them together during the solve), and a pair pushed apart leaves the substep without relative
+/// velocity along its normal (restitution 0). Its room (about 260 bytes a particle) is reserved when it is switched
+/// on (setSettings, setSelfCollision).
 struct SelfCollisionSettings {
   bool enabled = false;
   Real radius = 0.01f;  ///< m, > 0: particles are kept 2 radius apart.
