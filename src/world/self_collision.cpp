@@ -51,7 +51,7 @@ constexpr Real kSameBodyDistanceFraction = Real(0.5);
 /// unilateral, so a kept pair that stays apart costs a distance test. The margin widens the neighbour list's reach
 /// too, so its searches cost more. With updateSelfCollisionVelocities, gallery:stack comes to rest at 0.05 and at
 /// 0.1 (no search at all after 8 s; at 0, ten per frame for good); a tenth, about the 2.6 mm that the cube's corner
-/// pressed into the bunny (24 mm diameter), for about a fifth more search time while the bodies fall and 2-3 % more
+/// pressed into the bunny (24 mm diameter), for about a fifth more search time while the bodies fall and 1-2 % more
 /// frame time in gallery:drape.
 constexpr Real kSpeculativeFraction = Real(0.1);
 

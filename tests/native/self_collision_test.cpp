@@ -300,7 +300,7 @@ TEST(SelfCollision, AParticleItsBodyPullsIntoAContactRestsThere) {
   const Real xyz[6] = {0, 0, 0, 0.02f, 0, 0};
   const Real inverseMasses[2] = {0, 1};
   world.addParticles(xyz, inverseMasses, 2);
-  world.addDistanceConstraint({.i = 0, .j = 1, .minLength = 0.021f});
+  world.addDistanceConstraint({.i = 0, .j = 1, .minLength = 0.021f, .maxLength = -1, .strength = {}});
   world.addParticle(Vec3(0.04f, 0, 0), 0);
   Real fastest = 0;
   for (int f = 0; f < 60; ++f) {
