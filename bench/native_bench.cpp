@@ -89,11 +89,13 @@ BENCHMARK(PoolEmptyJob)->ArgNames({"threads"})->Arg(2)->Unit(benchmark::kMicrose
 /// narrow = its continuous tests, solve = constraint iterations, contacts = ground and collider contacts;
 /// selfUsPerParticle = (broad + narrow) per particle, µs per frame; candidatesPerParticle and contactsPerParticle =
 /// the narrow phase's pairs and the contacts among them per particle and frame (StepReport); narrowNsPerCandidate =
-/// narrow / candidates; frozenPerFrame = particles the failsafe froze (StepReport::selfFrozenParticles). Together they tell whether a growth of the cost is the scene's (more contact) or the code's.
+/// narrow / candidates; frozenPerFrame = particles the failsafe froze (StepReport::selfFrozenParticles); listsPerFrame
+/// and walksPerFrame = candidate lists made and tree walks without one (StepReport::selfCandidateLists,
+/// selfTreeWalks). Together they tell whether a growth of the cost is the scene's (more contact) or the code's.
 static void measureSelfCollisionSteps(benchmark::State& state, World& world, uint32_t particles) {
   world.setStepTimings(true);
   StepTimings sum;
-  double candidates = 0, contacts = 0, frozen = 0;
+  double candidates = 0, contacts = 0, frozen = 0, lists = 0, walks = 0;
   for (auto _ : state) {
     world.step(1.0f / 60);
     const StepTimings& t = world.lastStepTimings();
@@ -102,6 +104,8 @@ static void measureSelfCollisionSteps(benchmark::State& state, World& world, uin
     candidates += world.lastStepReport().selfCandidates;
     contacts += world.lastStepReport().selfContactsFound;
     frozen += world.lastStepReport().selfFrozenParticles;
+    lists += world.lastStepReport().selfCandidateLists;
+    walks += world.lastStepReport().selfTreeWalks;
   }
   const double frames = double(state.iterations());
   state.counters["broad"] = sum.broadPhaseMs / frames;
@@ -113,6 +117,8 @@ static void measureSelfCollisionSteps(benchmark::State& state, World& world, uin
   state.counters["contactsPerParticle"] = contacts / frames / particles;
   state.counters["narrowNsPerCandidate"] = candidates > 0 ? 1e6 * sum.narrowPhaseMs / candidates : 0;
   state.counters["frozenPerFrame"] = frozen / frames;
+  state.counters["listsPerFrame"] = lists / frames;
+  state.counters["walksPerFrame"] = walks / frames;
   state.counters["particles"] = particles;
 }
 

@@ -435,6 +435,8 @@ class JsWorld {
     o.set("selfCandidates", r.selfCandidates);
     o.set("selfContactsFound", r.selfContactsFound);
     o.set("selfFrozenParticles", r.selfFrozenParticles);
+    o.set("selfCandidateLists", r.selfCandidateLists);
+    o.set("selfTreeWalks", r.selfTreeWalks);
     o.set("selfCollisionSearches", r.selfCollisionSearches);
     o.set("selfCollisionSearchesWithoutSkin", r.selfCollisionSearchesWithoutSkin);
     return o;

@@ -1,7 +1,9 @@
 // Continuous cloth self-collision, per substep for each body that has it on:
 //   broad phase  the body's triangle BVH (built once on the rest shape) is refitted with every triangle's box swept
 //                from x to p and grown by the thickness, and walked against itself for overlapping triangle pairs;
-//                their points, triangles and edges give the candidate pairs;
+//                their points, triangles and edges give the candidate pairs. While no vertex moves further than a
+//                reach from where the step's candidate list was made (self_candidate_list.h), the substep filters
+//                that list with its own boxes instead;
 //   narrow phase continuous point–triangle and edge–edge tests over the substep (collision/continuous_contact.h),
 //                batch by batch, in parallel when the world has threads;
 //   solve        each contact found is a SelfContact (constraints/self_contact.h), projected with the other
@@ -20,6 +22,8 @@
 #include "world/collider_motion.h"
 #include "world/body_builders.h"
 #include "world/fold_free_cull.h"
+#include "world/self_candidate_list.h"
+#include "world/self_candidate_walk.h"
 #include "world/world_state.h"
 
 namespace pbd {
@@ -92,6 +96,8 @@ void buildSelfCollisionIndex(SelfCollidingSurface& s, std::span<const Real> rest
   s.walkScratch.resize(kMaxWalkParts);
   s.walkPartPairs.resize(kMaxWalkParts);
   s.walkPairs.resize(std::max(kMinWalkPairs, kWalkPairsPerTriangle * triangleCount));
+  s.listedPairs.reserve(kListedPairsPerTriangle * triangleCount);
+  s.listAnchor.resize(count);
   s.frozenInRound.assign(count, 0);
   s.nodeFrozen.assign(s.bvh.nodes().size(), 0);
 }
@@ -159,10 +165,30 @@ void fitTriangleSweptBoxes(SelfCollidingSurface& s) {
   }
 }
 
-namespace {
+void sweepVertices(SelfCollidingSurface& s, std::span<const Real> x, std::span<const Real> p, uint32_t first,
+                   Real pad) {
+  const uint32_t n = uint32_t(s.sweptLo.size());
+  for (uint32_t i = 0; i < n; ++i) {
+    const size_t k = 3 * size_t(first + i);
+    const Vec3 a(x[k], x[k + 1], x[k + 2]), b(p[k], p[k + 1], p[k + 2]);
+    s.sweptLo[i] = a.cwiseMin(b).array() - pad;
+    s.sweptHi[i] = a.cwiseMax(b).array() + pad;
+  }
+}
 
-/// Whether local vertex v is a corner of triangle f.
-bool isCorner(const uint32_t* f, uint32_t v) { return f[0] == v || f[1] == v || f[2] == v; }
+void refitSweptTree(SelfCollidingSurface& s, std::span<const Real> x, std::span<const Real> p, uint32_t first,
+                    TaskSystem& tasks, double cosWidest) {
+  for (size_t e = 0; e < s.edgeLo.size(); ++e) {
+    const uint32_t i = s.edges[2 * e], j = s.edges[2 * e + 1];
+    s.edgeLo[e] = s.sweptLo[i].cwiseMin(s.sweptLo[j]);
+    s.edgeHi[e] = s.sweptHi[i].cwiseMax(s.sweptHi[j]);
+  }
+  fitTriangleSweptBoxes(s);
+  s.bvh.refitTriangleBoxes(s.triangleLo, s.triangleHi);
+  fitNormalCones(s, x, p, first, tasks, cosWidest);
+}
+
+namespace {
 
 /// Half the thickness, rounded up a little so that the float boxes stay conservative.
 Real halfPad(Real thickness) { return thickness * Real(0.5) * (1 + Real(1e-5)) + Real(1e-9); }
@@ -179,100 +205,8 @@ constexpr int kFailsafeRounds = 8;
 /// Refits the surface's BVH to every element's path from x to p, boxed and grown by `pad`, and its normal cones.
 void sweepSurface(SelfCollidingSurface& s, const std::vector<Real>& x, const std::vector<Real>& p, uint32_t first, Real pad,
                   TaskSystem& tasks) {
-  const uint32_t n = uint32_t(s.sweptLo.size());
-  for (uint32_t i = 0; i < n; ++i) {
-    const Vec3 a = particleAt(x, first + i), b = particleAt(p, first + i);
-    s.sweptLo[i] = a.cwiseMin(b).array() - pad;
-    s.sweptHi[i] = a.cwiseMax(b).array() + pad;
-  }
-  for (size_t e = 0; e < s.edgeLo.size(); ++e) {
-    const uint32_t i = s.edges[2 * e], j = s.edges[2 * e + 1];
-    s.edgeLo[e] = s.sweptLo[i].cwiseMin(s.sweptLo[j]);
-    s.edgeHi[e] = s.sweptHi[i].cwiseMax(s.sweptHi[j]);
-  }
-  fitTriangleSweptBoxes(s);
-  s.bvh.refitTriangleBoxes(s.triangleLo, s.triangleHi);
-  fitNormalCones(s, x, p, first, tasks);
-}
-
-/// visit(a, b, c, d, pointTriangle) for the point–triangle and edge–edge pairs (local indices) that triangles a and b
-/// give, each from its elements' owner triangles only (so once), after the test of its own two boxes: the owned
-/// corners of each against the other, then the owned edges of a against those of b, never two sharing a vertex.
-template <class Visit>
-void forEachCandidateOfTrianglePair(const SelfCollidingSurface& s, uint32_t a, uint32_t b, Visit& visit) {
-  auto pointsAgainst = [&](uint32_t p, uint32_t q) {
-    const SelfCollidingSurface::TriangleRecord& rp = s.records[p];
-    const uint32_t* fq = s.records[q].corner;
-    for (int k = 0; k < 3; ++k) {
-      const uint32_t v = rp.corner[k];
-      if (!(rp.ownedCorners >> k & 1) || isCorner(fq, v)) continue;
-      if (boxesOverlap(s.triangleLo[q], s.triangleHi[q], s.sweptLo[v], s.sweptHi[v])) visit(v, fq[0], fq[1], fq[2], true);
-    }
-  };
-  pointsAgainst(a, b);
-  pointsAgainst(b, a);
-  const SelfCollidingSurface::TriangleRecord& ra = s.records[a];
-  const SelfCollidingSurface::TriangleRecord& rb = s.records[b];
-  if (ra.ownedEdges == 0 || rb.ownedEdges == 0) return;
-  for (int i = 0; i < 3; ++i) {
-    if (!(ra.ownedEdges >> i & 1)) continue;
-    const uint32_t ea = ra.edge[i];
-    const uint32_t* ends = &s.edges[2 * size_t(ea)];
-    for (int j = 0; j < 3; ++j) {
-      if (!(rb.ownedEdges >> j & 1)) continue;
-      const uint32_t eb = rb.edge[j];
-      const uint32_t* others = &s.edges[2 * size_t(eb)];
-      if (others[0] == ends[0] || others[0] == ends[1] || others[1] == ends[0] || others[1] == ends[1]) continue;
-      if (boxesOverlap(s.edgeLo[ea], s.edgeHi[ea], s.edgeLo[eb], s.edgeHi[eb])) {
-        visit(ends[0], ends[1], others[0], others[1], false);
-      }
-    }
-  }
-}
-
-/// The broad phase over a swept surface: visit(a, b, c, d, pointTriangle) for every point–triangle and edge–edge
-/// pair (local indices) whose swept boxes overlap, each once, in the order of the BVH's walk of overlapping triangle
-/// pairs (see findContinuousSelfContacts). With threads, the walk is cut into parts (splitOverlappingPairWalk), each
-/// part's pairs are found on some thread into its own slot of s.walkPairs, and visit is then called on this thread
-/// for the pairs of every part in order: the same calls in the same order, whatever the threads. A part that finds
-/// more pairs than its slot holds is walked again here. skip must not change during the walk.
-template <class Visit, class Skip>
-void forEachSelfCandidate(SelfCollidingSurface& s, TaskSystem& tasks, Visit visit, Skip skip) {
-  const size_t parts = tasks.concurrency() == 1 ? 0
-                                                : s.bvh.splitOverlappingPairWalk(skip, 8 * size_t(tasks.concurrency()),
-                                                                                 s.walkParts.data(), s.walkScratch.data(),
-                                                                                 s.walkParts.size());
-  if (parts == 0) {  // one thread (or no room to cut the walk): the walk as it is
-    s.bvh.forEachOverlappingPair([&](uint32_t a, uint32_t b) { forEachCandidateOfTrianglePair(s, a, b, visit); }, skip);
-    return;
-  }
-  const size_t slot = s.walkPairs.size() / parts;
-  auto walk = [&](size_t begin, size_t end) {
-    for (size_t k = begin; k < end; ++k) {
-      SelfCollidingSurface::WalkPair* out = s.walkPairs.data() + k * slot;
-      uint32_t n = 0;
-      auto record = [&](uint32_t a, uint32_t b, uint32_t c, uint32_t d, bool pointTriangle) {
-        if (n < slot) out[n] = {{a, b, c, d}, pointTriangle};
-        ++n;
-      };
-      s.bvh.forEachOverlappingPairBelow(
-          s.walkParts[k], [&](uint32_t a, uint32_t b) { forEachCandidateOfTrianglePair(s, a, b, record); }, skip);
-      s.walkPartPairs[k] = n;
-    }
-  };
-  tasks.parallelFor(parts, 1, walk);
-  for (size_t k = 0; k < parts; ++k) {
-    if (s.walkPartPairs[k] > slot) {
-      s.bvh.forEachOverlappingPairBelow(
-          s.walkParts[k], [&](uint32_t a, uint32_t b) { forEachCandidateOfTrianglePair(s, a, b, visit); }, skip);
-      continue;
-    }
-    const SelfCollidingSurface::WalkPair* pairs = s.walkPairs.data() + k * slot;
-    for (uint32_t n = 0; n < s.walkPartPairs[k]; ++n) {
-      const uint32_t* q = pairs[n].particle;
-      visit(q[0], q[1], q[2], q[3], pairs[n].pointTriangle);
-    }
-  }
+  sweepVertices(s, x, p, first, pad);
+  refitSweptTree(s, x, p, first, tasks, kSelfCullCosHalfAngle);
 }
 
 /// s.nodeFrozen: whether each BVH node holds a triangle with a corner frozen in failsafe round `round - 1`.
@@ -295,25 +229,41 @@ void markNodesWithFrozenParticles(SelfCollidingSurface& s, uint8_t round) {
 
 }  // namespace
 
+void World::Impl::forgetSelfCandidateLists() {
+  for (SelfCollidingSurface& s : selfSurfaces) forgetCandidateList(s);
+}
+
 // Broad phase: each vertex's path over the substep is boxed and grown by half the thickness, so any two elements
 // that can come within the thickness have overlapping boxes, and so have their triangles. The BVH, refitted with
 // those triangle boxes, is walked against itself for overlapping triangle pairs; each point–triangle and edge–edge
 // pair is taken from the pair of its elements' owner triangles only (once), after the test of its own two boxes.
 // The walk skips every node pair that is one patch whose swept normals keep within π/3 (kSelfCullCosHalfAngle) of an axis
 // (fold_free_cull.h): such a patch cannot fold onto itself, so a flat or gently draped cloth enumerates only the
-// pairs across its folds. The narrow phase runs on batches of candidates (testSelfCandidates).
+// pairs across its folds. The narrow phase runs on batches of candidates (testSelfCandidates). The walk is made
+// once for the step's candidate list, and again only when a vertex leaves the list's reach (the list is then made
+// anew) or when a list cannot be made (a vertex moves further than the reach within the substep, or the list does
+// not fit): then the substep walks as described, without a list.
 void World::Impl::findContinuousSelfContacts() {
   selfContacts.clear();
   for (SelfCollidingSurface& s : selfSurfaces) {
     if (!s.settings.enabled) continue;
     const uint32_t first = bodies[s.body].begin;
-    sweepSurface(s, x, p, first, halfPad(s.settings.thickness), *tasks);
+    const Real pad = halfPad(s.settings.thickness);
     auto gather = [&](uint32_t a, uint32_t b, uint32_t c, uint32_t d, bool pointTriangle) {
       if (w[first + a] == 0 && w[first + b] == 0 && w[first + c] == 0 && w[first + d] == 0) return;
       if (selfCandidates.size() == selfCandidates.capacity()) testSelfCandidates();
       selfCandidates.push_back({{first + a, first + b, first + c, first + d}, s.settings.thickness, pointTriangle});
     };
-    forEachSelfCandidate(s, *tasks, gather, [&](int32_t a, int32_t b) { return foldFree(s, a, b); });
+    bool listed = listHolds(s, x, p, first);
+    if (!listed && makeCandidateList(s, x, p, first, pad, *tasks)) listed = true, ++report.selfCandidateLists;
+    if (listed) {
+      sweepVertices(s, x, p, first, pad);
+      forEachListedCandidate(s, gather);
+    } else {
+      ++report.selfTreeWalks;
+      sweepSurface(s, x, p, first, pad, *tasks);
+      forEachSelfCandidate(s, *tasks, gather, [&](int32_t a, int32_t b) { return foldFree(s, a, b); });
+    }
     testSelfCandidates();
   }
 }
@@ -387,6 +337,9 @@ void World::Impl::freezeFailedSelfContacts() {
       selfFrozeThisSubstep = true;
     };
     std::fill(s.frozenInRound.begin(), s.frozenInRound.end(), uint8_t(0));
+    // The step's candidate list, if the solve left every vertex within its reach; then every round filters it (a
+    // frozen particle's p = x is within reach too).
+    const bool listed = listHolds(s, x, p, body.begin);
     bool settled = false;
     for (int round = 0; round < kFailsafeRounds && !settled; ++round) {
       uint32_t frozen = 0;
@@ -408,9 +361,11 @@ void World::Impl::freezeFailedSelfContacts() {
       };
       // Round 0 takes every pair; a later one only pairs with a particle the round before froze.
       auto recent = [&](uint32_t local) { return round == 0 || s.frozenInRound[local] == round; };
-      if (round == 0) {
+      if (round == 0 && listed) {
+        sweepVertices(s, x, p, body.begin, halfPad(Real(separation)));
+      } else if (round == 0) {
         sweepSurface(s, x, p, body.begin, halfPad(Real(separation)), *tasks);
-      } else {
+      } else if (!listed) {
         fitNormalCones(s, x, p, body.begin, *tasks);  // the frozen triangles turned
         markNodesWithFrozenParticles(s, uint8_t(round));
       }
@@ -421,9 +376,14 @@ void World::Impl::freezeFailedSelfContacts() {
         if (selfCandidates.size() == selfCandidates.capacity()) freezeFailed();
         selfCandidates.push_back({{q[0], q[1], q[2], q[3]}, Real(separation), pointTriangle});
       };
-      forEachSelfCandidate(s, *tasks, visit, [&](int32_t na, int32_t nb) {
-        return (round > 0 && !s.nodeFrozen[size_t(na)] && !s.nodeFrozen[size_t(nb)]) || foldFree(s, na, nb);
-      });
+      if (listed) {
+        forEachListedCandidate(s, visit);
+      } else {
+        ++report.selfTreeWalks;
+        forEachSelfCandidate(s, *tasks, visit, [&](int32_t na, int32_t nb) {
+          return (round > 0 && !s.nodeFrozen[size_t(na)] && !s.nodeFrozen[size_t(nb)]) || foldFree(s, na, nb);
+        });
+      }
       freezeFailed();
       settled = frozen == 0;
     }

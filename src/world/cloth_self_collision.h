@@ -10,6 +10,7 @@
 #include "collision/normal_cone.h"
 #include "collision/triangle_bvh.h"
 #include "pbd/bodies.h"
+#include "pbd/task_system.h"
 #include "world/validate.h"
 
 namespace pbd {
@@ -32,13 +33,6 @@ struct SelfContactCandidate {
 
 /// Candidates per range of the parallel narrow phase: a few µs of work, well above the cost of handing out a range.
 inline constexpr size_t kSelfCandidatesPerTask = 128;
-
-/// The broad phase skips the pairs inside a BVH node whose triangles form one edge-connected patch (with a few
-/// bridging triangles: fold_free_cull.h) and whose swept normals (collision/normal_cone.h) stay within π/3 of one
-/// axis. Below π/2 such a patch cannot pass through itself; the margin keeps the proximity contacts
-/// of a sharp crease, whose two sides come closer than they are along the cloth, and the cone bound is loose
-/// (merged, not fitted). Kept as the cosine, cos(π/3): the cones are (normal_cone.h).
-inline constexpr double kSelfCullCosHalfAngle = 0.5;
 
 /// The most parts the broad phase's walk is cut into to share it out across threads.
 inline constexpr size_t kMaxWalkParts = 64;
@@ -93,6 +87,17 @@ struct SelfCollidingSurface {
   std::vector<uint32_t> walkPartPairs;  ///< Per part: the element pairs it found (> its slot: it overflowed, and
                                         ///< is walked again in order).
   std::vector<WalkPair> walkPairs;      ///< The parts' element pairs, an equal slot each.
+  // The candidate list (world/self_candidate_list.h): the element pairs of one walk made for every place each vertex
+  // may reach, kept across the substeps of a step while no vertex leaves that reach.
+  std::vector<WalkPair> listedPairs;    ///< In the walk's order; room reserved with the BVH (kListedPairsPerTriangle
+                                        ///< per triangle), never grown.
+  std::vector<Vec3> listAnchor;         ///< m, per vertex: its position x when the list was made.
+  Real listReach = 0;                   ///< m: the list holds while every vertex's x and p are within this of its
+                                        ///< anchor (kListHoldFraction of it); 0: no list (none made this step yet, or
+                                        ///< a vertex left it).
+  bool listRefused = false;             ///< No list could be made this step (a vertex moved further than the reach
+                                        ///< within a substep, or the list did not fit its room): every substep walks
+                                        ///< the tree until the next step.
   std::vector<NormalCone> nodeCones;        ///< Per node of bvh, this substep: a cone holding every swept normal of
                                             ///< its triangles, unbounded where none is known or it is wider than the cull takes.
   TriangleBvh bvh;                      ///< Over `triangles`, built on the rest shape (restX) so that the tree, and
@@ -113,6 +118,16 @@ void buildSelfCollisionIndex(SelfCollidingSurface& s, std::span<const Real> rest
 
 /// s.triangleLo/Hi from s.sweptLo/Hi: each triangle's box is the union of its corners' (what the BVH is refitted with).
 void fitTriangleSweptBoxes(SelfCollidingSurface& s);
+
+/// s.sweptLo/Hi: each vertex's box of its path from x to p (world xyz; the surface's particles start at `first`),
+/// grown by `pad`.
+void sweepVertices(SelfCollidingSurface& s, std::span<const Real> x, std::span<const Real> p, uint32_t first,
+                   Real pad);
+
+/// From s.sweptLo/Hi: the edges' and triangles' boxes, the BVH refitted with them, and the normal cones of the
+/// substep from x to p (fitNormalCones, cones wider than cosWidest unbounded).
+void refitSweptTree(SelfCollidingSurface& s, std::span<const Real> x, std::span<const Real> p, uint32_t first,
+                    TaskSystem& tasks, double cosWidest);
 
 /// When `settings` enable it: thickness < (shortest rest edge of `triangles`) / √2, else throws naming
 /// "<arg>.thickness" (or "thickness") and the bound. At that distance a flat grid cloth's vertex is from its nearest

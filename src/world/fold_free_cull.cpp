@@ -200,7 +200,7 @@ void buildFoldFreeIndex(SelfCollidingSurface& s) {
 }
 
 void fitNormalCones(SelfCollidingSurface& s, std::span<const Real> x, std::span<const Real> p, uint32_t first,
-                    TaskSystem& tasks) {
+                    TaskSystem& tasks, double cosWidest) {
   const std::vector<TriangleBvh::Node>& nodes = s.bvh.nodes();
   static_assert(3 * (TriangleBvh::kLeafSize + kMaxBridges) <= kMaxConeNormals, "a leaf and its bridges fit one cone");
   // The swept normals of node id's bridges, then of `extra` more triangles from `position` on, into one cone.
@@ -216,7 +216,7 @@ void fitNormalCones(SelfCollidingSurface& s, std::span<const Real> x, std::span<
     };
     for (uint32_t b = s.nodeBridgeStart[id]; b < s.nodeBridgeStart[id + 1]; ++b) addSweptNormals(s.nodeBridgeAt[b]);
     for (uint32_t k = position; k < position + extra; ++k) addSweptNormals(k);
-    return coneOfNormals(std::span<const Point3d>(normals, normalCount), kSelfCullCosHalfAngle);
+    return coneOfNormals(std::span<const Point3d>(normals, normalCount), cosWidest);
   };
   // Leaves from their own triangles and bridges: independent of each other, so split across threads (most of the
   // work; the same cones for any split). Then the inner nodes bottom-up (children have larger ids than their
@@ -230,19 +230,19 @@ void fitNormalCones(SelfCollidingSurface& s, std::span<const Real> x, std::span<
   for (size_t id = nodes.size(); id-- > 0;) {
     const TriangleBvh::Node& node = nodes[id];
     if (node.left < 0) continue;
-    const NormalCone children = mergeNormalCones(s.nodeCones[node.left], s.nodeCones[node.right], kSelfCullCosHalfAngle);
+    const NormalCone children = mergeNormalCones(s.nodeCones[node.left], s.nodeCones[node.right], cosWidest);
     if (s.nodeBridgeStart[id] == s.nodeBridgeStart[id + 1] || !children.bounded()) {
       s.nodeCones[id] = children;
       continue;
     }
-    s.nodeCones[id] = mergeNormalCones(children, coneOf(id, 0, 0), kSelfCullCosHalfAngle);
+    s.nodeCones[id] = mergeNormalCones(children, coneOf(id, 0, 0), cosWidest);
   }
 }
 
-bool foldFree(const SelfCollidingSurface& s, int32_t a, int32_t b) {
+bool foldFree(const SelfCollidingSurface& s, int32_t a, int32_t b, double cosWidest) {
   if (!s.nodeConnected[a] || !s.nodeConnected[b]) return false;
   if (a == b) return s.nodeCones[a].bounded();  // the cones are only kept below the cull's angle
-  if (!mergeNormalCones(s.nodeCones[a], s.nodeCones[b], kSelfCullCosHalfAngle).bounded()) return false;
+  if (!mergeNormalCones(s.nodeCones[a], s.nodeCones[b], cosWidest).bounded()) return false;
   return nodesShareEdge(s, a, b);
 }
 

@@ -83,6 +83,7 @@ void World::Impl::rollBack() {
 void World::Impl::runSubsteps(Real dt, bool settleFirst) {
   refreshDerivedData();
   if (settings.solver == Solver::Hierarchical) refreshHierarchy();
+  forgetSelfCandidateLists();
   const Real h = dt / Real(settings.substeps);
   if (settleFirst) historyValid = false;  // BDF2 restarts from the settled positions (before PD factors for it)
   if (settings.solver == Solver::ProjectiveDynamics) {  // refactors only if something changed

@@ -356,6 +356,7 @@ struct World::Impl {
   /// appendBody for cloth and mesh bodies: also their self-colliding surface (validated and built first).
   BodyRange appendSurfaceBody(const char* fn, const BodyBlueprint& blueprint, const ContactMaterial& contact,
                               const ContinuousSelfCollision& self);
+  void forgetSelfCandidateLists();  // at a step's start: what it computes then depends on the state alone
   void findContinuousSelfContacts();
   void testSelfCandidates();  // the narrow phase of the gathered batch; appends the contacts found, in order
   template <class Test>

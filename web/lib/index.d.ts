@@ -623,15 +623,19 @@ export declare class World {
    * pairs the continuous self-collision's broad phase passed to its narrow phase, and `selfContactsFound` those of
    * them that were contacts, both summed over the step's substeps: what its cost follows. `selfFrozenParticles`
    * counts the particles its failsafe put back where their substep started, because the solve carried two elements
-   * through each other or within half the thickness (0 in a calm scene). `selfCollisionSearches` counts particle
-   * self-collision's pair searches over the substeps (0 while its neighbour list holds, as in a resting scene), and
-   * `selfCollisionSearchesWithoutSkin` those of them that listed the pairs within 2 radius only: the fallback after a
-   * list with a skin went stale within 4 substeps or did not fit.
+   * through each other or within half the thickness (0 in a calm scene). `selfCandidateLists` counts the candidate
+   * lists its broad phase made (the pairs of one walk of the BVH for every place each vertex may reach: one per
+   * surface and step while the cloth moves less than that reach) and `selfTreeWalks` the walks it made without one
+   * (two per substep where a vertex moved out of reach or the list did not fit; 0 at rest). `selfCollisionSearches`
+   * counts particle self-collision's pair searches over the substeps (0 while its neighbour list holds, as in a
+   * resting scene), and `selfCollisionSearchesWithoutSkin` those of them that listed the pairs within 2 radius only:
+   * the fallback after a list with a skin went stale within 4 substeps or did not fit.
    */
   lastStepReport(): {
     rolledBack: boolean; nonFiniteCount: number; particle: number; body: number;
     droppedContacts: number; droppedSelfCollisionPairs: number; droppedSelfContacts: number;
     selfCandidates: number; selfContactsFound: number; selfFrozenParticles: number;
+    selfCandidateLists: number; selfTreeWalks: number;
     selfCollisionSearches: number; selfCollisionSearchesWithoutSkin: number;
   };
   /** When on, every step measures where its time goes (lastStepTimings). Off by default. */

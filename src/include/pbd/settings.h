@@ -91,6 +91,12 @@ struct StepReport {
   /// because the solve carried a pair of elements through each other or within half the thickness, summed over the
   /// substeps. 0 in a calm scene; a crumpling rigid cloth at 1 iteration needs a few.
   uint32_t selfFrozenParticles = 0;
+  /// Continuous self-collision's broad phase, summed over the step's substeps and surfaces: candidate lists made
+  /// (the pairs of one walk of the BVH for every place each vertex may reach while the list holds; one per surface
+  /// and step in a calm scene) and walks of the BVH without a list (the contacts' and the failsafe's, when a vertex
+  /// moved out of the list's reach or the list did not fit its room; 0 while the list holds).
+  uint32_t selfCandidateLists = 0;
+  uint32_t selfTreeWalks = 0;
   /// Particle self-collision's pair searches (a spatial-hash build and a query per particle), summed over the
   /// step's substeps: 0 while its neighbour list holds (a resting scene), one in a substep whose list went stale, two
   /// where a search with the skin did not fit and was followed by one without.

@@ -1,7 +1,8 @@
 // The demo's self-folding scene (web/demo/scenes/fold.js), built as the page builds it (scene-host.js, with the
 // panel's values: XPBD, coloured Gauss-Seidel, 10 substeps x 1 iteration) in the wasm build: a cloth falls over and
 // folds onto itself on the ground, and its layers stay apart. Checked every 20 frames for 4 s with the independent
-// tests of tests/js/shared/cloth-intersections.js; and with continuous self-collision off, the same checks fail.
+// tests of tests/js/shared/cloth-intersections.js; and with continuous self-collision off, the same checks fail. At
+// rest its broad phase keeps one candidate list per step (lastStepReport's counts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPbd } from '../../../web/lib/index.js';
 import { applyParams, buildScene, createAssets, sceneParams } from '../../../web/demo/scene-host.js';
@@ -50,6 +51,21 @@ describe('the self-folding demo scene', () => {
     expect(top).toBeLessThan(0.3);                     // and fell over
     expect(contacts).toBeGreaterThan(0);
     expect(world.lastStepReport().selfFrozenParticles).toBeTypeOf('number');   // the failsafe's count reaches JS
+    world.delete();
+  });
+
+  it('once at rest, makes one candidate list a step and walks no tree', { timeout: 120_000 }, () => {
+    const { world } = foldScene();
+    for (let frame = 1; frame <= 420; frame++) world.step(1 / 60);
+    const lists = [], walks = [];
+    for (let frame = 1; frame <= 30; frame++) {
+      world.step(1 / 60);
+      const report = world.lastStepReport();
+      lists.push(report.selfCandidateLists);
+      walks.push(report.selfTreeWalks);
+    }
+    expect(lists).toEqual(new Array(30).fill(1));
+    expect(walks).toEqual(new Array(30).fill(0));
     world.delete();
   });
 
