@@ -37,9 +37,10 @@ Real listReachOf(const SelfCollidingSurface& s, std::span<const Real> x, uint32_
     const double shorter = ab + bc + ca - std::max({ab, bc, ca});  // L: the two edges at the corner they share
     const double cross = (b - a).cross(c - a).norm();              // |N|, whichever corner it is taken at
     const double turn = kListTurnSin * cross;
-    reach = std::min(reach, turn / (shorter + std::sqrt(shorter * shorter + 4 * turn)));
+    const double bound = turn / (shorter + std::sqrt(shorter * shorter + 4 * turn));
+    if (!(bound >= reach)) reach = bound;  // NaN (a non-finite corner) too, and then no list
   }
-  return reach > 0 ? Real(reach) : Real(0);  // NaN (a non-finite corner) too: no list
+  return reach > 0 ? Real(reach) : Real(0);
 }
 
 bool listHolds(const SelfCollidingSurface& s, std::span<const Real> x, std::span<const Real> p, uint32_t first) {

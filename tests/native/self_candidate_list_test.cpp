@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <limits>
 #include <cmath>
 #include <numbers>
 #include <random>
@@ -104,6 +105,9 @@ TEST(SelfCandidateList, TheReachKeepsEveryTrianglesNormalWithinTenDegrees) {
     EXPECT_FLOAT_EQ(listReachOf(s, rest, 0, 1e-4f), 1e-4f) << "at most the pad";
     const std::vector<Real> flat{0, 0, 0, Real(l), 0, 0, Real(2 * l), 0, 0};
     EXPECT_EQ(listReachOf(s, flat, 0, 1), 0) << "a degenerate triangle: no list";
+    std::vector<Real> broken = rest;
+    broken[4] = std::numeric_limits<Real>::quiet_NaN();
+    EXPECT_EQ(listReachOf(s, broken, 0, 1), 0) << "a non-finite corner: no list";
   }
   std::mt19937 rng(3);
   std::uniform_real_distribution<double> u(-1, 1);
