@@ -93,8 +93,8 @@ struct SelfCollidingSurface {
                                         ///< per triangle), never grown.
   std::vector<Vec3> listAnchor;         ///< m, per vertex: its position x when the list was made.
   Real listReach = 0;                   ///< m: the list holds while every vertex's x and p are within this of its
-                                        ///< anchor (kListHoldFraction of it); 0: no list (none made this step yet, or
-                                        ///< a vertex left it).
+                                        ///< anchor (kListHoldFraction of it); 0: no list (none made this step yet,
+                                        ///< or the last try failed).
   bool listRefused = false;             ///< No list could be made this step (a vertex moved further than the reach
                                         ///< within a substep, or the list did not fit its room): every substep walks
                                         ///< the tree until the next step.
