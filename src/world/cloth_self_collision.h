@@ -41,6 +41,11 @@ inline constexpr size_t kMaxWalkParts = 64;
 inline constexpr size_t kWalkPairsPerTriangle = 8;
 inline constexpr size_t kMinWalkPairs = 16384;
 
+/// Particle i of world xyz positions, in double (the cones' and the list's reach's precision).
+inline Point3d pointAt(std::span<const Real> xyz, uint32_t i) {
+  return Point3d(xyz[3 * size_t(i)], xyz[3 * size_t(i) + 1], xyz[3 * size_t(i) + 2]);
+}
+
 /// One cloth or triangle-mesh body's triangles, edges and swept-box BVH, all in body-local particle indices.
 struct SelfCollidingSurface {
   uint32_t body = 0;                    ///< Index into World::Impl::bodies (its particle range).

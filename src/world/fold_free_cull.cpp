@@ -9,10 +9,6 @@ namespace pbd {
 
 namespace {
 
-Point3d pointAt(std::span<const Real> xyz, uint32_t i) {
-  return Point3d(xyz[3 * size_t(i)], xyz[3 * size_t(i) + 1], xyz[3 * size_t(i) + 2]);
-}
-
 /// "No node's patch": patchOf's initial value.
 constexpr uint32_t kNoPatch = std::numeric_limits<uint32_t>::max();
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "collision/particle_neighbours.h"
 #include "world/fold_free_cull.h"
 #include "world/self_candidate_walk.h"
 
@@ -10,18 +11,11 @@ namespace pbd {
 
 namespace {
 
-Point3d pointOf(std::span<const Real> xyz, uint32_t i) {
-  return Point3d(xyz[3 * size_t(i)], xyz[3 * size_t(i) + 1], xyz[3 * size_t(i) + 2]);
-}
-
 /// Whether every vertex's position in xyz is within kListHoldFraction of the reach of its anchor.
 bool withinReach(const SelfCollidingSurface& s, std::span<const Real> xyz, uint32_t first) {
   const Real held = kListHoldFraction * s.listReach, heldSquared = held * held;
   for (size_t i = 0; i < s.listAnchor.size(); ++i) {
-    const Real* q = &xyz[3 * (first + i)];
-    const Vec3& a = s.listAnchor[i];
-    const Real dx = q[0] - a.x(), dy = q[1] - a.y(), dz = q[2] - a.z();
-    if (!((dx * dx + dy * dy) + dz * dz <= heldSquared)) return false;
+    if (!(squaredDistance(&xyz[3 * (first + i)], s.listAnchor[i].data()) <= heldSquared)) return false;
   }
   return true;
 }
@@ -31,8 +25,8 @@ bool withinReach(const SelfCollidingSurface& s, std::span<const Real> xyz, uint3
 Real listReachOf(const SelfCollidingSurface& s, std::span<const Real> x, uint32_t first, Real pad) {
   double reach = pad;
   for (const SelfCollidingSurface::TriangleRecord& r : s.records) {
-    const Point3d a = pointOf(x, first + r.corner[0]), b = pointOf(x, first + r.corner[1]),
-                  c = pointOf(x, first + r.corner[2]);
+    const Point3d a = pointAt(x, first + r.corner[0]), b = pointAt(x, first + r.corner[1]),
+                  c = pointAt(x, first + r.corner[2]);
     const double ab = (b - a).norm(), bc = (c - b).norm(), ca = (a - c).norm();
     const double shorter = ab + bc + ca - std::max({ab, bc, ca});  // L: the two edges at the corner they share
     const double cross = (b - a).cross(c - a).norm();              // |N|, whichever corner it is taken at
@@ -57,12 +51,7 @@ bool makeCandidateList(SelfCollidingSurface& s, std::span<const Real> x, std::sp
   // checked against the pad first, the most any reach can be, so a fast cloth costs one pass over its vertices.
   const size_t n = s.sweptLo.size();
   Real farthest = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const Real* a = &x[3 * (first + i)];
-    const Real* b = &p[3 * (first + i)];
-    const Real dx = b[0] - a[0], dy = b[1] - a[1], dz = b[2] - a[2];
-    farthest = std::max(farthest, (dx * dx + dy * dy) + dz * dz);
-  }
+  for (size_t i = 0; i < n; ++i) farthest = std::max(farthest, squaredDistance(&p[3 * (first + i)], &x[3 * (first + i)]));
   const Real held = kListHoldFraction * pad;
   const Real reach = farthest <= held * held ? listReachOf(s, x, first, pad) : Real(0);
   for (size_t i = 0; i < n && reach > 0; ++i) {

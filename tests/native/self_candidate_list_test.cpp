@@ -72,6 +72,18 @@ void forEveryElementPair(const SelfCollidingSurface& s, Visit visit) {
   }
 }
 
+/// Whether the boxes in s.sweptLo / sweptHi of pair q overlap, computed here as the broad phase defines them: a
+/// triangle's box the union of its corners', an edge's the union of its ends'.
+bool pairBoxesOverlap(const SelfCollidingSurface& s, const uint32_t* q, bool pointTriangle) {
+  const Vec3 *lo = s.sweptLo.data(), *hi = s.sweptHi.data();
+  if (pointTriangle) {
+    return boxesOverlap(lo[q[0]], hi[q[0]], Vec3(lo[q[1]].cwiseMin(lo[q[2]]).cwiseMin(lo[q[3]])),
+                        Vec3(hi[q[1]].cwiseMax(hi[q[2]]).cwiseMax(hi[q[3]])));
+  }
+  return boxesOverlap(Vec3(lo[q[0]].cwiseMin(lo[q[1]])), Vec3(hi[q[0]].cwiseMax(hi[q[1]])),
+                      Vec3(lo[q[2]].cwiseMin(lo[q[3]])), Vec3(hi[q[2]].cwiseMax(hi[q[3]])));
+}
+
 /// positions moved by a random vector of length up to `reach` each, from `anchor`.
 std::vector<Real> within(const std::vector<Real>& anchor, double reach, std::mt19937& rng) {
   std::uniform_real_distribution<double> u(-1, 1);
@@ -164,13 +176,7 @@ TEST(SelfCandidateList, WithinTheReachTheListGivesExactlyThePairsWhoseBoxesOverl
     const std::set<PairKey> listed = listedCandidates(s, x, p);
     std::set<PairKey> expected;
     forEveryElementPair(s, [&](const PairKey& key, const uint32_t* q, bool pointTriangle) {
-      Vec3 lo[4], hi[4];
-      for (int k = 0; k < 4; ++k) lo[k] = s.sweptLo[q[k]], hi[k] = s.sweptHi[q[k]];
-      const bool overlap = pointTriangle ? boxesOverlap(lo[0], hi[0], Vec3(lo[1].cwiseMin(lo[2]).cwiseMin(lo[3])),
-                                                        Vec3(hi[1].cwiseMax(hi[2]).cwiseMax(hi[3])))
-                                         : boxesOverlap(Vec3(lo[0].cwiseMin(lo[1])), Vec3(hi[0].cwiseMax(hi[1])),
-                                                        Vec3(lo[2].cwiseMin(lo[3])), Vec3(hi[2].cwiseMax(hi[3])));
-      if (overlap) expected.insert(key);
+      if (pairBoxesOverlap(s, q, pointTriangle)) expected.insert(key);
     });
     EXPECT_EQ(listed, expected) << "trial " << trial;
     overlapping += expected.size();
@@ -227,11 +233,7 @@ TEST(SelfCandidateList, EveryContactOfARolledStripIsListedWhileItHolds) {
     });
     size_t overlapping = 0;  // without the cull
     forEveryElementPair(s, [&](const PairKey&, const uint32_t* q, bool pointTriangle) {
-      const Vec3 *lo = s.sweptLo.data(), *hi = s.sweptHi.data();
-      overlapping += pointTriangle ? boxesOverlap(lo[q[0]], hi[q[0]], Vec3(lo[q[1]].cwiseMin(lo[q[2]]).cwiseMin(lo[q[3]])),
-                                                  Vec3(hi[q[1]].cwiseMax(hi[q[2]]).cwiseMax(hi[q[3]])))
-                                   : boxesOverlap(Vec3(lo[q[0]].cwiseMin(lo[q[1]])), Vec3(hi[q[0]].cwiseMax(hi[q[1]])),
-                                                  Vec3(lo[q[2]].cwiseMin(lo[q[3]])), Vec3(hi[q[2]].cwiseMax(hi[q[3]])));
+      overlapping += pairBoxesOverlap(s, q, pointTriangle);
     });
     EXPECT_LT(listed.size(), overlapping) << "the cull still takes pairs inside the turns";
   }
