@@ -22,6 +22,7 @@
 #include <cstdint>
 
 #include "constraints/multiplier.h"
+#include "constraints/padded_vertices.h"
 #include "math/atan2.h"
 #include "pbd/real.h"
 
@@ -150,9 +151,18 @@ inline Real projectDihedral(Vec3* p[4], const Real w[4], Real restAngle, bool xp
   return dLambda;
 }
 
+/// Projects one dihedral on padded positions (xyzw: x, y, z and the inverse mass per particle); adds Δλ to `lambda`.
+inline void projectDihedralPadded(const DihedralConstraint& d, Real* xyzw, bool xpbd, Real invH2, Real& lambda) {
+  Vec3* ps[4];
+  Real ws[4];
+  paddedVertices(xyzw, {d.p0, d.p1, d.p2, d.p3}, ps, ws);
+  lambda += projectDihedral(ps, ws, d.restAngle, xpbd, d.kPrime, d.compliance * invH2, lambda);
+}
+
 /// Projects dihedrals cs[order[n]] for n in [begin, end), which must share no particle (one colour), four at a time.
-/// Bit-identical to projectDihedral on each in turn. `xyz` holds the positions, `lambda` the multipliers by dihedral.
+/// Bit-identical to projectDihedral on each in turn. `xyzw` holds the padded positions (padRange), `lambda` the
+/// multipliers by dihedral.
 void projectDihedralsBatched(const DihedralConstraint* cs, const uint32_t* order, size_t begin, size_t end,
-                             Real* lambda, Real* xyz, const Real* inverseMasses, bool xpbd, Real invH2);
+                             Real* lambda, Real* xyzw, bool xpbd, Real invH2);
 
 }  // namespace pbd

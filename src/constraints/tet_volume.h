@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "constraints/multiplier.h"
+#include "constraints/padded_vertices.h"
 #include "math/wide_float.h"
 #include "pbd/real.h"
 
@@ -93,9 +94,19 @@ inline Real projectTetVolume(Vec3* p[4], const Real w[4], Real restVolume, bool 
   return dLambda;
 }
 
+/// Projects one tet's volume on padded positions (xyzw: x, y, z and the inverse mass per particle); adds Δλ to
+/// `lambda`.
+inline void projectTetVolumePadded(const TetVolumeConstraint& t, Real* xyzw, bool xpbd, Real invH2, Real& lambda) {
+  Vec3* ps[4];
+  Real ws[4];
+  paddedVertices(xyzw, t.p, ps, ws);
+  lambda += projectTetVolume(ps, ws, t.restVolume, t.unilateral, xpbd, t.kPrime, t.compliance * invH2, lambda);
+}
+
 /// Projects tets cs[order[n]] for n in [begin, end), which must share no particle (one colour), four at a time.
-/// Bit-identical to projectTetVolume on each in turn. `xyz` holds the positions, `lambda` the multipliers by tet.
+/// Bit-identical to projectTetVolume on each in turn. `xyzw` holds the padded positions (padRange), `lambda` the
+/// multipliers by tet.
 void projectTetVolumesBatched(const TetVolumeConstraint* cs, const uint32_t* order, size_t begin, size_t end,
-                              Real* lambda, Real* xyz, const Real* inverseMasses, bool xpbd, Real invH2);
+                              Real* lambda, Real* xyzw, bool xpbd, Real invH2);
 
 }  // namespace pbd

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 
 #if defined(__wasm_simd128__)
@@ -348,6 +349,30 @@ inline void unpadRange(const float* xyzw, size_t begin, size_t end, float* xyz) 
   for (; i < end; ++i) {
     xyz[3 * i] = xyzw[4 * i], xyz[3 * i + 1] = xyzw[4 * i + 1], xyz[3 * i + 2] = xyzw[4 * i + 2];
   }
+}
+
+/// Four particles' padded positions (padRange's xyzw: x, y, z and the inverse mass), one particle per lane. Loaded as
+/// four vectors and a 4x4 transpose: lane by lane, each value cost a load and an insert (and each store an extract),
+/// more than the arithmetic of a dihedral or tet kernel's batch.
+struct PaddedLanes {
+  float* at[4];      ///< Each lane's particle: its xyzw.
+  Float4 x, y, z, w;  ///< Coordinates and inverse masses, one particle per lane.
+};
+
+inline PaddedLanes loadPaddedLanes(float* xyzw, uint32_t i0, uint32_t i1, uint32_t i2, uint32_t i3) {
+  PaddedLanes l{{xyzw + 4 * size_t(i0), xyzw + 4 * size_t(i1), xyzw + 4 * size_t(i2), xyzw + 4 * size_t(i3)}, {}, {},
+                {}, {}};
+  l.x = Float4::load(l.at[0]), l.y = Float4::load(l.at[1]), l.z = Float4::load(l.at[2]), l.w = Float4::load(l.at[3]);
+  transpose(l.x, l.y, l.z, l.w);
+  return l;
+}
+
+/// Stores x, y, z back to the lanes' particles, w unchanged. The lanes must be four different particles, or the
+/// last lane's store wins.
+inline void storePaddedLanes(const PaddedLanes& l, Float4 x, Float4 y, Float4 z) {
+  Float4 w = l.w;
+  transpose(x, y, z, w);
+  x.store(l.at[0]), y.store(l.at[1]), z.store(l.at[2]), w.store(l.at[3]);
 }
 
 /// v[k] += (p[k] - inertial[k]) * invH, then x[k] = p[k]: the velocity update and position commit of Algorithm 1.

@@ -35,11 +35,18 @@ inline constexpr size_t kElementBatchesPerTask = 256;
 /// particles; fixed by the mesh, so the same bits on any thread count); a smaller one runs whole on one thread. The
 /// uncoloured rest goes through `one(element)` on one thread, last going forward and first coming back. Each colour
 /// is a phase of a parallel job (kMaxPhases per job), with the barrier between colours that Gauss-Seidel needs.
-template <class Batch, class One>
-void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, Batch&& batch, One&& one) {
+/// With `particles` > 0, `open(begin, end)` runs over [0, particles) as the first phase and `close(begin, end)` as
+/// the last (the padded positions' copy in and out), in ranges of at least `particlesPerTask`; nothing runs when there
+/// are no elements.
+template <class Batch, class One, class Open, class Close>
+void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, Batch&& batch, One&& one, size_t particles,
+                            size_t particlesPerTask, Open&& open, Close&& close) {
   constexpr uint32_t kRest = ElementOrder::kColours, kRuns = ElementOrder::kRuns;
   constexpr size_t kMaxPhases = TaskSystem::kMaxPhases;
+  if (order.colourBegin(kRest + 1) == order.colourBegin(0)) return;
+  enum class Kind : uint8_t { CopyIn, Colour, CopyOut };
   struct Phase {
+    Kind kind;
     uint32_t colour;
     bool backward, runs;
   };
@@ -47,6 +54,8 @@ void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, Batch&
   size_t sizes[kMaxPhases], minRanges[kMaxPhases], n = 0;
   auto body = [&](size_t phase, size_t b, size_t e) {
     const Phase& ph = plan[phase];
+    if (ph.kind == Kind::CopyIn) return open(b, e);
+    if (ph.kind == Kind::CopyOut) return close(b, e);
     const uint32_t c = ph.colour, first = order.colourBegin(c), last = order.colourBegin(c + 1);
     if (ph.runs) return batch(order.runBegin(c, uint32_t(b)), order.runBegin(c, uint32_t(e)));
     if (c != kRest) return batch(first, last);
@@ -56,18 +65,28 @@ void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, Batch&
     if (n) tasks.parallelPhases(n, sizes, minRanges, body);
     n = 0;
   };
+  auto addPhase = [&](Phase ph, size_t size, size_t minRange) {
+    if (n == kMaxPhases) flush();
+    plan[n] = ph, sizes[n] = size, minRanges[n++] = minRange;
+  };
   auto add = [&](uint32_t c, bool backward) {
     const uint32_t count = order.colourBegin(c + 1) - order.colourBegin(c);
     if (count == 0) return;
-    if (n == kMaxPhases) flush();
     const bool runs = c != kRest && count > 4 * kElementBatchesPerTask;
-    plan[n] = {c, backward, runs};
-    sizes[n] = runs ? kRuns : 1;
-    minRanges[n++] = runs ? 1 : TaskSystem::kOneRange;
+    addPhase({Kind::Colour, c, backward, runs}, runs ? kRuns : 1, runs ? 1 : TaskSystem::kOneRange);
   };
+  if (particles) addPhase({Kind::CopyIn, 0, false, false}, particles, particlesPerTask);
   for (uint32_t c = 0; c <= kRest; ++c) add(c, false);
   for (uint32_t c = kRest + 1; c-- > 0;) add(c, true);
+  if (particles) addPhase({Kind::CopyOut, 0, false, false}, particles, particlesPerTask);
   flush();
+}
+
+/// The sweep without a copy in or out: the kernels work on the positions in place.
+template <class Batch, class One>
+void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, Batch&& batch, One&& one) {
+  auto none = [](size_t, size_t) {};
+  colouredSymmetricSweep(tasks, order, batch, one, 0, 0, none, none);
 }
 
 /// PBD's corrected stiffness for a constraint projected twice per iteration (once per sweep).

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "constraints/dihedral.h"
+#include "math/wide_float.h"
 #include "pbd/errors.h"
 #include "pbd/world.h"
 #include "scenes/free_space.h"
@@ -259,7 +260,7 @@ TEST(DihedralCloth, AHingedStiffPlateNeverGainsEnergy) {
 TEST(DihedralKernel, FourWideBatchIsBitIdenticalToOneByOne) {
   // 37 independent dihedrals (each with its own 4 particles): random shapes around flat and folded, rest angles
   // across (-π, π], a degenerate wing, a zero-length edge and pinned vertices, in both methods; the batch path
-  // (4 lanes + a remainder of 1) must match projectDihedral exactly.
+  // (4 lanes + a remainder of 1, on padded positions) must match projectDihedral exactly and keep the inverse masses.
   std::mt19937 rng(5);
   std::uniform_real_distribution<Real> u(-1, 1);
   const int n = 37;
@@ -281,7 +282,11 @@ TEST(DihedralKernel, FourWideBatchIsBitIdenticalToOneByOne) {
   }
   for (bool xpbd : {true, false}) {
     std::vector<Real> batchXyz = xyz, serialXyz = xyz, batchLambda(n, 0.01f), serialLambda(n, 0.01f);
-    projectDihedralsBatched(cs.data(), order.data(), 0, n, batchLambda.data(), batchXyz.data(), w.data(), xpbd, 3600);
+    std::vector<Real> xyzw(16 * n);
+    padRange(batchXyz.data(), w.data(), 0, 4 * n, xyzw.data());
+    projectDihedralsBatched(cs.data(), order.data(), 0, n, batchLambda.data(), xyzw.data(), xpbd, 3600);
+    unpadRange(xyzw.data(), 0, 4 * n, batchXyz.data());
+    for (int i = 0; i < 4 * n; ++i) ASSERT_EQ(w[i], xyzw[4 * i + 3]) << "inverse mass of particle " << i;
     Vec3* P = reinterpret_cast<Vec3*>(serialXyz.data());
     for (uint32_t k : order) {
       const DihedralConstraint& d = cs[k];
