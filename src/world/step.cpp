@@ -471,7 +471,7 @@ void World::Impl::projectDistancesJacobi(bool xpbd, Real invH2) {
 void World::Impl::projectDihedrals(bool xpbd, Real invH2) {
   Real* xyzw = paddedP.data();
   colouredSymmetricSweep(
-      *tasks, dihedralOrder,
+      *tasks, dihedralOrder, kDihedralBatchesPerTask,
       [&](uint32_t b, uint32_t e) {
         projectDihedralsBatched(dihedrals.data(), dihedralOrder.order().data(), b, e, dihedralLambda.data(), xyzw,
                                 xpbd, invH2);
@@ -486,7 +486,7 @@ void World::Impl::projectDihedrals(bool xpbd, Real invH2) {
 void World::Impl::projectVolumes(bool xpbd, Real invH2) {
   Real* xyzw = paddedP.data();
   colouredSymmetricSweep(
-      *tasks, volumeOrder,
+      *tasks, volumeOrder, kElementBatchesPerTask,
       [&](uint32_t b, uint32_t e) {
         projectTetVolumesBatched(volumes.data(), volumeOrder.order().data(), b, e, volumeLambda.data(), xyzw, xpbd,
                                  invH2);
@@ -510,7 +510,7 @@ void World::Impl::projectNeoHookeans(bool xpbd, Real invH2) {
   };
   const uint32_t* order = neoHookeanOrder.order().data();
   colouredSymmetricSweep(
-      *tasks, neoHookeanOrder,
+      *tasks, neoHookeanOrder, kElementBatchesPerTask,
       [&](uint32_t b, uint32_t e) {
         for (uint32_t n = b; n < e; ++n) one(order[n]);
       },

@@ -23,14 +23,21 @@
 
 namespace pbd {
 
-/// Batches of four elements in a colour up to which it runs whole on one thread. A shared colour pays a barrier and
-/// the cache lines its two threads both write: on 2 threads the 10³-cell cube (214 tets a colour) took 3.1 ms a frame
-/// shared out at 32 batches against 2.7 on one thread, the 16³ cube (880) broke even, the 24³ cube (3,000) gained.
+/// Batches of four tets (volumes, Neo-Hookean) in a colour up to which it runs whole on one thread. A shared colour
+/// pays the cache lines its two threads both write: on 2 threads the 10³-cell cube (214 tets a colour) took 3.1 ms a
+/// frame shared out at 32 batches against 2.7 on one thread, the 16³ cube (880) broke even, the 24³ cube (3,000)
+/// gained.
 inline constexpr size_t kElementBatchesPerTask = 256;
+
+/// The same for dihedrals, whose kernel does far more per element (an atan2 and seven divisions, against one): at 256,
+/// gallery:drape's two 36² cloths (7,210 dihedrals on 2,592 particles, so at most 648 a colour) ran their whole
+/// bending pass on one thread; at 32 its solve stage went from 4.66 / 5.14 to 3.78 / 3.64 ms a frame on 2 threads
+/// (Node, threaded build, 8-10 s, alternating runs).
+inline constexpr size_t kDihedralBatchesPerTask = 32;
 
 /// The sweep over elements in colour order (element_order.h): forward colour by colour, then back from the last.
 /// The elements of a colour share no particle, so `batch(begin, end)` may project that range of order() in any order
-/// (four at a time). A colour of more than kElementBatchesPerTask fours is shared out across `tasks` by runs
+/// (four at a time). A colour of more than `batchesPerTask` fours is shared out across `tasks` by runs
 /// (ElementOrder::runBegin: the same element numbers in every colour, so a thread's home runs keep it on the same
 /// particles; fixed by the mesh, so the same bits on any thread count); a smaller one runs whole on one thread. The
 /// uncoloured rest goes through `one(element)` on one thread, last going forward and first coming back. Each colour
@@ -39,7 +46,8 @@ inline constexpr size_t kElementBatchesPerTask = 256;
 /// the last (the padded positions' copy in and out), in ranges of at least `particlesPerTask`; nothing runs when there
 /// are no elements.
 template <class Batch, class One, class Open, class Close>
-void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, Batch&& batch, One&& one, size_t particles,
+void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, size_t batchesPerTask, Batch&& batch,
+                            One&& one, size_t particles,
                             size_t particlesPerTask, Open&& open, Close&& close) {
   constexpr uint32_t kRest = ElementOrder::kColours, kRuns = ElementOrder::kRuns;
   constexpr size_t kMaxPhases = TaskSystem::kMaxPhases;
@@ -72,7 +80,7 @@ void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, Batch&
   auto add = [&](uint32_t c, bool backward) {
     const uint32_t count = order.colourBegin(c + 1) - order.colourBegin(c);
     if (count == 0) return;
-    const bool runs = c != kRest && count > 4 * kElementBatchesPerTask;
+    const bool runs = c != kRest && count > 4 * batchesPerTask;
     addPhase({Kind::Colour, c, backward, runs}, runs ? kRuns : 1, runs ? 1 : TaskSystem::kOneRange);
   };
   if (particles) addPhase({Kind::CopyIn, 0, false, false}, particles, particlesPerTask);
@@ -84,9 +92,10 @@ void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, Batch&
 
 /// The sweep without a copy in or out: the kernels work on the positions in place.
 template <class Batch, class One>
-void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, Batch&& batch, One&& one) {
+void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, size_t batchesPerTask, Batch&& batch,
+                            One&& one) {
   auto none = [](size_t, size_t) {};
-  colouredSymmetricSweep(tasks, order, batch, one, 0, 0, none, none);
+  colouredSymmetricSweep(tasks, order, batchesPerTask, batch, one, 0, 0, none, none);
 }
 
 /// PBD's corrected stiffness for a constraint projected twice per iteration (once per sweep).

@@ -96,7 +96,7 @@ TEST(SymmetricSweep, TheColouredSweepVisitsColoursForwardThenBackwardOnAnyThread
     std::mutex mutex;
     std::vector<std::pair<uint32_t, uint32_t>> visits;  // (element, batch start), in the order they happened
     colouredSymmetricSweep(
-        pool, order,
+        pool, order, kElementBatchesPerTask,
         [&](uint32_t b, uint32_t e) {
           const std::lock_guard<std::mutex> lock(mutex);
           for (uint32_t n = b; n < e; ++n) visits.push_back({order.order()[n], b});
