@@ -17,6 +17,7 @@
 
 #include "collision/spatial_hash.h"
 #include "pbd/real.h"
+#include "pbd/task_system.h"
 
 namespace pbd {
 
@@ -32,12 +33,16 @@ class ParticleNeighbours {
   /// The stale() limit on a particle's move, as a fraction of skin/2: the rest is slack for the rounding of the
   /// float distances (exact to within an ulp of the coordinates, far below a tenth of any usable skin).
   static constexpr Real kMoveSlack = Real(0.8);
+  /// Particles per chunk of a search shared across threads: fixed, so that which chunks fit their share of the room
+  /// does not depend on the thread count.
+  static constexpr uint32_t kChunk = 128;
 
   /// Room for `particles` particles and `pairs` listed pairs (may throw); search() and the rest never allocate.
   void reserve(size_t particles, size_t pairs) {
     hash_.reserve(particles);
-    pairs_.reserve(pairs);
+    if (pairs_.size() < pairs) pairs_.resize(pairs);
     searchedAt_.reserve(3 * particles);
+    chunkListed_.reserve((particles + kChunk - 1) / kChunk);
   }
 
   /// Whether the list may miss a pair within `diameter` of the n positions xyz: it was never searched (or the last
@@ -58,19 +63,24 @@ class ParticleNeighbours {
   /// constraints). `body` (optional; < 2^24 each) gives each particle's body; without it all are in one. A pair that
   /// does not fit the reserved room goes to overflow(i, j) instead; the list is then stale, and search returns
   /// false. Rebuilds the hash; never allocates after reserve().
+  ///
+  /// With `tasks` of more than one thread, the queries are shared out by chunks of kChunk particles, each writing
+  /// into its share of the room (in proportion to its particles); the shares are then closed up in particle order.
+  /// A chunk that overflows its share, and every chunk after it, is searched again serially as without `tasks`, so
+  /// the list, the overflow calls and their order are the same on any number of threads.
   template <class Overflow>
   bool search(const Real* xyz, const Real* rest, uint32_t n, Real diameter, Real restApart, Real skin,
-              Overflow overflow, const uint32_t* body = nullptr) {
+              Overflow overflow, const uint32_t* body = nullptr, TaskSystem* tasks = nullptr) {
     const Real reach = diameter + skin;
-    pairs_.clear();
     complete_ = true;
     // Cells of two query radii: the query's cube (two radii wide) then overlaps at most 2 cells per axis, 8 buckets
     // instead of 27 (12 soft cubes, 4,116 particles: the pair search went from 13.9 to 8.5 ms per frame natively).
     hash_.build(xyz, n, 2 * reach, rest, body);
-    for (uint32_t i = 0; i < n; ++i) {
+    // Particle i's pairs in hash order, at out[0 ..) while there is room (up to outEnd); the others to spill(i, j).
+    auto queryPairs = [&](uint32_t i, Pair* out, const Pair* outEnd, auto spill) {
       const Real* pi = xyz + 3 * size_t(i);
       const Real* ri = rest + 3 * size_t(i);
-      const size_t segment = pairs_.size();
+      Pair* next = out;
       // queryNear skips blocks of four that the distance and rest tests below would reject whole.
       hash_.queryNear(pi, reach, [&](uint32_t j) {
         if (j <= i) return;
@@ -78,14 +88,56 @@ class ParticleNeighbours {
         if (squaredDistance(pi, pj) >= reach * reach) return;
         const bool oneBody = !body || body[i] == body[j];
         if (oneBody && squaredDistance(ri, rest + 3 * size_t(j)) < restApart * restApart) return;
-        if (pairs_.size() < pairs_.capacity()) {
-          pairs_.push_back({i, j});
-        } else {
-          complete_ = false;
-          overflow(i, j);
-        }
+        if (next < outEnd) *next++ = {i, j};
+        else spill(i, j);
       }, ri, restApart, body ? body[i] : 0);
-      std::sort(pairs_.begin() + std::ptrdiff_t(segment), pairs_.end());  // from the hash's bucket order
+      std::sort(out, next);  // from the hash's bucket order
+      return next;
+    };
+    Pair* const room = pairs_.data();
+    Pair* const roomEnd = room + pairs_.size();
+    // Particles [first, n) serially from room + listed: pairs past the room go to overflow.
+    auto searchSerially = [&](uint32_t first, size_t listed) {
+      Pair* next = room + listed;
+      for (uint32_t i = first; i < n; ++i) {
+        next = queryPairs(i, next, roomEnd, [&](uint32_t a, uint32_t b) {
+          complete_ = false;
+          overflow(a, b);
+        });
+      }
+      return size_t(next - room);
+    };
+    const uint32_t chunks = (n + kChunk - 1) / kChunk;
+    if (!tasks || tasks->concurrency() == 1 || chunks < 2) {
+      listed_ = searchSerially(0, 0);
+    } else {
+      constexpr uint32_t kOverflowed = ~0u;
+      // 64-bit: room × particles passes 2^32 from 16k particles on (size_t is 32 bits in wasm).
+      auto share = [&](uint32_t c) {
+        return room + size_t(uint64_t(pairs_.size()) * std::min<uint64_t>(n, uint64_t(c) * kChunk) / n);
+      };
+      chunkListed_.resize(chunks);  // within the reserved room
+      auto searchChunks = [&](size_t begin, size_t end) {
+        for (size_t c = begin; c < end; ++c) {
+          Pair* const first = share(uint32_t(c));
+          const Pair* const last = share(uint32_t(c) + 1);
+          Pair* next = first;
+          bool fits = true;
+          const uint32_t iEnd = std::min(n, uint32_t(c + 1) * kChunk);
+          for (uint32_t i = uint32_t(c) * kChunk; i < iEnd && fits; ++i) {
+            next = queryPairs(i, next, last, [&](uint32_t, uint32_t) { fits = false; });
+          }
+          chunkListed_[c] = fits ? uint32_t(next - first) : kOverflowed;
+        }
+      };
+      tasks->parallelFor(chunks, 1, searchChunks);
+      size_t listed = 0;
+      uint32_t c = 0;
+      for (; c < chunks && chunkListed_[c] != kOverflowed; ++c) {
+        std::copy(share(c), share(c) + chunkListed_[c], room + listed);  // leftwards: listed <= its share's start
+        listed += chunkListed_[c];
+      }
+      listed_ = c < chunks ? searchSerially(c * kChunk, listed) : listed;
     }
     searchedAt_.assign(xyz, xyz + 3 * size_t(n));
     diameter_ = diameter;
@@ -96,20 +148,25 @@ class ParticleNeighbours {
   /// Calls visit(i, j) for every listed pair closer than `diameter` at the positions xyz, in the list's order.
   template <class Visit>
   void forEachWithin(const Real* xyz, Real diameter, Visit visit) const {
-    for (const auto& [i, j] : pairs_) {
+    for (size_t k = 0; k < listed_; ++k) {
+      const auto [i, j] = pairs_[k];
       if (squaredDistance(xyz + 3 * size_t(i), xyz + 3 * size_t(j)) < diameter * diameter) visit(i, j);
     }
   }
 
-  size_t size() const { return pairs_.size(); }  ///< Pairs listed at the last search.
+  size_t size() const { return listed_; }  ///< Pairs listed at the last search.
 
  private:
+  using Pair = std::pair<uint32_t, uint32_t>;
   SpatialHash hash_;
-  std::vector<std::pair<uint32_t, uint32_t>> pairs_;  // (i, j), i < j, sorted: within the reach at the search
-  std::vector<Real> searchedAt_;  // xyz per particle where the last search saw them
-  Real diameter_ = 0;             // the diameter the last search was for
-  Real skin_ = 0;                 // and its skin
-  bool complete_ = false;         // false: never searched, or the last search overflowed
+  std::vector<Pair> pairs_;            // the room, sized at reserve; the list is its first listed_ pairs: (i, j),
+                                       // i < j, sorted, within the reach at the search
+  size_t listed_ = 0;                  // pairs listed
+  std::vector<uint32_t> chunkListed_;  // scratch of a shared search: pairs each chunk listed in its share
+  std::vector<Real> searchedAt_;       // xyz per particle where the last search saw them
+  Real diameter_ = 0;                  // the diameter the last search was for
+  Real skin_ = 0;                      // and its skin
+  bool complete_ = false;              // false: never searched, or the last search overflowed
 };
 
 }  // namespace pbd

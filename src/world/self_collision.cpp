@@ -93,7 +93,7 @@ void World::Impl::findSelfCollisionPairs() {
       ++report.selfCollisionSearches;
       if (skin == 0) ++report.selfCollisionSearchesWithoutSkin;
       return selfCollisionNeighbours.search(p.data(), restX.data(), count(), reach, diameter, skin, overflow,
-                                            selfCollisionBody.data());
+                                            selfCollisionBody.data(), tasks);
     };
     if (selfCollisionSkinPause == 0 && selfCollisionListAge < kSubstepsASkinMustLast) {
       selfCollisionSkinPause = kSubstepsWithoutSkin;  // the last list with a skin went stale too soon

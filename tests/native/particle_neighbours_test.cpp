@@ -193,3 +193,63 @@ TEST(ParticleNeighbours, WithoutASkinTheListHoldsExactlyThePairsWithinTheDiamete
   xyz[100] += 1e-4f;
   EXPECT_TRUE(list.stale(xyz.data(), n, diameter));  // any move
 }
+
+namespace {
+
+struct SearchResult {
+  bool complete;
+  Pairs listed, overflowed;  // the list in its order; the overflow calls in theirs
+};
+
+SearchResult searchOn(TaskSystem* tasks, const std::vector<Real>& xyz, const std::vector<Real>& rest, Real diameter,
+                      size_t room) {
+  const uint32_t n = uint32_t(xyz.size() / 3);
+  ParticleNeighbours list;
+  list.reserve(n, room);
+  SearchResult r;
+  r.complete = list.search(xyz.data(), rest.data(), n, diameter, diameter, diameter / 2,
+                           [&](uint32_t i, uint32_t j) { r.overflowed.push_back({i, j}); }, nullptr, tasks);
+  list.forEachWithin(xyz.data(), 1e30f, [&](uint32_t i, uint32_t j) { r.listed.push_back({i, j}); });
+  return r;
+}
+
+}  // namespace
+
+// A search shared across threads gives the serial search's list and overflow calls, in the same order: with room to
+// spare; with one chunk far denser than its share of the room (the particles of chunk 3 packed into one spot, so
+// that chunk and the ones after it are searched again serially); and with too little room for all.
+TEST(ParticleNeighbours, ASearchSharedAcrossThreadsListsWhatTheSerialSearchLists) {
+  std::mt19937 rng(17);
+  const uint32_t n = 1000;  // 8 chunks
+  const Real diameter = 0.1f;
+  auto [xyz, rest] = test::randomParticles(rng, n, 0.6f, 0.3f);
+  std::vector<Real> packed = xyz;
+  std::uniform_real_distribution<Real> unit(-1, 1);
+  for (uint32_t i = 3 * ParticleNeighbours::kChunk; i < 4 * ParticleNeighbours::kChunk; ++i) {
+    for (int a = 0; a < 3; ++a) packed[3 * i + a] = 0.2f + 0.05f * unit(rng);
+  }
+  struct Case {
+    const char* name;
+    const std::vector<Real>* positions;
+    size_t room;
+    bool complete;      // the premise: whether all pairs fit
+  } cases[] = {{"spread out", &xyz, 16 * n, true}, {"one dense chunk", &packed, 16 * n, true},
+               {"too little room", &packed, 2 * n, false}};
+  for (const Case& c : cases) {
+    const SearchResult serial = searchOn(nullptr, *c.positions, rest, diameter, c.room);
+    ASSERT_EQ(serial.complete, c.complete) << c.name;
+    ASSERT_GT(serial.listed.size(), n / 2) << c.name;
+    if (c.complete && c.positions == &packed) {  // chunk 3 lists more than its share of the room
+      size_t chunk3 = 0;
+      for (const auto& [i, j] : serial.listed) chunk3 += i / ParticleNeighbours::kChunk == 3;
+      ASSERT_GT(chunk3, c.room * ParticleNeighbours::kChunk / n) << c.name;
+    }
+    for (unsigned workers : {1u, 3u}) {
+      ThreadPool pool(workers);
+      const SearchResult shared = searchOn(&pool, *c.positions, rest, diameter, c.room);
+      EXPECT_EQ(shared.complete, serial.complete) << c.name << ", workers " << workers;
+      EXPECT_EQ(shared.listed, serial.listed) << c.name << ", workers " << workers;
+      EXPECT_EQ(shared.overflowed, serial.overflowed) << c.name << ", workers " << workers;
+    }
+  }
+}
