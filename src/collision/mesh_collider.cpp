@@ -98,6 +98,7 @@ void MeshShape::resizeParticles(size_t particles) {
   inside.resize(particles, 0);
   clearance.resize(particles, 0);
   clearanceFrom.resize(particles, Point3d::Zero());
+  firstPlane.resize(particles);
 }
 
 void MeshShape::forgetClearances() { std::fill(clearance.begin(), clearance.end(), 0.0); }

@@ -43,6 +43,9 @@ struct MeshShape {
   std::vector<Point3d> clearanceFrom;  ///< Per particle: the local point where its clearance was last learned.
   std::vector<double> clearance;       ///< Per particle: m, a lower bound of that point's distance to the surface
                                        ///< (0: nothing known). Forgotten with `inside`, and when the mesh deforms.
+  /// Per particle, scratch of one pass of a substep: the plane its first query found, made for all particles in
+  /// parallel before the contacts are added in particle order (World::Impl's mesh passes, mesh_contacts.cpp).
+  std::vector<std::optional<MeshContactPlane>> firstPlane;
 
   /// Builds the BVH; positions and triangles must be valid (World::addCollider checks them).
   MeshShape(std::span<const Real> positions, std::span<const uint32_t> triangles);

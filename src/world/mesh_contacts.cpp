@@ -1,7 +1,10 @@
 // Triangle-mesh colliders in the step: continuous contact generation per substep (collision/mesh_collider.h gives
 // the contact plane), the late pass that keeps particles from ending a substep through the mesh, and the upkeep of
 // who is inside a closed mesh. The planes become ordinary Contact records, so projection (contacts.cpp), friction
-// and restitution treat them like every other contact. Serial and in particle order: deterministic; no allocation.
+// and restitution treat them like every other contact. Each particle's first query of a pass (the costly part: the
+// tree's nearest points and segment hits) runs for all particles in parallel, touching only that particle's state;
+// the contacts are then added serially in particle order. So the contacts are the same on any number of threads;
+// no allocation.
 #include <algorithm>
 #include <optional>
 #include <span>
@@ -39,6 +42,9 @@ void grownRoot(Real largestMargin, const Collider& c, const TriangleBvh::Node& r
   lo = root.lo.array() - reach, hi = root.hi.array() + reach;
 }
 
+/// Free particles per task of the parallel first queries: a query walks a tree, about a microsecond.
+constexpr size_t kMeshQueriesPerTask = 64;
+
 }  // namespace
 
 void World::Impl::markMeshInsideUnknown() {
@@ -55,17 +61,20 @@ void World::Impl::generateMeshContacts(uint32_t k, Real h) {
   Point3d lo, hi;
   grownRoot(largestBodyMargin, c, root, lo, hi);
   const bool recheck = m.closed && m.insideUnknown;
-  forEachParticleWithMargin([&](uint32_t i, Real margin) {
-    if (w[i] == 0) return;
+  auto query = [&](uint32_t i, Real margin) {
+    m.firstPlane[i].reset();
     const Point3d a = toPoint(toLocalAtStart(c, particleAt(x, i)));
-    const Vec3 pi = particleAt(p, i);
-    const Point3d b = toPoint(toLocalAtEnd(c, pi));
+    const Point3d b = toPoint(toLocalAtEnd(c, particleAt(p, i)));
     if (recheck) m.inside[i] = segmentBoxOverlaps(a, a, root.lo, root.hi) && m.contains(a);
     const bool startsInside = m.inside[i] != 0;
     if (!startsInside && !segmentBoxOverlaps(a, b, lo, hi)) return;  // broad phase: the mesh's box
     const double thickness = double(c.def.thickness) + double(margin);
-    const std::optional<MeshContactPlane> plane = m.particleContactPlane(i, a, b, startsInside, thickness);
-    if (plane) contacts.push_back(worldContact(c, k, i, *plane, particleAt(v, i), pi, 1 / h, 0, margin));
+    m.firstPlane[i] = m.particleContactPlane(i, a, b, startsInside, thickness);
+  };
+  forEachFreeParticleWithMarginInParallel(kMeshQueriesPerTask, query);
+  forEachParticleWithMargin([&](uint32_t i, Real margin) {
+    if (w[i] == 0 || !m.firstPlane[i]) return;
+    contacts.push_back(worldContact(c, k, i, *m.firstPlane[i], particleAt(v, i), particleAt(p, i), 1 / h, 0, margin));
   });
   if (recheck) m.insideUnknown = false;
 }
@@ -98,16 +107,29 @@ void World::Impl::addLateMeshContacts(uint32_t k, Real h) {
     }
     return true;
   };
-  forEachParticleWithMargin([&](uint32_t i, Real margin) {
-    if (w[i] == 0) return;
+  // The first query of every particle, in parallel; where it finds no plane, the particle is done (but one that
+  // started inside learns whether it still is).
+  auto firstQuery = [&](uint32_t i, Real margin) {
+    m.firstPlane[i].reset();
     const Point3d a = toPoint(toLocalAtStart(c, particleAt(x, i)));
     const bool startsInside = m.inside[i] != 0;
-    if (!startsInside && !segmentBoxOverlaps(a, toPoint(toLocalAtEnd(c, particleAt(p, i))), lo, hi)) return;
+    const Point3d b = toPoint(toLocalAtEnd(c, particleAt(p, i)));
+    if (!startsInside && !segmentBoxOverlaps(a, b, lo, hi)) return;
+    const double thickness = double(c.def.thickness) + double(margin);
+    m.firstPlane[i] = m.particleContactPlane(i, a, b, startsInside, thickness);
+    if (!m.firstPlane[i] && startsInside) m.inside[i] = m.contains(b);
+  };
+  forEachFreeParticleWithMarginInParallel(kMeshQueriesPerTask, firstQuery);
+  // The particles with a plane, in order: projected and queried again, a few rounds.
+  forEachParticleWithMargin([&](uint32_t i, Real margin) {
+    if (w[i] == 0 || !m.firstPlane[i]) return;
+    const Point3d a = toPoint(toLocalAtStart(c, particleAt(x, i)));
+    const bool startsInside = m.inside[i] != 0;
     const double thickness = double(c.def.thickness) + double(margin);
     bool moved = false;
+    std::optional<MeshContactPlane> plane = m.firstPlane[i];
     for (int round = 0; round < kLateRounds; ++round) {
-      const std::optional<MeshContactPlane> plane =
-          m.particleContactPlane(i, a, toPoint(toLocalAtEnd(c, particleAt(p, i))), startsInside, thickness);
+      if (round > 0) plane = m.particleContactPlane(i, a, toPoint(toLocalAtEnd(c, particleAt(p, i))), startsInside, thickness);
       if (!plane || !project(i, *plane, margin)) break;
       moved = true;
       if (startsInside) break;  // pushed out by the shortest way: one move per substep

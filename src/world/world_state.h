@@ -251,6 +251,19 @@ struct World::Impl {
       for (uint32_t i = bodies[b].begin; i < bodies[b].end; ++i) f(i, margin);
     }
   }
+  /// Calls f(i, margin) for every free particle (w_i != 0) with its body's contact thickness, in parallel ranges of
+  /// at least `perTask` particles: a call may touch particle i's own state only.
+  template <class F>
+  void forEachFreeParticleWithMarginInParallel(size_t perTask, F f) {
+    auto range = [&](size_t begin, size_t end) {
+      uint32_t body = bodyOf(uint32_t(begin));
+      for (uint32_t i = uint32_t(begin); i < end; ++i) {
+        while (i >= bodies[body].end) ++body;  // bodies tile the particles
+        if (w[i] != 0) f(i, bodyMaterials[body].thickness);
+      }
+    };
+    tasks->parallelFor(count(), perTask, range);
+  }
   void fillContactView();        // contact_view.cpp: contactView from the last substep's contacts
   // strength_setters.cpp: validates, then sets the strength (and k') of constraints [first, first+count) of `kind`
   void setStrength(const char* fn, ConstraintKind kind, uint32_t first, uint32_t count, const Strength& strength);

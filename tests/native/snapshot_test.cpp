@@ -22,6 +22,7 @@
 #include "pbd/errors.h"
 #include "pbd/task_system.h"
 #include "pbd/world.h"
+#include "scenes/ball_and_floor_meshes.h"
 #include "scenes/every_kind.h"
 #include "scenes/scenes.h"
 #include "world/world_state.h"
@@ -323,26 +324,12 @@ TEST(SnapshotFormat, KnowsEveryField) {
 // Triangle-mesh colliders: the saved blob holds each mesh as deformed last and who is inside it, and the world
 // continues bit-identically (a cloth sliding over a moving icosphere mesh and an open, deformed floor mesh).
 TEST(Snapshot, TriangleMeshCollidersContinueBitIdentically) {
-  const scenes::IcosphereMesh sphere = scenes::icosphere(2, 0.3);
-  const std::vector<float> floorXyz = {-1, 0, -1, 1, 0, -1, 1, 0, 1, -1, 0, 1};
-  const std::vector<uint32_t> floorTriangles = {0, 2, 1, 0, 3, 2};
+  const scenes::BallAndFloorMeshes meshes{scenes::icosphere(2, 0.3)};
+  const scenes::IcosphereMesh& sphere = meshes.ball;
+  const std::vector<float>& floorXyz = meshes.floorXyz;
   auto build = [&] {
     World w;
-    GroundSettings ground;
-    ground.enabled = false;
-    w.setGround(ground);
-    ColliderDef ball;
-    ball.shape = ColliderShape::TriangleMesh;
-    ball.meshPositions = sphere.positions;
-    ball.meshTriangles = sphere.triangles;
-    ball.position = Vec3(0, 0.4f, 0);
-    ball.thickness = 0.01f;
-    w.addCollider(ball);
-    ColliderDef floor = ball;
-    floor.meshPositions = floorXyz;
-    floor.meshTriangles = floorTriangles;
-    floor.position = Vec3(0, 0, 0);
-    w.addCollider(floor);
+    scenes::addBallAndFloorMeshes(w, meshes, Vec3(0, 0.4f, 0), 0.01f);
     ClothDef cloth;
     cloth.columns = cloth.rows = 12;
     cloth.spacing = 0.9f / 11;
