@@ -40,8 +40,9 @@ inline constexpr size_t kDihedralBatchesPerTask = 32;
 /// (four at a time). A colour of more than `batchesPerTask` fours is shared out across `tasks` by runs
 /// (ElementOrder::runBegin: the same element numbers in every colour, so a thread's home runs keep it on the same
 /// particles; fixed by the mesh, so the same bits on any thread count); a smaller one runs whole on one thread. The
-/// uncoloured rest goes through `one(element)` on one thread, last going forward and first coming back. Each colour
-/// is a phase of a parallel job (kMaxPhases per job), with the barrier between colours that Gauss-Seidel needs.
+/// uncoloured rest goes through `one(element)` on one thread, last going forward and first coming back. A shared
+/// colour is a phase of a parallel job (kMaxPhases per job), with the barrier between colours that Gauss-Seidel
+/// needs; consecutive colours that are not shared run in one phase, on one thread, in order.
 /// With `particles` > 0, `open(begin, end)` runs over [0, particles) as the first phase and `close(begin, end)` as
 /// the last (the padded positions' copy in and out), in ranges of at least `particlesPerTask`; nothing runs when there
 /// are no elements.
@@ -52,22 +53,46 @@ void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, size_t
   constexpr uint32_t kRest = ElementOrder::kColours, kRuns = ElementOrder::kRuns;
   constexpr size_t kMaxPhases = TaskSystem::kMaxPhases;
   if (order.colourBegin(kRest + 1) == order.colourBegin(0)) return;
-  enum class Kind : uint8_t { CopyIn, Colour, CopyOut };
+  // The sweep's colours in order (forward, then back), the empty ones left out.
+  struct Visit {
+    uint32_t colour;
+    bool backward;
+  };
+  Visit visits[2 * (kRest + 1)];
+  size_t visitCount = 0;
+  for (uint32_t c = 0; c <= kRest; ++c) {
+    if (order.colourBegin(c + 1) > order.colourBegin(c)) visits[visitCount++] = {c, false};
+  }
+  for (size_t k = visitCount; k-- > 0;) visits[visitCount + (visitCount - 1 - k)] = {visits[k].colour, true};
+  visitCount *= 2;
+  // A shared colour is a phase of kRuns ranges. A run of consecutive colours that are not shared is one phase of one
+  // range: one thread sweeps them in order, with no barrier between them (a barrier per colour, with the other
+  // threads idle, made gallery:stack's tets slower on 2 threads than on 1).
+  enum class Kind : uint8_t { CopyIn, Shared, OneThread, CopyOut };
   struct Phase {
     Kind kind;
-    uint32_t colour;
-    bool backward, runs;
+    uint32_t first, last;  // visits[first, last)
   };
   Phase plan[kMaxPhases];
   size_t sizes[kMaxPhases], minRanges[kMaxPhases], n = 0;
+  auto sweepColour = [&](const Visit& v) {
+    const uint32_t c = v.colour, first = order.colourBegin(c), last = order.colourBegin(c + 1);
+    if (c != kRest) return batch(first, last);
+    for (uint32_t k = first; k < last; ++k) one(order.order()[v.backward ? first + last - 1 - k : k]);
+  };
   auto body = [&](size_t phase, size_t b, size_t e) {
     const Phase& ph = plan[phase];
-    if (ph.kind == Kind::CopyIn) return open(b, e);
-    if (ph.kind == Kind::CopyOut) return close(b, e);
-    const uint32_t c = ph.colour, first = order.colourBegin(c), last = order.colourBegin(c + 1);
-    if (ph.runs) return batch(order.runBegin(c, uint32_t(b)), order.runBegin(c, uint32_t(e)));
-    if (c != kRest) return batch(first, last);
-    for (uint32_t k = first; k < last; ++k) one(order.order()[ph.backward ? first + last - 1 - k : k]);
+    switch (ph.kind) {
+      case Kind::CopyIn: return open(b, e);
+      case Kind::CopyOut: return close(b, e);
+      case Kind::Shared: {
+        const uint32_t c = visits[ph.first].colour;
+        return batch(order.runBegin(c, uint32_t(b)), order.runBegin(c, uint32_t(e)));
+      }
+      case Kind::OneThread:
+        for (uint32_t k = ph.first; k < ph.last; ++k) sweepColour(visits[k]);
+        return;
+    }
   };
   auto flush = [&] {
     if (n) tasks.parallelPhases(n, sizes, minRanges, body);
@@ -77,16 +102,18 @@ void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, size_t
     if (n == kMaxPhases) flush();
     plan[n] = ph, sizes[n] = size, minRanges[n++] = minRange;
   };
-  auto add = [&](uint32_t c, bool backward) {
-    const uint32_t count = order.colourBegin(c + 1) - order.colourBegin(c);
-    if (count == 0) return;
-    const bool runs = c != kRest && count > 4 * batchesPerTask;
-    addPhase({Kind::Colour, c, backward, runs}, runs ? kRuns : 1, runs ? 1 : TaskSystem::kOneRange);
-  };
-  if (particles) addPhase({Kind::CopyIn, 0, false, false}, particles, particlesPerTask);
-  for (uint32_t c = 0; c <= kRest; ++c) add(c, false);
-  for (uint32_t c = kRest + 1; c-- > 0;) add(c, true);
-  if (particles) addPhase({Kind::CopyOut, 0, false, false}, particles, particlesPerTask);
+  if (particles) addPhase({Kind::CopyIn, 0, 0}, particles, particlesPerTask);
+  for (uint32_t k = 0; k < visitCount; ++k) {
+    const uint32_t c = visits[k].colour;
+    if (c != kRest && order.colourBegin(c + 1) - order.colourBegin(c) > 4 * batchesPerTask) {
+      addPhase({Kind::Shared, k, k + 1}, kRuns, 1);
+    } else if (n > 0 && plan[n - 1].kind == Kind::OneThread && plan[n - 1].last == k) {
+      plan[n - 1].last = k + 1;
+    } else {
+      addPhase({Kind::OneThread, k, k + 1}, 1, TaskSystem::kOneRange);
+    }
+  }
+  if (particles) addPhase({Kind::CopyOut, 0, 0}, particles, particlesPerTask);
   flush();
 }
 
