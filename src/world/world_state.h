@@ -343,6 +343,8 @@ struct World::Impl {
         if (islandConstrained[i]) f(i);
   }
   void projectDihedrals(bool xpbd, Real invH2);
+  template <class Batch, class One>  // step.cpp: colouredSymmetricSweep on paddedP, copied in and out
+  void sweepOnPaddedPositions(const ElementOrder& order, size_t batchesPerTask, Batch&& batch, One&& one);
   void projectVolumes(bool xpbd, Real invH2);
   void projectGlobalVolumes(bool xpbd, Real invH2);
   void projectNeoHookeans(bool xpbd, Real invH2);
