@@ -1,6 +1,7 @@
 #include "schedule/block_schedule.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace pbd {
 
@@ -18,14 +19,24 @@ void BlockSchedule::reserve(size_t particles, size_t constraints) {
   blockSequence.reserve(kMaxBlocks);
   segmentBegin.reserve(kMaxBlocks + 1);
   segments.reserve(maxSegments);
-  batches.reserve(constraints / 4 + maxSegments);
-  strengths.reserve(constraints / 4 + maxSegments);
-  lambda.reserve(4 * (constraints / 4 + maxSegments));
+  // Banded, a batch holds at least 4 kMinBandedShare > 3 constraints on average.
+  batches.reserve(constraints / 3 + maxSegments);
+  strengths.reserve(constraints / 3 + maxSegments);
+  lambda.reserve(4 * (constraints / 3 + maxSegments));
   slotOf.reserve(constraints);
   bucketBegin_.reserve(size_t(kMaxBlocks) * kColours * 2 + 1);
   byBlock_.reserve(constraints);
   groupOfBlock_.reserve(kMaxBlocks);
   touchedGroups_.reserve(particles);
+  unbanded.reserve(constraints);
+  bandKeys_.reserve(constraints);
+  unitOf_.reserve(constraints);
+  unitLanes_.reserve(4 * constraints);
+  unitColour_.reserve(constraints);
+  unitOrder_.reserve(constraints);
+  units_.reserve(constraints);
+  unitIds_.reserve(constraints);
+  unitColouring_.reserveParticles(particles / 4 + 1);
 }
 
 /// Counting sort of the coloured constraints by (block, colour, rigid): a block's constraints colour by colour, and
@@ -103,13 +114,13 @@ void BlockSchedule::sequenceBlocks() {
   }
 }
 
-/// The batches, block by block in sequence order, a segment per non-empty colour of a block.
-void BlockSchedule::packBatches(const DistanceConstraint* cs, const uint32_t* colourBegin, uint32_t particles) {
+/// The batches, block by block in sequence order, a segment per non-empty colour of a block: four constraints of
+/// `cs` a batch, or banded one unit.
+void BlockSchedule::packBatches(const DistanceConstraint* cs, uint32_t particles) {
   segmentBegin.clear();
   segments.clear();
   batches.clear();
   strengths.clear();
-  slotOf.assign(colourBegin[kColours + 1], kNoSlot);
   anyCompliant = false;
   for (uint32_t block : blockSequence) {
     segmentBegin.push_back(uint32_t(segments.size()));
@@ -119,12 +130,19 @@ void BlockSchedule::packBatches(const DistanceConstraint* cs, const uint32_t* co
                      last = bucketBegin_[compliantBucket + 2];
       if (first == last) continue;
       const uint32_t begin = uint32_t(batches.size()), n = last - first;
-      batches.resize(begin + (n + 3) / 4);
-      strengths.resize(batches.size());
-      packDistanceBatches(cs, n, particles + block, batches.data() + begin, strengths.data() + begin,
-                          byBlock_.data() + first);
-      for (uint32_t q = 0; q < n; ++q) slotOf[byBlock_[first + q]] = 4 * begin + q;
-      segments.push_back({begin, begin + (rigid - first + 3) / 4, uint32_t(batches.size())});  // mixed: compliant
+      if (banded) {
+        batches.resize(begin + n);
+        strengths.resize(batches.size());
+        for (uint32_t q = 0; q < n; ++q) packUnit(cs, byBlock_[first + q], batches[begin + q], strengths[begin + q], begin + q);
+        segments.push_back({begin, begin + (rigid - first), uint32_t(batches.size())});
+      } else {
+        batches.resize(begin + (n + 3) / 4);
+        strengths.resize(batches.size());
+        packDistanceBatches(cs, n, particles + block, batches.data() + begin, strengths.data() + begin,
+                            byBlock_.data() + first);
+        for (uint32_t q = 0; q < n; ++q) slotOf[byBlock_[first + q]] = 4 * begin + q;
+        segments.push_back({begin, begin + (rigid - first + 3) / 4, uint32_t(batches.size())});  // mixed: compliant
+      }
       anyCompliant |= rigid > first;
     }
   }
@@ -132,7 +150,125 @@ void BlockSchedule::packBatches(const DistanceConstraint* cs, const uint32_t* co
   lambda.assign(4 * batches.size(), Real(0));
 }
 
+/// Batch `batchIndex` from units_[at]: lane L on particles i + L m and j + L m, with its constraint's lengths and
+/// strengths, or a filler (lengths 0 and +∞: never active) where the unit has no translate in band L.
+void BlockSchedule::packUnit(const DistanceConstraint* cs, uint32_t at, DistanceBatch& batch,
+                             DistanceBatchStrength& strength, uint32_t batchIndex) {
+  const uint32_t unit = unitIds_[at];
+  for (uint32_t lane = 0; lane < 4; ++lane) {
+    batch.i[lane] = units_[at].i + lane * bandParticles;
+    batch.j[lane] = units_[at].j + lane * bandParticles;
+    const uint32_t k = unitLanes_[4 * unit + lane];
+    const bool real = k != kNoSlot;
+    batch.minLength[lane] = real ? cs[k].minLength : Real(0);
+    batch.maxLength[lane] = real ? cs[k].maxLength : std::numeric_limits<Real>::infinity();
+    strength.kPrime[lane] = real ? cs[k].kPrime : Real(0);
+    strength.compliance[lane] = real ? cs[k].compliance : Real(0);
+    if (real) slotOf[k] = 4 * batchIndex + lane;
+  }
+}
+
+/// Banded: the units of the coloured constraints cs[0, coloured). A constraint with both particles in band L (of
+/// m = bandParticles) sits at blocks (i mod m, j mod m); the constraints at one pair of blocks fill units lane by
+/// lane, one per band each (a second one in the same band starts another unit). Returns whether the units cover
+/// kMinBandedShare of the constraints and fill that share of their lanes.
+bool BlockSchedule::formUnits(const DistanceConstraint* cs, uint32_t coloured, uint32_t particles) {
+  const uint32_t m = bandParticles = (particles + 3) / 4;
+  if (m < kMinBandParticles) return false;
+  bandKeys_.clear();
+  for (uint32_t k = 0; k < coloured; ++k) {
+    const uint32_t lane = cs[k].i / m;
+    if (cs[k].j / m != lane) continue;
+    const uint32_t a = cs[k].i - lane * m, b = cs[k].j - lane * m;
+    bandKeys_.push_back({uint64_t(std::min(a, b)) << 32 | std::max(a, b), lane, k});
+  }
+  std::sort(bandKeys_.begin(), bandKeys_.end(), [](const BandKey& x, const BandKey& y) {
+    return x.blocks != y.blocks ? x.blocks < y.blocks : x.lane != y.lane ? x.lane < y.lane : x.position < y.position;
+  });
+  unitOf_.assign(coloured, kNoSlot);
+  unitLanes_.clear();
+  size_t filled = 0;
+  for (size_t g = 0; g < bandKeys_.size();) {
+    size_t laneBegin[5] = {g, g, g, g, g}, h = g;
+    for (; h < bandKeys_.size() && bandKeys_[h].blocks == bandKeys_[g].blocks; ++h) laneBegin[bandKeys_[h].lane + 1] = h + 1;
+    for (uint32_t lane = 1; lane < 5; ++lane) laneBegin[lane] = std::max(laneBegin[lane], laneBegin[lane - 1]);
+    size_t deepest = 0;
+    for (uint32_t lane = 0; lane < 4; ++lane) deepest = std::max(deepest, laneBegin[lane + 1] - laneBegin[lane]);
+    for (size_t r = 0; r < deepest; ++r) {
+      const uint32_t unit = uint32_t(unitLanes_.size() / 4);
+      for (uint32_t lane = 0; lane < 4; ++lane) {
+        const size_t at = laneBegin[lane] + r;
+        const uint32_t k = at < laneBegin[lane + 1] ? bandKeys_[at].position : kNoSlot;
+        unitLanes_.push_back(k);
+        if (k != kNoSlot) unitOf_[k] = unit, ++filled;
+      }
+    }
+    g = h;
+  }
+  const size_t units = unitLanes_.size() / 4;
+  return double(filled) >= kMinBandedShare * double(coloured) && double(filled) >= kMinBandedShare * double(4 * units);
+}
+
+/// Banded: colours the units greedily over band 0's particles, each when its first constraint comes in cs's order
+/// (so that they colour as the constraints of band 0 did), and sorts them by colour into units_. A unit left
+/// without a colour, and a constraint in no unit, is unbanded.
+void BlockSchedule::colourUnits(const DistanceConstraint* cs, uint32_t coloured, uint32_t* unitColourBegin) {
+  const uint32_t m = bandParticles;
+  unitColouring_.resizeParticles(m);
+  unitColouring_.clear();
+  unitColour_.assign(unitLanes_.size() / 4, kNoSlot);
+  unitOrder_.clear();
+  unbanded.clear();
+  std::fill(unitColourBegin, unitColourBegin + kColours + 1, 0u);
+  for (uint32_t k = 0; k < coloured; ++k) {
+    const uint32_t unit = unitOf_[k];
+    if (unit != kNoSlot && unitColour_[unit] == kNoSlot) {
+      const uint32_t lane = cs[k].i / m;
+      unitColour_[unit] = unitColouring_.add(std::min(cs[k].i, cs[k].j) - lane * m, std::max(cs[k].i, cs[k].j) - lane * m);
+      if (unitColour_[unit] != GraphColouring::kOverflow) {
+        unitOrder_.push_back(unit);
+        ++unitColourBegin[unitColour_[unit] + 1];
+      }
+    }
+    if (unit == kNoSlot || unitColour_[unit] == GraphColouring::kOverflow) unbanded.push_back(k);
+  }
+  for (uint32_t c = 0; c < kColours; ++c) unitColourBegin[c + 1] += unitColourBegin[c];
+  uint32_t next[kColours];
+  std::copy(unitColourBegin, unitColourBegin + kColours, next);
+  units_.resize(unitOrder_.size());
+  unitIds_.resize(unitOrder_.size());
+  for (uint32_t unit : unitOrder_) {
+    const uint32_t at = next[unitColour_[unit]]++;
+    bool rigid = true;
+    uint32_t a = 0, b = 0;
+    for (uint32_t lane = 0; lane < 4; ++lane) {
+      const uint32_t k = unitLanes_[4 * unit + lane];
+      if (k == kNoSlot) continue;
+      rigid &= cs[k].compliance == 0;
+      a = std::min(cs[k].i, cs[k].j) - lane * m, b = std::max(cs[k].i, cs[k].j) - lane * m;
+    }
+    units_[at] = {a, b, 0, 0, rigid ? Real(0) : Real(1), 0, 0};
+    unitIds_[at] = unit;
+  }
+}
+
 void BlockSchedule::rebuild(const DistanceConstraint* cs, const uint32_t* colourBegin, uint32_t particles) {
+  slotOf.assign(colourBegin[kColours + 1], kNoSlot);
+  unbanded.clear();
+  banded = formUnits(cs, colourBegin[kColours], particles);
+  if (banded) {
+    uint32_t unitColourBegin[kColours + 1];
+    colourUnits(cs, colourBegin[kColours], unitColourBegin);
+    layOut(units_.data(), unitColourBegin, bandParticles);
+  } else {
+    layOut(cs, colourBegin, particles);
+  }
+  packBatches(cs, particles);
+}
+
+/// Blocks of `cs`'s coloured constraints (or banded, units) over `particles`: blocks of particles, or colour-major
+/// when those leave too little parallel work; coloured and sequenced.
+void BlockSchedule::layOut(const DistanceConstraint* cs, const uint32_t* colourBegin, uint32_t particles) {
   colourMajor = false;
   blockParticles = kMinBlockParticles;
   while (uint64_t(blockParticles) * kTargetBlocks < particles) blockParticles *= 2;
@@ -153,7 +289,6 @@ void BlockSchedule::rebuild(const DistanceConstraint* cs, const uint32_t* colour
     }
   }
   sequenceBlocks();
-  packBatches(cs, colourBegin, particles);
 }
 
 }  // namespace pbd

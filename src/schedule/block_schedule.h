@@ -14,6 +14,15 @@
 // each constraint colour is a block colour, cut into kBlocksPerColour blocks by position (a colour's constraints
 // share no particle, so any cut is free of conflicts). That costs a barrier per colour but keeps every thread busy.
 // The choice depends on the constraints and their numbering only, never on the thread count.
+// Banded: when the particles' four bands (math/band_layout.h) are translates of one another, as a row-major grid
+// cloth's strips of rows are, the batches are units instead: a constraint (i, j) of band 0 and its translates
+// (i + L m, j + L m) in bands 1 to 3, lane L each, which load and store whole vectors on the band layout with no
+// transpose. Units are scheduled exactly as constraints are above, on the m particles of band 0 (a unit conflicts
+// with another when they share a block of the layout, that is a band-0 particle): coloured, cut into blocks,
+// sequenced. A unit may lack a translate; its lane is then a filler that never acts. Constraints whose two
+// particles lie in different bands (a grid's rows across a band's edge) have no unit: they are `unbanded`,
+// projected one by one on the unpadded positions after the batches. Chosen when at least kMinBandedShare of the
+// coloured constraints are in units, the units are that full, and m is at least kMinBandParticles.
 #pragma once
 
 #include <cstdint>
@@ -38,7 +47,13 @@ struct BlockSchedule {
   static constexpr uint32_t kMaxBlocks = GraphColouring::kColours * kBlocksPerColour;  ///< Either layout's bound.
   static constexpr uint32_t kMinColourMajorConstraints = 4096;  ///< Below this the blocks stay, however they colour:
                                                                 ///< too little work to share out anyway.
-  static constexpr uint32_t kNoSlot = ~0u;                   ///< slotOf of an overflow-group constraint.
+  static constexpr uint32_t kNoSlot = ~0u;                   ///< slotOf of an overflow-group or unbanded
+                                                             ///< constraint.
+  static constexpr uint32_t kMinBandParticles = 1024;        ///< Banded only from m = 1024 (a 64² cloth): below
+                                                             ///< it the pass is too short for the layout to matter.
+  static constexpr double kMinBandedShare = 0.9;             ///< Banded only with at least this share of the
+                                                             ///< coloured constraints in units, and of the units'
+                                                             ///< lanes filled.
 
   /// One colour's constraints of one block, as batches [begin, end); from rigidBegin on every lane is rigid.
   struct Segment {
@@ -59,6 +74,13 @@ struct BlockSchedule {
   std::vector<Real> lambda;                      ///< XPBD multipliers, 4 per batch (lane order); spare lanes unused.
   std::vector<uint32_t> slotOf;                  ///< Per input constraint: 4 batch + lane, or kNoSlot (overflow).
   bool anyCompliant = false;                     ///< Some batch is compliant: `lambda` must be zeroed per solve.
+  bool banded = false;                           ///< Batches are units on the band layout (math/band_layout.h),
+                                                 ///< blocks and particles above are band 0's; else batches of four
+                                                 ///< constraints on xyzw positions.
+  uint32_t bandParticles = 0;                    ///< Banded: m, the particles per band.
+  std::vector<uint32_t> unbanded;                ///< Banded: positions in `cs` of the coloured constraints in no
+                                                 ///< unit, in increasing order: projected one by one after the
+                                                 ///< batches.
 
   /// Room for `particles` and `constraints` (may throw); rebuild then never allocates within them.
   void reserve(size_t particles, size_t constraints);
@@ -66,14 +88,31 @@ struct BlockSchedule {
   /// GraphColouring::kColours; the overflow group after them is left to the caller, and gets kNoSlot). Padding
   /// lanes of block b point at particle `particles + b`, one per block, so that threads never write a shared one.
   void rebuild(const DistanceConstraint* cs, const uint32_t* colourBegin, uint32_t particles);
-  /// Particles the padded positions need: the real ones and one padding particle per block.
-  size_t paddedParticles(size_t particles) const { return particles + blockCount; }
+  /// Particles the padded positions need: the real ones and one padding particle per block, or the band layout's
+  /// 4 m.
+  size_t paddedParticles(size_t particles) const {
+    return banded ? 4 * size_t(bandParticles) : particles + blockCount;
+  }
 
  private:
   std::vector<uint32_t> bucketBegin_;     // counting-sort buckets (block, colour, rigid)
   std::vector<uint32_t> byBlock_;         // input positions sorted by bucket
   std::vector<uint32_t> groupOfBlock_;    // per block id
   std::vector<uint32_t> touchedGroups_;   // per particle: bits of the block colours whose blocks touch it
+  // Banded only:
+  struct BandKey {
+    uint64_t blocks;                      // lower block * 2^32 + higher block
+    uint32_t lane, position;              // the constraint's band and its position in cs
+  };
+  std::vector<BandKey> bandKeys_;         // per constraint within one band, sorted
+  std::vector<uint32_t> unitOf_;          // per coloured constraint: its unit, or kNoSlot
+  std::vector<uint32_t> unitLanes_;       // 4 per unit: the positions in cs of its lanes' constraints, or kNoSlot
+  std::vector<uint32_t> unitColour_;      // per unit: its colour, kNoSlot until coloured
+  std::vector<uint32_t> unitOrder_;       // the units in the order they were coloured
+  std::vector<DistanceConstraint> units_;  // per coloured unit, by colour: i < j its band-0 blocks, compliance 0 iff
+                                           // every lane is rigid
+  std::vector<uint32_t> unitIds_;         // parallel to units_: the unit's index into unitLanes_
+  GraphColouring unitColouring_;          // over band 0's particles
 
   template <class BlockOf>
   void sortIntoBlocks(const DistanceConstraint* cs, const uint32_t* colourBegin, BlockOf blockOf);
@@ -81,7 +120,12 @@ struct BlockSchedule {
   void colourBlocks(const DistanceConstraint* cs, uint32_t particles);
   bool blocksLeaveTooLittleParallelWork() const;
   void sequenceBlocks();
-  void packBatches(const DistanceConstraint* cs, const uint32_t* colourBegin, uint32_t particles);
+  void packBatches(const DistanceConstraint* cs, uint32_t particles);
+  void packUnit(const DistanceConstraint* cs, uint32_t unit, DistanceBatch& batch, DistanceBatchStrength& strength,
+                uint32_t batchIndex);
+  void layOut(const DistanceConstraint* cs, const uint32_t* colourBegin, uint32_t particles);
+  bool formUnits(const DistanceConstraint* cs, uint32_t coloured, uint32_t particles);
+  void colourUnits(const DistanceConstraint* cs, uint32_t coloured, uint32_t* unitColourBegin);
 };
 
 }  // namespace pbd

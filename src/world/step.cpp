@@ -6,6 +6,7 @@
 #include "constraints/attachment.h"
 #include "constraints/distance.h"
 #include "constraints/tet_volume.h"
+#include "math/band_layout.h"
 #include "math/wide_float.h"
 #include "world/rigid_damping.h"
 #include "world/symmetric_sweep.h"
@@ -338,11 +339,13 @@ void World::Impl::dampNonRigidMotions() {
 
 namespace {
 
-/// Projects constraints [begin, end) of `cs` in order (or in reverse), accumulating their multipliers.
+/// Projects constraints [begin, end) of `cs` in order (or in reverse), accumulating their multipliers; with
+/// `picks`, constraints picks[begin, end) instead.
 void projectRange(const DistanceConstraint* cs, Real* lambda, size_t begin, size_t end, Vec3* P, const Real* w,
-                  bool xpbd, Real invH2, bool backward = false) {
+                  bool xpbd, Real invH2, bool backward = false, const uint32_t* picks = nullptr) {
   for (size_t n = begin; n < end; ++n) {
-    const size_t k = backward ? begin + end - 1 - n : n;
+    const size_t at = backward ? begin + end - 1 - n : n;
+    const size_t k = picks ? picks[at] : at;
     const DistanceConstraint& d = cs[k];
     lambda[k] += projectDistance(P[d.i], P[d.j], w[d.i], w[d.j], d.minLength, d.maxLength, xpbd, d.kPrime,
                                  d.compliance * invH2, lambda[k]);
@@ -360,51 +363,58 @@ void World::Impl::projectDistancesGaussSeidel(bool xpbd, Real invH2, bool backwa
 /// Gauss-Seidel over the block schedule (schedule/block_schedule.h): one phase per non-empty block colour, whose
 /// blocks share no particle and so run on any thread; each block projects its constraints colour by colour (a
 /// colour-major block: its run of one colour), four at a time in SIMD; the overflow group runs serially last. The
-/// blocks work on paddedP, p with the inverse mass as a fourth float (one vector load per particle), copied in before
-/// the first block colour and back after the last, as phases of the same job. Backward (BDF2's return sweep) runs the
-/// same order reversed.
+/// blocks work on paddedP, p with the inverse mass as a fourth float (one vector load per particle) or, banded, p in
+/// the band layout (math/band_layout.h), copied in before the first block colour and back after the last, as phases
+/// of the same job; the unbanded constraints then run serially on p, before the overflow group. Backward (BDF2's
+/// return sweep) runs the same order reversed.
 void World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward) {
   BlockSchedule& blocks = schedule.blocks;
   constexpr uint32_t kGroups = BlockSchedule::kGroups;
-  const size_t particles = blocks.batches.empty() ? 0 : count();  // no batch, nothing to pad
-  enum class Kind : uint8_t { Overflow, Pad, Blocks, Unpad };
+  const bool banded = blocks.banded;
+  const uint32_t n = count(), m = blocks.bandParticles;
+  // What the copy in and out run over: particles, or banded the layout's blocks; no batch, nothing to copy.
+  const size_t copied = blocks.batches.empty() ? 0 : banded ? m : n;
+  enum class Kind : uint8_t { Overflow, Unbanded, Pad, Blocks, Unpad };
   struct Phase {
     Kind kind;
     uint32_t group;
   };
-  constexpr size_t kPhaseCount = kGroups + 3;
+  constexpr size_t kPhaseCount = kGroups + 4;
   Phase plan[kPhaseCount];
-  size_t sizes[kPhaseCount], minRanges[kPhaseCount], n = 0;
+  size_t sizes[kPhaseCount], minRanges[kPhaseCount], phases = 0;
   auto add = [&](Kind kind, uint32_t group, size_t size, size_t minRange) {
-    plan[n] = {kind, group}, sizes[n] = size, minRanges[n++] = minRange;
+    plan[phases] = {kind, group}, sizes[phases] = size, minRanges[phases++] = minRange;
   };
   const uint32_t* colourBegin = schedule.colourBegin;
   const uint32_t overflowBegin = colourBegin[GraphColouring::kOverflow];
   const size_t overflowSize = colourBegin[GraphColouring::kOverflow + 1] - overflowBegin;
-  if (backward) add(Kind::Overflow, 0, overflowSize, TaskSystem::kOneRange);
-  add(Kind::Pad, 0, particles, kParticlesPerTask);
+  const size_t copyPerTask = banded ? kParticlesPerTask / 4 : kParticlesPerTask;
+  if (backward) {
+    add(Kind::Overflow, 0, overflowSize, TaskSystem::kOneRange);
+    add(Kind::Unbanded, 0, blocks.unbanded.size(), TaskSystem::kOneRange);
+  }
+  add(Kind::Pad, 0, copied, copyPerTask);
   for (uint32_t k = 0; k < kGroups; ++k) {
     const uint32_t g = backward ? kGroups - 1 - k : k;
     const size_t size = blocks.groupBegin[g + 1] - blocks.groupBegin[g];
     if (size) add(Kind::Blocks, g, size, g == BlockSchedule::kSerialGroup ? TaskSystem::kOneRange : 1);
   }
-  add(Kind::Unpad, 0, particles, kParticlesPerTask);
-  if (!backward) add(Kind::Overflow, 0, overflowSize, TaskSystem::kOneRange);
+  add(Kind::Unpad, 0, copied, copyPerTask);
+  if (!backward) {
+    add(Kind::Unbanded, 0, blocks.unbanded.size(), TaskSystem::kOneRange);
+    add(Kind::Overflow, 0, overflowSize, TaskSystem::kOneRange);
+  }
   const DistanceBatch* batches = blocks.batches.data();
   const DistanceBatchStrength* strengths = blocks.strengths.data();
-  Real* xyzw = paddedP.data();
+  Real* padded = paddedP.data();
+  auto project = [&](size_t begin, size_t end, Real* lambda, BatchMethod method) {
+    if (banded) projectBandedDistanceBatches(batches, strengths, begin, end, lambda, padded, method, invH2);
+    else projectDistanceBatches(batches, strengths, begin, end, lambda, padded, method, invH2);
+  };
   auto segment = [&](const BlockSchedule::Segment& s) {
-    if (!xpbd) {
-      projectDistanceBatches(batches, strengths, s.begin, s.end, nullptr, xyzw, BatchMethod::Pbd, invH2);
-      return;
-    }
-    if (s.begin < s.rigidBegin) {
-      projectDistanceBatches(batches, strengths, s.begin, s.rigidBegin, blocks.lambda.data(), xyzw, BatchMethod::Xpbd,
-                             invH2);
-    }
-    if (s.rigidBegin < s.end) {
-      projectDistanceBatches(batches, strengths, s.rigidBegin, s.end, nullptr, xyzw, BatchMethod::RigidXpbd, invH2);
-    }
+    if (!xpbd) return project(s.begin, s.end, nullptr, BatchMethod::Pbd);
+    if (s.begin < s.rigidBegin) project(s.begin, s.rigidBegin, blocks.lambda.data(), BatchMethod::Xpbd);
+    if (s.rigidBegin < s.end) project(s.rigidBegin, s.end, nullptr, BatchMethod::RigidXpbd);
   };
   auto body = [&](size_t phase, size_t b, size_t e) {
     switch (plan[phase].kind) {
@@ -412,7 +422,14 @@ void World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward)
         projectRange(schedule.constraints.data(), schedule.lambda.data(), overflowBegin + b, overflowBegin + e,
                      asVec3(p), w.data(), xpbd, invH2, backward);
         break;
-      case Kind::Pad: padPositions(p.data(), w.data(), b, e, xyzw); break;
+      case Kind::Unbanded:
+        projectRange(schedule.constraints.data(), schedule.lambda.data(), b, e, asVec3(p), w.data(), xpbd, invH2,
+                     backward, blocks.unbanded.data());
+        break;
+      case Kind::Pad:
+        if (banded) padBandsRange(p.data(), w.data(), n, m, b, e, padded);
+        else padPositions(p.data(), w.data(), b, e, padded);
+        break;
       case Kind::Blocks:
         for (size_t q = b; q < e; ++q) {
           const size_t at = blocks.groupBegin[plan[phase].group] + (backward ? b + e - 1 - q : q);
@@ -420,10 +437,13 @@ void World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward)
           for (uint32_t k = first; k < last; ++k) segment(blocks.segments[backward ? first + last - 1 - k : k]);
         }
         break;
-      case Kind::Unpad: unpadPositions(xyzw, b, e, p.data()); break;
+      case Kind::Unpad:
+        if (banded) unpadBandsRange(padded, n, m, b, e, p.data());
+        else unpadPositions(padded, b, e, p.data());
+        break;
     }
   };
-  tasks->parallelPhases(n, sizes, minRanges, body);
+  tasks->parallelPhases(phases, sizes, minRanges, body);
 }
 
 /// Jacobi: every constraint is evaluated at the positions of the start of the iteration, and the corrections are
@@ -561,6 +581,7 @@ void World::Impl::zeroDistanceMultipliers() {
       std::fill(schedule.lambda.begin() + schedule.colourBegin[GraphColouring::kOverflow], schedule.lambda.end(),
                 Real(0));
       if (schedule.blocks.anyCompliant) std::fill(schedule.blocks.lambda.begin(), schedule.blocks.lambda.end(), Real(0));
+      for (uint32_t k : schedule.blocks.unbanded) schedule.lambda[k] = 0;
       break;
     case Solver::Jacobi:
     case Solver::ProjectiveDynamics: std::fill(schedule.lambda.begin(), schedule.lambda.end(), Real(0)); break;
@@ -575,10 +596,11 @@ void World::Impl::recordResidual(size_t pass, Real invH2) {
   const bool blocked = settings.solver == Solver::ColouredGaussSeidel || settings.solver == Solver::Hierarchical;
   const bool xpbd = settings.method == Method::Xpbd;
   ResidualSums sums;
-  if (blocked) {  // the batches, then the overflow group, whose constraints are in no batch
+  if (blocked) {  // the batches, then the unbanded and the overflow group, whose constraints are in no batch
     const BlockSchedule& blocks = schedule.blocks;
     addDistanceBatchResiduals(blocks.batches.data(), blocks.strengths.data(), blocks.lambda.data(), 0,
                               blocks.batches.size(), p.data(), count(), xpbd, invH2, sums);
+    for (uint32_t k : blocks.unbanded) addDistanceResiduals(cs, lambda, k, k + 1, p.data(), xpbd, invH2, sums);
     addDistanceResiduals(cs, lambda, schedule.colourBegin[GraphColouring::kOverflow],
                          schedule.colourBegin[GraphColouring::kOverflow + 1], p.data(), xpbd, invH2, sums);
   } else {

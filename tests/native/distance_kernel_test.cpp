@@ -4,10 +4,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
+#include <limits>
 #include <random>
 #include <vector>
 
 #include "constraints/distance.h"
+#include "math/band_layout.h"
 
 using namespace pbd;
 
@@ -228,4 +231,97 @@ TEST(DistanceKernel, RigidBatchesGiveXpbdsPositionsWithoutMultipliers) {
   EXPECT_EQ(0, std::memcmp(batchXyz.data(), serialXyz.data(), xyz.size() * sizeof(Real)));
   EXPECT_NE(0, std::memcmp(batchXyz.data(), xyz.data(), xyz.size() * sizeof(Real)));  // it did something
   for (int i = 0; i < 2 * n; ++i) EXPECT_EQ(padded[4 * i + 3], w[i]);
+}
+
+TEST(BandLayout, PaddingAndBackKeepEveryBitAndZeroTheTail) {
+  // n not a multiple of 4 (the last band short) and a multiple; the copies split into ranges as the thread pool
+  // splits them, one range of one block among them (the vector loop's edge cases: a range's last block, and a
+  // block whose last-band particle is the last particle).
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<Real> u(-2, 2);
+  for (uint32_t n : {1u, 7u, 13u, 64u, 4097u, 4098u, 4099u, 4100u}) {
+    const uint32_t m = bandParticles(n);
+    std::vector<Real> xyz(3 * n), w(n);
+    for (Real& x : xyz) x = u(rng);
+    for (Real& x : w) x = u(rng) + 3;
+    std::vector<Real> bands(16 * size_t(m), Real(7));  // not zero: the tail must be written
+    const size_t cuts[] = {0, m / 3, m / 3 + 1, m - 1, m};
+    for (size_t c = 0; c + 1 < std::size(cuts); ++c) {
+      if (cuts[c] < cuts[c + 1]) padBandsRange(xyz.data(), w.data(), n, m, cuts[c], cuts[c + 1], bands.data());
+    }
+    for (uint32_t b = 0; b < m; ++b) {
+      for (uint32_t lane = 0; lane < 4; ++lane) {
+        const size_t p = b + size_t(lane) * m;
+        const Real* s = bands.data() + 16 * b + lane;
+        for (int a = 0; a < 3; ++a) ASSERT_EQ(s[4 * a], p < n ? xyz[3 * p + a] : Real(0)) << n << " " << p;
+        ASSERT_EQ(s[12], p < n ? w[p] : Real(0)) << n << " " << p;
+      }
+    }
+    std::vector<Real> back(3 * n, Real(-9));
+    for (size_t c = 0; c + 1 < std::size(cuts); ++c) {
+      if (cuts[c] < cuts[c + 1]) unpadBandsRange(bands.data(), n, m, cuts[c], cuts[c + 1], back.data());
+    }
+    EXPECT_EQ(0, std::memcmp(back.data(), xyz.data(), xyz.size() * sizeof(Real))) << n;
+  }
+}
+
+TEST(DistanceKernel, BandedBatchIsBitIdenticalToOneByOne) {
+  // 4U independent constraints on 8U particles, constraint k on particles 2k and 2k+1: with m = 2U particles a
+  // band, constraints k, k + U, k + 2U, k + 3U are translates by m, one batch. Every kind (slack, bilateral,
+  // coincident, pinned ends, rigid and compliant), and fillers in some lanes, which must leave their particles be.
+  const uint32_t units = 13, n = 4 * units, m = 2 * units;
+  const auto [xyz, w, cs] = independentConstraints(int(n), 17, false);
+  auto filler = [](uint32_t k) { return k % 9 == 4; };
+  std::vector<DistanceBatch> batches(units);
+  std::vector<DistanceBatchStrength> strengths(units);
+  for (uint32_t unit = 0; unit < units; ++unit) {
+    for (uint32_t lane = 0; lane < 4; ++lane) {
+      const uint32_t k = unit + lane * units;
+      const DistanceConstraint& c = cs[k];
+      ASSERT_EQ(c.i, 2 * unit + lane * m);
+      ASSERT_EQ(c.j, 2 * unit + 1 + lane * m);
+      batches[unit].i[lane] = c.i, batches[unit].j[lane] = c.j;
+      batches[unit].minLength[lane] = filler(k) ? 0 : c.minLength;
+      batches[unit].maxLength[lane] = filler(k) ? std::numeric_limits<Real>::infinity() : c.maxLength;
+      strengths[unit].kPrime[lane] = filler(k) ? 0 : c.kPrime;
+      strengths[unit].compliance[lane] = filler(k) ? 0 : c.compliance;
+    }
+  }
+  for (bool xpbd : {true, false}) {
+    std::vector<Real> batchXyz = xyz, serialXyz = xyz, batchLambda(4 * units, 0.01f), serialLambda(4 * units, 0.01f);
+    std::vector<Real> bands(16 * size_t(m));
+    padBandsRange(batchXyz.data(), w.data(), 2 * n, m, 0, m, bands.data());
+    const BatchMethod method = xpbd ? BatchMethod::Xpbd : BatchMethod::Pbd;
+    projectBandedDistanceBatches(batches.data(), strengths.data(), 0, 5, batchLambda.data(), bands.data(), method,
+                                 3600);
+    projectBandedDistanceBatches(batches.data(), strengths.data(), 5, units, batchLambda.data(), bands.data(),
+                                 method, 3600);
+    for (uint32_t b = 0; b < m; ++b) {  // w rides along unchanged
+      for (uint32_t lane = 0; lane < 4; ++lane) ASSERT_EQ(bands[16 * b + 12 + lane], w[b + lane * m]);
+    }
+    unpadBandsRange(bands.data(), 2 * n, m, 0, m, batchXyz.data());
+    Vec3* P = reinterpret_cast<Vec3*>(serialXyz.data());
+    for (uint32_t k = 0; k < n; ++k) {
+      if (filler(k)) continue;
+      const DistanceConstraint& c = cs[k];
+      serialLambda[k] += projectDistance(P[c.i], P[c.j], w[c.i], w[c.j], c.minLength, c.maxLength, xpbd, c.kPrime,
+                                         c.compliance * 3600, serialLambda[k]);
+    }
+    EXPECT_EQ(0, std::memcmp(batchXyz.data(), serialXyz.data(), xyz.size() * sizeof(Real))) << "xpbd " << xpbd;
+    for (uint32_t unit = 0; unit < units; ++unit) {  // multipliers lane by lane: batch u's lane L is constraint u + L U
+      for (uint32_t lane = 0; lane < 4; ++lane) {
+        const uint32_t k = unit + lane * units;
+        EXPECT_EQ(batchLambda[4 * unit + lane], xpbd ? serialLambda[k] : 0.01f) << k;
+      }
+    }
+    size_t moved = 0;  // it did something, and nothing to a filler's particles
+    for (uint32_t k = 0; k < n; ++k) {
+      const bool same = std::memcmp(&batchXyz[6 * k], &xyz[6 * k], 6 * sizeof(Real)) == 0;
+      if (filler(k)) {
+        EXPECT_TRUE(same) << k;
+      }
+      moved += !same;
+    }
+    EXPECT_GT(moved, n / 3);  // the slack, coincident and pinned ones may not move
+  }
 }

@@ -1,0 +1,71 @@
+// Positions in four bands: the layout in which four constraints that are translates of one another load and store
+// whole vectors, with no transpose (schedule/block_schedule.h, "Banded").
+//
+// The particles [0, n) are cut into four bands of m = ceil(n / 4); particle p sits in lane p / m of block p mod m,
+// and a block is 16 floats: x x x x y y y y z z z z w w w w (w the inverse mass). Lane L of block b is particle
+// b + L m; the lanes past n (the last band's tail) hold zeros, inverse mass 0 included, so the kernels leave them be.
+// A row-major grid cloth's bands are four strips of rows, translates of one another: the constraint (i, j) in band 0
+// and its three translates (i + L m, j + L m) form one batch whose two ends are two blocks.
+//
+// The copies move data only: the bits are the positions'.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "math/wide_float.h"
+
+namespace pbd {
+
+/// m: particles per band (and blocks of the layout) for n particles.
+inline uint32_t bandParticles(uint32_t n) { return (n + 3) / 4; }
+
+/// bands[16 b ..] = the xyz and w of particles b + L m (L = 0..3), for blocks b in [begin, end).
+inline void padBandsRange(const float* xyz, const float* w, uint32_t n, uint32_t m, size_t begin, size_t end,
+                          float* bands) {
+  size_t b = begin;
+  // A vector load per particle reads its x y z and the next particle's x (dropped by the transpose's fourth row):
+  // within bounds while the last band's particle is not the last particle.
+  for (; b < end && b + 3 * size_t(m) + 1 < n; ++b) {
+    Float4 p0 = Float4::load(xyz + 3 * b), p1 = Float4::load(xyz + 3 * (b + m));
+    Float4 p2 = Float4::load(xyz + 3 * (b + 2 * size_t(m))), p3 = Float4::load(xyz + 3 * (b + 3 * size_t(m)));
+    transpose(p0, p1, p2, p3);
+    float* o = bands + 16 * b;
+    p0.store(o), p1.store(o + 4), p2.store(o + 8);
+    Float4::make(w[b], w[b + m], w[b + 2 * size_t(m)], w[b + 3 * size_t(m)]).store(o + 12);
+  }
+  for (; b < end; ++b) {
+    for (uint32_t lane = 0; lane < 4; ++lane) {
+      const size_t p = b + lane * size_t(m);
+      float* o = bands + 16 * b + lane;
+      const bool real = p < n;
+      o[0] = real ? xyz[3 * p] : 0, o[4] = real ? xyz[3 * p + 1] : 0, o[8] = real ? xyz[3 * p + 2] : 0;
+      o[12] = real ? w[p] : 0;
+    }
+  }
+}
+
+/// xyz of the particles of blocks [begin, end) back from `bands`; padBandsRange's way back, w dropped.
+inline void unpadBandsRange(const float* bands, uint32_t n, uint32_t m, size_t begin, size_t end, float* xyz) {
+  size_t b = begin;
+  // A vector store per particle writes its x y z and, with w, over the next particle's x, which the next block
+  // writes after it. So not for a range's last block (the next one may be another thread's), nor where the last
+  // band's particle is the last particle.
+  for (; b + 1 < end && b + 3 * size_t(m) + 1 < n; ++b) {
+    const float* s = bands + 16 * b;
+    Float4 x = Float4::load(s), y = Float4::load(s + 4), z = Float4::load(s + 8), w = Float4::load(s + 12);
+    transpose(x, y, z, w);
+    x.store(xyz + 3 * b), y.store(xyz + 3 * (b + m));
+    z.store(xyz + 3 * (b + 2 * size_t(m))), w.store(xyz + 3 * (b + 3 * size_t(m)));
+  }
+  for (; b < end; ++b) {
+    for (uint32_t lane = 0; lane < 4; ++lane) {
+      const size_t p = b + lane * size_t(m);
+      if (p >= n) continue;
+      const float* s = bands + 16 * b + lane;
+      xyz[3 * p] = s[0], xyz[3 * p + 1] = s[4], xyz[3 * p + 2] = s[8];
+    }
+  }
+}
+
+}  // namespace pbd
