@@ -141,11 +141,14 @@ void projectDistanceBatches(const DistanceBatch* batches, const DistanceBatchStr
 
 /// The same on positions in the band layout (math/band_layout.h), for batches whose lane L has both particles in
 /// band L and at the same blocks as lane 0's (i[L] = i[0] + L m, j[L] = j[0] + L m; i[0], j[0] < m): each end is then
-/// one block, loaded and stored as whole vectors. A lane with minLength 0 and maxLength +∞ is never active (C = 0),
+/// one block, loaded and stored as whole vectors. With `shift` 1, lane L's second particle is in band L + 1 instead
+/// (j[L] = j[3] + (L + 1) m for L < 3, j[3] < m; lane 3 must be a filler): its block's vectors are rotated a lane
+/// on load and back on store. A lane with minLength 0 and maxLength +∞ is never active (C = 0),
 /// so it leaves its particles where they are (adding a zero correction: a -0 coordinate may become +0): the filler of
 /// a batch with fewer than four translates.
 void projectBandedDistanceBatches(const DistanceBatch* batches, const DistanceBatchStrength* strengths, size_t begin,
-                                  size_t end, Real* lambda, Real* bands, BatchMethod method, Real invH2);
+                                  size_t end, Real* lambda, Real* bands, BatchMethod method, Real invH2,
+                                  uint32_t shift = 0);
 
 /// The residual of the convergence record per lane: r = C + α̃λ (XPBD; pass α̃λ = 0 for PBD's r = C), with C as the
 /// kernel computes it from p1 - p2 = (dx, dy, dz), and C = 0 where the particles coincide (as evalDistance).

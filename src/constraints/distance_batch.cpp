@@ -62,26 +62,33 @@ struct LoadedBatch {
   }
 };
 
-// One batch of four translated constraints in the band layout (math/band_layout.h): lane L's particles are in band
-// L, so each end is one block and each coordinate one vector. Lane 0 is band 0, where a particle's index is its
-// block's.
+// One batch of four translated constraints in the band layout (math/band_layout.h): lane L's first particle is in
+// band L, so each end is one block and each coordinate one vector. Lane 0's first particle is in band 0, where a
+// particle's index is its block's. kShifted: lane L's second particle is in band L + 1 (across a band's edge), so
+// the second block's vectors are rotated down a lane on load and back on store; lane 3 then pairs band 3 with band
+// 0, a filler, which never acts, and whose second particle (band 0) has its block's index.
+template <bool kShifted>
 struct BandedBatch {
   Real *a, *b;            // the blocks of the lanes' first and second particles
   Float4 x1, y1, z1, w1;  // first particles, one per lane
   Float4 x2, y2, z2, w2;  // second particles
 
+  static Float4 in(Float4 v) { return kShifted ? v.rotatedDown() : v; }
+  static Float4 out(Float4 v) { return kShifted ? v.rotatedUp() : v; }
+
   static BandedBatch load(const DistanceBatch& batch, Real* bands) {
     BandedBatch l;
     l.a = bands + 16 * size_t(batch.i[0]);
-    l.b = bands + 16 * size_t(batch.j[0]);
+    l.b = bands + 16 * size_t(batch.j[kShifted ? 3 : 0]);
     l.x1 = Float4::load(l.a), l.y1 = Float4::load(l.a + 4), l.z1 = Float4::load(l.a + 8), l.w1 = Float4::load(l.a + 12);
-    l.x2 = Float4::load(l.b), l.y2 = Float4::load(l.b + 4), l.z2 = Float4::load(l.b + 8), l.w2 = Float4::load(l.b + 12);
+    l.x2 = in(Float4::load(l.b)), l.y2 = in(Float4::load(l.b + 4));
+    l.z2 = in(Float4::load(l.b + 8)), l.w2 = in(Float4::load(l.b + 12));
     return l;
   }
 
   void store(Float4 p1x, Float4 p1y, Float4 p1z, Float4 p2x, Float4 p2y, Float4 p2z) const {
     p1x.store(a), p1y.store(a + 4), p1z.store(a + 8);
-    p2x.store(b), p2y.store(b + 4), p2z.store(b + 8);
+    out(p2x).store(b), out(p2y).store(b + 4), out(p2z).store(b + 8);
   }
 };
 
@@ -201,8 +208,10 @@ void projectDistanceBatches(const DistanceBatch* batches, const DistanceBatchStr
 }
 
 void projectBandedDistanceBatches(const DistanceBatch* batches, const DistanceBatchStrength* strengths, size_t begin,
-                                  size_t end, Real* lambda, Real* bands, BatchMethod method, Real invH2) {
-  projectBatchesBy<BandedBatch>(method, batches, strengths, begin, end, lambda, bands, invH2);
+                                  size_t end, Real* lambda, Real* bands, BatchMethod method, Real invH2,
+                                  uint32_t shift) {
+  if (shift) projectBatchesBy<BandedBatch<true>>(method, batches, strengths, begin, end, lambda, bands, invH2);
+  else projectBatchesBy<BandedBatch<false>>(method, batches, strengths, begin, end, lambda, bands, invH2);
 }
 
 }  // namespace pbd

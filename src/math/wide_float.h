@@ -66,6 +66,9 @@ struct Float4 {
   }
   template <int k>
   float lane() const { return wasm_f32x4_extract_lane(v, k); }
+  /// Lane k gets lane k + 1 (lane 3 gets lane 0), and back.
+  Float4 rotatedDown() const { return {wasm_i32x4_shuffle(v, v, 1, 2, 3, 0)}; }
+  Float4 rotatedUp() const { return {wasm_i32x4_shuffle(v, v, 3, 0, 1, 2)}; }
   /// Rows to columns: four xyzw particles in, x y z w of the four out, and back (it is its own inverse).
   friend void transpose(Float4& a, Float4& b, Float4& c, Float4& d) {
     const v128_t ab01 = wasm_i32x4_shuffle(a.v, b.v, 0, 4, 1, 5), cd01 = wasm_i32x4_shuffle(c.v, d.v, 0, 4, 1, 5);
@@ -116,6 +119,8 @@ struct Float4 {
   }
   template <int k>
   float lane() const { return _mm_cvtss_f32(_mm_shuffle_ps(v, v, _MM_SHUFFLE(k, k, k, k))); }
+  Float4 rotatedDown() const { return {_mm_shuffle_ps(v, v, _MM_SHUFFLE(0, 3, 2, 1))}; }
+  Float4 rotatedUp() const { return {_mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 1, 0, 3))}; }
   friend void transpose(Float4& a, Float4& b, Float4& c, Float4& d) { _MM_TRANSPOSE4_PS(a.v, b.v, c.v, d.v); }
   friend Float4 operator+(Float4 a, Float4 b) { return {_mm_add_ps(a.v, b.v)}; }
   friend Float4 operator-(Float4 a, Float4 b) { return {_mm_sub_ps(a.v, b.v)}; }
@@ -166,6 +171,8 @@ struct Float4 {
   }
   template <int k>
   float lane() const { return vgetq_lane_f32(v, k); }
+  Float4 rotatedDown() const { return {vextq_f32(v, v, 1)}; }
+  Float4 rotatedUp() const { return {vextq_f32(v, v, 3)}; }
   /// 32-bit transposes of the pairs (a b), (c d), then 64-bit ones across them.
   friend void transpose(Float4& a, Float4& b, Float4& c, Float4& d) {
     const float64x2_t ab02 = vreinterpretq_f64_f32(vtrn1q_f32(a.v, b.v)), ab13 = vreinterpretq_f64_f32(vtrn2q_f32(a.v, b.v));
@@ -209,6 +216,8 @@ struct Float4 {
   void scatter(float* a, float* b, float* c, float* d) const { *a = v[0], *b = v[1], *c = v[2], *d = v[3]; }
   template <int k>
   float lane() const { return v[k]; }
+  Float4 rotatedDown() const { return {{v[1], v[2], v[3], v[0]}}; }
+  Float4 rotatedUp() const { return {{v[3], v[0], v[1], v[2]}}; }
   friend void transpose(Float4& a, Float4& b, Float4& c, Float4& d) {
     Float4* rows[4] = {&a, &b, &c, &d};
     for (int r = 0; r < 4; ++r)

@@ -15,7 +15,8 @@ void BlockSchedule::reserve(size_t particles, size_t constraints) {
   // At most kMaxBlocks blocks (blocks of particles: blockParticles grows until kTargetBlocks fit), so everything but
   // the per-particle and per-constraint arrays has a fixed bound. A block of particles has a segment per colour, a
   // colour-major block one.
-  const size_t maxSegments = std::max(size_t(kTargetBlocks) * kColours, size_t(kMaxBlocks));
+  const size_t maxSegments = 2 * std::max(size_t(kTargetBlocks) * kColours, size_t(kMaxBlocks));  // banded: plain,
+                                                                                                  // shifted
   blockSequence.reserve(kMaxBlocks);
   segmentBegin.reserve(kMaxBlocks + 1);
   segments.reserve(maxSegments);
@@ -24,7 +25,7 @@ void BlockSchedule::reserve(size_t particles, size_t constraints) {
   strengths.reserve(constraints / 3 + maxSegments);
   lambda.reserve(4 * (constraints / 3 + maxSegments));
   slotOf.reserve(constraints);
-  bucketBegin_.reserve(size_t(kMaxBlocks) * kColours * 2 + 1);
+  bucketBegin_.reserve(size_t(kMaxBlocks) * kColours * kBucketsPerColour + 1);
   byBlock_.reserve(constraints);
   groupOfBlock_.reserve(kMaxBlocks);
   touchedGroups_.reserve(particles);
@@ -36,18 +37,21 @@ void BlockSchedule::reserve(size_t particles, size_t constraints) {
   unitOrder_.reserve(constraints);
   units_.reserve(constraints);
   unitIds_.reserve(constraints);
+  unitShift_.reserve(constraints);
   unitColouring_.reserveParticles(particles / 4 + 1);
 }
 
-/// Counting sort of the coloured constraints by (block, colour, rigid): a block's constraints colour by colour, and
-/// within a colour the compliant ones first, so that XPBD runs the rigid ones without strengths or multipliers
-/// (BatchMethod::RigidXpbd). blockOf(k, colour) < blockCount. Bucket b ends at bucketBegin_[b + 1].
+/// Counting sort of the coloured constraints by (block, colour, shifted, rigid): a block's constraints colour by
+/// colour; within a colour (banded) the plain units, then the shifted ones; and within those the compliant ones
+/// first, so that XPBD runs the rigid ones without strengths or multipliers (BatchMethod::RigidXpbd).
+/// blockOf(k, colour) < blockCount. Bucket b ends at bucketBegin_[b + 1].
 template <class BlockOf>
 void BlockSchedule::sortIntoBlocks(const DistanceConstraint* cs, const uint32_t* colourBegin, BlockOf blockOf) {
   const auto bucketOf = [&](uint32_t k, uint32_t colour) {
-    return (blockOf(k, colour) * kColours + colour) * 2 + (cs[k].compliance == 0 ? 1 : 0);
+    const uint32_t shifted = banded ? unitShift_[k] : 0;
+    return ((blockOf(k, colour) * kColours + colour) * 2 + shifted) * 2 + (cs[k].compliance == 0 ? 1 : 0);
   };
-  const uint32_t buckets = blockCount * kColours * 2;
+  const uint32_t buckets = blockCount * kColours * kBucketsPerColour;
   bucketBegin_.assign(buckets + 1, 0);
   for (uint32_t c = 0; c < kColours; ++c) {
     for (uint32_t k = colourBegin[c]; k < colourBegin[c + 1]; ++k) ++bucketBegin_[bucketOf(k, c) + 1];
@@ -124,8 +128,8 @@ void BlockSchedule::packBatches(const DistanceConstraint* cs, uint32_t particles
   anyCompliant = false;
   for (uint32_t block : blockSequence) {
     segmentBegin.push_back(uint32_t(segments.size()));
-    for (uint32_t c = 0; c < kColours; ++c) {
-      const uint32_t compliantBucket = (block * kColours + c) * 2;
+    for (uint32_t c = 0; c < kColours * 2; ++c) {  // colour c / 2, plain then shifted
+      const uint32_t compliantBucket = (block * kColours * 2 + c) * 2;
       const uint32_t first = bucketBegin_[compliantBucket], rigid = bucketBegin_[compliantBucket + 1],
                      last = bucketBegin_[compliantBucket + 2];
       if (first == last) continue;
@@ -134,7 +138,7 @@ void BlockSchedule::packBatches(const DistanceConstraint* cs, uint32_t particles
         batches.resize(begin + n);
         strengths.resize(batches.size());
         for (uint32_t q = 0; q < n; ++q) packUnit(cs, byBlock_[first + q], batches[begin + q], strengths[begin + q], begin + q);
-        segments.push_back({begin, begin + (rigid - first), uint32_t(batches.size())});
+        segments.push_back({begin, begin + (rigid - first), uint32_t(batches.size()), c % 2});
       } else {
         batches.resize(begin + (n + 3) / 4);
         strengths.resize(batches.size());
@@ -150,14 +154,15 @@ void BlockSchedule::packBatches(const DistanceConstraint* cs, uint32_t particles
   lambda.assign(4 * batches.size(), Real(0));
 }
 
-/// Batch `batchIndex` from units_[at]: lane L on particles i + L m and j + L m, with its constraint's lengths and
-/// strengths, or a filler (lengths 0 and +∞: never active) where the unit has no translate in band L.
+/// Batch `batchIndex` from units_[at]: lane L on particles i + L m and j + ((L + shift) mod 4) m, with its
+/// constraint's lengths and strengths, or a filler (lengths 0 and +∞: never active) where the unit has no
+/// translate in band L.
 void BlockSchedule::packUnit(const DistanceConstraint* cs, uint32_t at, DistanceBatch& batch,
                              DistanceBatchStrength& strength, uint32_t batchIndex) {
   const uint32_t unit = unitIds_[at];
   for (uint32_t lane = 0; lane < 4; ++lane) {
     batch.i[lane] = units_[at].i + lane * bandParticles;
-    batch.j[lane] = units_[at].j + lane * bandParticles;
+    batch.j[lane] = units_[at].j + (lane + unitShift_[at]) % 4 * bandParticles;
     const uint32_t k = unitLanes_[4 * unit + lane];
     const bool real = k != kNoSlot;
     batch.minLength[lane] = real ? cs[k].minLength : Real(0);
@@ -168,29 +173,40 @@ void BlockSchedule::packUnit(const DistanceConstraint* cs, uint32_t at, Distance
   }
 }
 
-/// Banded: the units of the coloured constraints cs[0, coloured). A constraint with both particles in band L (of
-/// m = bandParticles) sits at blocks (i mod m, j mod m); the constraints at one pair of blocks fill units lane by
-/// lane, one per band each (a second one in the same band starts another unit). Returns whether the units cover
-/// kMinBandedShare of the constraints and fill that share of their lanes.
+BlockSchedule::BandPlace BlockSchedule::bandPlace(const DistanceConstraint& c, uint32_t m) {
+  const uint32_t li = c.i / m, lj = c.j / m, bi = c.i - li * m, bj = c.j - lj * m;
+  if (li == lj) return {std::min(bi, bj), std::max(bi, bj), li, 0, true};
+  if (li + 1 == lj) return {bi, bj, li, 1, bi != bj};  // a particle and its own translate: a chain, not four lanes
+  if (lj + 1 == li) return {bj, bi, lj, 1, bi != bj};
+  return {0, 0, 0, 0, false};
+}
+
+/// Banded: the units of the coloured constraints cs[0, coloured). A constraint sits at blocks (a, b) with a shift
+/// (bandPlace); the constraints at one place fill units lane by lane, one per band each (a second one in the same
+/// band starts another unit). Returns whether the units cover kMinBandedShare of the constraints and fill that
+/// share of their lanes.
 bool BlockSchedule::formUnits(const DistanceConstraint* cs, uint32_t coloured, uint32_t particles) {
   const uint32_t m = bandParticles = (particles + 3) / 4;
   if (m < kMinBandParticles) return false;
   bandKeys_.clear();
   for (uint32_t k = 0; k < coloured; ++k) {
-    const uint32_t lane = cs[k].i / m;
-    if (cs[k].j / m != lane) continue;
-    const uint32_t a = cs[k].i - lane * m, b = cs[k].j - lane * m;
-    bandKeys_.push_back({uint64_t(std::min(a, b)) << 32 | std::max(a, b), lane, k});
+    const BandPlace place = bandPlace(cs[k], m);
+    if (place.banded) bandKeys_.push_back({uint64_t(place.a) << 32 | place.b, place.shift, place.lane, k});
   }
   std::sort(bandKeys_.begin(), bandKeys_.end(), [](const BandKey& x, const BandKey& y) {
-    return x.blocks != y.blocks ? x.blocks < y.blocks : x.lane != y.lane ? x.lane < y.lane : x.position < y.position;
+    if (x.blocks != y.blocks) return x.blocks < y.blocks;
+    if (x.shift != y.shift) return x.shift < y.shift;
+    return x.lane != y.lane ? x.lane < y.lane : x.position < y.position;
   });
   unitOf_.assign(coloured, kNoSlot);
   unitLanes_.clear();
   size_t filled = 0;
   for (size_t g = 0; g < bandKeys_.size();) {
     size_t laneBegin[5] = {g, g, g, g, g}, h = g;
-    for (; h < bandKeys_.size() && bandKeys_[h].blocks == bandKeys_[g].blocks; ++h) laneBegin[bandKeys_[h].lane + 1] = h + 1;
+    for (; h < bandKeys_.size() && bandKeys_[h].blocks == bandKeys_[g].blocks && bandKeys_[h].shift == bandKeys_[g].shift;
+         ++h) {
+      laneBegin[bandKeys_[h].lane + 1] = h + 1;
+    }
     for (uint32_t lane = 1; lane < 5; ++lane) laneBegin[lane] = std::max(laneBegin[lane], laneBegin[lane - 1]);
     size_t deepest = 0;
     for (uint32_t lane = 0; lane < 4; ++lane) deepest = std::max(deepest, laneBegin[lane + 1] - laneBegin[lane]);
@@ -223,8 +239,8 @@ void BlockSchedule::colourUnits(const DistanceConstraint* cs, uint32_t coloured,
   for (uint32_t k = 0; k < coloured; ++k) {
     const uint32_t unit = unitOf_[k];
     if (unit != kNoSlot && unitColour_[unit] == kNoSlot) {
-      const uint32_t lane = cs[k].i / m;
-      unitColour_[unit] = unitColouring_.add(std::min(cs[k].i, cs[k].j) - lane * m, std::max(cs[k].i, cs[k].j) - lane * m);
+      const BandPlace place = bandPlace(cs[k], m);
+      unitColour_[unit] = unitColouring_.add(place.a, place.b);
       if (unitColour_[unit] != GraphColouring::kOverflow) {
         unitOrder_.push_back(unit);
         ++unitColourBegin[unitColour_[unit] + 1];
@@ -237,18 +253,20 @@ void BlockSchedule::colourUnits(const DistanceConstraint* cs, uint32_t coloured,
   std::copy(unitColourBegin, unitColourBegin + kColours, next);
   units_.resize(unitOrder_.size());
   unitIds_.resize(unitOrder_.size());
+  unitShift_.resize(unitOrder_.size());
   for (uint32_t unit : unitOrder_) {
     const uint32_t at = next[unitColour_[unit]]++;
     bool rigid = true;
-    uint32_t a = 0, b = 0;
+    BandPlace place{};
     for (uint32_t lane = 0; lane < 4; ++lane) {
       const uint32_t k = unitLanes_[4 * unit + lane];
       if (k == kNoSlot) continue;
       rigid &= cs[k].compliance == 0;
-      a = std::min(cs[k].i, cs[k].j) - lane * m, b = std::max(cs[k].i, cs[k].j) - lane * m;
+      place = bandPlace(cs[k], m);
     }
-    units_[at] = {a, b, 0, 0, rigid ? Real(0) : Real(1), 0, 0};
+    units_[at] = {place.a, place.b, 0, 0, rigid ? Real(0) : Real(1), 0, 0};
     unitIds_[at] = unit;
+    unitShift_[at] = uint8_t(place.shift);
   }
 }
 
@@ -273,7 +291,11 @@ void BlockSchedule::layOut(const DistanceConstraint* cs, const uint32_t* colourB
   blockParticles = kMinBlockParticles;
   while (uint64_t(blockParticles) * kTargetBlocks < particles) blockParticles *= 2;
   blockCount = (particles + blockParticles - 1) / blockParticles;
-  sortIntoBlocks(cs, colourBegin, [&](uint32_t k, uint32_t) { return std::min(cs[k].i, cs[k].j) / blockParticles; });
+  // A unit's block is its first block's: a shifted unit's is then the one on the band's far side, beside its other
+  // block across the wrap (a grid's last rows of band 0 and its first), which keeps a grid's strips in two colours.
+  sortIntoBlocks(cs, colourBegin, [&](uint32_t k, uint32_t) {
+    return (banded ? cs[k].i : std::min(cs[k].i, cs[k].j)) / blockParticles;
+  });
   colourBlocks(cs, particles);
   if (colourBegin[kColours] >= kMinColourMajorConstraints && blocksLeaveTooLittleParallelWork()) {
     // Colour-major: block c K + q holds the q-th of K equal runs of colour c, in colour order.

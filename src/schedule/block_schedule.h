@@ -19,10 +19,13 @@
 // (i + L m, j + L m) in bands 1 to 3, lane L each, which load and store whole vectors on the band layout with no
 // transpose. Units are scheduled exactly as constraints are above, on the m particles of band 0 (a unit conflicts
 // with another when they share a block of the layout, that is a band-0 particle): coloured, cut into blocks,
-// sequenced. A unit may lack a translate; its lane is then a filler that never acts. Constraints whose two
-// particles lie in different bands (a grid's rows across a band's edge) have no unit: they are `unbanded`,
-// projected one by one on the unpadded positions after the batches. Chosen when at least kMinBandedShare of the
-// coloured constraints are in units, the units are that full, and m is at least kMinBandParticles.
+// sequenced. A unit may lack a translate; its lane is then a filler that never acts. A constraint across a band's
+// edge (a grid's rows across it), one particle in band L and the other in band L + 1, makes a shifted unit with its
+// translates across the other edges: lanes 0 to 2, the second block's vectors rotated a lane (lane 3, which would
+// reach a fifth band, a filler). What fits neither (particles two bands apart, or a particle and its own translate)
+// is `unbanded`, projected one by one on the unpadded positions after the batches. Chosen when at least
+// kMinBandedShare of the coloured constraints are in units, the units are that full, and m is at least
+// kMinBandParticles.
 #pragma once
 
 #include <cstdint>
@@ -49,15 +52,19 @@ struct BlockSchedule {
                                                                 ///< too little work to share out anyway.
   static constexpr uint32_t kNoSlot = ~0u;                   ///< slotOf of an overflow-group or unbanded
                                                              ///< constraint.
-  static constexpr uint32_t kMinBandParticles = 1024;        ///< Banded only from m = 1024 (a 64² cloth): below
-                                                             ///< it the pass is too short for the layout to matter.
+  static constexpr uint32_t kMinBandParticles = 2048;        ///< Banded only from m = 2048 (a 91² cloth): 8 blocks
+                                                             ///< of band 0 at least. A 17³-vertex tet cube (m =
+                                                             ///< 1,229) made 5, too few to alternate, and turned
+                                                             ///< colour-major: a barrier per colour.
   static constexpr double kMinBandedShare = 0.9;             ///< Banded only with at least this share of the
                                                              ///< coloured constraints in units, and of the units'
                                                              ///< lanes filled.
 
-  /// One colour's constraints of one block, as batches [begin, end); from rigidBegin on every lane is rigid.
+  /// One colour's constraints of one block, as batches [begin, end); from rigidBegin on every lane is rigid. Banded,
+  /// `shift` 1 for a segment of shifted units (lane L's second particle in band L + 1), else 0.
   struct Segment {
     uint32_t begin, rigidBegin, end;
+    uint32_t shift = 0;
   };
 
   bool colourMajor = false;                      ///< The layout: blocks of particles (false) or of colours (true).
@@ -100,9 +107,16 @@ struct BlockSchedule {
   std::vector<uint32_t> groupOfBlock_;    // per block id
   std::vector<uint32_t> touchedGroups_;   // per particle: bits of the block colours whose blocks touch it
   // Banded only:
+  /// Where a constraint sits in the band layout: blocks a (lane `lane`) and b (lane `lane + shift`), a < b when
+  /// shift is 0; `banded` false if it fits no unit.
+  struct BandPlace {
+    uint32_t a, b, lane, shift;
+    bool banded;
+  };
+  static BandPlace bandPlace(const DistanceConstraint& c, uint32_t m);
   struct BandKey {
-    uint64_t blocks;                      // lower block * 2^32 + higher block
-    uint32_t lane, position;              // the constraint's band and its position in cs
+    uint64_t blocks;                      // a * 2^32 + b
+    uint32_t shift, lane, position;       // the constraint's shift, lower band and position in cs
   };
   std::vector<BandKey> bandKeys_;         // per constraint within one band, sorted
   std::vector<uint32_t> unitOf_;          // per coloured constraint: its unit, or kNoSlot
@@ -112,11 +126,13 @@ struct BlockSchedule {
   std::vector<DistanceConstraint> units_;  // per coloured unit, by colour: i < j its band-0 blocks, compliance 0 iff
                                            // every lane is rigid
   std::vector<uint32_t> unitIds_;         // parallel to units_: the unit's index into unitLanes_
+  std::vector<uint8_t> unitShift_;        // parallel to units_: 1 for a shifted unit
   GraphColouring unitColouring_;          // over band 0's particles
 
   template <class BlockOf>
   void sortIntoBlocks(const DistanceConstraint* cs, const uint32_t* colourBegin, BlockOf blockOf);
-  uint32_t blockBegin(uint32_t block) const { return bucketBegin_[block * GraphColouring::kColours * 2]; }
+  static constexpr uint32_t kBucketsPerColour = 4;  // (plain, shifted) x (compliant, rigid)
+  uint32_t blockBegin(uint32_t block) const { return bucketBegin_[block * GraphColouring::kColours * kBucketsPerColour]; }
   void colourBlocks(const DistanceConstraint* cs, uint32_t particles);
   bool blocksLeaveTooLittleParallelWork() const;
   void sequenceBlocks();

@@ -407,11 +407,11 @@ void World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward)
   const DistanceBatch* batches = blocks.batches.data();
   const DistanceBatchStrength* strengths = blocks.strengths.data();
   Real* padded = paddedP.data();
-  auto project = [&](size_t begin, size_t end, Real* lambda, BatchMethod method) {
-    if (banded) projectBandedDistanceBatches(batches, strengths, begin, end, lambda, padded, method, invH2);
-    else projectDistanceBatches(batches, strengths, begin, end, lambda, padded, method, invH2);
-  };
   auto segment = [&](const BlockSchedule::Segment& s) {
+    auto project = [&](size_t begin, size_t end, Real* lambda, BatchMethod method) {
+      if (banded) projectBandedDistanceBatches(batches, strengths, begin, end, lambda, padded, method, invH2, s.shift);
+      else projectDistanceBatches(batches, strengths, begin, end, lambda, padded, method, invH2);
+    };
     if (!xpbd) return project(s.begin, s.end, nullptr, BatchMethod::Pbd);
     if (s.begin < s.rigidBegin) project(s.begin, s.rigidBegin, blocks.lambda.data(), BatchMethod::Xpbd);
     if (s.rigidBegin < s.end) project(s.rigidBegin, s.end, nullptr, BatchMethod::RigidXpbd);

@@ -325,3 +325,57 @@ TEST(DistanceKernel, BandedBatchIsBitIdenticalToOneByOne) {
     EXPECT_GT(moved, n / 3);  // the slack, coincident and pinned ones may not move
   }
 }
+
+TEST(DistanceKernel, ShiftedBandedBatchIsBitIdenticalToOneByOne) {
+  // Units across a band's edge: lane L (0 to 2) joins particle 2u + L m to particle 2u + 1 + (L + 1) m; lane 3 is
+  // the filler that pairs band 3 with band 0. Constraint parameters of every kind from independentConstraints.
+  const uint32_t units = 11, m = 2 * units, n = 4 * m;
+  const auto [unusedXyz, unusedW, kinds] = independentConstraints(int(3 * units), 23, false);
+  std::mt19937 rng(29);
+  std::uniform_real_distribution<Real> u(-1, 1);
+  std::vector<Real> xyz(3 * n), w(n);
+  for (Real& x : xyz) x = u(rng);
+  for (uint32_t p = 0; p < n; ++p) w[p] = p % 7 == 5 ? 0 : 1 + u(rng) * 0.5f;
+  std::vector<DistanceConstraint> cs;  // lane L of unit u is cs[3u + L]
+  std::vector<DistanceBatch> batches(units);
+  std::vector<DistanceBatchStrength> strengths(units);
+  for (uint32_t unit = 0; unit < units; ++unit) {
+    for (uint32_t lane = 0; lane < 4; ++lane) {
+      const bool filler = lane == 3;
+      batches[unit].i[lane] = 2 * unit + lane * m;
+      batches[unit].j[lane] = 2 * unit + 1 + (lane + 1) % 4 * m;
+      DistanceConstraint c = kinds[filler ? 0 : 3 * unit + lane];
+      c.i = batches[unit].i[lane], c.j = batches[unit].j[lane];
+      if (!filler) cs.push_back(c);
+      batches[unit].minLength[lane] = filler ? 0 : c.minLength;
+      batches[unit].maxLength[lane] = filler ? std::numeric_limits<Real>::infinity() : c.maxLength;
+      strengths[unit].kPrime[lane] = filler ? 0 : c.kPrime;
+      strengths[unit].compliance[lane] = filler ? 0 : c.compliance;
+    }
+  }
+  for (bool xpbd : {true, false}) {
+    std::vector<Real> batchXyz = xyz, serialXyz = xyz, batchLambda(4 * units, 0.01f), serialLambda(cs.size(), 0.01f);
+    std::vector<Real> bands(16 * size_t(m));
+    padBandsRange(batchXyz.data(), w.data(), n, m, 0, m, bands.data());
+    const BatchMethod method = xpbd ? BatchMethod::Xpbd : BatchMethod::Pbd;
+    projectBandedDistanceBatches(batches.data(), strengths.data(), 0, 4, batchLambda.data(), bands.data(), method,
+                                 3600, 1);
+    projectBandedDistanceBatches(batches.data(), strengths.data(), 4, units, batchLambda.data(), bands.data(), method,
+                                 3600, 1);
+    unpadBandsRange(bands.data(), n, m, 0, m, batchXyz.data());
+    Vec3* P = reinterpret_cast<Vec3*>(serialXyz.data());
+    for (size_t k = 0; k < cs.size(); ++k) {
+      const DistanceConstraint& c = cs[k];
+      serialLambda[k] += projectDistance(P[c.i], P[c.j], w[c.i], w[c.j], c.minLength, c.maxLength, xpbd, c.kPrime,
+                                         c.compliance * 3600, serialLambda[k]);
+    }
+    EXPECT_EQ(0, std::memcmp(batchXyz.data(), serialXyz.data(), xyz.size() * sizeof(Real))) << "xpbd " << xpbd;
+    EXPECT_NE(0, std::memcmp(batchXyz.data(), xyz.data(), xyz.size() * sizeof(Real)));  // it did something
+    for (uint32_t unit = 0; unit < units; ++unit) {
+      for (uint32_t lane = 0; lane < 3; ++lane) {
+        EXPECT_EQ(batchLambda[4 * unit + lane], xpbd ? serialLambda[3 * unit + lane] : 0.01f);
+      }
+      EXPECT_EQ(batchLambda[4 * unit + 3], 0.01f);  // the filler's multiplier stays
+    }
+  }
+}

@@ -109,6 +109,12 @@ TEST(WideFloat, LoadsStoresGathersAndTransposesMoveTheRightLanes) {
   EXPECT_EQ(out[1], 2);
   EXPECT_EQ(out[2], 4);
   EXPECT_EQ(out[3], 1);
+  const Float4 r = Float4::make(1, 2, 3, 4), down = r.rotatedDown(), up = r.rotatedUp();
+  for (int k = 0; k < 4; ++k) {
+    EXPECT_EQ(laneOf(down, k), laneOf(r, (k + 1) % 4)) << "lane " << k;
+    EXPECT_EQ(laneOf(up, k), laneOf(r, (k + 3) % 4)) << "lane " << k;
+    EXPECT_EQ(laneOf(down.rotatedUp(), k), laneOf(r, k)) << "lane " << k;
+  }
 }
 
 TEST(WideFloat, AllIsTrueOnlyWhenEveryLaneIs) {
