@@ -29,15 +29,19 @@ void BlockSchedule::reserve(size_t particles, size_t constraints) {
   byBlock_.reserve(constraints);
   groupOfBlock_.reserve(kMaxBlocks);
   touchedGroups_.reserve(particles);
+  // The band layout's buffers only where it may be chosen; at most constraints / 3 units (formUnits gives up
+  // beyond: they could not be kMinBandedShare full).
+  if ((particles + 3) / 4 < kMinBandParticles) return;
+  const size_t maxUnits = constraints / 3 + 1;
   unbanded.reserve(constraints);
   bandKeys_.reserve(constraints);
   unitOf_.reserve(constraints);
-  unitLanes_.reserve(4 * constraints);
-  unitColour_.reserve(constraints);
-  unitOrder_.reserve(constraints);
-  units_.reserve(constraints);
-  unitIds_.reserve(constraints);
-  unitShift_.reserve(constraints);
+  unitLanes_.reserve(4 * maxUnits);
+  unitColour_.reserve(maxUnits);
+  unitOrder_.reserve(maxUnits);
+  units_.reserve(maxUnits);
+  unitIds_.reserve(maxUnits);
+  unitShift_.reserve(maxUnits);
   unitColouring_.reserveParticles(particles / 4 + 1);
 }
 
@@ -212,6 +216,7 @@ bool BlockSchedule::formUnits(const DistanceConstraint* cs, uint32_t coloured, u
     for (uint32_t lane = 0; lane < 4; ++lane) deepest = std::max(deepest, laneBegin[lane + 1] - laneBegin[lane]);
     for (size_t r = 0; r < deepest; ++r) {
       const uint32_t unit = uint32_t(unitLanes_.size() / 4);
+      if (unit == coloured / 3 + 1) return false;  // more units than kMinBandedShare full ones could be
       for (uint32_t lane = 0; lane < 4; ++lane) {
         const size_t at = laneBegin[lane] + r;
         const uint32_t k = at < laneBegin[lane + 1] ? bandKeys_[at].position : kNoSlot;

@@ -8,6 +8,7 @@
 
 #include "pbd/task_system.h"
 #include "pbd/world.h"
+#include "world_internals.h"
 #include "scenes/icosphere.h"
 #include "scenes/every_kind.h"
 
@@ -127,9 +128,9 @@ TEST(NoAllocation, RemovingDistanceConstraintsNeverAllocates) {
       World world(&pool);
       world.setSolver(solver);
       ClothDef c;
-      c.columns = c.rows = 64;
+      c.columns = c.rows = 96;  // banded (schedule/block_schedule.h): its units lose lanes to fillers as edges go
       c.spacing = 0.02f;
-      c.pinned = {0, 63};
+      c.pinned = {0, 95};
       world.addCloth(c);
       world.step(1.0f / 60);
       const uint32_t before = world.distanceConstraintCount();
@@ -142,6 +143,7 @@ TEST(NoAllocation, RemovingDistanceConstraintsNeverAllocates) {
       counting = false;
       EXPECT_EQ(allocations.load(), 0) << "workers " << workers << " solver " << int(solver);
       EXPECT_EQ(world.distanceConstraintCount(), before - 500);
+      EXPECT_TRUE(WorldInternals::of(world).schedule.blocks.banded) << "solver " << int(solver);
     }
   }
 }
@@ -254,5 +256,25 @@ TEST(NoAllocation, StrengthSettersAndTheStepsAfterThemNeverAllocate) {
       counting = false;
     }
     EXPECT_EQ(allocations.load(), 0) << "solver " << int(solver);
+  }
+}
+
+TEST(NoAllocation, TheFirstStepOfABandedClothNeverAllocates) {
+  // The first step lays out the schedule: for a cloth big enough for the band layout, its units too, into buffers
+  // reserved when the cloth was added.
+  for (unsigned workers : {0u, 1u}) {
+    ThreadPool pool(workers);
+    World world(&pool);
+    ClothDef c;
+    c.columns = c.rows = 96;
+    c.spacing = 0.02f;
+    c.pinned = {0, 95};
+    world.addCloth(c);
+    allocations = 0;
+    counting = true;
+    world.step(1.0f / 60);
+    counting = false;
+    EXPECT_EQ(allocations.load(), 0) << "workers " << workers;
+    EXPECT_TRUE(WorldInternals::of(world).schedule.blocks.banded);
   }
 }
