@@ -283,9 +283,10 @@ void BlockSchedule::rebuild(const DistanceConstraint* cs, const uint32_t* colour
     uint32_t unitColourBegin[kColours + 1];
     colourUnits(cs, colourBegin[kColours], unitColourBegin);
     layOut(units_.data(), unitColourBegin, bandParticles);
-  } else {
-    layOut(cs, colourBegin, particles);
+    banded = !colourMajor;  // band 0 too small for its blocks to alternate: blocks of particles, as without bands
+    if (!banded) unbanded.clear();
   }
+  if (!banded) layOut(cs, colourBegin, particles);
   packBatches(cs, particles);
 }
 

@@ -24,8 +24,10 @@
 // translates across the other edges: lanes 0 to 2, the second block's vectors rotated a lane (lane 3, which would
 // reach a fifth band, a filler). What fits neither (particles two bands apart, or a particle and its own translate)
 // is `unbanded`, projected one by one on the unpadded positions after the batches. Chosen when at least
-// kMinBandedShare of the coloured constraints are in units, the units are that full, and m is at least
-// kMinBandParticles.
+// kMinBandedShare of the coloured constraints are in units, the units are that full, m is at least
+// kMinBandParticles, and band 0's blocks leave enough parallel work not to turn colour-major (a 17³-vertex tet cube,
+// whose bands are translates but whose m = 1,229 particles made 5 blocks, too few to alternate, keeps blocks of
+// particles instead).
 #pragma once
 
 #include <cstdint>
@@ -52,10 +54,8 @@ struct BlockSchedule {
                                                                 ///< too little work to share out anyway.
   static constexpr uint32_t kNoSlot = ~0u;                   ///< slotOf of an overflow-group or unbanded
                                                              ///< constraint.
-  static constexpr uint32_t kMinBandParticles = 2048;        ///< Banded only from m = 2048 (a 91² cloth): 8 blocks
-                                                             ///< of band 0 at least. A 17³-vertex tet cube (m =
-                                                             ///< 1,229) made 5, too few to alternate, and turned
-                                                             ///< colour-major: a barrier per colour.
+  static constexpr uint32_t kMinBandParticles = 1024;        ///< Banded only from m = 1024 (a 64² cloth): 4 blocks
+                                                             ///< of band 0 at least, two per block colour.
   static constexpr double kMinBandedShare = 0.9;             ///< Banded only with at least this share of the
                                                              ///< coloured constraints in units, and of the units'
                                                              ///< lanes filled.
