@@ -458,3 +458,18 @@ TEST(BlockSchedule, ABandedPassRecordsTheResidualOfEveryConstraint) {
   EXPECT_GT(maxAbs, 0);
   EXPECT_EQ(world.residuals()[2 * 2], Real(maxAbs));
 }
+
+TEST(BlockSchedule, ClothsWhoseBandsEndMidRowAreBandedToo) {
+  // Bands of 22.5 rows (90²) and 25 rows (100²): in the first, a band's translate is shifted by half a row, so units
+  // whose translate wraps round a row's end lack that lane. Still banded, and every invariant holds.
+  for (int n : {90, 100}) {
+    World world;
+    scenes::hangingCloth(world, n);
+    const WorldImpl& impl = scheduled(world);
+    const BlockSchedule& s = impl.schedule.blocks;
+    ASSERT_TRUE(s.banded) << n;
+    EXPECT_TRUE(s.unbanded.empty()) << n;
+    EXPECT_GE(double(impl.schedule.constraints.size()), BlockSchedule::kMinBandedShare * 4 * s.batches.size()) << n;
+    EXPECT_GE(checkLayout(impl), 1) << n;
+  }
+}
