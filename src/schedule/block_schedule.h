@@ -79,7 +79,8 @@ struct BlockSchedule {
   std::vector<DistanceBatch> batches;            ///< Four constraints of one segment each.
   std::vector<DistanceBatchStrength> strengths;  ///< Parallel to batches.
   std::vector<Real> lambda;                      ///< XPBD multipliers, 4 per batch (lane order); spare lanes unused.
-  std::vector<uint32_t> slotOf;                  ///< Per input constraint: 4 batch + lane, or kNoSlot (overflow).
+  std::vector<uint32_t> slotOf;                  ///< Per input constraint: 4 batch + lane, or kNoSlot (overflow,
+                                                 ///< unbanded).
   bool anyCompliant = false;                     ///< Some batch is compliant: `lambda` must be zeroed per solve.
   bool banded = false;                           ///< Batches are units on the band layout (math/band_layout.h),
                                                  ///< blocks and particles above are band 0's; else batches of four
@@ -93,7 +94,8 @@ struct BlockSchedule {
   void reserve(size_t particles, size_t constraints);
   /// Lays out the colour-sorted constraints `cs` (colour c is [colourBegin[c], colourBegin[c+1]) for c <
   /// GraphColouring::kColours; the overflow group after them is left to the caller, and gets kNoSlot). Padding
-  /// lanes of block b point at particle `particles + b`, one per block, so that threads never write a shared one.
+  /// lanes of block b point at particle `particles + b`, one per block, so that threads never write a shared one
+  /// (banded: fillers instead, on their unit's own blocks).
   void rebuild(const DistanceConstraint* cs, const uint32_t* colourBegin, uint32_t particles);
   /// Particles the padded positions need: the real ones and one padding particle per block, or the band layout's
   /// 4 m.
@@ -102,7 +104,7 @@ struct BlockSchedule {
   }
 
  private:
-  std::vector<uint32_t> bucketBegin_;     // counting-sort buckets (block, colour, rigid)
+  std::vector<uint32_t> bucketBegin_;     // counting-sort buckets (block, colour, shifted, rigid)
   std::vector<uint32_t> byBlock_;         // input positions sorted by bucket
   std::vector<uint32_t> groupOfBlock_;    // per block id
   std::vector<uint32_t> touchedGroups_;   // per particle: bits of the block colours whose blocks touch it
@@ -118,13 +120,13 @@ struct BlockSchedule {
     uint64_t blocks;                      // a * 2^32 + b
     uint32_t shift, lane, position;       // the constraint's shift, lower band and position in cs
   };
-  std::vector<BandKey> bandKeys_;         // per constraint within one band, sorted
+  std::vector<BandKey> bandKeys_;         // per constraint that fits a unit, sorted
   std::vector<uint32_t> unitOf_;          // per coloured constraint: its unit, or kNoSlot
   std::vector<uint32_t> unitLanes_;       // 4 per unit: the positions in cs of its lanes' constraints, or kNoSlot
   std::vector<uint32_t> unitColour_;      // per unit: its colour, kNoSlot until coloured
   std::vector<uint32_t> unitOrder_;       // the units in the order they were coloured
-  std::vector<DistanceConstraint> units_;  // per coloured unit, by colour: i < j its band-0 blocks, compliance 0 iff
-                                           // every lane is rigid
+  std::vector<DistanceConstraint> units_;  // per coloured unit, by colour: i, j its blocks (bandPlace's a, b),
+                                           // compliance 0 iff every lane is rigid
   std::vector<uint32_t> unitIds_;         // parallel to units_: the unit's index into unitLanes_
   std::vector<uint8_t> unitShift_;        // parallel to units_: 1 for a shifted unit
   GraphColouring unitColouring_;          // over band 0's particles
@@ -137,7 +139,7 @@ struct BlockSchedule {
   bool blocksLeaveTooLittleParallelWork() const;
   void sequenceBlocks();
   void packBatches(const DistanceConstraint* cs, uint32_t particles);
-  void packUnit(const DistanceConstraint* cs, uint32_t unit, DistanceBatch& batch, DistanceBatchStrength& strength,
+  void packUnit(const DistanceConstraint* cs, uint32_t at, DistanceBatch& batch, DistanceBatchStrength& strength,
                 uint32_t batchIndex);
   void layOut(const DistanceConstraint* cs, const uint32_t* colourBegin, uint32_t particles);
   bool formUnits(const DistanceConstraint* cs, uint32_t coloured, uint32_t particles);

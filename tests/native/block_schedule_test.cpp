@@ -12,6 +12,7 @@
 #include <random>
 #include <limits>
 #include <set>
+#include <utility>
 #include <vector>
 
 #include "pbd/task_system.h"
@@ -364,7 +365,8 @@ TEST(BlockSchedule, ABandedPassProjectsInTheSchedulesSequentialOrder) {
   // One PBD pass (a step of one substep, one iteration, no gravity, ground or damping, from rest: p = x going in, x =
   // p coming out) on a crumpled 96² cloth, against projectDistance called on each constraint in turn in the order
   // the schedule stands for: block by block in sequence, segment by segment, batch by batch, lane by lane; then the
-  // unbanded; then the overflow group. Any lane or copy that put a particle in the wrong place would show.
+  // unbanded (four added that fit no unit); then the overflow group. Any lane or copy that put a particle in the
+  // wrong place would show.
   for (unsigned workers : {0u, 2u}) {
     std::unique_ptr<ThreadPool> pool = workers ? std::make_unique<ThreadPool>(workers) : nullptr;
     World world(pool.get());
@@ -384,6 +386,15 @@ TEST(BlockSchedule, ABandedPassProjectsInTheSchedulesSequentialOrder) {
     c.shear = Strength{0, 0.8f};
     c.bend = Strength{0, 0.4f};
     world.addCloth(c);
+    // Constraints that fit no unit (m = 2,304): particles two and three bands apart, and a particle and its own
+    // translate. Pulled to 0.9 of their length, so that they act.
+    const uint32_t m = 2304;
+    for (auto [i, j] : {std::pair<uint32_t, uint32_t>{10, 2 * m + 11}, {m + 7, 3 * m + 20}, {5, 3 * m + 5},
+                        {200, m + 200}}) {
+      const Real* x = world.positions();
+      const Vec3 d(x[3 * i] - x[3 * j], x[3 * i + 1] - x[3 * j + 1], x[3 * i + 2] - x[3 * j + 2]);
+      world.addDistanceConstraint({i, j, 0.9f * d.norm(), 0.9f * d.norm(), Strength{0, 1}});
+    }
     std::mt19937 rng(3);
     std::uniform_real_distribution<Real> jitter(-0.3f / 95, 0.3f / 95);
     for (uint32_t i = 0; i < world.particleCount(); ++i) {
@@ -395,6 +406,8 @@ TEST(BlockSchedule, ABandedPassProjectsInTheSchedulesSequentialOrder) {
     const WorldImpl& impl = WorldInternals::of(world);
     const BlockSchedule& b = impl.schedule.blocks;
     ASSERT_TRUE(b.banded);
+    ASSERT_EQ(b.bandParticles, m);
+    EXPECT_EQ(b.unbanded.size(), 4u);
     std::vector<uint32_t> constraintAt(4 * b.batches.size(), BlockSchedule::kNoSlot);
     for (uint32_t k = 0; k < b.slotOf.size(); ++k) {
       if (b.slotOf[k] != BlockSchedule::kNoSlot) constraintAt[b.slotOf[k]] = k;
