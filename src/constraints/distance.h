@@ -160,25 +160,36 @@ T distanceResidual(T dx, T dy, T dz, T minLength, T maxLength, T alphaTildeLambd
   return select(d > lanes<T>(1e-9f), C, lanes<T>(0)) + alphaTildeLambda;
 }
 
-/// A residual's running maximum |r| and sum of r², over constraints.
+/// A residual's running maximum |r| and sum of r², over constraints. The sum is four running sums, one per lane of
+/// the four-wide passes: one running sum made every add wait for the one before (a chain of double adds that was
+/// most of the record's time). Which sum a constraint adds into depends on its place in the passes' order only, so
+/// the result is the same on every run and thread count.
 struct ResidualSums {
-  double maxAbs = 0;
-  double sumSq = 0;
-  void add(Real r) {
+  double maxAbs = 0;                  ///< max |r|; a NaN r leaves it unchanged.
+  double laneSumSq[4] = {0, 0, 0, 0};  ///< Σ r² over the constraints added into each lane.
+  void add(Real r, unsigned lane) {
     maxAbs = std::max(maxAbs, double(std::abs(r)));
-    sumSq += double(r * r);
+    laneSumSq[lane] += double(r * r);
   }
+  /// Adds another's constraints, lane by lane (after this one's in each lane).
+  void merge(const ResidualSums& other) {
+    maxAbs = std::max(maxAbs, other.maxAbs);
+    for (int lane = 0; lane < 4; ++lane) laneSumSq[lane] += other.laneSumSq[lane];
+  }
+  /// Σ r² over every constraint added.
+  double sumSq() const { return (laneSumSq[0] + laneSumSq[1]) + (laneSumSq[2] + laneSumSq[3]); }
 };
 
 /// Adds the residuals r (distanceResidual) of the lanes of batches [begin, end) to `sums`, at positions xyz (3
 /// floats per particle, n particles): α̃ = compliance · invH2 and λ from `lambda`, 4 per batch as
 /// projectDistanceBatches keeps them (XPBD only). Lanes whose particle index is n or more (the padding particle, which
-/// only padded positions have) count as r = 0. Lane by lane in order, as one by one would add them.
+/// only padded positions have) count as r = 0. Lane L of each batch adds into sums' lane L, batch after batch.
 void addDistanceBatchResiduals(const DistanceBatch* batches, const DistanceBatchStrength* strengths,
                                const Real* lambda, size_t begin, size_t end, const Real* xyz, uint32_t n, bool xpbd,
                                Real invH2, ResidualSums& sums);
 
-/// The same for constraints cs[begin, end) with their multipliers lambda[begin, end) (XPBD only), in order.
+/// The same for constraints cs[begin, end) with their multipliers lambda[begin, end) (XPBD only), in order:
+/// cs[k] adds into lane (k - begin) mod 4.
 void addDistanceResiduals(const DistanceConstraint* cs, const Real* lambda, size_t begin, size_t end,
                           const Real* xyz, bool xpbd, Real invH2, ResidualSums& sums);
 

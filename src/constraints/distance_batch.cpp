@@ -136,10 +136,24 @@ void projectBatchesBy(BatchMethod method, const DistanceBatch* batches, const Di
   }
 }
 
-// Adds four lanes' residuals in lane order, as one by one would add them.
-void addLanes(Float4 r, ResidualSums& sums) {
-  sums.add(r.lane<0>()), sums.add(r.lane<1>()), sums.add(r.lane<2>()), sums.add(r.lane<3>());
-}
+// ResidualSums in registers for one call: the maximum as four lanes (max is exact in any order), and the four
+// running sums as locals, which the compiler keeps out of memory.
+struct LaneResidualSums {
+  Float4 maxAbs = Float4::splat(0);
+  double sumSq[4];
+  explicit LaneResidualSums(const ResidualSums& s) : sumSq{s.laneSumSq[0], s.laneSumSq[1], s.laneSumSq[2], s.laneSumSq[3]} {}
+  void add(Float4 r) {
+    maxAbs = pmax(maxAbs, pmax(r, Float4::splat(0) - r));  // pmax(m, NaN) = m, as std::max(m, NaN)
+    const Float4 squared = r * r;
+    sumSq[0] += double(squared.lane<0>()), sumSq[1] += double(squared.lane<1>());
+    sumSq[2] += double(squared.lane<2>()), sumSq[3] += double(squared.lane<3>());
+  }
+  void addTo(ResidualSums& s) const {
+    s.maxAbs = std::max({s.maxAbs, double(maxAbs.lane<0>()), double(maxAbs.lane<1>()), double(maxAbs.lane<2>()),
+                         double(maxAbs.lane<3>())});
+    for (int lane = 0; lane < 4; ++lane) s.laneSumSq[lane] = sumSq[lane];
+  }
+};
 
 // r of four constraints whose particles' xyz start at a[lane] and c[lane]: one lane load per coordinate.
 Float4 laneResiduals(const Real* const a[4], const Real* const c[4], Float4 minLength, Float4 maxLength,
@@ -160,6 +174,7 @@ void addDistanceBatchResiduals(const DistanceBatch* batches, const DistanceBatch
                                const Real* lambda, size_t begin, size_t end, const Real* xyz, uint32_t n, bool xpbd,
                                Real invH2, ResidualSums& sums) {
   const Float4 zero = Float4::splat(0), invH2x4 = Float4::splat(invH2);
+  LaneResidualSums laneSums(sums);
   for (size_t k = begin; k < end; ++k) {
     const DistanceBatch& b = batches[k];
     const Real* a[4];
@@ -171,13 +186,15 @@ void addDistanceBatchResiduals(const DistanceBatch* batches, const DistanceBatch
     }
     const Float4 alphaTildeLambda =
         xpbd ? Float4::load(strengths[k].compliance) * invH2x4 * Float4::load(lambda + 4 * k) : zero;
-    addLanes(laneResiduals(a, c, Float4::load(b.minLength), Float4::load(b.maxLength), alphaTildeLambda), sums);
+    laneSums.add(laneResiduals(a, c, Float4::load(b.minLength), Float4::load(b.maxLength), alphaTildeLambda));
   }
+  laneSums.addTo(sums);
 }
 
 void addDistanceResiduals(const DistanceConstraint* cs, const Real* lambda, size_t begin, size_t end,
                           const Real* xyz, bool xpbd, Real invH2, ResidualSums& sums) {
   const Float4 invH2x4 = Float4::splat(invH2);
+  LaneResidualSums laneSums(sums);
   size_t k = begin;
   for (; k + 4 <= end; k += 4) {
     const DistanceConstraint* q = cs + k;
@@ -189,16 +206,17 @@ void addDistanceResiduals(const DistanceConstraint* cs, const Real* lambda, size
         xpbd ? Float4::make(q[0].compliance, q[1].compliance, q[2].compliance, q[3].compliance) * invH2x4 *
                    Float4::load(lambda + k)
              : Float4::splat(0);
-    addLanes(laneResiduals(a, c, Float4::make(q[0].minLength, q[1].minLength, q[2].minLength, q[3].minLength),
-                           Float4::make(q[0].maxLength, q[1].maxLength, q[2].maxLength, q[3].maxLength),
-                           alphaTildeLambda),
-             sums);
+    laneSums.add(laneResiduals(a, c, Float4::make(q[0].minLength, q[1].minLength, q[2].minLength, q[3].minLength),
+                               Float4::make(q[0].maxLength, q[1].maxLength, q[2].maxLength, q[3].maxLength),
+                               alphaTildeLambda));
   }
+  laneSums.addTo(sums);
   for (; k < end; ++k) {
     const Real* a = xyz + 3 * size_t(cs[k].i);
     const Real* c = xyz + 3 * size_t(cs[k].j);
     sums.add(distanceResidual(a[0] - c[0], a[1] - c[1], a[2] - c[2], cs[k].minLength, cs[k].maxLength,
-                              xpbd ? cs[k].compliance * invH2 * lambda[k] : Real(0)));
+                              xpbd ? cs[k].compliance * invH2 * lambda[k] : Real(0)),
+             unsigned(k - begin) % 4);
   }
 }
 

@@ -588,6 +588,28 @@ void World::Impl::zeroDistanceMultipliers() {
   }
 }
 
+namespace {
+
+/// Parts the residual record cuts a list of batches or constraints into.
+constexpr size_t kResidualParts = 32;
+
+/// Adds addRange(begin, end, partSums) over [0, count) to `sums`: cut into at most kResidualParts parts of at least
+/// minPart items, whose sizes depend on `count` only, each part summed on some thread into its own sums, then the
+/// parts merged in order. So the record runs on every thread and gives the same bits on any number of them.
+template <class AddRange>
+void addResidualsInParts(TaskSystem& tasks, size_t count, size_t minPart, AddRange addRange, ResidualSums& sums) {
+  const size_t partSize = std::max(minPart, (count + kResidualParts - 1) / kResidualParts);
+  const size_t parts = (count + partSize - 1) / partSize;
+  ResidualSums partSums[kResidualParts];
+  auto body = [&](size_t begin, size_t end) {
+    for (size_t q = begin; q < end; ++q) addRange(q * partSize, std::min(count, (q + 1) * partSize), partSums[q]);
+  };
+  tasks.parallelFor(parts, 1, body);
+  for (size_t q = 0; q < parts; ++q) sums.merge(partSums[q]);
+}
+
+}  // namespace
+
 /// Residual of the distance constraints after a pass: r = C (PBD) or C + α̃λ (XPBD, the multiplier's equation).
 void World::Impl::recordResidual(size_t pass, Real invH2) {
   const bool gaussSeidel = settings.solver == Solver::GaussSeidel;
@@ -598,16 +620,22 @@ void World::Impl::recordResidual(size_t pass, Real invH2) {
   ResidualSums sums;
   if (blocked) {  // the batches, then the unbanded and the overflow group, whose constraints are in no batch
     const BlockSchedule& blocks = schedule.blocks;
-    addDistanceBatchResiduals(blocks.batches.data(), blocks.strengths.data(), blocks.lambda.data(), 0,
-                              blocks.batches.size(), p.data(), count(), xpbd, invH2, sums);
+    auto addBatches = [&](size_t begin, size_t end, ResidualSums& part) {
+      addDistanceBatchResiduals(blocks.batches.data(), blocks.strengths.data(), blocks.lambda.data(), begin, end,
+                                p.data(), count(), xpbd, invH2, part);
+    };
+    addResidualsInParts(*tasks, blocks.batches.size(), kParticlesPerTask / 4, addBatches, sums);
     for (uint32_t k : blocks.unbanded) addDistanceResiduals(cs, lambda, k, k + 1, p.data(), xpbd, invH2, sums);
     addDistanceResiduals(cs, lambda, schedule.colourBegin[GraphColouring::kOverflow],
                          schedule.colourBegin[GraphColouring::kOverflow + 1], p.data(), xpbd, invH2, sums);
   } else {
-    addDistanceResiduals(cs, lambda, 0, distances.size(), p.data(), xpbd, invH2, sums);
+    auto addConstraints = [&](size_t begin, size_t end, ResidualSums& part) {
+      addDistanceResiduals(cs, lambda, begin, end, p.data(), xpbd, invH2, part);
+    };
+    addResidualsInParts(*tasks, distances.size(), kParticlesPerTask, addConstraints, sums);
   }
   residuals[2 * pass] = Real(sums.maxAbs);
-  residuals[2 * pass + 1] = distances.empty() ? Real(0) : Real(std::sqrt(sums.sumSq / double(distances.size())));
+  residuals[2 * pass + 1] = distances.empty() ? Real(0) : Real(std::sqrt(sums.sumSq() / double(distances.size())));
 }
 
 /// BDF2's inertial prediction x̃ = 4/3 xⁿ - 1/3 xⁿ⁻¹ + 8/9 h vⁿ - 2/9 h vⁿ⁻¹ + 4/9 h² (g + w f); then, like
