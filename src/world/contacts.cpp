@@ -14,17 +14,39 @@ namespace {
 
 const Vec3 kUp(0, 1, 0);
 
+/// Calls visit(begin, end, margin) for the parts of every body that lie in one run of particles (particleBoxes)
+/// whose box boxInReach(box, margin) finds in reach, with the body's contact thickness, in particle order.
+template <class Impl, class BoxInReach, class Visit>  // Impl: World::Impl (private; deduced)
+void forEachRunInReach(const Impl& m, BoxInReach boxInReach, Visit visit) {
+  const ParticleBox* boxes = m.particleBoxes.data();
+  for (size_t b = 0; b < m.bodies.size(); ++b) {
+    const Real margin = m.bodyMaterials[b].thickness;
+    const uint32_t end = m.bodies[b].end;
+    for (uint32_t i = m.bodies[b].begin; i < end;) {
+      const uint32_t run = i / kBoxParticles, runEnd = std::min(end, (run + 1) * kBoxParticles);
+      if (boxInReach(boxes[run], margin)) visit(i, runEnd, margin);
+      i = runEnd;
+    }
+  }
+}
+
 /// Calls visit(i, p_i, distance, margin) for every free particle of `m.p` inside collider c (closer than its
-/// thickness plus the particle's body's margin).
-template <class Impl, class Visit>  // Impl: World::Impl (private; deduced)
+/// thickness plus the particle's body's margin), in particle order. Broad phase: the runs' boxes, then each
+/// particle, against the collider's bounding sphere.
+template <class Impl, class Visit>
 void forEachPenetration(const Impl& m, const Collider& c, Visit visit) {
-  m.forEachParticleWithMargin([&](uint32_t i, Real margin) {
-    if (m.w[i] == 0) return;
-    const Vec3 pi = particleAt(m.p, i);
-    const Real reach = boundingRadius(c.def) + c.def.thickness + margin;
-    if ((pi - c.subEndPosition).squaredNorm() > reach * reach) return;  // broad phase: bounding sphere
-    const ShapeDistance d = worldDistance(c, pi);
-    if (d.phi < c.def.thickness + margin) visit(i, pi, d, margin);
+  const Real centre[3] = {c.subEndPosition.x(), c.subEndPosition.y(), c.subEndPosition.z()};
+  const Real radius = boundingRadius(c.def) + c.def.thickness;
+  auto boxInReach = [&](const ParticleBox& box, Real margin) { return boxWithinReach(box, centre, radius + margin); };
+  forEachRunInReach(m, boxInReach, [&](uint32_t begin, uint32_t end, Real margin) {
+    const Real reach = radius + margin;
+    for (uint32_t i = begin; i < end; ++i) {
+      if (m.w[i] == 0) continue;
+      const Vec3 pi = particleAt(m.p, i);
+      if ((pi - c.subEndPosition).squaredNorm() > reach * reach) continue;
+      const ShapeDistance d = worldDistance(c, pi);
+      if (d.phi < c.def.thickness + margin) visit(i, pi, d, margin);
+    }
   });
 }
 
@@ -49,7 +71,7 @@ bool forEachBelow(const Real* p, Real limit, uint32_t begin, uint32_t end, Test 
 }
 
 /// Calls visit(i, margin) for every free particle of `m.p` below the ground's surface plus its body's margin (a
-/// NaN height counts as below), in particle order, looking only at the chunks markChunksNearGround marked. Through
+/// NaN height counts as below), in particle order, looking only at the runs whose box reaches below it. Through
 /// raw pointers: with the members, every contact pushed made the compiler load them again, which cost more than the
 /// test.
 template <class Impl, class Visit>
@@ -57,27 +79,29 @@ void forEachBelowGround(const Impl& m, Visit visit) {
   const Real surface = m.groundSurface();
   const Real* p = m.p.data();
   const Real* w = m.w.data();
-  const uint8_t* near = m.groundChunkNear.data();
-  for (size_t b = 0; b < m.bodies.size(); ++b) {
-    const Real margin = m.bodyMaterials[b].thickness, limit = surface + margin;
-    const uint32_t end = m.bodies[b].end;
-    for (uint32_t i = m.bodies[b].begin; i < end;) {
-      const uint32_t chunkEnd = std::min(end, (i / kGroundChunk + 1) * kGroundChunk);
-      if (near[i / kGroundChunk]) {
-        forEachBelow(p, limit, i, chunkEnd, [&](uint32_t k) {
-          if (w[k] != 0) visit(k, margin);
-          return true;
-        });
-      }
-      i = chunkEnd;
-    }
+  auto boxInReach = [&](const ParticleBox& box, Real margin) { return !(box.lo[1] >= surface + margin); };
+  forEachRunInReach(m, boxInReach, [&](uint32_t begin, uint32_t end, Real margin) {
+    forEachBelow(p, surface + margin, begin, end, [&](uint32_t k) {
+      if (w[k] != 0) visit(k, margin);
+      return true;
+    });
+  });
+}
+
+/// Grows particle i's run's box to hold its position: the late pass moves particles after the boxes were made.
+template <class Impl>
+void keepInBox(Impl& m, uint32_t i) {
+  ParticleBox& box = m.particleBoxes[i / kBoxParticles];
+  for (int a = 0; a < 3; ++a) {
+    const Real c = m.p[3 * size_t(i) + a];
+    box.lo[a] = std::min(box.lo[a], c), box.hi[a] = std::max(box.hi[a], c);
   }
 }
 
 }  // namespace
 
 void World::Impl::reserveContacts(size_t particles, size_t colliderCount) {
-  groundChunkNear.reserve((particles + kGroundChunk - 1) / kGroundChunk);
+  particleBoxes.reserve((particles + kBoxParticles - 1) / kBoxParticles);
   // Each particle can touch the ground and every collider, and the late pass can add as many again.
   contacts.reserve(2 * particles * (colliderCount + 1));
   for (MeshShape& m : meshShapes) {  // new particles: their inside flags exist before they do, and are unknown
@@ -97,27 +121,22 @@ void World::Impl::updateColliderPoses(Real fractionStart, Real fractionEnd) {
   }
 }
 
-/// Marks each chunk in [chunkBegin, chunkEnd) that has a height below the ground's surface plus the largest body
-/// margin, or a NaN one: the chunks where forEachBelowGround can find a particle (each body's own margin is at most
-/// that). Each chunk's mark depends on its own particles only, so the chunks split across threads.
-void World::Impl::markGroundChunks(size_t chunkBegin, size_t chunkEnd) {
-  const size_t n = count();
-  const Real limit = groundSurface() + largestBodyMargin;
-  for (size_t c = chunkBegin; c < chunkEnd; ++c) {
-    const uint32_t first = uint32_t(c * kGroundChunk), last = uint32_t(std::min(n, (c + 1) * kGroundChunk));
-    groundChunkNear[c] = !forEachBelow(p.data(), limit, first, last, [](uint32_t) { return false; });  // stops early
+bool World::Impl::scansParticles() const {
+  if (settings.ground.enabled) return true;
+  for (const Collider& c : colliders) {
+    if (c.mesh == kNoMesh) return true;
   }
+  return false;
 }
 
-/// The marks of every chunk, from p as it is now, in parallel.
-void World::Impl::markChunksNearGround() {
+void World::Impl::boundAllParticles() {
   forEachChunkRange(true, [](size_t, size_t) {});
 }
 
 /// (8) generateCollisionConstraints: a contact for every free particle predicted inside the ground or a collider.
 void World::Impl::generateContacts(Real h) {
   contacts.clear();
-  if (settings.ground.enabled) {  // the prediction marked the chunks near the ground as it wrote p
+  if (settings.ground.enabled) {  // the prediction bounded the particles as it wrote p
     forEachBelowGround(*this, [&](uint32_t i, Real margin) {
       contacts.push_back({i, kGroundCollider, v[3 * i + 1], 0, kUp, margin});
     });
@@ -221,11 +240,12 @@ void World::Impl::addLateContacts(Real h) {
     if (contacts.size() < contacts.capacity()) contacts.push_back(c);
     else ++report.droppedContacts;
   };
+  if (scansParticles()) boundAllParticles();
   if (settings.ground.enabled) {
     const Real surface = groundSurface();
-    markChunksNearGround();
     forEachBelowGround(*this, [&](uint32_t i, Real margin) {
       const Real push = projectGroundContact(p[3 * i + 1], surface + margin);
+      keepInBox(*this, i);
       keep({i, kGroundCollider, v[3 * i + 1], push, kUp, margin});
     });
   }
@@ -239,6 +259,7 @@ void World::Impl::addLateContacts(Real h) {
       const Real push = c.def.thickness + margin - d.phi;
       const Vec3 corrected = pi + push * d.n;
       for (int a = 0; a < 3; ++a) p[3 * i + a] = corrected[a];
+      keepInBox(*this, i);
       keep({i, k, d.n.dot(particleAt(v, i) - colliderVelocity(c, pi, 1 / h)), push, d.n, margin});
     });
   }

@@ -307,7 +307,7 @@ void World::Impl::integrateAndPredict(Real h, bool bdf2) {
 
 /// One pass over the particles, a chunk of kGroundChunk at a time, running `stages` in their order on each chunk
 /// while it is in cache. Every stage is per particle, so the result is the same for any split (and the same as one
-/// pass per stage). The prediction also marks the chunks near the ground for generateContacts, as it writes p.
+/// pass per stage). The prediction also bounds the particles for generateContacts' scans, as it writes p.
 void World::Impl::advanceParticles(Real h, ParticleStages stages) {
   stages.dampLinear &= settings.linearDamping > 0;
   stages.clampSpeed &= settings.maxSpeed > 0;
@@ -325,7 +325,7 @@ void World::Impl::advanceParticles(Real h, ParticleStages stages) {
     if (stages.clampSpeed) clampSpeedRange(vel, maxSpeed, begin, end);
     if (stages.predict) axpyRange(inertialP, pos, h, vel, 3 * begin, 3 * end, predicted);
   };
-  forEachChunkRange(stages.predict && settings.ground.enabled, body);
+  forEachChunkRange(stages.predict && scansParticles(), body);
 }
 
 /// (6) Müller's damping of non-rigid motion per body. k is per frame; per substep use 1 - (1-k)^(1/substeps) so the
@@ -639,7 +639,7 @@ void World::Impl::recordResidual(size_t pass, Real invH2) {
 }
 
 /// BDF2's inertial prediction x̃ = 4/3 xⁿ - 1/3 xⁿ⁻¹ + 8/9 h vⁿ - 2/9 h vⁿ⁻¹ + 4/9 h² (g + w f); then, like
-/// advanceParticles' prediction, the marks of the chunks near the ground.
+/// advanceParticles' prediction, the particles' boxes.
 void World::Impl::predictBdf2(Real h) {
   const Vec3 g = settings.gravity;
   auto body = [&](size_t begin, size_t end) {
@@ -654,7 +654,7 @@ void World::Impl::predictBdf2(Real h) {
       }
     }
   };
-  forEachChunkRange(settings.ground.enabled, body);
+  forEachChunkRange(scansParticles(), body);
 }
 
 /// BDF2's velocity vⁿ⁺¹ = (3/2 xⁿ⁺¹ - 2 xⁿ + 1/2 xⁿ⁻¹) / h, written (by substituting x̃) as

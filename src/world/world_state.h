@@ -18,6 +18,7 @@
 #include "pbd/colliders.h"
 #include "pbd/world.h"
 #include "collision/mesh_collider.h"
+#include "collision/particle_boxes.h"
 #include "collision/particle_neighbours.h"
 #include "schedule/block_schedule.h"
 #include "schedule/element_order.h"
@@ -38,11 +39,11 @@ inline const Vec3* asVec3(const std::vector<Real>& xyz) { return reinterpret_cas
 
 /// Particles per range handed to the task system: below this a loop stays on one thread.
 inline constexpr size_t kParticlesPerTask = 4096;
-/// The ground scans look at the particles in chunks of this many: the passes that write p mark the chunks that may
-/// hold a particle within reach of the ground (World::Impl::markGroundChunks), and the visits, in particle order on
-/// one thread, skip the others. Most particles are far above the ground most of the time.
+/// The passes that write p before contacts are generated run over the particles in chunks of this many, and bound
+/// each chunk's runs (collision/particle_boxes.h) right after writing it, while it is in cache.
 inline constexpr uint32_t kGroundChunk = 1024;
 static_assert(kParticlesPerTask % kGroundChunk == 0, "a task's particles are whole chunks");
+static_assert(kGroundChunk % kBoxParticles == 0, "a chunk's particles are whole runs");
 /// Self-collision pairs reserved per particle; a denser pile keeps the first ones found (step() never allocates).
 inline constexpr size_t kSelfCollisionPairsPerParticle = 8;
 /// Particle self-collision's candidate pairs reserved per particle (ParticleNeighbours: the pairs within its reach).
@@ -209,8 +210,9 @@ struct World::Impl {
   std::vector<Real> savedColliderStaticFriction, savedBodyStaticFriction;
   std::vector<Real> savedBodyThickness;  // section CTHK
   std::vector<Contact> contacts;              // capacity reserved (see reserveContacts), so step() never allocates
-  std::vector<uint8_t> groundChunkNear;       // per kGroundChunk particles: 1 = one may be below the ground's reach
-                                              // (set by the prediction and by markChunksNearGround)
+  std::vector<ParticleBox> particleBoxes;     // per kBoxParticles particles: the bounds of their p, for the
+                                              // ground and collider scans (set by the prediction and by
+                                              // boundAllParticles; kept growing by the late pass's pushes)
   std::vector<Real> contactView;              // World::lastContacts(): x,y,z, nx,ny,nz per contact, filled on demand
 
   // The angular momentum guard of internal constraints (internal_momentum.cpp): islands of bodies joined by internal
@@ -299,18 +301,20 @@ struct World::Impl {
   void reserveContacts(size_t particles, size_t colliderCount);
   void updateColliderPoses(Real fractionStart, Real fractionEnd);
   void generateContacts(Real h);
-  void markChunksNearGround();
-  void markGroundChunks(size_t chunkBegin, size_t chunkEnd);  // contacts.cpp: the marks of these chunks, from p
+  /// The ground or an analytic collider scans the particles: the passes that write p then bound them.
+  bool scansParticles() const;  // contacts.cpp
+  void boundAllParticles();     // contacts.cpp: particleBoxes from p as it is now, in parallel
   size_t groundChunkCount() const { return (count() + kGroundChunk - 1) / kGroundChunk; }
-  /// body(begin, end) over the particles in ranges of whole ground chunks, split across threads; with markGround,
-  /// each range's chunks are marked for the ground scan right after it (markGroundChunks), while its p is in cache.
+  /// body(begin, end) over the particles in ranges of whole chunks, split across threads; with `bound`, each range's
+  /// particle boxes are computed from p right after it, while its p is in cache.
   template <class Body>
-  void forEachChunkRange(bool markGround, Body body) {
-    if (markGround) groundChunkNear.resize(groundChunkCount());  // within the capacity reserveContacts set
+  void forEachChunkRange(bool bound, Body body) {
+    if (bound) particleBoxes.resize((count() + kBoxParticles - 1) / kBoxParticles);  // within reserveContacts'
     const size_t n = count();
     auto chunks = [&](size_t chunkBegin, size_t chunkEnd) {
-      body(chunkBegin * kGroundChunk, std::min(n, chunkEnd * kGroundChunk));
-      if (markGround) markGroundChunks(chunkBegin, chunkEnd);
+      const size_t begin = chunkBegin * kGroundChunk, end = std::min(n, chunkEnd * kGroundChunk);
+      body(begin, end);
+      if (bound) boundParticles(p.data(), begin, end, particleBoxes.data());
     };
     tasks->parallelFor(groundChunkCount(), kParticlesPerTask / kGroundChunk, chunks);
   }

@@ -268,3 +268,30 @@ TEST(Colliders, RemovingOneShiftsTheLaterOnesDownAndTheRestStillCollide) {
   for (int f = 0; f < 10; ++f) world.step(1.0f / 60), loaded.step(1.0f / 60);
   EXPECT_TRUE(loaded.saveSnapshot() == world.saveSnapshot());
 }
+
+TEST(Colliders, ALatePushIntoAnotherColliderIsPushedOutOfItToo) {
+  // The late pass scans each collider only where the particles' boxes reach it, and the boxes were made before it
+  // pushed anything. A particle far below sphere B is pulled deep into sphere A by an attachment during the solve
+  // (no contact yet: it was predicted outside both); the late pass pushes it out of A along +y, onto A's top, which
+  // is inside B. B's scan must see it there and push it out of B as well.
+  World world;
+  SolverSettings s;
+  s.gravity = Vec3(0, 0, 0);
+  s.ground.enabled = false;
+  s.substeps = 1;
+  world.setSettings(s);
+  const uint32_t i = world.addParticle(Vec3(0, -3, 0), 1);
+  ColliderDef a, b;
+  a.position = Vec3(0, 0, 0), a.radius = 1;
+  b.position = Vec3(0, 1, 0), b.radius = 0.5f;
+  world.addCollider(a);
+  world.addCollider(b);
+  AttachmentDef pull;
+  pull.particle = i;
+  pull.target = Vec3(0, 0.1f, 0);  // pulled straight there (stiffness 1, rigid)
+  world.addAttachment(pull);
+  world.step(1.0f / 60);
+  const Vec3 x(world.positions()[0], world.positions()[1], world.positions()[2]);
+  EXPECT_GE((x - a.position).norm(), a.radius * 0.999f) << x.transpose();  // out of A
+  EXPECT_GE((x - b.position).norm(), b.radius * 0.999f) << x.transpose();  // and out of B
+}
