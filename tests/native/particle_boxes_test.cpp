@@ -26,7 +26,8 @@ std::vector<Real> randomPositions(size_t n, unsigned seed) {
 
 TEST(ParticleBoxes, EachRunsBoxIsTheBoundsOfItsParticles) {
   // Particle counts that end runs and four-particle groups anywhere, bounded from particle 0 or from a later run.
-  for (size_t n : {1u, 3u, 4u, 5u, 63u, 64u, 65u, 130u, 1000u}) {
+  constexpr size_t K = kBoxParticles;
+  for (size_t n : {size_t(1), size_t(3), size_t(4), size_t(5), K - 1, K, K + 1, 2 * K + 2, 4 * K + 7}) {
     const std::vector<Real> xyz = randomPositions(n, unsigned(n));
     for (size_t begin : {size_t(0), size_t(kBoxParticles)}) {
       if (begin >= n) continue;
@@ -49,12 +50,13 @@ TEST(ParticleBoxes, EachRunsBoxIsTheBoundsOfItsParticles) {
 TEST(ParticleBoxes, ANonFiniteCoordinateMakesTheInfiniteBox) {
   const Real kInf = std::numeric_limits<Real>::infinity();
   // In a four-particle group (the vector path) and in a run's tail (one by one), NaN and infinity alike.
-  for (size_t at : {size_t(5), size_t(66)}) {
+  constexpr size_t n = kBoxParticles + 3;  // two runs, the second of three particles (its tail only)
+  for (size_t at : {size_t(5), size_t(kBoxParticles - 2), size_t(kBoxParticles + 2)}) {
     for (Real bad : {std::numeric_limits<Real>::quiet_NaN(), kInf, -kInf}) {
-      std::vector<Real> xyz = randomPositions(67, 7);
+      std::vector<Real> xyz = randomPositions(n, 7);
       xyz[3 * at + 1] = bad;
       std::vector<ParticleBox> boxes(2);
-      boundParticles(xyz.data(), 0, 67, boxes.data());
+      boundParticles(xyz.data(), 0, n, boxes.data());
       const ParticleBox& box = boxes[at / kBoxParticles];
       for (int a = 0; a < 3; ++a) {
         EXPECT_EQ(box.lo[a], -kInf);
