@@ -141,6 +141,8 @@ struct World::Impl {
   std::vector<Real> savedX, savedV;   // x and v at the start of the step, for the non-finite guard's rollback
   std::vector<Real> xPrev, vPrev;     // BDF2 history: x and v one substep back
   bool historyValid = false;          // xPrev/vPrev describe the substep before the current state
+  bool commitPending = false;         // the last substep's commit (v, x from p) is left to the next substep's first
+                                      // pass over the particles (runSubsteps), which does it chunk by chunk first
   bool hasStepped = false;            // a step has run; steppedSettings holds its settings
   SolverSettings steppedSettings;     // the last step's settings: a step whose solve differs settles first (settle)
   StepReport report;
