@@ -88,15 +88,7 @@ void forEachBelowGround(const Impl& m, Visit visit) {
   });
 }
 
-/// Grows particle i's run's box to hold its position: the late pass moves particles after the boxes were made.
-template <class Impl>
-void keepInBox(Impl& m, uint32_t i) {
-  ParticleBox& box = m.particleBoxes[i / kBoxParticles];
-  for (int a = 0; a < 3; ++a) {
-    const Real c = m.p[3 * size_t(i) + a];
-    box.lo[a] = std::min(box.lo[a], c), box.hi[a] = std::max(box.hi[a], c);
-  }
-}
+
 
 }  // namespace
 
@@ -131,6 +123,15 @@ bool World::Impl::scansParticles() const {
 
 void World::Impl::boundAllParticles() {
   forEachChunkRange(true, [](size_t, size_t) {});
+}
+
+void World::Impl::keepInBox(uint32_t i) {
+  if (i / kBoxParticles >= particleBoxes.size()) return;  // no scan bounded the particles this substep
+  ParticleBox& box = particleBoxes[i / kBoxParticles];
+  for (int a = 0; a < 3; ++a) {
+    const Real c = p[3 * size_t(i) + a];
+    box.lo[a] = std::min(box.lo[a], c), box.hi[a] = std::max(box.hi[a], c);
+  }
 }
 
 /// (8) generateCollisionConstraints: a contact for every free particle predicted inside the ground or a collider.
@@ -245,7 +246,7 @@ void World::Impl::addLateContacts(Real h) {
     const Real surface = groundSurface();
     forEachBelowGround(*this, [&](uint32_t i, Real margin) {
       const Real push = projectGroundContact(p[3 * i + 1], surface + margin);
-      keepInBox(*this, i);
+      keepInBox(i);
       keep({i, kGroundCollider, v[3 * i + 1], push, kUp, margin});
     });
   }
@@ -259,7 +260,7 @@ void World::Impl::addLateContacts(Real h) {
       const Real push = c.def.thickness + margin - d.phi;
       const Vec3 corrected = pi + push * d.n;
       for (int a = 0; a < 3; ++a) p[3 * i + a] = corrected[a];
-      keepInBox(*this, i);
+      keepInBox(i);
       keep({i, k, d.n.dot(particleAt(v, i) - colliderVelocity(c, pi, 1 / h)), push, d.n, margin});
     });
   }

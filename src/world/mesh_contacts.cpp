@@ -101,6 +101,7 @@ void World::Impl::addLateMeshContacts(uint32_t k, Real h) {
     if (!(push > kLateSlack * thickness)) return false;
     const Vec3 corrected = pi + push * n;
     for (int ax = 0; ax < 3; ++ax) p[3 * size_t(i) + ax] = corrected[ax];
+    keepInBox(i);
     if (contacts.size() < contacts.capacity()) {
       contacts.push_back(worldContact(c, k, i, plane, particleAt(v, i), pi, 1 / h, push, margin));
     } else {
@@ -140,6 +141,7 @@ void World::Impl::addLateMeshContacts(uint32_t k, Real h) {
       m.inside[i] = m.contains(b);
     } else if (moved && m.crossingPlane(a, b)) {
       for (int ax = 0; ax < 3; ++ax) p[3 * size_t(i) + ax] = x[3 * size_t(i) + ax];  // the last safe place
+      keepInBox(i);
     }
   });
 }

@@ -306,6 +306,9 @@ struct World::Impl {
   /// The ground or an analytic collider scans the particles: the passes that write p then bound them.
   bool scansParticles() const;  // contacts.cpp
   void boundAllParticles();     // contacts.cpp: particleBoxes from p as it is now, in parallel
+  /// Grows particle i's run's box to hold its p: the late pass pushes particles after the boxes were made, and the
+  /// colliders after the push must still see where it went.
+  void keepInBox(uint32_t i);
   size_t groundChunkCount() const { return (count() + kGroundChunk - 1) / kGroundChunk; }
   /// body(begin, end) over the particles in ranges of whole chunks, split across threads; with `bound`, each range's
   /// particle boxes are computed from p right after it, while its p is in cache.

@@ -394,3 +394,25 @@ TEST(MeshCollider, AClothOverMeshesWithSelfCollisionGivesTheSameBitsOnAnyThreadC
     EXPECT_EQ(run(&pool).hash, serial.hash) << "workers " << workers;
   }
 }
+
+TEST(MeshCollider, ALatePushIntoAnAnalyticColliderIsPushedOutOfItToo) {
+  // The analytic colliders' late scan looks only where the particles' boxes reach, and a mesh collider's late pass
+  // (collider 0) moves particles before it. A particle predicted far below both is pulled by an attachment into the
+  // closed box mesh during the solve; the mesh's late pass puts it back on the side its path came in by (the bottom
+  // face, y = -1), which is the centre of sphere B (collider 1). B's scan must see it there and push it out.
+  World world = weightless(1);
+  const uint32_t i = world.addParticle(Vec3(0, -3, 0), 1);
+  const Mesh cube = box(Vec3(-1, -1, -1), Vec3(1, 1, 1));
+  world.addCollider(meshCollider(cube, 0.01f));
+  ColliderDef b;
+  b.position = Vec3(0, -1, 0), b.radius = 0.5f;
+  world.addCollider(b);
+  AttachmentDef pull;
+  pull.particle = i;
+  pull.target = Vec3(0, 0.1f, 0);
+  world.addAttachment(pull);
+  world.step(1.0f / 60);
+  const Vec3 x(world.positions()[0], world.positions()[1], world.positions()[2]);
+  EXPECT_GE((x - b.position).norm(), b.radius * 0.999f) << x.transpose();  // out of B
+  EXPECT_FALSE(x.cwiseAbs().maxCoeff() < 1) << x.transpose();                // and not inside the cube
+}
