@@ -88,8 +88,6 @@ void forEachBelowGround(const Impl& m, Visit visit) {
   });
 }
 
-
-
 }  // namespace
 
 void World::Impl::reserveContacts(size_t particles, size_t colliderCount) {

@@ -602,6 +602,8 @@ namespace {
 
 /// Parts the residual record cuts a list of batches or constraints into.
 constexpr size_t kResidualParts = 32;
+/// Smallest part, in batches and in constraints: a world with fewer is summed in one part, on one thread.
+constexpr size_t kMinResidualBatchesPerPart = 1024, kMinResidualConstraintsPerPart = 4096;
 
 /// Adds addRange(begin, end, partSums) over [0, count) to `sums`: cut into at most kResidualParts parts of at least
 /// minPart items, whose sizes depend on `count` only, each part summed on some thread into its own sums, then the
@@ -634,7 +636,7 @@ void World::Impl::recordResidual(size_t pass, Real invH2) {
       addDistanceBatchResiduals(blocks.batches.data(), blocks.strengths.data(), blocks.lambda.data(), begin, end,
                                 p.data(), count(), xpbd, invH2, part);
     };
-    addResidualsInParts(*tasks, blocks.batches.size(), kParticlesPerTask / 4, addBatches, sums);
+    addResidualsInParts(*tasks, blocks.batches.size(), kMinResidualBatchesPerPart, addBatches, sums);
     for (uint32_t k : blocks.unbanded) addDistanceResiduals(cs, lambda, k, k + 1, p.data(), xpbd, invH2, sums);
     addDistanceResiduals(cs, lambda, schedule.colourBegin[GraphColouring::kOverflow],
                          schedule.colourBegin[GraphColouring::kOverflow + 1], p.data(), xpbd, invH2, sums);
@@ -642,7 +644,7 @@ void World::Impl::recordResidual(size_t pass, Real invH2) {
     auto addConstraints = [&](size_t begin, size_t end, ResidualSums& part) {
       addDistanceResiduals(cs, lambda, begin, end, p.data(), xpbd, invH2, part);
     };
-    addResidualsInParts(*tasks, distances.size(), kParticlesPerTask, addConstraints, sums);
+    addResidualsInParts(*tasks, distances.size(), kMinResidualConstraintsPerPart, addConstraints, sums);
   }
   residuals[2 * pass] = Real(sums.maxAbs);
   residuals[2 * pass + 1] = distances.empty() ? Real(0) : Real(std::sqrt(sums.sumSq() / double(distances.size())));
