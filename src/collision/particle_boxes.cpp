@@ -12,36 +12,67 @@ namespace {
 
 constexpr Real kInf = std::numeric_limits<Real>::infinity();
 
-/// The box of particles [begin, end). Four particles are three vectors, x y z x | y z x y | z x y z, always the same
-/// pattern: so the lane-by-lane minima and maxima of the three vectors over the run hold each coordinate's bound in
-/// fixed lanes, found at the end. x - x is 0 for a finite x and NaN otherwise, so their sum says whether all were.
-ParticleBox boundRun(const Real* xyz, size_t begin, size_t end) {
-  const Float4 inf = Float4::splat(kInf), zero = Float4::splat(0);
+/// The box of a run of particles, accumulated four particles at a time. Four particles are three vectors,
+/// x y z x | y z x y | z x y z, always the same pattern: so the lane-by-lane minima and maxima of vector k of every
+/// four hold each coordinate's bound in fixed lanes, found at the end. x - x is 0 for a finite x and NaN otherwise,
+/// so their sum says whether all were.
+class RunBounds {
+ public:
+  /// Vector k (0, 1, 2) of the next four particles.
+  void add(int k, Float4 v) { lo_[k] = pmin(lo_[k], v), hi_[k] = pmax(hi_[k], v), finite_[k] = finite_[k] + (v - v); }
+
+  /// The run's box, with the particles [tailBegin, end) of `xyz` that did not make a four.
+  ParticleBox finish(const Real* xyz, size_t tailBegin, size_t end) const {
+    Real l[12], h[12];
+    for (int k = 0; k < 3; ++k) lo_[k].store(l + 4 * k), hi_[k].store(h + 4 * k);
+    ParticleBox box;
+    bool allFinite = all((finite_[0] + finite_[1] + finite_[2]) == Float4::splat(0));
+    for (int a = 0; a < 3; ++a) {
+      // Coordinate a of particle q of four is float 3 q + a of the twelve.
+      box.lo[a] = std::min({l[a], l[3 + a], l[6 + a], l[9 + a]});
+      box.hi[a] = std::max({h[a], h[3 + a], h[6 + a], h[9 + a]});
+      for (size_t k = tailBegin; k < end; ++k) {
+        const Real c = xyz[3 * k + a];
+        allFinite &= std::isfinite(c);
+        box.lo[a] = std::min(box.lo[a], c), box.hi[a] = std::max(box.hi[a], c);
+      }
+    }
+    if (!allFinite) return {{-kInf, -kInf, -kInf}, {kInf, kInf, kInf}};
+    return box;
+  }
+
+ private:
   // One finiteness sum per vector: three independent chains of adds instead of one three times as long.
-  Float4 lo[3] = {inf, inf, inf}, hi[3] = {-inf, -inf, -inf}, finite[3] = {zero, zero, zero};
+  Float4 lo_[3] = {Float4::splat(kInf), Float4::splat(kInf), Float4::splat(kInf)};
+  Float4 hi_[3] = {Float4::splat(-kInf), Float4::splat(-kInf), Float4::splat(-kInf)};
+  Float4 finite_[3] = {Float4::splat(0), Float4::splat(0), Float4::splat(0)};
+};
+
+/// The box of particles [begin, end).
+ParticleBox boundRun(const Real* xyz, size_t begin, size_t end) {
+  RunBounds bounds;
+  size_t i = begin;
+  for (; i + 4 <= end; i += 4) {
+    for (int k = 0; k < 3; ++k) bounds.add(k, Float4::load(xyz + 3 * i + 4 * k));
+  }
+  return bounds.finish(xyz, i, end);
+}
+
+/// out = a + s b over particles [begin, end) (and copy = out), and their box, from each value as it is stored.
+ParticleBox axpyAndBoundRun(Real* out, const Real* a, Real s, const Real* b, Real* copy, size_t begin, size_t end) {
+  const Float4 s4 = Float4::splat(s);
+  RunBounds bounds;
   size_t i = begin;
   for (; i + 4 <= end; i += 4) {
     for (int k = 0; k < 3; ++k) {
-      const Float4 v = Float4::load(xyz + 3 * i + 4 * k);
-      lo[k] = pmin(lo[k], v), hi[k] = pmax(hi[k], v), finite[k] = finite[k] + (v - v);
+      const size_t at = 3 * i + 4 * k;
+      const Float4 r = Float4::load(a + at) + s4 * Float4::load(b + at);
+      r.store(out + at), r.store(copy + at);
+      bounds.add(k, r);
     }
   }
-  Real l[12], h[12];
-  for (int k = 0; k < 3; ++k) lo[k].store(l + 4 * k), hi[k].store(h + 4 * k);
-  ParticleBox box;
-  bool allFinite = all((finite[0] + finite[1] + finite[2]) == zero);
-  for (int a = 0; a < 3; ++a) {
-    // Coordinate a of particle q of four is float 3 q + a of the twelve.
-    box.lo[a] = std::min({l[a], l[3 + a], l[6 + a], l[9 + a]});
-    box.hi[a] = std::max({h[a], h[3 + a], h[6 + a], h[9 + a]});
-    for (size_t k = i; k < end; ++k) {
-      const Real c = xyz[3 * k + a];
-      allFinite &= std::isfinite(c);
-      box.lo[a] = std::min(box.lo[a], c), box.hi[a] = std::max(box.hi[a], c);
-    }
-  }
-  if (!allFinite) return {{-kInf, -kInf, -kInf}, {kInf, kInf, kInf}};
-  return box;
+  for (size_t k = 3 * i; k < 3 * end; ++k) out[k] = copy[k] = a[k] + s * b[k];
+  return bounds.finish(out, i, end);
 }
 
 }  // namespace
@@ -49,6 +80,13 @@ ParticleBox boundRun(const Real* xyz, size_t begin, size_t end) {
 void boundParticles(const Real* xyz, size_t begin, size_t end, ParticleBox* boxes) {
   for (size_t first = begin; first < end; first += kBoxParticles) {
     boxes[first / kBoxParticles] = boundRun(xyz, first, std::min(end, first + kBoxParticles));
+  }
+}
+
+void axpyAndBound(Real* out, const Real* a, Real s, const Real* b, Real* copy, size_t begin, size_t end,
+                  ParticleBox* boxes) {
+  for (size_t first = begin; first < end; first += kBoxParticles) {
+    boxes[first / kBoxParticles] = axpyAndBoundRun(out, a, s, b, copy, first, std::min(end, first + kBoxParticles));
   }
 }
 

@@ -27,6 +27,12 @@ struct ParticleBox {
 /// begin / kBoxParticles and on, the last cut short at `end`. `begin` is a multiple of kBoxParticles.
 void boundParticles(const Real* xyz, size_t begin, size_t end, ParticleBox* boxes);
 
+/// out = copy = a + s b over particles [begin, end) (3 floats each; the prediction p = x̃ = x + h v), and the boxes
+/// boundParticles(out, begin, end, boxes) would then give, found from the values as they are stored: one pass over
+/// the particles instead of two. The same bits as axpyRange (math/wide_float.h) and boundParticles.
+void axpyAndBound(Real* out, const Real* a, Real s, const Real* b, Real* copy, size_t begin, size_t end,
+                  ParticleBox* boxes);
+
 /// False only when every point of `box` is farther than `reach` from `centre`, so no particle of its run is within
 /// reach. The nearest point of the box is computed as the particles' distances are, rounded the same way, so it is
 /// never farther than any particle; a relative slack of 1e-5 covers a different order of the sum.

@@ -120,7 +120,9 @@ bool World::Impl::scansParticles() const {
 }
 
 void World::Impl::boundAllParticles() {
-  forEachChunkRange(true, [](size_t, size_t) {});
+  forEachChunkRange(true, [&](size_t begin, size_t end, ParticleBox* boxes) {
+    boundParticles(p.data(), begin, end, boxes);
+  });
 }
 
 void World::Impl::keepInBox(uint32_t i) {

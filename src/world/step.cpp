@@ -311,9 +311,9 @@ void World::Impl::integrateAndPredict(Real h, bool bdf2) {
   if (bdf2) predictBdf2(h);
 }
 
-/// One pass over the particles, a chunk of kGroundChunk at a time, running `stages` in their order on each chunk
+/// One pass over the particles, a chunk of kParticleChunk at a time, running `stages` in their order on each chunk
 /// while it is in cache. Every stage is per particle, so the result is the same for any split (and the same as one
-/// pass per stage). The prediction also bounds the particles for generateContacts' scans, as it writes p.
+/// pass per stage). The prediction also bounds the particles for generateContacts' scans, from the values it writes.
 void World::Impl::advanceParticles(Real h, ParticleStages stages) {
   stages.dampLinear &= settings.linearDamping > 0;
   stages.clampSpeed &= settings.maxSpeed > 0;
@@ -326,14 +326,16 @@ void World::Impl::advanceParticles(Real h, ParticleStages stages) {
   Real *vel = v.data(), *predicted = p.data(), *inertialP = inertial.data(), *pos = x.data();
   const Real *inverseMass = w.data(), *f = force.data();
   const Real invH = 1 / h;
-  auto body = [=, &g](size_t begin, size_t end) {
+  auto body = [=, &g](size_t begin, size_t end, ParticleBox* boxes) {
     if (commit) commitRange(pos, vel, predicted, inertialP, invH, 3 * begin, 3 * end);
     if (stages.accelerate) addAccelerationRange(vel, inverseMass, f, g, h, begin, end);
     if (stages.dampLinear) {
       for (size_t k = 3 * begin; k < 3 * end; ++k) vel[k] *= keep;
     }
     if (stages.clampSpeed) clampSpeedRange(vel, maxSpeed, begin, end);
-    if (stages.predict) axpyRange(inertialP, pos, h, vel, 3 * begin, 3 * end, predicted);
+    if (!stages.predict) return;
+    if (boxes) axpyAndBound(inertialP, pos, h, vel, predicted, begin, end, boxes);
+    else axpyRange(inertialP, pos, h, vel, 3 * begin, 3 * end, predicted);
   };
   forEachChunkRange(stages.predict && scansParticles(), body);
 }
@@ -654,7 +656,7 @@ void World::Impl::recordResidual(size_t pass, Real invH2) {
 /// advanceParticles' prediction, the particles' boxes.
 void World::Impl::predictBdf2(Real h) {
   const Vec3 g = settings.gravity;
-  auto body = [&](size_t begin, size_t end) {
+  auto body = [&](size_t begin, size_t end, ParticleBox* boxes) {
     for (size_t i = begin; i < end; ++i) {
       for (int a = 0; a < 3; ++a) {
         const size_t k = 3 * i + a;
@@ -665,6 +667,7 @@ void World::Impl::predictBdf2(Real h) {
         p[k] = inertial[k];
       }
     }
+    if (boxes) boundParticles(p.data(), begin, end, boxes);
   };
   forEachChunkRange(scansParticles(), body);
 }

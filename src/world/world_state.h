@@ -41,9 +41,9 @@ inline const Vec3* asVec3(const std::vector<Real>& xyz) { return reinterpret_cas
 inline constexpr size_t kParticlesPerTask = 4096;
 /// The passes that write p before contacts are generated run over the particles in chunks of this many, and bound
 /// each chunk's runs (collision/particle_boxes.h) right after writing it, while it is in cache.
-inline constexpr uint32_t kGroundChunk = 1024;
-static_assert(kParticlesPerTask % kGroundChunk == 0, "a task's particles are whole chunks");
-static_assert(kGroundChunk % kBoxParticles == 0, "a chunk's particles are whole runs");
+inline constexpr uint32_t kParticleChunk = 1024;
+static_assert(kParticlesPerTask % kParticleChunk == 0, "a task's particles are whole chunks");
+static_assert(kParticleChunk % kBoxParticles == 0, "a chunk's particles are whole runs");
 /// Self-collision pairs reserved per particle; a denser pile keeps the first ones found (step() never allocates).
 inline constexpr size_t kSelfCollisionPairsPerParticle = 8;
 /// Particle self-collision's candidate pairs reserved per particle (ParticleNeighbours: the pairs within its reach).
@@ -309,19 +309,19 @@ struct World::Impl {
   /// Grows particle i's run's box to hold its p: the late pass pushes particles after the boxes were made, and the
   /// colliders after the push must still see where it went.
   void keepInBox(uint32_t i);
-  size_t groundChunkCount() const { return (count() + kGroundChunk - 1) / kGroundChunk; }
-  /// body(begin, end) over the particles in ranges of whole chunks, split across threads; with `bound`, each range's
-  /// particle boxes are computed from p right after it, while its p is in cache.
+  size_t particleChunkCount() const { return (count() + kParticleChunk - 1) / kParticleChunk; }
+  /// body(begin, end, boxes) over the particles in ranges of whole chunks, split across threads. With `bound`, boxes
+  /// is particleBoxes (sized for the particles), and body must fill the boxes of its range's runs from p once it has
+  /// written p (boundParticles, or axpyAndBound as it writes), while its p is in cache; otherwise boxes is null.
   template <class Body>
   void forEachChunkRange(bool bound, Body body) {
     if (bound) particleBoxes.resize((count() + kBoxParticles - 1) / kBoxParticles);  // within reserveContacts'
+    ParticleBox* boxes = bound ? particleBoxes.data() : nullptr;
     const size_t n = count();
     auto chunks = [&](size_t chunkBegin, size_t chunkEnd) {
-      const size_t begin = chunkBegin * kGroundChunk, end = std::min(n, chunkEnd * kGroundChunk);
-      body(begin, end);
-      if (bound) boundParticles(p.data(), begin, end, particleBoxes.data());
+      body(chunkBegin * kParticleChunk, std::min(n, chunkEnd * kParticleChunk), boxes);
     };
-    tasks->parallelFor(groundChunkCount(), kParticlesPerTask / kGroundChunk, chunks);
+    tasks->parallelFor(particleChunkCount(), kParticlesPerTask / kParticleChunk, chunks);
   }
   void projectDistancesGaussSeidel(bool xpbd, Real invH2, bool backward = false);
   void projectDistancesColoured(bool xpbd, Real invH2, bool backward = false);

@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
 
 #include "collision/particle_boxes.h"
+#include "math/wide_float.h"
 
 using namespace pbd;
 
@@ -66,6 +68,38 @@ TEST(ParticleBoxes, ANonFiniteCoordinateMakesTheInfiniteBox) {
       EXPECT_TRUE(boxWithinReach(box, far, 1));  // looked at one by one
       const ParticleBox& other = boxes[1 - at / kBoxParticles];
       EXPECT_TRUE(std::isfinite(other.lo[0]) && std::isfinite(other.hi[2]));  // the other run is unaffected
+    }
+  }
+}
+
+// The prediction's fused pass (advanceParticles): the same p and copy as the plain x + h v (axpyRange) and the same
+// boxes as bounding p afterwards, bit for bit, whatever the count, a later first run, or a non-finite value.
+TEST(ParticleBoxes, TheFusedPredictionGivesTheBitsOfPredictingThenBounding) {
+  constexpr size_t K = kBoxParticles;
+  for (size_t n : {size_t(1), size_t(6), K, K + 1, 3 * K + 5}) {
+    for (size_t begin : {size_t(0), size_t(K)}) {
+      for (bool nonFinite : {false, true}) {
+        if (begin >= n) continue;
+        const std::vector<Real> x = randomPositions(n, unsigned(n + 1)), v = randomPositions(n, unsigned(n + 2));
+        std::vector<Real> vel = v;
+        // The last particle: in a run's tail or in a four.
+        if (nonFinite) vel[3 * (n - 1) + 2] = std::numeric_limits<Real>::infinity();
+        const Real h = Real(1) / 600;
+        std::vector<Real> p(3 * n, -1), copy(3 * n, -2), plainP(3 * n, -1), plainCopy(3 * n, -2);
+        std::vector<ParticleBox> boxes((n + K - 1) / K), plainBoxes(boxes.size());
+        axpyAndBound(p.data(), x.data(), h, vel.data(), copy.data(), begin, n, boxes.data());
+        axpyRange(plainP.data(), x.data(), h, vel.data(), 3 * begin, 3 * n, plainCopy.data());
+        boundParticles(plainP.data(), begin, n, plainBoxes.data());
+        EXPECT_EQ(0, std::memcmp(p.data(), plainP.data(), p.size() * sizeof(Real))) << "n " << n << " from " << begin;
+        EXPECT_EQ(0, std::memcmp(copy.data(), plainCopy.data(), p.size() * sizeof(Real))) << "n " << n;
+        EXPECT_EQ(0, std::memcmp(boxes.data() + begin / K, plainBoxes.data() + begin / K,
+                                 (boxes.size() - begin / K) * sizeof(ParticleBox)))
+            << "n " << n << " from " << begin << " non-finite " << nonFinite;
+        EXPECT_EQ(p[3 * begin], x[3 * begin] + h * vel[3 * begin]);  // it did predict
+        if (nonFinite) {
+          EXPECT_EQ(boxes.back().hi[0], std::numeric_limits<Real>::infinity());
+        }
+      }
     }
   }
 }
