@@ -5,9 +5,9 @@ namespace pbd {
 
 void projectDihedralsBatched(const DihedralConstraint* cs, const uint32_t* order, size_t begin, size_t end,
                              Real* lambda, Real* xyzw, bool xpbd, Real invH2) {
-  size_t n = begin;
-  for (; n + 4 <= end; n += 4) {
-    const uint32_t k[4] = {order[n], order[n + 1], order[n + 2], order[n + 3]};
+  for (size_t n = begin; n < end; n += 4) {
+    uint32_t k[4];
+    batchOfFour(order, n, end, k);
     const DihedralConstraint* c[4] = {&cs[k[0]], &cs[k[1]], &cs[k[2]], &cs[k[3]]};
     const PaddedLanes v[4] = {loadPaddedLanes(xyzw, c[0]->p0, c[1]->p0, c[2]->p0, c[3]->p0),
                               loadPaddedLanes(xyzw, c[0]->p1, c[1]->p1, c[2]->p1, c[3]->p1),
@@ -22,10 +22,9 @@ void projectDihedralsBatched(const DihedralConstraint* cs, const uint32_t* order
     l.lambda = Float4::gather(lambda + k[0], lambda + k[1], lambda + k[2], lambda + k[3]);
     const Float4 dLambda = projectDihedralLanes(l, xpbd);
     (l.lambda + dLambda).scatter(lambda + k[0], lambda + k[1], lambda + k[2], lambda + k[3]);
-    // The four dihedrals share no particle, so the store order does not matter.
+    // The four dihedrals share no particle (or are one dihedral repeated), so the store order does not matter.
     for (int q = 0; q < 4; ++q) storePaddedLanes(v[q], l.p[q].x, l.p[q].y, l.p[q].z);
   }
-  for (; n < end; ++n) projectDihedralPadded(cs[order[n]], xyzw, xpbd, invH2, lambda[order[n]]);
 }
 
 }  // namespace pbd

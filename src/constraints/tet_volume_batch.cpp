@@ -5,9 +5,9 @@ namespace pbd {
 void projectTetVolumesBatched(const TetVolumeConstraint* cs, const uint32_t* order, size_t begin, size_t end,
                               Real* lambda, Real* xyzw, bool xpbd, Real invH2) {
   constexpr Real kInf = std::numeric_limits<Real>::infinity();
-  size_t n = begin;
-  for (; n + 4 <= end; n += 4) {
-    const uint32_t k[4] = {order[n], order[n + 1], order[n + 2], order[n + 3]};
+  for (size_t n = begin; n < end; n += 4) {
+    uint32_t k[4];
+    batchOfFour(order, n, end, k);
     const TetVolumeConstraint *a = &cs[k[0]], *b = &cs[k[1]], *c = &cs[k[2]], *d = &cs[k[3]];
     PaddedLanes v[4];
     TetVolumeLanes<Float4> l;
@@ -23,10 +23,9 @@ void projectTetVolumesBatched(const TetVolumeConstraint* cs, const uint32_t* ord
     l.lambda = Float4::gather(lambda + k[0], lambda + k[1], lambda + k[2], lambda + k[3]);
     const Float4 dLambda = projectTetVolumeLanes(l, xpbd);
     (l.lambda + dLambda).scatter(lambda + k[0], lambda + k[1], lambda + k[2], lambda + k[3]);
-    // The four tets share no particle, so the store order does not matter.
+    // The four tets share no particle (or are one tet repeated), so the store order does not matter.
     for (int q = 0; q < 4; ++q) storePaddedLanes(v[q], l.x[q], l.y[q], l.z[q]);
   }
-  for (; n < end; ++n) projectTetVolumePadded(cs[order[n]], xyzw, xpbd, invH2, lambda[order[n]]);
 }
 
 }  // namespace pbd

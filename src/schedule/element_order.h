@@ -52,14 +52,16 @@ class ElementOrder {
     std::copy(begin_, begin_ + kColours + 1, next);
     order_.resize(count);
     for (size_t e = 0; e < count; ++e) order_[next[colour_[e]]++] = uint32_t(e);
-    // A colour lists its elements by number, so run r (numbers in [r count / kRuns, (r + 1) count / kRuns)) is a
-    // contiguous part of it. The uncoloured rest runs serially and has no runs.
+    // A colour lists its elements by number, so run r (numbers from about r count / kRuns up to (r + 1) count /
+    // kRuns) is a contiguous part of it. Each run starts a whole number of fours into its colour, so that only the
+    // colour's last run ends in a short batch. The uncoloured rest runs serially and has no runs.
     for (uint32_t c = 0; c < kColours; ++c) {
       const uint32_t* first = order_.data() + begin_[c];
       const uint32_t* last = order_.data() + begin_[c + 1];
       for (uint32_t r = 0; r < kRuns; ++r) {
         const uint32_t firstNumber = uint32_t(uint64_t(r) * count / kRuns);
-        runBegin_[c][r] = uint32_t(std::lower_bound(first, last, firstNumber) - order_.data());
+        const uint32_t intoColour = uint32_t(std::lower_bound(first, last, firstNumber) - first);
+        runBegin_[c][r] = begin_[c] + intoColour / 4 * 4;
       }
       runBegin_[c][kRuns] = begin_[c + 1];
     }
@@ -70,9 +72,10 @@ class ElementOrder {
   /// Colour c (kColours = the uncoloured rest) is order()[colourBegin(c) .. colourBegin(c + 1)).
   uint32_t colourBegin(uint32_t c) const { return begin_[c]; }
   /// Run r of colour c < kColours is order()[runBegin(c, r) .. runBegin(c, r + 1)): its elements numbered from
-  /// r count / kRuns up to (r + 1) count / kRuns. Elements added in space order (the builders' cells, localityOrder)
-  /// fall in the same region of the body in every colour, so a thread that takes the same runs of each colour keeps
-  /// writing the same particles: their cache lines do not move between cores from colour to colour.
+  /// r count / kRuns up to (r + 1) count / kRuns, each end moved back (by at most three) to a whole number of fours
+  /// into the colour. Elements added in space order (the builders' cells, localityOrder) fall in the same region of
+  /// the body in every colour, so a thread that takes the same runs of each colour keeps writing the same particles:
+  /// their cache lines do not move between cores from colour to colour.
   uint32_t runBegin(uint32_t c, uint32_t r) const { return runBegin_[c][r]; }
 
  private:

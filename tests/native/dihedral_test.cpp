@@ -258,45 +258,49 @@ TEST(DihedralCloth, AHingedStiffPlateNeverGainsEnergy) {
 }
 
 TEST(DihedralKernel, FourWideBatchIsBitIdenticalToOneByOne) {
-  // 37 independent dihedrals (each with its own 4 particles): random shapes around flat and folded, rest angles
-  // across (-π, π], a degenerate wing, a zero-length edge and pinned vertices, in both methods; the batch path
-  // (4 lanes + a remainder of 1, on padded positions) must match projectDihedral exactly and keep the inverse masses.
+  // 37 to 39 independent dihedrals (each with its own 4 particles): random shapes around flat and folded, rest
+  // angles across (-π, π], a degenerate wing, a zero-length edge and pinned vertices, in both methods; the batch path
+  // (batches of 4 lanes, the last short by 3 to 1, on padded positions) must match projectDihedral exactly and keep
+  // the inverse masses.
   std::mt19937 rng(5);
   std::uniform_real_distribution<Real> u(-1, 1);
-  const int n = 37;
-  std::vector<Real> xyz(12 * n), w(4 * n);
-  std::vector<DihedralConstraint> cs;
-  std::vector<uint32_t> order;
-  for (int k = 0; k < n; ++k) {
-    Vec3 p[4];
-    hinge(Real(M_PI) * u(rng), p);
-    for (int v = 0; v < 4; ++v) {
-      for (int a = 0; a < 3; ++a) xyz[12 * k + 3 * v + a] = p[v][a] + 0.1f * u(rng);
-      w[4 * k + v] = (k + v) % 6 == 0 ? 0 : 1 + 0.5f * u(rng);
+  for (int n : {37, 38, 39}) {
+    std::vector<Real> xyz(12 * n), w(4 * n);
+    std::vector<DihedralConstraint> cs;
+    std::vector<uint32_t> order;
+    for (int k = 0; k < n; ++k) {
+      Vec3 p[4];
+      hinge(Real(M_PI) * u(rng), p);
+      for (int v = 0; v < 4; ++v) {
+        for (int a = 0; a < 3; ++a) xyz[12 * k + 3 * v + a] = p[v][a] + 0.1f * u(rng);
+        w[4 * k + v] = (k + v) % 6 == 0 ? 0 : 1 + 0.5f * u(rng);
+      }
+      if (k % 9 == 4) for (int a = 0; a < 3; ++a) xyz[12 * k + a] = xyz[12 * k + 6 + a];           // wing 0 on p2
+      if (k % 13 == 7) for (int a = 0; a < 3; ++a) xyz[12 * k + 9 + a] = xyz[12 * k + 6 + a];      // p3 on p2
+      const uint32_t b = uint32_t(4 * k);
+      cs.push_back({b, b + 1, b + 2, b + 3, Real(M_PI) * u(rng), k % 2 ? 1e-3f : 0.0f, 0.7f, 0.4f});
+      order.push_back(uint32_t(n - 1 - k));  // any order within a colour
     }
-    if (k % 9 == 4) for (int a = 0; a < 3; ++a) xyz[12 * k + a] = xyz[12 * k + 6 + a];           // wing 0 on p2
-    if (k % 13 == 7) for (int a = 0; a < 3; ++a) xyz[12 * k + 9 + a] = xyz[12 * k + 6 + a];      // p3 on p2
-    const uint32_t b = uint32_t(4 * k);
-    cs.push_back({b, b + 1, b + 2, b + 3, Real(M_PI) * u(rng), k % 2 ? 1e-3f : 0.0f, 0.7f, 0.4f});
-    order.push_back(uint32_t(n - 1 - k));  // any order within a colour
-  }
-  for (bool xpbd : {true, false}) {
-    std::vector<Real> batchXyz = xyz, serialXyz = xyz, batchLambda(n, 0.01f), serialLambda(n, 0.01f);
-    std::vector<Real> xyzw(16 * n);
-    padRange(batchXyz.data(), w.data(), 0, 4 * n, xyzw.data());
-    projectDihedralsBatched(cs.data(), order.data(), 0, n, batchLambda.data(), xyzw.data(), xpbd, 3600);
-    unpadRange(xyzw.data(), 0, 4 * n, batchXyz.data());
-    for (int i = 0; i < 4 * n; ++i) ASSERT_EQ(w[i], xyzw[4 * i + 3]) << "inverse mass of particle " << i;
-    Vec3* P = reinterpret_cast<Vec3*>(serialXyz.data());
-    for (uint32_t k : order) {
-      const DihedralConstraint& d = cs[k];
-      Vec3* ps[4] = {&P[d.p0], &P[d.p1], &P[d.p2], &P[d.p3]};
-      const Real ws[4] = {w[d.p0], w[d.p1], w[d.p2], w[d.p3]};
-      serialLambda[k] += projectDihedral(ps, ws, d.restAngle, xpbd, d.kPrime, d.compliance * 3600, serialLambda[k]);
+    for (bool xpbd : {true, false}) {
+      std::vector<Real> batchXyz = xyz, serialXyz = xyz, batchLambda(n, 0.01f), serialLambda(n, 0.01f);
+      std::vector<Real> xyzw(16 * n);
+      padRange(batchXyz.data(), w.data(), 0, 4 * n, xyzw.data());
+      projectDihedralsBatched(cs.data(), order.data(), 0, n, batchLambda.data(), xyzw.data(), xpbd, 3600);
+      unpadRange(xyzw.data(), 0, 4 * n, batchXyz.data());
+      for (int i = 0; i < 4 * n; ++i) ASSERT_EQ(w[i], xyzw[4 * i + 3]) << "inverse mass of particle " << i;
+      Vec3* P = reinterpret_cast<Vec3*>(serialXyz.data());
+      for (uint32_t k : order) {
+        const DihedralConstraint& d = cs[k];
+        Vec3* ps[4] = {&P[d.p0], &P[d.p1], &P[d.p2], &P[d.p3]};
+        const Real ws[4] = {w[d.p0], w[d.p1], w[d.p2], w[d.p3]};
+        serialLambda[k] += projectDihedral(ps, ws, d.restAngle, xpbd, d.kPrime, d.compliance * 3600, serialLambda[k]);
+      }
+      EXPECT_EQ(0, std::memcmp(batchXyz.data(), serialXyz.data(), xyz.size() * sizeof(Real)))
+          << "n " << n << " xpbd " << xpbd;
+      EXPECT_EQ(0, std::memcmp(batchLambda.data(), serialLambda.data(), n * sizeof(Real)))
+          << "n " << n << " xpbd " << xpbd;
+      EXPECT_NE(0, std::memcmp(batchXyz.data(), xyz.data(), xyz.size() * sizeof(Real)));  // it did something
+      for (Real x : batchXyz) ASSERT_TRUE(std::isfinite(x));
     }
-    EXPECT_EQ(0, std::memcmp(batchXyz.data(), serialXyz.data(), xyz.size() * sizeof(Real))) << "xpbd " << xpbd;
-    EXPECT_EQ(0, std::memcmp(batchLambda.data(), serialLambda.data(), n * sizeof(Real))) << "xpbd " << xpbd;
-    EXPECT_NE(0, std::memcmp(batchXyz.data(), xyz.data(), xyz.size() * sizeof(Real)));  // it did something
-    for (Real x : batchXyz) ASSERT_TRUE(std::isfinite(x));
   }
 }

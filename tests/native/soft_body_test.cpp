@@ -53,37 +53,44 @@ TEST(TetVolumeKernel, GradientsMatchFiniteDifferencesAndCarryNoMomentum) {
 TEST(TetVolumeKernel, BatchedProjectionGivesTheSameBitsAsOneByOne) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<Real> u(-1, 1);
-  const size_t tets = 11;  // two batches of four and a tail of three, particles disjoint
-  std::vector<Real> xyz(3 * 4 * tets), w(4 * tets);
-  for (Real& c : xyz) c = u(rng);
-  for (size_t i = 0; i < w.size(); ++i) w[i] = i % 7 == 0 ? 0 : 0.5f + u(rng) * 0.4f;
-  std::vector<TetVolumeConstraint> cs(tets);
-  std::vector<uint32_t> order(tets);
-  for (size_t t = 0; t < tets; ++t) {
-    for (int k = 0; k < 4; ++k) cs[t].p[k] = uint32_t(4 * ((t * 5) % tets) + k);  // scattered, still disjoint
-    cs[t].restVolume = 0.05f + 0.02f * Real(t);
-    cs[t].compliance = t % 3 == 0 ? 0 : 1e-6f;
-    cs[t].stiffness = cs[t].kPrime = 0.8f;
-    cs[t].unilateral = t % 4 == 1;
-    order[t] = uint32_t(tets - 1 - t);
-  }
-  for (bool xpbd : {true, false}) {
-    std::vector<Real> batchXyz = xyz, oneXyz = xyz, batchLambda(tets, 0.01f), oneLambda(tets, 0.01f);
-    std::vector<Real> xyzw(4 * w.size());
-    padRange(batchXyz.data(), w.data(), 0, w.size(), xyzw.data());
-    projectTetVolumesBatched(cs.data(), order.data(), 0, tets, batchLambda.data(), xyzw.data(), xpbd, 3600);
-    unpadRange(xyzw.data(), 0, w.size(), batchXyz.data());
-    for (size_t i = 0; i < w.size(); ++i) ASSERT_EQ(w[i], xyzw[4 * i + 3]) << "inverse mass of particle " << i;
-    Vec3* P = reinterpret_cast<Vec3*>(oneXyz.data());
-    for (uint32_t k : order) {
-      const TetVolumeConstraint& t = cs[k];
-      Vec3* ps[4] = {&P[t.p[0]], &P[t.p[1]], &P[t.p[2]], &P[t.p[3]]};
-      const Real ws[4] = {w[t.p[0]], w[t.p[1]], w[t.p[2]], w[t.p[3]]};
-      oneLambda[k] += projectTetVolume(ps, ws, t.restVolume, t.unilateral, xpbd, t.kPrime, t.compliance * 3600, oneLambda[k]);
+  // Two batches of four, then a short last batch of 1 to 3 tets (its lanes repeat its last tet), or none; particles
+  // disjoint.
+  for (size_t tets : {size_t(9), size_t(10), size_t(11), size_t(12)}) {
+    std::vector<Real> xyz(3 * 4 * tets), w(4 * tets);
+    for (Real& c : xyz) c = u(rng);
+    for (size_t i = 0; i < w.size(); ++i) w[i] = i % 7 == 0 ? 0 : 0.5f + u(rng) * 0.4f;
+    std::vector<TetVolumeConstraint> cs(tets);
+    std::vector<uint32_t> order(tets);
+    for (size_t t = 0; t < tets; ++t) {
+      // Scattered, still disjoint: 7 is prime to every count.
+      for (int k = 0; k < 4; ++k) cs[t].p[k] = uint32_t(4 * ((t * 7) % tets) + k);
+      cs[t].restVolume = 0.05f + 0.02f * Real(t);
+      cs[t].compliance = t % 3 == 0 ? 0 : 1e-6f;
+      cs[t].stiffness = cs[t].kPrime = 0.8f;
+      cs[t].unilateral = t % 4 == 1;
+      order[t] = uint32_t(tets - 1 - t);
     }
-    EXPECT_NE(0, std::memcmp(xyz.data(), oneXyz.data(), xyz.size() * sizeof(Real)));  // it did move something
-    EXPECT_EQ(0, std::memcmp(batchXyz.data(), oneXyz.data(), xyz.size() * sizeof(Real))) << "xpbd " << xpbd;
-    EXPECT_EQ(0, std::memcmp(batchLambda.data(), oneLambda.data(), tets * sizeof(Real))) << "xpbd " << xpbd;
+    for (bool xpbd : {true, false}) {
+      std::vector<Real> batchXyz = xyz, oneXyz = xyz, batchLambda(tets, 0.01f), oneLambda(tets, 0.01f);
+      std::vector<Real> xyzw(4 * w.size());
+      padRange(batchXyz.data(), w.data(), 0, w.size(), xyzw.data());
+      projectTetVolumesBatched(cs.data(), order.data(), 0, tets, batchLambda.data(), xyzw.data(), xpbd, 3600);
+      unpadRange(xyzw.data(), 0, w.size(), batchXyz.data());
+      for (size_t i = 0; i < w.size(); ++i) ASSERT_EQ(w[i], xyzw[4 * i + 3]) << "inverse mass of particle " << i;
+      Vec3* P = reinterpret_cast<Vec3*>(oneXyz.data());
+      for (uint32_t k : order) {
+        const TetVolumeConstraint& t = cs[k];
+        Vec3* ps[4] = {&P[t.p[0]], &P[t.p[1]], &P[t.p[2]], &P[t.p[3]]};
+        const Real ws[4] = {w[t.p[0]], w[t.p[1]], w[t.p[2]], w[t.p[3]]};
+        oneLambda[k] +=
+            projectTetVolume(ps, ws, t.restVolume, t.unilateral, xpbd, t.kPrime, t.compliance * 3600, oneLambda[k]);
+      }
+      EXPECT_NE(0, std::memcmp(xyz.data(), oneXyz.data(), xyz.size() * sizeof(Real)));  // it did move something
+      EXPECT_EQ(0, std::memcmp(batchXyz.data(), oneXyz.data(), xyz.size() * sizeof(Real)))
+          << "tets " << tets << " xpbd " << xpbd;
+      EXPECT_EQ(0, std::memcmp(batchLambda.data(), oneLambda.data(), tets * sizeof(Real)))
+          << "tets " << tets << " xpbd " << xpbd;
+    }
   }
 }
 
