@@ -125,13 +125,11 @@ void World::Impl::boundAllParticles() {
   });
 }
 
-void World::Impl::keepInBox(uint32_t i) {
+void World::Impl::moveInLatePass(uint32_t i, const Vec3& to) {
+  for (int a = 0; a < 3; ++a) p[3 * size_t(i) + a] = to[a];
   if (i / kBoxParticles >= particleBoxes.size()) return;  // no scan bounded the particles this substep
   ParticleBox& box = particleBoxes[i / kBoxParticles];
-  for (int a = 0; a < 3; ++a) {
-    const Real c = p[3 * size_t(i) + a];
-    box.lo[a] = std::min(box.lo[a], c), box.hi[a] = std::max(box.hi[a], c);
-  }
+  for (int a = 0; a < 3; ++a) box.lo[a] = std::min(box.lo[a], to[a]), box.hi[a] = std::max(box.hi[a], to[a]);
 }
 
 /// (8) generateCollisionConstraints: a contact for every free particle predicted inside the ground or a collider.
@@ -245,8 +243,9 @@ void World::Impl::addLateContacts(Real h) {
   if (settings.ground.enabled) {
     const Real surface = groundSurface();
     forEachBelowGround(*this, [&](uint32_t i, Real margin) {
-      const Real push = projectGroundContact(p[3 * i + 1], surface + margin);
-      keepInBox(i);
+      Vec3 to = particleAt(p, i);
+      const Real push = projectGroundContact(to.y(), surface + margin);
+      moveInLatePass(i, to);
       keep({i, kGroundCollider, v[3 * i + 1], push, kUp, margin});
     });
   }
@@ -258,9 +257,7 @@ void World::Impl::addLateContacts(Real h) {
     }
     forEachPenetration(*this, c, [&](uint32_t i, const Vec3& pi, const ShapeDistance& d, Real margin) {
       const Real push = c.def.thickness + margin - d.phi;
-      const Vec3 corrected = pi + push * d.n;
-      for (int a = 0; a < 3; ++a) p[3 * i + a] = corrected[a];
-      keepInBox(i);
+      moveInLatePass(i, pi + push * d.n);
       keep({i, k, d.n.dot(particleAt(v, i) - colliderVelocity(c, pi, 1 / h)), push, d.n, margin});
     });
   }

@@ -99,9 +99,7 @@ void World::Impl::addLateMeshContacts(uint32_t k, Real h) {
     const Real thickness = c.def.thickness + margin;
     const Real push = thickness - (pi - q).dot(n);
     if (!(push > kLateSlack * thickness)) return false;
-    const Vec3 corrected = pi + push * n;
-    for (int ax = 0; ax < 3; ++ax) p[3 * size_t(i) + ax] = corrected[ax];
-    keepInBox(i);
+    moveInLatePass(i, pi + push * n);
     if (contacts.size() < contacts.capacity()) {
       contacts.push_back(worldContact(c, k, i, plane, particleAt(v, i), pi, 1 / h, push, margin));
     } else {
@@ -140,8 +138,7 @@ void World::Impl::addLateMeshContacts(uint32_t k, Real h) {
     if (startsInside) {
       m.inside[i] = m.contains(b);
     } else if (moved && m.crossingPlane(a, b)) {
-      for (int ax = 0; ax < 3; ++ax) p[3 * size_t(i) + ax] = x[3 * size_t(i) + ax];  // the last safe place
-      keepInBox(i);
+      moveInLatePass(i, particleAt(x, i));  // the last safe place
     }
   });
 }

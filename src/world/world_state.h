@@ -306,9 +306,9 @@ struct World::Impl {
   /// The ground or an analytic collider scans the particles: the passes that write p then bound them.
   bool scansParticles() const;  // contacts.cpp
   void boundAllParticles();     // contacts.cpp: particleBoxes from p as it is now, in parallel
-  /// Grows particle i's run's box to hold its p: the late pass pushes particles after the boxes were made, and the
-  /// colliders after the push must still see where it went.
-  void keepInBox(uint32_t i);
+  /// The late pass's move of particle i: p_i = `to`, and its run's box grown to hold it. The late pass pushes
+  /// particles after the boxes were made, and the colliders after the push must still see where it went.
+  void moveInLatePass(uint32_t i, const Vec3& to);
   size_t particleChunkCount() const { return (count() + kParticleChunk - 1) / kParticleChunk; }
   /// body(begin, end, boxes) over the particles in ranges of whole chunks, split across threads. With `bound`, boxes
   /// is particleBoxes (sized for the particles), and body must fill the boxes of its range's runs from p once it has
