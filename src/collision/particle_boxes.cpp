@@ -12,41 +12,28 @@ namespace {
 
 constexpr Real kInf = std::numeric_limits<Real>::infinity();
 
-/// The box of a run of particles, accumulated four particles at a time. Four particles are three vectors,
-/// x y z x | y z x y | z x y z, always the same pattern: so the lane-by-lane minima and maxima of vector k of every
-/// four hold each coordinate's bound in fixed lanes, found at the end. x - x is 0 for a finite x and NaN otherwise,
-/// so their sum says whether all were.
-class RunBounds {
- public:
-  /// Vector k (0, 1, 2) of the next four particles.
-  void add(int k, Float4 v) { lo_[k] = pmin(lo_[k], v), hi_[k] = pmax(hi_[k], v), finite_[k] = finite_[k] + (v - v); }
+}  // namespace
 
-  /// The run's box, with the particles [tailBegin, end) of `xyz` that did not make a four.
-  ParticleBox finish(const Real* xyz, size_t tailBegin, size_t end) const {
-    Real l[12], h[12];
-    for (int k = 0; k < 3; ++k) lo_[k].store(l + 4 * k), hi_[k].store(h + 4 * k);
-    ParticleBox box;
-    bool allFinite = all((finite_[0] + finite_[1] + finite_[2]) == Float4::splat(0));
-    for (int a = 0; a < 3; ++a) {
-      // Coordinate a of particle q of four is float 3 q + a of the twelve.
-      box.lo[a] = std::min({l[a], l[3 + a], l[6 + a], l[9 + a]});
-      box.hi[a] = std::max({h[a], h[3 + a], h[6 + a], h[9 + a]});
-      for (size_t k = tailBegin; k < end; ++k) {
-        const Real c = xyz[3 * k + a];
-        allFinite &= std::isfinite(c);
-        box.lo[a] = std::min(box.lo[a], c), box.hi[a] = std::max(box.hi[a], c);
-      }
+ParticleBox RunBounds::finish(const Real* xyz, size_t tailBegin, size_t end) const {
+  Real l[12], h[12];
+  for (int k = 0; k < 3; ++k) lo_[k].store(l + 4 * k), hi_[k].store(h + 4 * k);
+  ParticleBox box;
+  bool allFinite = all((finite_[0] + finite_[1] + finite_[2]) == Float4::splat(0));
+  for (int a = 0; a < 3; ++a) {
+    // Coordinate a of particle q of four is float 3 q + a of the twelve.
+    box.lo[a] = std::min({l[a], l[3 + a], l[6 + a], l[9 + a]});
+    box.hi[a] = std::max({h[a], h[3 + a], h[6 + a], h[9 + a]});
+    for (size_t k = tailBegin; k < end; ++k) {
+      const Real c = xyz[3 * k + a];
+      allFinite &= std::isfinite(c);
+      box.lo[a] = std::min(box.lo[a], c), box.hi[a] = std::max(box.hi[a], c);
     }
-    if (!allFinite) return {{-kInf, -kInf, -kInf}, {kInf, kInf, kInf}};
-    return box;
   }
+  if (!allFinite) return {{-kInf, -kInf, -kInf}, {kInf, kInf, kInf}};
+  return box;
+}
 
- private:
-  // One finiteness sum per vector: three independent chains of adds instead of one three times as long.
-  Float4 lo_[3] = {Float4::splat(kInf), Float4::splat(kInf), Float4::splat(kInf)};
-  Float4 hi_[3] = {Float4::splat(-kInf), Float4::splat(-kInf), Float4::splat(-kInf)};
-  Float4 finite_[3] = {Float4::splat(0), Float4::splat(0), Float4::splat(0)};
-};
+namespace {
 
 /// The box of particles [begin, end).
 ParticleBox boundRun(const Real* xyz, size_t begin, size_t end) {

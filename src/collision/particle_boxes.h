@@ -6,7 +6,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 
+#include "math/wide_float.h"
 #include "pbd/real.h"
 
 namespace pbd {
@@ -21,6 +23,27 @@ inline constexpr uint32_t kBoxParticles = 256;
 struct ParticleBox {
   Real lo[3];  ///< m, the smallest x, y and z of the run.
   Real hi[3];  ///< m, the largest.
+};
+
+/// The box of a run of particles, accumulated four particles at a time. Four particles are three vectors,
+/// x y z x | y z x y | z x y z, always the same pattern: so the lane-by-lane minima and maxima of vector k of every
+/// four hold each coordinate's bound in fixed lanes, found at the end. x - x is 0 for a finite x and NaN otherwise,
+/// so their sum says whether all were.
+class RunBounds {
+ public:
+  /// Vector k (0, 1, 2) of the next four particles.
+  void add(int k, Float4 v) { lo_[k] = pmin(lo_[k], v), hi_[k] = pmax(hi_[k], v), finite_[k] = finite_[k] + (v - v); }
+
+  /// The run's box, with the particles [tailBegin, end) of `xyz` that did not make a four: the infinite box if any
+  /// coordinate was not finite.
+  ParticleBox finish(const Real* xyz, size_t tailBegin, size_t end) const;
+
+ private:
+  static constexpr Real kInf = std::numeric_limits<Real>::infinity();
+  Float4 lo_[3] = {Float4::splat(kInf), Float4::splat(kInf), Float4::splat(kInf)};
+  Float4 hi_[3] = {Float4::splat(-kInf), Float4::splat(-kInf), Float4::splat(-kInf)};
+  // One finiteness sum per vector: three independent chains of adds instead of one three times as long.
+  Float4 finite_[3] = {Float4::splat(0), Float4::splat(0), Float4::splat(0)};
 };
 
 /// The boxes of the runs that cover particles [begin, end) of `xyz` (3 floats per particle): boxes[b] for run b =

@@ -282,6 +282,35 @@ inline void axpyRange(float* out, const float* a, float s, const float* b, size_
   }
 }
 
+/// The three vectors of four particles' xyz (x y z x | y z x y | z x y z) with a per-particle value in place of each
+/// coordinate: out[c] = the values of the particles whose coordinates vector c holds, from four values per particle.
+/// One vector load and three shuffles where the vector unit has them; data movement only.
+inline void spreadOverXyz(const float* perParticle, Float4 (&out)[3]) {
+#if PBD_WIDE_WASM
+  const v128_t s = wasm_v128_load(perParticle);
+  out[0].v = wasm_i32x4_shuffle(s, s, 0, 0, 0, 1);
+  out[1].v = wasm_i32x4_shuffle(s, s, 1, 1, 2, 2);
+  out[2].v = wasm_i32x4_shuffle(s, s, 2, 3, 3, 3);
+#elif PBD_WIDE_SSE
+  const __m128 s = _mm_loadu_ps(perParticle);
+  out[0].v = _mm_shuffle_ps(s, s, _MM_SHUFFLE(1, 0, 0, 0));
+  out[1].v = _mm_shuffle_ps(s, s, _MM_SHUFFLE(2, 2, 1, 1));
+  out[2].v = _mm_shuffle_ps(s, s, _MM_SHUFFLE(3, 3, 3, 2));
+#else
+  const float* s = perParticle;
+  out[0] = Float4::make(s[0], s[0], s[0], s[1]);
+  out[1] = Float4::make(s[1], s[1], s[2], s[2]);
+  out[2] = Float4::make(s[2], s[3], s[3], s[3]);
+#endif
+}
+
+/// The same three vectors for four particles at one point g: g's x y z x | y z x y | z x y z.
+inline void repeatOverXyz(const float g[3], Float4 (&out)[3]) {
+  out[0] = Float4::make(g[0], g[1], g[2], g[0]);
+  out[1] = Float4::make(g[1], g[2], g[0], g[1]);
+  out[2] = Float4::make(g[2], g[0], g[1], g[2]);
+}
+
 /// v_i += h (g + w_i f_i) for every particle i in [begin, end) with w_i != 0 (pinned particles keep their velocity):
 /// the explicit force step over flat xyz arrays. Four particles are twelve floats, three vectors, so g and w_i are
 /// laid out in the same xyz xyz pattern; each lane computes exactly the one-particle expression.
@@ -289,12 +318,10 @@ inline void addAccelerationRange(float* v, const float* w, const float* f, const
                                  size_t end) {
   size_t i = begin;
   const Float4 h4 = Float4::splat(h), zero = Float4::splat(0);
-  const Float4 g4[3] = {Float4::make(g[0], g[1], g[2], g[0]), Float4::make(g[1], g[2], g[0], g[1]),
-                        Float4::make(g[2], g[0], g[1], g[2])};
+  Float4 g4[3], w4[3];
+  repeatOverXyz(g, g4);
   for (; i + 4 <= end; i += 4) {
-    const float* wi = w + i;
-    const Float4 w4[3] = {Float4::make(wi[0], wi[0], wi[0], wi[1]), Float4::make(wi[1], wi[1], wi[2], wi[2]),
-                          Float4::make(wi[2], wi[3], wi[3], wi[3])};
+    spreadOverXyz(w + i, w4);
     for (int c = 0; c < 3; ++c) {
       float* vc = v + 3 * i + 4 * c;
       const Float4 vk = Float4::load(vc);
