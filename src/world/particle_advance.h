@@ -1,6 +1,6 @@
 // A substep's pass over the particles in its common form (no linear damping, no speed clamp, implicit Euler): the
-// last substep's commit, the forces and the prediction fused into one loop, so that each particle's arrays are
-// loaded and stored once instead of once per stage.
+// forces and the prediction, after the last substep's commit when it was deferred, fused into one loop, so that
+// each particle's arrays are loaded and stored once instead of once per stage.
 #pragma once
 
 #include <cstddef>
@@ -20,11 +20,12 @@ struct AdvancedParticles {
   const Real* f;    ///< N, the external forces.
 };
 
-/// Over particles [begin, end): the commit v += (p - x̃) / h, x = p (commitRange in math/wide_float.h), the forces
-/// v += h (g + w f) where w != 0 (addAccelerationRange), the prediction p = x̃ = x + h v (axpyRange), and with
-/// `boxes` not null the particle boxes of the new p (axpyAndBound; then `begin` is a multiple of kBoxParticles).
-/// The same expressions in the same order as those in turn, so the same bits. invH = 1 / h.
-void commitAccelerateAndPredict(const AdvancedParticles& a, const Real g[3], Real h, Real invH, size_t begin,
-                                size_t end, ParticleBox* boxes);
+/// Over particles [begin, end): with `commit`, the last substep's commit v += (p - x̃) / h, x = p (commitRange in
+/// math/wide_float.h); then the forces v += h (g + w f) where w != 0 (addAccelerationRange), the prediction
+/// p = x̃ = x + h v (axpyRange), and with `boxes` not null the particle boxes of the new p (axpyAndBound; then
+/// `begin` is a multiple of kBoxParticles). The same expressions in the same order as those in turn, so the same
+/// bits. invH = 1 / h.
+void accelerateAndPredict(const AdvancedParticles& a, bool commit, const Real g[3], Real h, Real invH, size_t begin,
+                          size_t end, ParticleBox* boxes);
 
 }  // namespace pbd

@@ -327,11 +327,11 @@ void World::Impl::advanceParticles(Real h, ParticleStages stages) {
   Real *vel = v.data(), *predicted = p.data(), *inertialP = inertial.data(), *pos = x.data();
   const Real *inverseMass = w.data(), *f = force.data();
   const Real invH = 1 / h;
-  // The common form (implicit Euler without damping or a speed clamp, after a deferred commit) in one loop.
-  const bool fused = commit && stages.accelerate && !stages.dampLinear && !stages.clampSpeed && stages.predict;
+  // The common form (implicit Euler without damping or a speed clamp) in one loop.
+  const bool fused = stages.accelerate && !stages.dampLinear && !stages.clampSpeed && stages.predict;
   const AdvancedParticles arrays{pos, vel, predicted, inertialP, inverseMass, f};
   auto body = [=, &g, &arrays](size_t begin, size_t end, ParticleBox* boxes) {
-    if (fused) return commitAccelerateAndPredict(arrays, g, h, invH, begin, end, boxes);
+    if (fused) return accelerateAndPredict(arrays, commit, g, h, invH, begin, end, boxes);
     if (commit) commitRange(pos, vel, predicted, inertialP, invH, 3 * begin, 3 * end);
     if (stages.accelerate) addAccelerationRange(vel, inverseMass, f, g, h, begin, end);
     if (stages.dampLinear) {
