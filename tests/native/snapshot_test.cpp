@@ -100,6 +100,8 @@ TEST(Snapshot, ContinuesBitIdenticallyForEverySolverAndIntegrator) {
       const scenes::EveryKind kinds = scenes::buildEveryKind(original);
       original.setSolver(solver);
       original.setIntegrator(integrator);
+      // A small external force on every particle: a loaded world must apply it too.
+      for (uint32_t i = 0; i < original.particleCount(); ++i) original.setExternalForce(i, Vec3(0.02f, 0, 0.01f));
       run(original, kinds, 0, 6);  // BDF2 is mid-run: its history is valid and matters
       const Blob blob = original.saveSnapshot();
       const uint64_t saved = scenes::stateHash(original);
@@ -125,6 +127,23 @@ TEST(Snapshot, ContinuesBitIdenticallyForEverySolverAndIntegrator) {
       EXPECT_EQ(scenes::stateHash(threaded), expected) << label << ": 2 threads";
     }
   }
+}
+
+// A world loaded from a snapshot that carries external forces applies them, in the particle pass's fused form (the
+// small world has no damping and no speed clamp) as in the other (buildEveryKind, above).
+TEST(Snapshot, ALoadedWorldAppliesTheForcesItCarries) {
+  World original;
+  smallWorld(original);
+  for (uint32_t i = 0; i < original.particleCount(); ++i) original.setExternalForce(i, Vec3(0.5f, 0, 0.25f));
+  const Blob blob = original.saveSnapshot();
+  World fresh;
+  fresh.loadSnapshot(blob.data(), blob.size());
+  for (int f = 0; f < 3; ++f) original.step(1.0f / 60), fresh.step(1.0f / 60);
+  EXPECT_EQ(scenes::stateHash(fresh), scenes::stateHash(original));
+  World unforced;  // and the forces do move it: without them the state differs
+  smallWorld(unforced);
+  for (int f = 0; f < 3; ++f) unforced.step(1.0f / 60);
+  EXPECT_NE(scenes::stateHash(unforced), scenes::stateHash(original));
 }
 
 TEST(Snapshot, HashSeesASingleUlpSoTheComparisonsCanFail) {
