@@ -160,7 +160,7 @@ inline void projectDihedralPadded(const DihedralConstraint& d, Real* xyzw, bool 
 }
 
 /// Projects dihedrals cs[order[n]] for n in [begin, end), which must share no particle (one colour), four at a time
-/// (the last four short of elements repeats its last one: batchOfFour).
+/// (a short last batch repeats its last element in the empty lanes: batchOfFour).
 /// Bit-identical to projectDihedral on each in turn. `xyzw` holds the padded positions (padRange), `lambda` the
 /// multipliers by dihedral.
 void projectDihedralsBatched(const DihedralConstraint* cs, const uint32_t* order, size_t begin, size_t end,

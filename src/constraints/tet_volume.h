@@ -104,7 +104,7 @@ inline void projectTetVolumePadded(const TetVolumeConstraint& t, Real* xyzw, boo
 }
 
 /// Projects tets cs[order[n]] for n in [begin, end), which must share no particle (one colour), four at a time
-/// (the last four short of elements repeats its last one: batchOfFour).
+/// (a short last batch repeats its last element in the empty lanes: batchOfFour).
 /// Bit-identical to projectTetVolume on each in turn. `xyzw` holds the padded positions (padRange), `lambda` the
 /// multipliers by tet.
 void projectTetVolumesBatched(const TetVolumeConstraint* cs, const uint32_t* order, size_t begin, size_t end,
