@@ -39,7 +39,7 @@ run_ctest "native ASan+UBSan" build/asan
 run_ctest wasm build/wasm-threaded
 # Every kernel (the batched ones against one by one), the lane operations, the determinism goldens and snapshots.
 run_ctest "arm64 NEON under qemu" build/arm64 -R \
-  '^arm64\.([A-Za-z]+Kernels?|WideFloat|BandLayout|DeterministicAtan2|Determinism|DeterminismMatrix\.(MixedScene|TheScene)|Snapshot\.ContinuesBitIdentically|BlockSchedule\.(TheBandedCloth|ABandedPass))'
+  '^arm64\.([A-Za-z]+Kernels?|WideFloat|ParticleAdvance|BandLayout|DeterministicAtan2|Determinism|DeterminismMatrix\.(MixedScene|TheScene)|Snapshot\.ContinuesBitIdentically|BlockSchedule\.(TheBandedCloth|ABandedPass))'
 
 echo "== Vitest (Node and headless Chromium)"
 rm -f build/reports/vitest.json

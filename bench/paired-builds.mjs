@@ -5,7 +5,7 @@
 // swapped: the second of a pair tends to gain 1-3 % (caches, the first one's idle pool worker).
 //
 // Usage: node bench/paired-builds.mjs DIR_A DIR_B [--variant=single|threaded] [--threads=N] [--n=128] [--gravity=0]
-//                                                 [--pairs=40] [--scene=cloth|cube]
+//                                                 [--pairs=40] [--scene=cloth|cube] [--damping=0] [--maxSpeed=0]
 // Both builds run on the same thread count: a 1-thread instance beside a 2-thread one in one process measured 45 %
 // slower than alone (11.5 against 7.9 ms on the 16³ cube), so thread scaling is not measured here.
 // DIR_A and DIR_B are copies of web/lib (index.js and its wasm/ folder), e.g. `cp -r web/lib /tmp/lib_before` before
@@ -13,12 +13,14 @@
 // Scene: the Foundation cloth (n x n, 1 m, 1 kg, 2 corners pinned, XPBD rigid, stretch + shear + skip-one bend,
 // 10 substeps x 1 iteration, 1/60 s frames), gravity -9.81 or 0 (the rest variant of bench:peers), 120 warm-up
 // frames. --scene=cube: bench:peers' soft cube of n³ cells (6 tets each, rigid volumes and edges, dropped on the
-// ground, gravity -9.81). Prints min and median ms per frame of each build and the median of B/A.
+// ground, gravity -9.81). --damping (1/s) and --maxSpeed (m/s) turn on the cloth's linear damping and speed
+// clamp (0: off, as bench:peers). Prints min and median ms per frame of each build and the median of B/A.
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 function options(argv) {
-  const o = { variant: 'single', threads: 1, n: 128, gravity: 0, pairs: 40, scene: 'cloth', dirs: [] };
+  const o = { variant: 'single', threads: 1, n: 128, gravity: 0, pairs: 40, scene: 'cloth', damping: 0, maxSpeed: 0,
+    dirs: [] };
   for (const a of argv) {
     const m = /^--(\w+)=(.*)$/.exec(a);
     if (!m) o.dirs.push(a);
@@ -42,6 +44,8 @@ async function sceneWorld(dir, o) {
   world.setIterations(1);
   world.setGround({ height: -2 });
   world.setGravity(0, o.gravity ? -9.81 : 0, 0);
+  world.setLinearDamping(o.damping);
+  world.setMaxSpeed(o.maxSpeed);
   world.addCloth({ columns: o.n, rows: o.n, spacing: 1 / (o.n - 1), origin: [-0.5, 1, 0], axisU: [1, 0, 0],
     axisV: [0, 0, 1], mass: 1, pinned: [0, o.n - 1], bend: { compliance: 0, stiffness: 1 } });
   for (let f = 0; f < 120; ++f) world.step(1 / 60);

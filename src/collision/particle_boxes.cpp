@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "collision/run_bounds.h"
 #include "math/wide_float.h"
 
 namespace pbd {
@@ -45,36 +46,10 @@ ParticleBox boundRun(const Real* xyz, size_t begin, size_t end) {
   return bounds.finish(xyz, i, end);
 }
 
-/// out = a + s b over particles [begin, end) (and copy = out), and their box, from each value as it is stored.
-ParticleBox axpyAndBoundRun(Real* out, const Real* a, Real s, const Real* b, Real* copy, size_t begin, size_t end) {
-  const Float4 s4 = Float4::splat(s);
-  RunBounds bounds;
-  size_t i = begin;
-  for (; i + 4 <= end; i += 4) {
-    for (int k = 0; k < 3; ++k) {
-      const size_t at = 3 * i + 4 * k;
-      const Float4 r = Float4::load(a + at) + s4 * Float4::load(b + at);
-      r.store(out + at), r.store(copy + at);
-      bounds.add(k, r);
-    }
-  }
-  for (size_t k = 3 * i; k < 3 * end; ++k) out[k] = copy[k] = a[k] + s * b[k];
-  return bounds.finish(out, i, end);
-}
-
 }  // namespace
 
 void boundParticles(const Real* xyz, size_t begin, size_t end, ParticleBox* boxes) {
-  for (size_t first = begin; first < end; first += kBoxParticles) {
-    boxes[first / kBoxParticles] = boundRun(xyz, first, std::min(end, first + kBoxParticles));
-  }
-}
-
-void axpyAndBound(Real* out, const Real* a, Real s, const Real* b, Real* copy, size_t begin, size_t end,
-                  ParticleBox* boxes) {
-  for (size_t first = begin; first < end; first += kBoxParticles) {
-    boxes[first / kBoxParticles] = axpyAndBoundRun(out, a, s, b, copy, first, std::min(end, first + kBoxParticles));
-  }
+  forEachBoxRun(begin, end, boxes, [xyz](size_t first, size_t last) { return boundRun(xyz, first, last); });
 }
 
 }  // namespace pbd

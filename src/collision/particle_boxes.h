@@ -6,9 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 
-#include "math/wide_float.h"
 #include "pbd/real.h"
 
 namespace pbd {
@@ -25,36 +23,18 @@ struct ParticleBox {
   Real hi[3];  ///< m, the largest.
 };
 
-/// The box of a run of particles, accumulated four particles at a time. Four particles are three vectors,
-/// x y z x | y z x y | z x y z, always the same pattern: so the lane-by-lane minima and maxima of vector k of every
-/// four hold each coordinate's bound in fixed lanes, found at the end. x - x is 0 for a finite x and NaN otherwise,
-/// so their sum says whether all were.
-class RunBounds {
- public:
-  /// Vector k (0, 1, 2) of the next four particles.
-  void add(int k, Float4 v) { lo_[k] = pmin(lo_[k], v), hi_[k] = pmax(hi_[k], v), finite_[k] = finite_[k] + (v - v); }
-
-  /// The run's box, with the particles [tailBegin, end) of `xyz` that did not make a four: the infinite box if any
-  /// coordinate was not finite.
-  ParticleBox finish(const Real* xyz, size_t tailBegin, size_t end) const;
-
- private:
-  static constexpr Real kInf = std::numeric_limits<Real>::infinity();
-  Float4 lo_[3] = {Float4::splat(kInf), Float4::splat(kInf), Float4::splat(kInf)};
-  Float4 hi_[3] = {Float4::splat(-kInf), Float4::splat(-kInf), Float4::splat(-kInf)};
-  // One finiteness sum per vector: three independent chains of adds instead of one three times as long.
-  Float4 finite_[3] = {Float4::splat(0), Float4::splat(0), Float4::splat(0)};
-};
-
 /// The boxes of the runs that cover particles [begin, end) of `xyz` (3 floats per particle): boxes[b] for run b =
 /// begin / kBoxParticles and on, the last cut short at `end`. `begin` is a multiple of kBoxParticles.
 void boundParticles(const Real* xyz, size_t begin, size_t end, ParticleBox* boxes);
 
-/// out = copy = a + s b over particles [begin, end) (3 floats each; the prediction p = x̃ = x + h v), and the boxes
-/// boundParticles(out, begin, end, boxes) would then give, found from the values as they are stored: one pass over
-/// the particles instead of two. The same bits as axpyRange (math/wide_float.h) and boundParticles.
-void axpyAndBound(Real* out, const Real* a, Real s, const Real* b, Real* copy, size_t begin, size_t end,
-                  ParticleBox* boxes);
+/// boxes[b] = run(first, last) for each run b of kBoxParticles particles [first, last) that covers [begin, end),
+/// the last cut short at `end`: the loop of every pass that bounds as it goes. `begin` is a multiple of kBoxParticles.
+template <class Run>
+void forEachBoxRun(size_t begin, size_t end, ParticleBox* boxes, Run run) {
+  for (size_t first = begin; first < end; first += kBoxParticles) {
+    boxes[first / kBoxParticles] = run(first, first + kBoxParticles < end ? first + kBoxParticles : end);
+  }
+}
 
 /// False only when every point of `box` is farther than `reach` from `centre`, so no particle of its run is within
 /// reach. The nearest point of the box is computed as the particles' distances are, rounded the same way, so it is

@@ -1,37 +1,68 @@
 #include "world/particle_advance.h"
 
-#include <algorithm>
-
+#include "collision/run_bounds.h"
 #include "math/wide_float.h"
+#include "world/velocity_clamp.h"
 
 namespace pbd {
 
 namespace {
 
-/// The pass over particles [begin, end): with kCommit, the commit first; with kBound, their box.
-template <bool kCommit, bool kBound>
-ParticleBox advanceRun(const AdvancedParticles& a, const Real g[3], Real h, Real invH, size_t begin, size_t end) {
-  const Float4 h4 = Float4::splat(h), invH4 = Float4::splat(invH), zero = Float4::splat(0);
+/// The stages an instantiation of the pass runs, fixed at compile time, or kRuntime: read from AdvanceStages.
+constexpr unsigned kAccelerate = 1, kDamp = 2, kClamp = 4, kPredict = 8, kRuntime = 16;
+
+/// Whether |v| <= limit for each of four particles, from their three xyz vectors, conservatively: every component
+/// within limit/√3 (less a margin far above float rounding), so clampSpeedRange would leave them as they are. NaN
+/// and infinities fail it.
+bool surelyWithinSpeed(const Float4 (&v)[3], Float4 low, Float4 high) {
+  return all((low <= v[0]) & (v[0] <= high) & (low <= v[1]) & (v[1] <= high) & (low <= v[2]) & (v[2] <= high));
+}
+
+/// The pass over particles [begin, end): with kCommit, the commit first; with kBound, their box; the stages kStages.
+template <bool kCommit, bool kBound, unsigned kStages>
+ParticleBox advanceRun(const AdvancedParticles& a, const AdvanceStages& s, size_t begin, size_t end) {
+  constexpr bool kFixed = !(kStages & kRuntime);
+  const bool accelerate = kFixed ? bool(kStages & kAccelerate) : s.accelerate;
+  const bool damp = kFixed ? bool(kStages & kDamp) : s.damp, clamp = kFixed ? bool(kStages & kClamp) : s.clamp;
+  const bool predict = kFixed ? bool(kStages & kPredict) : s.predict;
+  Real* const x = a.x;  // copies: the clamp's call may not, for all the compiler knows, leave `a` as it was
+  Real* const v = a.v;
+  Real* const p = a.p;
+  Real* const inertial = a.inertial;
+  const Real *const w = a.w, *const f = a.f;
+  const Float4 h4 = Float4::splat(s.h), invH4 = Float4::splat(s.invH), keep4 = Float4::splat(s.keep);
+  const Real componentLimit = s.maxSpeed * Real(0.57735 * 0.99999);
+  const Float4 zero = Float4::splat(0), high = Float4::splat(componentLimit), low = Float4::splat(-componentLimit);
   Float4 g4[3], w4[3];
-  repeatOverXyz(g, g4);
+  repeatOverXyz(s.g, g4);
   RunBounds bounds;
   size_t i = begin;
   for (; i + 4 <= end; i += 4) {
-    spreadOverXyz(a.w + i, w4);
+    Float4 xk[3], vk[3];
+    if (accelerate) spreadOverXyz(w + i, w4);
     for (int c = 0; c < 3; ++c) {
       const size_t at = 3 * i + 4 * c;
-      Float4 xk, vk;
       if constexpr (kCommit) {
-        xk = Float4::load(a.p + at);
-        vk = Float4::load(a.v + at) + (xk - Float4::load(a.inertial + at)) * invH4;
-        xk.store(a.x + at);
+        xk[c] = Float4::load(p + at);
+        vk[c] = Float4::load(v + at) + (xk[c] - Float4::load(inertial + at)) * invH4;
+        xk[c].store(x + at);
       } else {
-        xk = Float4::load(a.x + at), vk = Float4::load(a.v + at);
+        xk[c] = Float4::load(x + at), vk[c] = Float4::load(v + at);
       }
-      vk = select(w4[c] != zero, vk + h4 * (g4[c] + w4[c] * Float4::load(a.f + at)), vk);
-      vk.store(a.v + at);
-      const Float4 predicted = xk + h4 * vk;
-      predicted.store(a.inertial + at), predicted.store(a.p + at);
+      if (accelerate) vk[c] = select(w4[c] != zero, vk[c] + h4 * (g4[c] + w4[c] * Float4::load(f + at)), vk[c]);
+      if (damp) vk[c] = vk[c] * keep4;
+      vk[c].store(v + at);
+    }
+    if (clamp && !surelyWithinSpeed(vk, low, high)) {
+      // Per particle, across the three vectors: one by one, in double (velocity_clamp.cpp).
+      clampSpeedRange(v, s.maxSpeed, i, i + 4);
+      for (int c = 0; c < 3; ++c) vk[c] = Float4::load(v + 3 * i + 4 * c);
+    }
+    if (!predict) continue;
+    for (int c = 0; c < 3; ++c) {
+      const size_t at = 3 * i + 4 * c;
+      const Float4 predicted = xk[c] + h4 * vk[c];
+      predicted.store(inertial + at), predicted.store(p + at);
       if constexpr (kBound) bounds.add(c, predicted);
     }
   }
@@ -39,35 +70,54 @@ ParticleBox advanceRun(const AdvancedParticles& a, const Real g[3], Real h, Real
     for (int c = 0; c < 3; ++c) {
       const size_t at = 3 * k + c;
       if constexpr (kCommit) {
-        a.v[at] = a.v[at] + (a.p[at] - a.inertial[at]) * invH;
-        a.x[at] = a.p[at];
+        v[at] = v[at] + (p[at] - inertial[at]) * s.invH;
+        x[at] = p[at];
       }
-      if (a.w[k] != 0) a.v[at] += h * (g[c] + a.w[k] * a.f[at]);
-      a.inertial[at] = a.p[at] = a.x[at] + h * a.v[at];
+      if (accelerate && w[k] != 0) v[at] += s.h * (s.g[c] + w[k] * f[at]);
+      if (damp) v[at] *= s.keep;
+    }
+    if (clamp) clampSpeedRange(v, s.maxSpeed, k, k + 1);
+    if (!predict) continue;
+    for (int c = 0; c < 3; ++c) {
+      const size_t at = 3 * k + c;
+      inertial[at] = p[at] = x[at] + s.h * v[at];
     }
   }
-  return kBound ? bounds.finish(a.p, i, end) : ParticleBox{};
+  return kBound ? bounds.finish(p, i, end) : ParticleBox{};
 }
 
-template <bool kCommit>
-void advance(const AdvancedParticles& a, const Real g[3], Real h, Real invH, size_t begin, size_t end,
-             ParticleBox* boxes) {
+template <bool kCommit, unsigned kStages>
+void advance(const AdvancedParticles& a, const AdvanceStages& s, size_t begin, size_t end, ParticleBox* boxes) {
   if (!boxes) {
-    advanceRun<kCommit, false>(a, g, h, invH, begin, end);
+    advanceRun<kCommit, false, kStages>(a, s, begin, end);
     return;
   }
-  for (size_t first = begin; first < end; first += kBoxParticles) {
-    const size_t last = std::min(end, first + kBoxParticles);
-    boxes[first / kBoxParticles] = advanceRun<kCommit, true>(a, g, h, invH, first, last);
-  }
+  forEachBoxRun(begin, end, boxes,
+                [&](size_t first, size_t last) { return advanceRun<kCommit, true, kStages>(a, s, first, last); });
+}
+
+template <unsigned kStages>
+void advance(const AdvancedParticles& a, const AdvanceStages& s, size_t begin, size_t end, ParticleBox* boxes) {
+  if (s.commit) advance<true, kStages>(a, s, begin, end, boxes);
+  else advance<false, kStages>(a, s, begin, end, boxes);
 }
 
 }  // namespace
 
-void accelerateAndPredict(const AdvancedParticles& a, bool commit, const Real g[3], Real h, Real invH, size_t begin,
-                          size_t end, ParticleBox* boxes) {
-  if (commit) advance<true>(a, g, h, invH, begin, end, boxes);
-  else advance<false>(a, g, h, invH, begin, end, boxes);
+void advanceParticleRange(const AdvancedParticles& a, const AdvanceStages& s, size_t begin, size_t end,
+                          ParticleBox* boxes) {
+  // The forms implicit Euler's substeps take get loops of their own, the stages' tests compiled out; the rest (the
+  // halves around Müller's damping, BDF2's, the settle's) share one that tests them.
+  const unsigned stages = (s.accelerate ? kAccelerate : 0) | (s.damp ? kDamp : 0) | (s.clamp ? kClamp : 0) |
+                          (s.predict ? kPredict : 0);
+  switch (stages) {
+    case kAccelerate | kPredict: return advance<kAccelerate | kPredict>(a, s, begin, end, boxes);
+    case kAccelerate | kDamp | kPredict: return advance<kAccelerate | kDamp | kPredict>(a, s, begin, end, boxes);
+    case kAccelerate | kClamp | kPredict: return advance<kAccelerate | kClamp | kPredict>(a, s, begin, end, boxes);
+    case kAccelerate | kDamp | kClamp | kPredict:
+      return advance<kAccelerate | kDamp | kClamp | kPredict>(a, s, begin, end, boxes);
+    default: return advance<kRuntime>(a, s, begin, end, boxes);
+  }
 }
 
 }  // namespace pbd

@@ -1,6 +1,7 @@
-// A substep's pass over the particles in its common form (no linear damping, no speed clamp, implicit Euler): the
-// forces and the prediction, after the last substep's commit when it was deferred, fused into one loop, so that
-// each particle's arrays are loaded and stored once instead of once per stage.
+// A substep's pass over the particles: the last substep's commit when it was deferred, then the forces, the linear
+// damping, the speed clamp and the prediction, each where asked, fused into one loop, so that each particle's
+// arrays are loaded and stored once instead of once per stage. Every stage is per particle, so any split of the
+// particles (chunks, threads) gives the same bits.
 #pragma once
 
 #include <cstddef>
@@ -20,12 +21,24 @@ struct AdvancedParticles {
   const Real* f;    ///< N, the external forces.
 };
 
-/// Over particles [begin, end): with `commit`, the last substep's commit v += (p - x̃) / h, x = p (commitRange in
-/// math/wide_float.h); then the forces v += h (g + w f) where w != 0 (addAccelerationRange), the prediction
-/// p = x̃ = x + h v (axpyRange), and with `boxes` not null the particle boxes of the new p (axpyAndBound; then
-/// `begin` is a multiple of kBoxParticles). The same expressions in the same order as those in turn, so the same
-/// bits. invH = 1 / h.
-void accelerateAndPredict(const AdvancedParticles& a, bool commit, const Real g[3], Real h, Real invH, size_t begin,
-                          size_t end, ParticleBox* boxes);
+/// What the pass does to each particle, in this order.
+struct AdvanceStages {
+  bool commit = false;      ///< the last substep's commit v += (p - x̃) / h, x = p (commitRange in math/wide_float.h)
+  bool accelerate = false;  ///< v += h (g + w f) where w != 0 (addAccelerationRange)
+  bool damp = false;        ///< v *= keep: linear damping
+  bool clamp = false;       ///< |v| <= maxSpeed, direction kept (clampSpeedRange, world/velocity_clamp.h)
+  bool predict = false;     ///< p = x̃ = x + h v (axpyRange), and the particle boxes of the new p if asked
+  Real g[3] = {0, 0, 0};    ///< m/s², gravity
+  Real h = 0;               ///< s, the substep, > 0
+  Real invH = 0;            ///< 1/s, 1 / h
+  Real keep = 1;            ///< the damping's factor for the substep, max(0, 1 - linearDamping h)
+  Real maxSpeed = 0;        ///< m/s, the clamp's limit
+};
+
+/// The stages over particles [begin, end). With `boxes` not null (only with `predict`; then `begin` is a multiple
+/// of kBoxParticles) also the boxes boundParticles would give of the new p. The same expressions in the same order
+/// as the stages run one after the other over the range, so the same bits.
+void advanceParticleRange(const AdvancedParticles& a, const AdvanceStages& s, size_t begin, size_t end,
+                          ParticleBox* boxes);
 
 }  // namespace pbd

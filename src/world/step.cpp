@@ -11,7 +11,6 @@
 #include "world/particle_advance.h"
 #include "world/rigid_damping.h"
 #include "world/symmetric_sweep.h"
-#include "world/velocity_clamp.h"
 #include "world/world_state.h"
 
 namespace pbd {
@@ -312,35 +311,23 @@ void World::Impl::integrateAndPredict(Real h, bool bdf2) {
   if (bdf2) predictBdf2(h);
 }
 
-/// One pass over the particles, a chunk of kParticleChunk at a time, running `stages` in their order on each chunk
-/// while it is in cache. Every stage is per particle, so the result is the same for any split (and the same as one
-/// pass per stage). The prediction also bounds the particles for generateContacts' scans, from the values it writes.
+/// One pass over the particles, a chunk of kParticleChunk at a time, each particle through `stages` in their order
+/// (world/particle_advance.h). Every stage is per particle, so the result is the same for any split (and the same
+/// as one pass per stage). The prediction also bounds the particles for generateContacts' scans, from the values it
+/// writes.
 void World::Impl::advanceParticles(Real h, ParticleStages stages) {
   stages.dampLinear &= settings.linearDamping > 0;
   stages.clampSpeed &= settings.maxSpeed > 0;
   const bool commit = commitPending;  // the last substep's, of the same h
   commitPending = false;
   if (!commit && !stages.accelerate && !stages.dampLinear && !stages.clampSpeed && !stages.predict) return;
-  const Real g[3] = {settings.gravity.x(), settings.gravity.y(), settings.gravity.z()};
-  const Real keep = std::max(Real(0), 1 - settings.linearDamping * h), maxSpeed = settings.maxSpeed;
-  // Raw pointers and copies: through the members, every store to v made the compiler load v.data() and g again.
-  Real *vel = v.data(), *predicted = p.data(), *inertialP = inertial.data(), *pos = x.data();
-  const Real *inverseMass = w.data(), *f = force.data();
-  const Real invH = 1 / h;
-  // The common form (implicit Euler without damping or a speed clamp) in one loop.
-  const bool fused = stages.accelerate && !stages.dampLinear && !stages.clampSpeed && stages.predict;
-  const AdvancedParticles arrays{pos, vel, predicted, inertialP, inverseMass, f};
-  auto body = [=, &g, &arrays](size_t begin, size_t end, ParticleBox* boxes) {
-    if (fused) return accelerateAndPredict(arrays, commit, g, h, invH, begin, end, boxes);
-    if (commit) commitRange(pos, vel, predicted, inertialP, invH, 3 * begin, 3 * end);
-    if (stages.accelerate) addAccelerationRange(vel, inverseMass, f, g, h, begin, end);
-    if (stages.dampLinear) {
-      for (size_t k = 3 * begin; k < 3 * end; ++k) vel[k] *= keep;
-    }
-    if (stages.clampSpeed) clampSpeedRange(vel, maxSpeed, begin, end);
-    if (!stages.predict) return;
-    if (boxes) axpyAndBound(inertialP, pos, h, vel, predicted, begin, end, boxes);
-    else axpyRange(inertialP, pos, h, vel, 3 * begin, 3 * end, predicted);
+  AdvanceStages s{.commit = commit, .accelerate = stages.accelerate, .damp = stages.dampLinear,
+                  .clamp = stages.clampSpeed, .predict = stages.predict};
+  s.g[0] = settings.gravity.x(), s.g[1] = settings.gravity.y(), s.g[2] = settings.gravity.z();
+  s.h = h, s.invH = 1 / h, s.keep = std::max(Real(0), 1 - settings.linearDamping * h), s.maxSpeed = settings.maxSpeed;
+  const AdvancedParticles arrays{x.data(), v.data(), p.data(), inertial.data(), w.data(), force.data()};
+  auto body = [&s, &arrays](size_t begin, size_t end, ParticleBox* boxes) {
+    advanceParticleRange(arrays, s, begin, end, boxes);
   };
   forEachChunkRange(stages.predict && scansParticles(), body);
 }
