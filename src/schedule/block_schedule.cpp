@@ -277,16 +277,17 @@ void BlockSchedule::colourUnits(const DistanceConstraint* cs, uint32_t coloured,
 
 void BlockSchedule::rebuild(const DistanceConstraint* cs, const uint32_t* colourBegin, uint32_t particles) {
   slotOf.assign(colourBegin[kColours + 1], kNoSlot);
-  unbanded.clear();
   banded = formUnits(cs, colourBegin[kColours], particles);
   if (banded) {
     uint32_t unitColourBegin[kColours + 1];
-    colourUnits(cs, colourBegin[kColours], unitColourBegin);
+    colourUnits(cs, colourBegin[kColours], unitColourBegin);  // fills `unbanded`
     layOut(units_.data(), unitColourBegin, bandParticles);
     banded = !colourMajor;  // band 0 too small for its blocks to alternate: blocks of particles, as without bands
-    if (!banded) unbanded.clear();
   }
-  if (!banded) layOut(cs, colourBegin, particles);
+  if (!banded) {  // every coloured constraint is in a batch
+    unbanded.clear();
+    layOut(cs, colourBegin, particles);
+  }
   packBatches(cs, particles);
 }
 
