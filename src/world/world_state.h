@@ -312,7 +312,8 @@ struct World::Impl {
   size_t particleChunkCount() const { return (count() + kParticleChunk - 1) / kParticleChunk; }
   /// body(begin, end, boxes) over the particles in ranges of whole chunks, split across threads. With `bound`, boxes
   /// is particleBoxes (sized for the particles), and body must fill the boxes of its range's runs from p once it has
-  /// written p (boundParticles, or as it writes them: advanceParticleRange), while its p is in cache; otherwise boxes is null.
+  /// written p (boundParticles, or as it writes them: advanceParticleRange), while its p is in cache; otherwise
+  /// boxes is null.
   template <class Body>
   void forEachChunkRange(bool bound, Body body) {
     if (bound) particleBoxes.resize((count() + kBoxParticles - 1) / kBoxParticles);  // within reserveContacts'
