@@ -87,7 +87,7 @@ ParticleBox advanceRun(const AdvancedParticles& a, const AdvanceStages& s, size_
 }
 
 template <bool kCommit, unsigned kStages>
-void advance(const AdvancedParticles& a, const AdvanceStages& s, size_t begin, size_t end, ParticleBox* boxes) {
+void advanceRuns(const AdvancedParticles& a, const AdvanceStages& s, size_t begin, size_t end, ParticleBox* boxes) {
   if (!boxes) {
     advanceRun<kCommit, false, kStages>(a, s, begin, end);
     return;
@@ -98,8 +98,8 @@ void advance(const AdvancedParticles& a, const AdvanceStages& s, size_t begin, s
 
 template <unsigned kStages>
 void advance(const AdvancedParticles& a, const AdvanceStages& s, size_t begin, size_t end, ParticleBox* boxes) {
-  if (s.commit) advance<true, kStages>(a, s, begin, end, boxes);
-  else advance<false, kStages>(a, s, begin, end, boxes);
+  if (s.commit) advanceRuns<true, kStages>(a, s, begin, end, boxes);
+  else advanceRuns<false, kStages>(a, s, begin, end, boxes);
 }
 
 }  // namespace
