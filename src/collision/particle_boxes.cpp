@@ -9,12 +9,6 @@
 
 namespace pbd {
 
-namespace {
-
-constexpr Real kInf = std::numeric_limits<Real>::infinity();
-
-}  // namespace
-
 ParticleBox RunBounds::finish(const Real* xyz, size_t tailBegin, size_t end) const {
   Real l[12], h[12];
   for (int k = 0; k < 3; ++k) lo_[k].store(l + 4 * k), hi_[k].store(h + 4 * k);
@@ -30,6 +24,7 @@ ParticleBox RunBounds::finish(const Real* xyz, size_t tailBegin, size_t end) con
       box.lo[a] = std::min(box.lo[a], c), box.hi[a] = std::max(box.hi[a], c);
     }
   }
+  constexpr Real kInf = std::numeric_limits<Real>::infinity();
   if (!allFinite) return {{-kInf, -kInf, -kInf}, {kInf, kInf, kInf}};
   return box;
 }

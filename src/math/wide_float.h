@@ -262,24 +262,12 @@ inline float lanes<float>(float c) { return c; }
 template <>
 inline Float4 lanes<Float4>(float c) { return Float4::splat(c); }
 
-/// out[k] = a[k] + s * b[k] for k in [begin, end): the prediction p = x + h v over flat xyz arrays. A second output
-/// `copy` (may be null) receives the same values in the same pass.
-inline void axpyRange(float* out, const float* a, float s, const float* b, size_t begin, size_t end,
-                      float* copy = nullptr) {
+/// out[k] = a[k] + s * b[k] for k in [begin, end) over flat arrays (the Jacobi solve's p += ω Δp).
+inline void axpyRange(float* out, const float* a, float s, const float* b, size_t begin, size_t end) {
   size_t k = begin;
   const Float4 s4 = Float4::splat(s);
-  if (copy) {
-    for (; k + 4 <= end; k += 4) {
-      const Float4 r = Float4::load(a + k) + s4 * Float4::load(b + k);
-      r.store(out + k), r.store(copy + k);
-    }
-  } else {
-    for (; k + 4 <= end; k += 4) (Float4::load(a + k) + s4 * Float4::load(b + k)).store(out + k);
-  }
-  for (; k < end; ++k) {
-    out[k] = a[k] + s * b[k];
-    if (copy) copy[k] = out[k];
-  }
+  for (; k + 4 <= end; k += 4) (Float4::load(a + k) + s4 * Float4::load(b + k)).store(out + k);
+  for (; k < end; ++k) out[k] = a[k] + s * b[k];
 }
 
 /// The three vectors of four particles' xyz (x y z x | y z x y | z x y z) with a per-particle value in place of each
@@ -309,29 +297,6 @@ inline void repeatOverXyz(const float g[3], Float4 (&out)[3]) {
   out[0] = Float4::make(g[0], g[1], g[2], g[0]);
   out[1] = Float4::make(g[1], g[2], g[0], g[1]);
   out[2] = Float4::make(g[2], g[0], g[1], g[2]);
-}
-
-/// v_i += h (g + w_i f_i) for every particle i in [begin, end) with w_i != 0 (pinned particles keep their velocity):
-/// the explicit force step over flat xyz arrays. Four particles are twelve floats, three vectors, so g and w_i are
-/// laid out in the same xyz xyz pattern; each lane computes exactly the one-particle expression.
-inline void addAccelerationRange(float* v, const float* w, const float* f, const float g[3], float h, size_t begin,
-                                 size_t end) {
-  size_t i = begin;
-  const Float4 h4 = Float4::splat(h), zero = Float4::splat(0);
-  Float4 g4[3], w4[3];
-  repeatOverXyz(g, g4);
-  for (; i + 4 <= end; i += 4) {
-    spreadOverXyz(w + i, w4);
-    for (int c = 0; c < 3; ++c) {
-      float* vc = v + 3 * i + 4 * c;
-      const Float4 vk = Float4::load(vc);
-      select(w4[c] != zero, vk + h4 * (g4[c] + w4[c] * Float4::load(f + 3 * i + 4 * c)), vk).store(vc);
-    }
-  }
-  for (; i < end; ++i) {
-    if (w[i] == 0) continue;
-    for (int a = 0; a < 3; ++a) v[3 * i + a] += h * (g[a] + w[i] * f[3 * i + a]);
-  }
 }
 
 /// xyzw[4i .. 4i+3] = (xyz[3i .. 3i+2], w[i]) for i in [begin, end): positions padded to a vector per particle.

@@ -30,7 +30,8 @@ ParticleBox advanceRun(const AdvancedParticles& a, const AdvanceStages& s, size_
   Real* const p = a.p;
   Real* const inertial = a.inertial;
   const Real *const w = a.w, *const f = a.f;
-  const Float4 h4 = Float4::splat(s.h), invH4 = Float4::splat(s.invH), keep4 = Float4::splat(s.keep);
+  const Real invH = 1 / s.h;  // the bits of commitPositions' 1 / h
+  const Float4 h4 = Float4::splat(s.h), invH4 = Float4::splat(invH), keep4 = Float4::splat(s.keep);
   const Real componentLimit = s.maxSpeed * Real(0.57735 * 0.99999);
   const Float4 zero = Float4::splat(0), high = Float4::splat(componentLimit), low = Float4::splat(-componentLimit);
   Float4 g4[3], w4[3];
@@ -70,7 +71,7 @@ ParticleBox advanceRun(const AdvancedParticles& a, const AdvanceStages& s, size_
     for (int c = 0; c < 3; ++c) {
       const size_t at = 3 * k + c;
       if constexpr (kCommit) {
-        v[at] = v[at] + (p[at] - inertial[at]) * s.invH;
+        v[at] = v[at] + (p[at] - inertial[at]) * invH;
         x[at] = p[at];
       }
       if (accelerate && w[k] != 0) v[at] += s.h * (s.g[c] + w[k] * f[at]);

@@ -24,13 +24,12 @@ struct AdvancedParticles {
 /// What the pass does to each particle, in this order.
 struct AdvanceStages {
   bool commit = false;      ///< the last substep's commit v += (p - x̃) / h, x = p (commitRange in math/wide_float.h)
-  bool accelerate = false;  ///< v += h (g + w f) where w != 0 (addAccelerationRange)
+  bool accelerate = false;  ///< v += h (g + w f) where w != 0 (pinned particles keep their velocity)
   bool damp = false;        ///< v *= keep: linear damping
   bool clamp = false;       ///< |v| <= maxSpeed, direction kept (clampSpeedRange, world/velocity_clamp.h)
-  bool predict = false;     ///< p = x̃ = x + h v (axpyRange), and the particle boxes of the new p if asked
+  bool predict = false;     ///< p = x̃ = x + h v, and the particle boxes of the new p if asked
   Real g[3] = {0, 0, 0};    ///< m/s², gravity
   Real h = 0;               ///< s, the substep, > 0
-  Real invH = 0;            ///< 1/s, 1 / h
   Real keep = 1;            ///< the damping's factor for the substep, max(0, 1 - linearDamping h)
   Real maxSpeed = 0;        ///< m/s, the clamp's limit
 };

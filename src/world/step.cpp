@@ -299,14 +299,12 @@ void World::Impl::refreshElementOrders() {
 /// of non-rigid motion (a sum over each body), so without it they all run in one pass over the particles, with one
 /// dispatch to the threads instead of four. BDF2 damps and clamps here, and predicts with its own formula.
 void World::Impl::integrateAndPredict(Real h, bool bdf2) {
-  const ParticleStages velocities{.accelerate = !bdf2, .dampLinear = true};
-  const ParticleStages prediction{.clampSpeed = true, .predict = !bdf2};
   if (settings.rigidDamping > 0) {
-    advanceParticles(h, velocities);
+    advanceParticles(h, {.accelerate = !bdf2, .damp = true});
     dampNonRigidMotions();
-    advanceParticles(h, prediction);
+    advanceParticles(h, {.clamp = true, .predict = !bdf2});
   } else {
-    advanceParticles(h, {velocities.accelerate, velocities.dampLinear, prediction.clampSpeed, prediction.predict});
+    advanceParticles(h, {.accelerate = !bdf2, .damp = true, .clamp = true, .predict = !bdf2});
   }
   if (bdf2) predictBdf2(h);
 }
@@ -315,21 +313,19 @@ void World::Impl::integrateAndPredict(Real h, bool bdf2) {
 /// (world/particle_advance.h). Every stage is per particle, so the result is the same for any split (and the same
 /// as one pass per stage). The prediction also bounds the particles for generateContacts' scans, from the values it
 /// writes.
-void World::Impl::advanceParticles(Real h, ParticleStages stages) {
-  stages.dampLinear &= settings.linearDamping > 0;
-  stages.clampSpeed &= settings.maxSpeed > 0;
-  const bool commit = commitPending;  // the last substep's, of the same h
+void World::Impl::advanceParticles(Real h, AdvanceStages s) {
+  s.commit = commitPending;  // the last substep's, of the same h
   commitPending = false;
-  if (!commit && !stages.accelerate && !stages.dampLinear && !stages.clampSpeed && !stages.predict) return;
-  AdvanceStages s{.commit = commit, .accelerate = stages.accelerate, .damp = stages.dampLinear,
-                  .clamp = stages.clampSpeed, .predict = stages.predict};
+  s.damp &= settings.linearDamping > 0;
+  s.clamp &= settings.maxSpeed > 0;
+  if (!s.commit && !s.accelerate && !s.damp && !s.clamp && !s.predict) return;  // no dispatch to the threads
   s.g[0] = settings.gravity.x(), s.g[1] = settings.gravity.y(), s.g[2] = settings.gravity.z();
-  s.h = h, s.invH = 1 / h, s.keep = std::max(Real(0), 1 - settings.linearDamping * h), s.maxSpeed = settings.maxSpeed;
+  s.h = h, s.keep = std::max(Real(0), 1 - settings.linearDamping * h), s.maxSpeed = settings.maxSpeed;
   const AdvancedParticles arrays{x.data(), v.data(), p.data(), inertial.data(), w.data(), force.data()};
   auto body = [&s, &arrays](size_t begin, size_t end, ParticleBox* boxes) {
     advanceParticleRange(arrays, s, begin, end, boxes);
   };
-  forEachChunkRange(stages.predict && scansParticles(), body);
+  forEachChunkRange(s.predict && scansParticles(), body);
 }
 
 /// (6) Müller's damping of non-rigid motion per body. k is per frame; per substep use 1 - (1-k)^(1/substeps) so the

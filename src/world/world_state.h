@@ -26,6 +26,7 @@
 #include "solvers/hierarchy.h"
 #include "solvers/projective_dynamics.h"
 #include "world/cloth_self_collision.h"
+#include "world/particle_advance.h"
 #include "world/step_clock.h"
 
 namespace pbd {
@@ -287,14 +288,9 @@ struct World::Impl {
   bool stateIsFinite();
   void rollBack();
   void refreshDerivedData();
-  /// Which per-particle stages of Algorithm 1 one pass over the particles runs; they run in this order.
-  struct ParticleStages {
-    bool accelerate = false;  // (5) v += h (g + w f)
-    bool dampLinear = false;  // (6) v *= max(0, 1 - linearDamping h), if linearDamping > 0
-    bool clampSpeed = false;  // |v| <= maxSpeed, if maxSpeed > 0 (velocity_clamp.cpp)
-    bool predict = false;     // (7) p = inertial = x + h v, then the chunks near the ground are marked
-  };
-  void advanceParticles(Real h, ParticleStages stages);
+  // One pass over the particles running the stages whose flags `stages` sets (their values come from the
+  // settings; damping and the clamp only where the settings ask for them), after the pending commit if any.
+  void advanceParticles(Real h, AdvanceStages stages);
   // (5)-(7) for every particle in as few passes as the settings allow (Euler; BDF2 predicts with its own formula).
   void integrateAndPredict(Real h, bool bdf2);
   void dampNonRigidMotions();

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "math/wide_float.h"
+#include "stage_oracles.h"
 
 using namespace pbd;
 
@@ -131,8 +132,9 @@ TEST(WideFloat, AllIsTrueOnlyWhenEveryLaneIs) {
 }
 
 TEST(WideFloat, TheForceStepMatchesTheOneParticleExpression) {
-  // addAccelerationRange against v += h (g + w f) particle by particle, pinned particles (w = 0) untouched: ranges
-  // with and without a tail of fewer than four particles, starting anywhere.
+  // The force step's oracle (stage_oracles.h; its lanes laid out by spreadOverXyz and repeatOverXyz) against
+  // v += h (g + w f) particle by particle, pinned particles (w = 0) untouched: ranges with and without a tail of
+  // fewer than four particles, starting anywhere.
   std::mt19937 rng(5);
   std::uniform_real_distribution<float> u(-3, 3);
   const size_t n = 23;
@@ -144,7 +146,7 @@ TEST(WideFloat, TheForceStepMatchesTheOneParticleExpression) {
   const float g[3] = {0.5f, -9.81f, 0.0f}, h = 1.0f / 600;
   for (auto [begin, end] : {std::pair<size_t, size_t>{0, n}, {3, 11}, {5, 8}}) {
     std::vector<float> wide = v, one = v;
-    addAccelerationRange(wide.data(), w.data(), f.data(), g, h, begin, end);
+    test::addAccelerationRange(wide.data(), w.data(), f.data(), g, h, begin, end);
     for (size_t i = begin; i < end; ++i) {
       if (w[i] == 0) continue;
       for (int a = 0; a < 3; ++a) one[3 * i + a] += h * (g[a] + w[i] * f[3 * i + a]);
