@@ -51,7 +51,7 @@ export function buildScene(pbd, name, assets) {
   const addWorld = (lane = {}) => {
     const world = new pbd.World();
     world.setGround(GROUND);
-    world.setRecordResiduals(true);   // the page plots the convergence of every step
+    world.setRecordResiduals(true);   // the page plots the convergence (residual-record.js: one step in four)
     worlds.push({ world, lane });
     return world;
   };

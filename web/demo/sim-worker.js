@@ -4,6 +4,7 @@
 import { createPbd } from '../lib/index.js';
 import { SOFT_BUNNY } from './cloth-scene.js';
 import { DROP, prepareDroppedMesh } from './dropped-mesh.js';
+import { ResidualRecord } from './residual-record.js';
 import { applyParams, buildScene, createAssets, disposeScene, sceneParams } from './scene-host.js';
 import { packSnapshots, unpackSnapshots } from './snapshot-file.js';
 
@@ -13,6 +14,7 @@ let pbd;
 let assets;
 let sceneName;
 let built = null;           // the scene's worlds and what to draw (scene-host.js)
+let residualRecord = null;  // which steps record the convergence plot's residuals (residual-record.js)
 let params;
 let paused = false;
 let time = 0;               // s of simulated time, for scenes that animate (wind)
@@ -60,6 +62,7 @@ function build() {
   deleteEmbeddings();
   disposeScene(built);
   built = buildScene(pbd, sceneName, assets);
+  residualRecord = new ResidualRecord(built.worlds);
   if (built.scene.acceptsDroppedMeshes) for (const mesh of dropped) built.drawables.push(addDropped(mesh));
   grab = null;
   time = 0;
@@ -92,7 +95,7 @@ function energy() {
 
 /** Sends the page what it needs to read positions: the shared buffers (threaded) or copies (single). */
 function publish(stats) {
-  stats.residuals = built.worlds.map(({ world }) => world.residuals().slice());   // a few floats per pass
+  stats.residuals = residualRecord.curves();   // a few floats per pass
   stats.energy = energy();
   // 6 floats per contact, computed on call from this step's state: only while the page draws them.
   if (params.contacts) stats.contacts = built.worlds.map(({ world }) => world.contacts().slice());
@@ -122,8 +125,10 @@ function publish(stats) {
   }
 }
 
-function stepOnce() {
+/** One frame of every world; `byHand` (the paused page's step button) always records the residuals. */
+function stepOnce(byHand = false) {
   const t0 = performance.now();
+  const recording = residualRecord.beforeStep(byHand);
   built.onFrame?.(time);
   for (const { world, lane } of built.worlds) {
     world.step(FRAME_DT);
@@ -135,7 +140,9 @@ function stepOnce() {
   }
   for (const { embedding, world, firstParticle } of embeddings) embedding.update(world, firstParticle);
   time += FRAME_DT;
-  return performance.now() - t0;
+  const ms = performance.now() - t0;
+  residualRecord.afterStep(recording);  // the copies are the page's, not the solver's time
+  return ms;
 }
 
 let nextTick = 0;
@@ -158,7 +165,7 @@ const handlers = {
     postMessage({ type: 'threads', threads: pbd.threads });
   },
   pause(msg) { paused = msg.value; },
-  step() { publish({ solverMs: stepOnce(), paused }); },
+  step() { publish({ solverMs: stepOnce(true), paused }); },
   reset() {
     build();
     postMessage({ type: 'scene', ...describe() });

@@ -1,0 +1,59 @@
+// The demo's convergence record (web/demo/residual-record.js): one step in RECORD_EVERY records, a step by hand
+// always does, the steps between record nothing (the world's view stays empty: no sweep paid), and the page is sent
+// the last recorded curves in between, unchanged, until the next recording step replaces them with its own.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPbd } from '../../../web/lib/index.js';
+import { RECORD_EVERY, ResidualRecord } from '../../../web/demo/residual-record.js';
+
+let pbd;
+beforeAll(async () => { pbd = await createPbd({ variant: 'single' }); });
+afterAll(() => pbd?.terminate?.());
+
+function clothWorld() {
+  const world = new pbd.World();
+  world.addCloth({ columns: 12, rows: 12, spacing: 1 / 11, origin: [-0.5, 1, 0], axisU: [1, 0, 0],
+    axisV: [0, 0, 1], mass: 1, pinned: [0, 11] });
+  world.setRecordResiduals(true);  // as buildScene leaves every world
+  return world;
+}
+
+describe('the demo residual record', () => {
+  it('records one step in RECORD_EVERY and a step by hand, and keeps the last curves between', () => {
+    const worlds = [{ world: clothWorld() }, { world: clothWorld() }];
+    const record = new ResidualRecord(worlds);
+    expect(RECORD_EVERY).toBeGreaterThan(1);
+    expect(record.curves().map((c) => c.length)).toEqual([0, 0]);  // nothing recorded before the first step
+    const pattern = [];
+    let curves = null;
+    for (let step = 0; step < 3 * RECORD_EVERY + 1; ++step) {
+      const byHand = step === 2 * RECORD_EVERY + 1;
+      const on = record.beforeStep(byHand);
+      pattern.push(on);
+      for (const { world } of worlds) world.step(1 / 60);
+      const pairs = 2 * worlds[0].world.getSubsteps() * worlds[0].world.getIterations();
+      for (const { world } of worlds) expect(world.residuals().length).toBe(on ? pairs : 0);
+      record.afterStep(on);
+      const now = record.curves();
+      if (on) {
+        // The step's own curves, copied out of the wasm memory: another step does not change them.
+        expect(now).not.toBe(curves);
+        now.forEach((c, k) => expect(Array.from(c)).toEqual(Array.from(worlds[k].world.residuals())));
+        expect(now[0].length).toBe(pairs);
+        expect(now[0].every(Number.isFinite)).toBe(true);
+        curves = now;
+      } else {
+        expect(now).toBe(curves);
+      }
+    }
+    const expected = pattern.map((_, step) => step % RECORD_EVERY === 0 || step === 2 * RECORD_EVERY + 1);
+    expect(pattern).toEqual(expected);
+    expect(pattern.filter(Boolean).length).toBe(5);
+    for (const { world } of worlds) world.delete();
+  });
+
+  it('names a bad stride', () => {
+    for (const every of [0, -1, 1.5, NaN, '4']) {
+      expect(() => new ResidualRecord([], every)).toThrow(/ResidualRecord: every must be a positive integer/);
+    }
+  });
+});
