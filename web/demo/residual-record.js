@@ -16,18 +16,17 @@ export class ResidualRecord {
     this.worlds = worlds;
     this.every = every;
     this.steps = 0;
-    this.on = true;
     this.last = worlds.map(() => new Float32Array(0));
   }
 
-  /** Before a step: the record on for it if its turn has come (or `always`), else off. Returns whether it is on. */
+  /**
+   * Before a step: the record on for it if its turn has come (or `always`), else off. Returns whether it is on. Set
+   * on every world every step, not only on a change: a loaded snapshot brings the flag it was saved with.
+   */
   beforeStep(always = false) {
     const on = always || this.steps % this.every === 0;
     this.steps += 1;
-    if (on !== this.on) {
-      for (const { world } of this.worlds) world.setRecordResiduals(on);
-      this.on = on;
-    }
+    for (const { world } of this.worlds) world.setRecordResiduals(on);
     return on;
   }
 

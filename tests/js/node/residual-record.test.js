@@ -1,6 +1,7 @@
 // The demo's convergence record (web/demo/residual-record.js): one step in RECORD_EVERY records, a step by hand
 // always does, the steps between record nothing (the world's view stays empty: no sweep paid), and the page is sent
-// the last recorded curves in between, unchanged, until the next recording step replaces them with its own.
+// the last recorded curves in between, unchanged, until the next recording step replaces them with its own; a world
+// whose flag a snapshot turned off records at its next turn.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPbd } from '../../../web/lib/index.js';
 import { RECORD_EVERY, ResidualRecord } from '../../../web/demo/residual-record.js';
@@ -45,6 +46,15 @@ describe('the demo residual record', () => {
         expect(now).toBe(curves);
       }
     }
+    // A world whose flag changed behind the record's back (a snapshot saved on a step between brings `off`) between
+    // two recording steps records at the second all the same.
+    while (record.steps % RECORD_EVERY !== 0) record.beforeStep();
+    expect(record.beforeStep()).toBe(true);
+    worlds[0].world.step(1 / 60);
+    worlds[0].world.setRecordResiduals(false);
+    expect(record.beforeStep(true)).toBe(true);
+    worlds[0].world.step(1 / 60);
+    expect(worlds[0].world.residuals().length).toBeGreaterThan(0);
     const expected = pattern.map((_, step) => step % RECORD_EVERY === 0 || step === 2 * RECORD_EVERY + 1);
     expect(pattern).toEqual(expected);
     expect(pattern.filter(Boolean).length).toBe(5);
