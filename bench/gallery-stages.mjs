@@ -1,8 +1,10 @@
 // Where a gallery scene's step time goes, stage by stage (World.lastStepTimings), in Node: the demo's scene built
 // with the panel's starting values (web/demo/scene-host.js), stepped at 1/60 s for 10 s of simulated time, the
 // stage means printed per 2 s window. The render-free counterpart of gallery-bench.mjs, steadier on a shared machine.
+// The residual record follows the demo's worker: one step in four (web/demo/residual-record.js).
 // Usage: node bench/gallery-stages.mjs [scene=fold] [variant=single|threaded] [threads=1]
 import { createPbd } from '../web/lib/index.js';
+import { ResidualRecord } from '../web/demo/residual-record.js';
 import { applyParams, buildScene, createAssets, sceneParams } from '../web/demo/scene-host.js';
 
 const [scene = 'fold', variant = 'single', threads = '1'] = process.argv.slice(2);
@@ -13,7 +15,9 @@ for (const { world } of built.worlds) world.setStepTimings(true);
 console.log(`${scene}: wasm ${pbd.variant}, ${pbd.threads} thread(s); ms per 1/60 s frame, all worlds, mean per window`);
 const WINDOW = 120;
 let sum = {};
+const record = new ResidualRecord(built.worlds);
 for (let frame = 1; frame <= 600; frame++) {
+  record.beforeStep();
   for (const { world } of built.worlds) {
     world.step(1 / 60);
     for (const [stage, ms] of Object.entries(world.lastStepTimings())) sum[stage] = (sum[stage] ?? 0) + ms;
