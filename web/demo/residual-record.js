@@ -16,6 +16,7 @@ export class ResidualRecord {
     this.worlds = worlds;
     this.every = every;
     this.steps = 0;
+    this.recording = false;  // whether the step beforeStep last let through records
     this.last = worlds.map(() => new Float32Array(0));
   }
 
@@ -26,13 +27,14 @@ export class ResidualRecord {
   beforeStep(always = false) {
     const on = always || this.steps % this.every === 0;
     this.steps += 1;
+    this.recording = on;
     for (const { world } of this.worlds) world.setRecordResiduals(on);
     return on;
   }
 
   /** After the step: copies of the curves it recorded, if it did. */
-  afterStep(recorded) {
-    if (recorded) this.last = this.worlds.map(({ world }) => world.residuals().slice());
+  afterStep() {
+    if (this.recording) this.last = this.worlds.map(({ world }) => world.residuals().slice());
   }
 
   /** The last recorded curves, one Float32Array of (max, RMS) pairs per world. */

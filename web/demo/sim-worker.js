@@ -128,7 +128,7 @@ function publish(stats) {
 /** One frame of every world; `byHand` (the paused page's step button) always records the residuals. */
 function stepOnce(byHand = false) {
   const t0 = performance.now();
-  const recording = residualRecord.beforeStep(byHand);
+  residualRecord.beforeStep(byHand);
   built.onFrame?.(time);
   for (const { world, lane } of built.worlds) {
     world.step(FRAME_DT);
@@ -141,7 +141,7 @@ function stepOnce(byHand = false) {
   for (const { embedding, world, firstParticle } of embeddings) embedding.update(world, firstParticle);
   time += FRAME_DT;
   const ms = performance.now() - t0;
-  residualRecord.afterStep(recording);  // the copies are the page's, not the solver's time
+  residualRecord.afterStep();  // the copies are the page's, not the solver's time
   return ms;
 }
 

@@ -33,7 +33,7 @@ describe('the demo residual record', () => {
       for (const { world } of worlds) world.step(1 / 60);
       const pairs = 2 * worlds[0].world.getSubsteps() * worlds[0].world.getIterations();
       for (const { world } of worlds) expect(world.residuals().length).toBe(on ? pairs : 0);
-      record.afterStep(on);
+      record.afterStep();
       const now = record.curves();
       if (on) {
         // The step's own curves, copied out of the wasm memory: another step does not change them.
