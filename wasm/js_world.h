@@ -450,6 +450,7 @@ class JsWorld {
     o.set("broadPhaseMs", t.broadPhaseMs);
     o.set("narrowPhaseMs", t.narrowPhaseMs);
     o.set("solveMs", t.solveMs);
+    o.set("residualMs", t.residualMs);
     o.set("totalMs", t.totalMs);
     return o;
   }

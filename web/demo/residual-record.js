@@ -2,6 +2,8 @@
 // projection pass, which adds 15–18 % to a step of the default scene when every step records. The plot reads as
 // well refreshed at 15 Hz as at 60, so the demo records one step in RECORD_EVERY and draws the last recorded curves in
 // between; a step taken by hand (paused) always records. `node bench/residual-cost.mjs showcase --every=4` measures it.
+// The record times its own sweeps (the worlds' step timings, StepTimings.residualMs), so that the solver-ms plot can
+// leave them out: with them, every fourth point of the showcase stood some 18 % above the rest, a comb of the record's.
 export const RECORD_EVERY = 4;
 
 export class ResidualRecord {
@@ -28,13 +30,21 @@ export class ResidualRecord {
     const on = always || this.steps % this.every === 0;
     this.steps += 1;
     this.recording = on;
-    for (const { world } of this.worlds) world.setRecordResiduals(on);
+    for (const { world } of this.worlds) {
+      world.setRecordResiduals(on);
+      world.setStepTimings(true);  // a few clock reads a substep; left on (the benches read the stages every step)
+    }
     return on;
   }
 
-  /** After the step: copies of the curves it recorded, if it did. */
+  /**
+   * After the step: copies of the curves it recorded, if it did. Returns the ms the worlds' record sweeps took in
+   * that step (0 in a step that did not record), for the solver's time to leave out.
+   */
   afterStep() {
-    if (this.recording) this.last = this.worlds.map(({ world }) => world.residuals().slice());
+    if (!this.recording) return 0;
+    this.last = this.worlds.map(({ world }) => world.residuals().slice());
+    return this.worlds.reduce((ms, { world }) => ms + world.lastStepTimings().residualMs, 0);
   }
 
   /** The last recorded curves, one Float32Array of (max, RMS) pairs per world. */
