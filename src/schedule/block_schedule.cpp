@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "pbd/task_system.h"
+
 namespace pbd {
 
 namespace {
@@ -104,6 +106,15 @@ bool BlockSchedule::blocksLeaveTooLittleParallelWork() const {
   uint64_t critical = serial;
   for (uint32_t g = 0; g < kBlockColours; ++g) critical += largest[g];
   return 3 * critical > 2 * uint64_t(blockBegin(blockCount));
+}
+
+size_t BlockSchedule::minBlocksPerRange(uint32_t g) const {
+  if (g == kSerialGroup) return TaskSystem::kOneRange;
+  const size_t blocks = groupBegin[g + 1] - groupBegin[g];
+  const size_t groupBatches = batchOfBlock(groupBegin[g + 1]) - batchOfBlock(groupBegin[g]);
+  // ceil(kMinBatchesPerRange / batches per block); a group without batches is never shared.
+  if (groupBatches == 0) return TaskSystem::kOneRange;
+  return std::max<size_t>(1, (size_t(kMinBatchesPerRange) * blocks + groupBatches - 1) / groupBatches);
 }
 
 /// blockSequence and groupBegin from groupOfBlock_: the non-empty blocks by group, then id.

@@ -401,7 +401,7 @@ void World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward)
   for (uint32_t k = 0; k < kGroups; ++k) {
     const uint32_t g = backward ? kGroups - 1 - k : k;
     const size_t size = blocks.groupBegin[g + 1] - blocks.groupBegin[g];
-    if (size) add(Kind::Blocks, g, size, g == BlockSchedule::kSerialGroup ? TaskSystem::kOneRange : 1);
+    if (size) add(Kind::Blocks, g, size, blocks.minBlocksPerRange(g));
   }
   add(Kind::Unpad, 0, copied, copyPerTask);
   if (!backward) {

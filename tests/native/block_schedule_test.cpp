@@ -279,6 +279,43 @@ TEST(BlockSchedule, TheSameBodyInLocalityOrderKeepsBlocksOfParticles) {
   EXPECT_LT(2 * criticalPath(s), s.batches.size());
 }
 
+TEST(BlockSchedule, AThreadsRangeOfBlocksHoldsAtLeastTheMinimumOfBatches) {
+  // The 128² cloth's strips (about 1,500 batches each) go one to a range; a small randomly numbered body's
+  // colour-major blocks (a colour's few hundred constraints cut in 8) run whole on one thread, colour by colour, so
+  // its pass shares nothing and pays no barrier.
+  World cloth;
+  scenes::hangingCloth(cloth, 128);
+  const BlockSchedule& strips = scheduled(cloth).schedule.blocks;
+  World body;
+  body.addSoftBody(scenes::shuffledVertices(scenes::tetCube(10, 1.0f, Vec3(0, 1, 0)), 3));
+  const BlockSchedule& tiny = scheduled(body).schedule.blocks;
+  ASSERT_TRUE(tiny.colourMajor);
+  ASSERT_FALSE(strips.colourMajor);
+  EXPECT_EQ(strips.minBlocksPerRange(BlockSchedule::kSerialGroup), TaskSystem::kOneRange);
+  for (const BlockSchedule* s : {&strips, &tiny}) {
+    uint32_t batchesSeen = 0;
+    for (uint32_t g = 0; g < BlockSchedule::kBlockColours; ++g) {
+      const uint32_t blocks = s->groupBegin[g + 1] - s->groupBegin[g];
+      uint32_t batches = 0;  // summed from the segments, not from batchOfBlock
+      for (uint32_t at = s->groupBegin[g]; at < s->groupBegin[g + 1]; ++at) {
+        for (uint32_t k = s->segmentBegin[at]; k < s->segmentBegin[at + 1]; ++k) {
+          batches += s->segments[k].end - s->segments[k].begin;
+        }
+      }
+      batchesSeen += batches;
+      EXPECT_EQ(s->batchOfBlock(s->groupBegin[g + 1]) - s->batchOfBlock(s->groupBegin[g]), batches) << "group " << g;
+      if (blocks == 0) continue;
+      const size_t range = s->minBlocksPerRange(g);
+      // The smallest range whose blocks hold kMinBatchesPerRange batches on the group's average.
+      EXPECT_GE(range * batches, size_t(BlockSchedule::kMinBatchesPerRange) * blocks) << "group " << g;
+      if (range > 1) EXPECT_LT((range - 1) * batches, size_t(BlockSchedule::kMinBatchesPerRange) * blocks);
+      if (s == &strips) EXPECT_EQ(range, 1u) << "group " << g;
+      else EXPECT_GE(range, blocks) << "group " << g << ": " << batches << " batches";
+    }
+    EXPECT_EQ(batchesSeen, s->batches.size());
+  }
+}
+
 TEST(BlockSchedule, TheColourMajorLayoutGivesTheSameBitsOnAnyThreadCount) {
   // Forward passes (implicit Euler) and BDF2's forward and backward sweeps, dropped on the ground.
   for (Integrator integrator : {Integrator::ImplicitEuler, Integrator::Bdf2}) {
