@@ -21,5 +21,6 @@ for (let f = 0; f < 720; f++) {
   if (f >= 120) { rows[on ? 'on' : 'off'][0].push(wall); rows[on ? 'on' : 'off'][1].push(wall - rec); }
 }
 const med = (a) => { const s = [...a].sort((x, y) => x - y); return s[s.length >> 1]; };
-console.log(`${scene}: wall ms, recording steps ${med(rows.on[0]).toFixed(3)} vs others ${med(rows.off[0]).toFixed(3)} (ratio ${(med(rows.on[0]) / med(rows.off[0])).toFixed(3)}); ` +
-  `less the record: ${med(rows.on[1]).toFixed(3)} vs ${med(rows.off[1]).toFixed(3)} (ratio ${(med(rows.on[1]) / med(rows.off[1])).toFixed(3)})`);
+const pair = ([on, off]) => `${med(on).toFixed(3)} vs ${med(off).toFixed(3)} (ratio ${(med(on) / med(off)).toFixed(3)})`;
+console.log(`${scene}: wall ms, recording steps ${pair([rows.on[0], rows.off[0]])}; ` +
+  `less the record: ${pair([rows.on[1], rows.off[1]])}`);

@@ -1,0 +1,47 @@
+// A gallery scene on the threaded build at two thread counts in one Node process: two copies of the scene (two module
+// instances), stepped as the demo's worker steps them (web/demo/residual-record.js), advanced together past `warm`
+// frames, then timed in alternating 30-frame blocks; prints the medians, the median of the paired ratios B/A, and the
+// stage means (World.lastStepTimings) of each. Pairing keeps both at the same simulated time on a machine whose speed
+// drifts. Usage: node bench/paired-threads.mjs [scene=stack] [threadsA=1] [threadsB=2] [pairs=20] [warm=420]
+const [scene = 'stack', tA = '1', tB = '2', pairsArg = '20', warmArg = '420'] = process.argv.slice(2);
+async function setup(threads) {
+  const { createPbd } = await import('../web/lib/index.js');
+  const host = await import('../web/demo/scene-host.js');
+  const { ResidualRecord } = await import('../web/demo/residual-record.js');
+  const pbd = await createPbd({ variant: 'threaded', threads });
+  const built = host.buildScene(pbd, scene, host.createAssets(pbd));
+  host.applyParams(built, host.sceneParams(scene));
+  const record = new ResidualRecord(built.worlds);
+  const stages = {};
+  const f = () => {
+    record.beforeStep();
+    for (const { world } of built.worlds) {
+      world.step(1 / 60);
+      for (const [k, v] of Object.entries(world.lastStepTimings())) stages[k] = (stages[k] ?? 0) + v;
+    }
+  };
+  f.stages = stages;
+  return f;
+}
+const A = await setup(Number(tA)), B = await setup(Number(tB));
+for (let f = 0; f < Number(warmArg); f++) A(), B();
+for (const k in A.stages) A.stages[k] = 0, B.stages[k] = 0;
+const ratios = [], ta = [], tb = [];
+const block = (f) => {
+  const t0 = performance.now();
+  for (let k = 0; k < 30; k++) f();
+  return (performance.now() - t0) / 30;
+};
+for (let p = 0; p < Number(pairsArg); p++) {
+  const x = block(A), y = block(B);
+  ta.push(x), tb.push(y), ratios.push(y / x);
+}
+const med = (v) => [...v].sort((p, q) => p - q)[Math.floor(v.length / 2)];
+console.log(`${scene}: ${tA} thread(s) ${med(ta).toFixed(3)} ms, ${tB} thread(s) ${med(tb).toFixed(3)} ms, ` +
+  `median paired ratio ${med(ratios).toFixed(3)}`);
+const n = 30 * Number(pairsArg);
+for (const [name, F] of [[tA, A], [tB, B]]) {
+  const stages = Object.entries(F.stages).map(([k, v]) => `${k.replace(/Ms$/, '')} ${(v / n).toFixed(3)}`);
+  console.log(`${name} thread(s): ${stages.join(', ')}`);
+}
+process.exit(0);
