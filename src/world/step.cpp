@@ -41,7 +41,7 @@ void World::Impl::saveState() {
     std::copy(pos + 3 * begin, pos + 3 * end, keptX + 3 * begin);
     std::copy(vel + 3 * begin, vel + 3 * end, keptV + 3 * begin);
   };
-  tasks->parallelFor(count(), kParticlesPerTask, body);
+  forEachParticleRange(body);
 }
 
 /// True when every position and velocity is finite. A flat reduction, split across threads; the answer does not
@@ -53,7 +53,7 @@ bool World::Impl::stateIsFinite() {
     for (size_t k = 3 * begin; k < 3 * end; ++k) sum += (x[k] - x[k]) + (v[k] - v[k]);
     if (sum != 0) finite.store(false, std::memory_order_relaxed);
   };
-  tasks->parallelFor(count(), kParticlesPerTask, body);
+  forEachParticleRange(body);
   return finite.load();
 }
 
@@ -313,7 +313,7 @@ void World::Impl::integrateAndPredict(Real h, bool bdf2) {
   if (bdf2) predictBdf2(h);
 }
 
-/// One pass over the particles, a chunk of kParticleChunk at a time, each particle through `stages` in their order
+/// One pass over the particles, in forEachChunkRange's ranges, each particle through `stages` in their order
 /// (world/particle_advance.h). Every stage is per particle, so the result is the same for any split (and the same
 /// as one pass per stage). The prediction also bounds the particles for generateContacts' scans, from the values it
 /// writes.
@@ -392,7 +392,7 @@ void World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward)
   const uint32_t* colourBegin = schedule.colourBegin;
   const uint32_t overflowBegin = colourBegin[GraphColouring::kOverflow];
   const size_t overflowSize = colourBegin[GraphColouring::kOverflow + 1] - overflowBegin;
-  const size_t copyPerTask = banded ? kParticlesPerTask / 4 : kParticlesPerTask;
+  const size_t copyPerTask = banded ? kBandBlocksPerTask : kParticlesPerTask;
   if (backward) {
     add(Kind::Overflow, 0, overflowSize, TaskSystem::kOneRange);
     add(Kind::Unbanded, 0, blocks.unbanded.size(), TaskSystem::kOneRange);
@@ -689,7 +689,7 @@ void World::Impl::commitBdf2(Real h) {
       }
     }
   };
-  tasks->parallelFor(count(), kParticlesPerTask, body);
+  forEachParticleRange(body);
 }
 
 /// (12-15) v = (p - x) / h, x = p.
@@ -698,7 +698,7 @@ void World::Impl::commitPositions(Real h) {
   auto body = [&](size_t begin, size_t end) {
     commitRange(x.data(), v.data(), p.data(), inertial.data(), invH, 3 * begin, 3 * end);
   };
-  tasks->parallelFor(count(), kParticlesPerTask, body);
+  forEachParticleRange(body);
 }
 
 }  // namespace pbd

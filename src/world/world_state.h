@@ -15,6 +15,7 @@
 #include "constraints/tet_volume.h"
 #include "constraints/tether.h"
 #include "constraints/triangle_strain.h"
+#include "math/band_layout.h"
 #include "pbd/colliders.h"
 #include "pbd/world.h"
 #include "collision/mesh_collider.h"
@@ -40,11 +41,9 @@ inline const Vec3* asVec3(const std::vector<Real>& xyz) { return reinterpret_cas
 
 /// Particles per range handed to the task system: below this a loop stays on one thread.
 inline constexpr size_t kParticlesPerTask = 4096;
-/// The passes that write p before contacts are generated run over the particles in chunks of this many, and bound
-/// each chunk's runs (collision/particle_boxes.h) right after writing it, while it is in cache.
-inline constexpr uint32_t kParticleChunk = 1024;
-static_assert(kParticlesPerTask % kParticleChunk == 0, "a task's particles are whole chunks");
-static_assert(kParticleChunk % kBoxParticles == 0, "a chunk's particles are whole runs");
+/// Blocks of the band layout (math/band_layout.h) per range: a task's kParticlesPerTask particles, four to a block.
+inline constexpr size_t kBandBlocksPerTask = kParticlesPerTask / 4;
+static_assert(kBandBlocksPerTask % kBoxParticles == 0, "a slice of a band is whole runs");
 /// Self-collision pairs reserved per particle; a denser pile keeps the first ones found (step() never allocates).
 inline constexpr size_t kSelfCollisionPairsPerParticle = 8;
 /// Particle self-collision's candidate pairs reserved per particle (ParticleNeighbours: the pairs within its reach).
@@ -305,20 +304,39 @@ struct World::Impl {
   /// The late pass's move of particle i: p_i = `to`, and its run's box grown to hold it. The late pass pushes
   /// particles after the boxes were made, and the colliders after the push must still see where it went.
   void moveInLatePass(uint32_t i, const Vec3& to);
-  size_t particleChunkCount() const { return (count() + kParticleChunk - 1) / kParticleChunk; }
-  /// body(begin, end, boxes) over the particles in ranges of whole chunks, split across threads. With `bound`, boxes
-  /// is particleBoxes (sized for the particles), and body must fill the boxes of its range's runs from p once it has
+  /// body(begin, end) over the particles [0, count()) in ranges split across threads, each range's begin a multiple
+  /// of kBoxParticles. Where the coloured solver runs on the band layout (math/band_layout.h), a task is a slice of
+  /// that layout's blocks: the same span of each of the four bands (body called once per band), cut as the distance
+  /// pass cuts its pad and unpad copies (kBandBlocksPerTask blocks). A thread's home ranges (ThreadPool::Job) are
+  /// then the particles it pads, projects and copies back, so their cache lines stay in its core from pass to pass;
+  /// with ranges of consecutive particles, half of them crossed to the other core and back every substep. Every
+  /// pass given to it is per particle: any split gives the same bits.
+  template <class Body>
+  void forEachParticleRange(Body body) {
+    const size_t n = count(), m = bandParticles(uint32_t(n)), slice = kBandBlocksPerTask;
+    const bool sliced = settings.solver == Solver::ColouredGaussSeidel && schedule.blocks.banded &&
+                        m % kBoxParticles == 0;
+    if (!sliced) {
+      auto runs = [&](size_t first, size_t last) { body(first * kBoxParticles, std::min(n, last * kBoxParticles)); };
+      return tasks->parallelFor((n + kBoxParticles - 1) / kBoxParticles, kParticlesPerTask / kBoxParticles, runs);
+    }
+    auto slices = [&](size_t first, size_t last) {
+      for (size_t band = 0; band < 4; ++band) {
+        const size_t begin = band * m + first * slice, end = std::min({n, band * m + m, band * m + last * slice});
+        if (begin < end) body(begin, end);
+      }
+    };
+    tasks->parallelFor((m + slice - 1) / slice, 1, slices);
+  }
+  /// body(begin, end, boxes) over the particles in forEachParticleRange's ranges. With `bound`, boxes is
+  /// particleBoxes (sized for the particles), and body must fill the boxes of its range's runs from p once it has
   /// written p (boundParticles, or as it writes them: advanceParticleRange), while its p is in cache; otherwise
   /// boxes is null.
   template <class Body>
   void forEachChunkRange(bool bound, Body body) {
     if (bound) particleBoxes.resize((count() + kBoxParticles - 1) / kBoxParticles);  // within reserveContacts'
     ParticleBox* boxes = bound ? particleBoxes.data() : nullptr;
-    const size_t n = count();
-    auto chunks = [&](size_t chunkBegin, size_t chunkEnd) {
-      body(chunkBegin * kParticleChunk, std::min(n, chunkEnd * kParticleChunk), boxes);
-    };
-    tasks->parallelFor(particleChunkCount(), kParticlesPerTask / kParticleChunk, chunks);
+    forEachParticleRange([&](size_t begin, size_t end) { body(begin, end, boxes); });
   }
   void projectDistancesGaussSeidel(bool xpbd, Real invH2, bool backward = false);
   void projectDistancesColoured(bool xpbd, Real invH2, bool backward = false);

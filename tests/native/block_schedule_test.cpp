@@ -308,9 +308,14 @@ TEST(BlockSchedule, AThreadsRangeOfBlocksHoldsAtLeastTheMinimumOfBatches) {
       const size_t range = s->minBlocksPerRange(g);
       // The smallest range whose blocks hold kMinBatchesPerRange batches on the group's average.
       EXPECT_GE(range * batches, size_t(BlockSchedule::kMinBatchesPerRange) * blocks) << "group " << g;
-      if (range > 1) EXPECT_LT((range - 1) * batches, size_t(BlockSchedule::kMinBatchesPerRange) * blocks);
-      if (s == &strips) EXPECT_EQ(range, 1u) << "group " << g;
-      else EXPECT_GE(range, blocks) << "group " << g << ": " << batches << " batches";
+      if (range > 1) {
+        EXPECT_LT((range - 1) * batches, size_t(BlockSchedule::kMinBatchesPerRange) * blocks);
+      }
+      if (s == &strips) {
+        EXPECT_EQ(range, 1u) << "group " << g;
+      } else {
+        EXPECT_GE(range, blocks) << "group " << g << ": " << batches << " batches";
+      }
     }
     EXPECT_EQ(batchesSeen, s->batches.size());
   }

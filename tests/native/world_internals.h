@@ -8,6 +8,7 @@ namespace pbd {
 struct WorldInternals {
   using Impl = World::Impl;
   static const Impl& of(const World& world) { return *world.impl_; }
+  static Impl& of(World& world) { return *world.impl_; }
 };
 using WorldImpl = WorldInternals::Impl;
 }  // namespace pbd
