@@ -3,9 +3,13 @@
 // frames, then timed in alternating 30-frame blocks; prints the medians, the median of the paired ratios B/A, and the
 // stage means (World.lastStepTimings) of each. Pairing keeps both at the same simulated time on a machine whose speed
 // drifts. Usage: node bench/paired-threads.mjs [scene=stack] [threadsA=1] [threadsB=2] [pairs=20] [warm=420]
+// A scene `clothN` or `clothNrest` is bench:peers' N x N cloth (bench/peers/pbd-scenes.mjs; rest: gravity 0) instead
+// of a gallery scene: issue #8's thread scaling, both thread counts timed within the same minute.
 const [scene = 'stack', tA = '1', tB = '2', pairsArg = '20', warmArg = '420'] = process.argv.slice(2);
 async function setup(threads) {
   const { createPbd } = await import('../web/lib/index.js');
+  const benchCloth = /^cloth(\d+)(rest)?$/.exec(scene);
+  if (benchCloth) return setupBenchCloth(await createPbd({ variant: 'threaded', threads }), benchCloth);
   const host = await import('../web/demo/scene-host.js');
   const { ResidualRecord } = await import('../web/demo/residual-record.js');
   const pbd = await createPbd({ variant: 'threaded', threads });
@@ -19,6 +23,18 @@ async function setup(threads) {
       world.step(1 / 60);
       for (const [k, v] of Object.entries(world.lastStepTimings())) stages[k] = (stages[k] ?? 0) + v;
     }
+  };
+  f.stages = stages;
+  return f;
+}
+async function setupBenchCloth(pbd, [, n, rest]) {
+  const { pbdCloth } = await import('./peers/pbd-scenes.mjs');
+  const cloth = pbdCloth(pbd, Number(n), rest ? { gravity: 0 } : {});
+  const stages = {};
+  cloth.world.setStepTimings(true);
+  const f = () => {
+    cloth.step();
+    for (const [k, v] of Object.entries(cloth.world.lastStepTimings())) stages[k] = (stages[k] ?? 0) + v;
   };
   f.stages = stages;
   return f;
