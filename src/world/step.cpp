@@ -49,9 +49,18 @@ void World::Impl::saveState() {
 bool World::Impl::stateIsFinite() {
   std::atomic<bool> finite{true};
   auto body = [&](size_t begin, size_t end) {
-    Real sum = 0;  // Inf or NaN anywhere makes x - x NaN
-    for (size_t k = 3 * begin; k < 3 * end; ++k) sum += (x[k] - x[k]) + (v[k] - v[k]);
-    if (sum != 0) finite.store(false, std::memory_order_relaxed);
+    // Inf or NaN anywhere makes x - x NaN, and the sum NaN. Four sums at once: one sum through every float was a
+    // chain of dependent adds (32 µs a frame for the 128² cloth).
+    const Float4 zero = Float4::splat(0);
+    Float4 sums = zero;
+    size_t k = 3 * begin;
+    for (; k + 4 <= 3 * end; k += 4) {
+      const Float4 xs = Float4::load(x.data() + k), vs = Float4::load(v.data() + k);
+      sums = sums + ((xs - xs) + (vs - vs));
+    }
+    Real sum = 0;
+    for (; k < 3 * end; ++k) sum += (x[k] - x[k]) + (v[k] - v[k]);
+    if (sum != 0 || !all(sums == zero)) finite.store(false, std::memory_order_relaxed);
   };
   forEachParticleRange(body);
   return finite.load();

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "pbd/task_system.h"
 #include "pbd/world.h"
 #include "scenes/scenes.h"
 
@@ -54,5 +55,34 @@ TEST(NonFiniteGuard, OrdinaryStepsAreNeverFlagged) {
   for (int f = 0; f < 120; ++f) {
     world.step(1.0f / 60);
     ASSERT_FALSE(world.lastStepReport().rolledBack) << "frame " << f;
+  }
+}
+
+TEST(NonFiniteGuard, OneNonFiniteParticleAnywhereIsFoundOnAnyThreadCount) {
+  // Lone particles, so that nothing spreads the overflow: one particle's x and v turn infinite, whichever it is and
+  // whichever component (the check sums four floats at a time, with a scalar tail), on one or two threads.
+  for (unsigned workers : {0u, 1u}) {
+    ThreadPool pool(workers);
+    for (uint32_t n : {37u, 5001u}) {
+      for (uint32_t bad : {0u, n / 2, n - 1}) {
+        for (int axis = 0; axis < 3; ++axis) {
+          World world(&pool);
+          SolverSettings s;
+          s.ground.enabled = false;
+          s.gravity = Vec3::Zero();
+          s.maxSpeed = 0;  // off: the clamp would bring an infinite speed back to a finite one
+          world.setSettings(s);
+          for (uint32_t i = 0; i < n; ++i) world.addParticle(Vec3(Real(i), 0, 0), 1000);  // 1 g each
+          Vec3 f = Vec3::Zero();
+          f[axis] = 3e38f;  // finite, but h * w * f = 5e38 overflows to Inf
+          world.setExternalForce(bad, f);
+          world.step(1.0f / 60);
+          const StepReport& r = world.lastStepReport();
+          ASSERT_TRUE(r.rolledBack) << n << " particles, particle " << bad << ", axis " << axis;
+          EXPECT_EQ(r.particle, bad);
+          EXPECT_EQ(r.nonFiniteCount, 1u);
+        }
+      }
+    }
   }
 }
