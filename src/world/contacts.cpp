@@ -120,7 +120,7 @@ bool World::Impl::scansParticles() const {
 }
 
 void World::Impl::boundAllParticles() {
-  forEachChunkRange(true, [&](size_t begin, size_t end, ParticleBox* boxes) {
+  forEachParticleRangeWithBoxes(true, [&](size_t begin, size_t end, ParticleBox* boxes) {
     boundParticles(p.data(), begin, end, boxes);
   });
 }

@@ -322,7 +322,7 @@ void World::Impl::integrateAndPredict(Real h, bool bdf2) {
   if (bdf2) predictBdf2(h);
 }
 
-/// One pass over the particles, in forEachChunkRange's ranges, each particle through `stages` in their order
+/// One pass over the particles, in forEachParticleRange's ranges, each particle through `stages` in their order
 /// (world/particle_advance.h). Every stage is per particle, so the result is the same for any split (and the same
 /// as one pass per stage). The prediction also bounds the particles for generateContacts' scans, from the values it
 /// writes.
@@ -338,7 +338,7 @@ void World::Impl::advanceParticles(Real h, AdvanceStages s) {
   auto body = [&s, &arrays](size_t begin, size_t end, ParticleBox* boxes) {
     advanceParticleRange(arrays, s, begin, end, boxes);
   };
-  forEachChunkRange(s.predict && scansParticles(), body);
+  forEachParticleRangeWithBoxes(s.predict && scansParticles(), body);
 }
 
 /// (6) Müller's damping of non-rigid motion per body. k is per frame; per substep use 1 - (1-k)^(1/substeps) so the
@@ -674,7 +674,7 @@ void World::Impl::predictBdf2(Real h) {
     }
     if (boxes) boundParticles(p.data(), begin, end, boxes);
   };
-  forEachChunkRange(scansParticles(), body);
+  forEachParticleRangeWithBoxes(scansParticles(), body);
 }
 
 /// BDF2's velocity vⁿ⁺¹ = (3/2 xⁿ⁺¹ - 2 xⁿ + 1/2 xⁿ⁻¹) / h, written (by substituting x̃) as
