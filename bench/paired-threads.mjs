@@ -6,35 +6,34 @@
 // A scene `clothN` or `clothNrest` is bench:peers' N x N cloth (bench/peers/pbd-scenes.mjs; rest: gravity 0) instead
 // of a gallery scene: issue #8's thread scaling, both thread counts timed within the same minute.
 const [scene = 'stack', tA = '1', tB = '2', pairsArg = '20', warmArg = '420'] = process.argv.slice(2);
-async function setup(threads) {
+/// The scene at `threads` threads: its worlds and a frame of them (all stepped once, 1/60 s).
+async function sceneFrame(threads) {
   const { createPbd } = await import('../web/lib/index.js');
+  const pbd = await createPbd({ variant: 'threaded', threads });
   const benchCloth = /^cloth(\d+)(rest)?$/.exec(scene);
-  if (benchCloth) return setupBenchCloth(await createPbd({ variant: 'threaded', threads }), benchCloth);
+  if (benchCloth) {
+    const { pbdCloth } = await import('./peers/pbd-scenes.mjs');
+    const cloth = pbdCloth(pbd, Number(benchCloth[1]), benchCloth[2] ? { gravity: 0 } : {});
+    cloth.world.setStepTimings(true);
+    return { worlds: [cloth.world], frame: cloth.step };
+  }
   const host = await import('../web/demo/scene-host.js');
   const { ResidualRecord } = await import('../web/demo/residual-record.js');
-  const pbd = await createPbd({ variant: 'threaded', threads });
   const built = host.buildScene(pbd, scene, host.createAssets(pbd));
   host.applyParams(built, host.sceneParams(scene));
-  const record = new ResidualRecord(built.worlds);
+  const record = new ResidualRecord(built.worlds);  // turns the worlds' step timings on
+  const worlds = built.worlds.map(({ world }) => world);
+  return { worlds, frame: () => { record.beforeStep(); for (const world of worlds) world.step(1 / 60); } };
+}
+/// A frame of the scene that also adds each world's stage timings to f.stages.
+async function setup(threads) {
+  const { worlds, frame } = await sceneFrame(threads);
   const stages = {};
   const f = () => {
-    record.beforeStep();
-    for (const { world } of built.worlds) {
-      world.step(1 / 60);
+    frame();
+    for (const world of worlds) {
       for (const [k, v] of Object.entries(world.lastStepTimings())) stages[k] = (stages[k] ?? 0) + v;
     }
-  };
-  f.stages = stages;
-  return f;
-}
-async function setupBenchCloth(pbd, [, n, rest]) {
-  const { pbdCloth } = await import('./peers/pbd-scenes.mjs');
-  const cloth = pbdCloth(pbd, Number(n), rest ? { gravity: 0 } : {});
-  const stages = {};
-  cloth.world.setStepTimings(true);
-  const f = () => {
-    cloth.step();
-    for (const [k, v] of Object.entries(cloth.world.lastStepTimings())) stages[k] = (stages[k] ?? 0) + v;
   };
   f.stages = stages;
   return f;
