@@ -62,7 +62,7 @@ TEST(ParticleRanges, EveryParticleOnceFromTheStartOfARunOnAnyThreadCount) {
     std::unique_ptr<ThreadPool> pool = workers ? std::make_unique<ThreadPool>(workers) : nullptr;
     const std::string threads = " on " + std::to_string(workers + 1) + " threads";
     for (int n : {128, 100, 48, 160}) {  // banded with m = 4096 and 6400; m = 2500 and 576: consecutive particles
-      for (Solver solver : {Solver::ColouredGaussSeidel, Solver::Jacobi}) {
+      for (Solver solver : {Solver::ColouredGaussSeidel, Solver::Hierarchical, Solver::Jacobi}) {
         World world(pool.get());
         scenes::hangingCloth(world, n);
         stepOnce(world, solver);
@@ -81,26 +81,31 @@ TEST(ParticleRanges, ABandedClothsRangesAreSlicesOfTheBandLayout) {
   // and out in four ranges of kBandBlocksPerTask. So the particle passes run four tasks, slice s of each band
   // together: 16 ranges of kBandBlocksPerTask particles, each slice once in each band. (Ranges of consecutive
   // particles would be four of 4,096, one band each: thread 0 would take bands 0 and 1, whose second halves thread
-  // 1's blocks project.) Under Jacobi, with no band layout, ranges of consecutive particles.
+  // 1's blocks project.) HPBD's level 0 is the same coloured pass: the same slices. Under Jacobi, with no band
+  // layout, ranges of consecutive particles.
   ThreadPool pool(1);
   World world(&pool);
   scenes::hangingCloth(world, 128);
-  stepOnce(world, Solver::ColouredGaussSeidel);
-  const WorldImpl& impl = WorldInternals::of(world);
-  ASSERT_TRUE(impl.schedule.blocks.banded);
-  const size_t m = impl.schedule.blocks.bandParticles;
-  ASSERT_EQ(m, 4096u);
-  std::vector<int> slicesPerBlockRange(m / kBandBlocksPerTask, 0);
-  const std::vector<Range> banded = rangesOf(world, "banded 128²");
-  EXPECT_EQ(banded.size(), 16u);
-  for (const Range& r : banded) {
-    const size_t band = r.first / m, first = r.first % m;
-    EXPECT_EQ(r.second - r.first, kBandBlocksPerTask) << r.first;
-    EXPECT_EQ((r.second - 1) / m, band) << "a range across a band's edge: " << r.first << " to " << r.second;
-    EXPECT_EQ(first % kBandBlocksPerTask, 0u) << r.first;
-    ++slicesPerBlockRange[first / kBandBlocksPerTask];
+  for (Solver solver : {Solver::ColouredGaussSeidel, Solver::Hierarchical}) {
+    const std::string what = "banded 128², solver " + std::to_string(int(solver));
+    stepOnce(world, solver);
+    const WorldImpl& impl = WorldInternals::of(world);
+    ASSERT_TRUE(impl.schedule.blocks.banded) << what;
+    const size_t m = impl.schedule.blocks.bandParticles;
+    ASSERT_EQ(m, 4096u) << what;
+    std::vector<int> slicesPerBlockRange(m / kBandBlocksPerTask, 0);
+    const std::vector<Range> banded = rangesOf(world, what);
+    EXPECT_EQ(banded.size(), 16u) << what;
+    for (const Range& r : banded) {
+      const size_t band = r.first / m, first = r.first % m;
+      EXPECT_EQ(r.second - r.first, kBandBlocksPerTask) << what << ": " << r.first;
+      EXPECT_EQ((r.second - 1) / m, band) << what << ": a range across a band's edge: " << r.first << " to "
+                                          << r.second;
+      EXPECT_EQ(first % kBandBlocksPerTask, 0u) << what << ": " << r.first;
+      ++slicesPerBlockRange[first / kBandBlocksPerTask];
+    }
+    for (int bands : slicesPerBlockRange) EXPECT_EQ(bands, 4) << what;  // each slice once in each band
   }
-  for (int bands : slicesPerBlockRange) EXPECT_EQ(bands, 4);  // each slice once in each band
   stepOnce(world, Solver::Jacobi);
   size_t next = 0;
   std::vector<Range> jacobi = rangesOf(world, "128² under Jacobi");
