@@ -25,8 +25,9 @@
 // level's start recorded before the coarsest projects, so children follow all the coarser corrections too) was
 // measured and is unstable. On issue #4's one-step measure (128² rigid hanging cloth from a warm state, stretch
 // residual of Gauss-Seidel after 100 iterations) it would meet the 4x target: 20 fine iterations at 5 levels x 8
-// coarse iterations, 15 at 4 x 32 (none of the current scheme's settings reaches it within 100). But the 64² rigid
-// cloth swinging down at 10 x 1 (ADenseRigidClothStretchesLessThanWithColouredGaussSeidel) gains energy from its
+// coarse iterations, 15 at 4 x 32 (this scheme needs 25 at 5 x 128, 35 at 6 x 64, 60 at 6 x 32, more than 100 at 16
+// or fewer: bench/hpbd-sweep.mjs). But the 64² rigid cloth swinging down at 10 x 1
+// (ADenseRigidClothStretchesLessThanWithColouredGaussSeidel) gains energy from its
 // second swing on: kinetic energy 4 J → 63 J by 2 s, peak stretch 2.9-3.5 at every setting tried (this scheme:
 // 0.6-0.78; coloured Gauss-Seidel: 3.25). Lumping the masses over all descendants and affine-exact prolongation
 // weights did not cure it; under-relaxed coarse corrections (to 1/2 or 1/4) were stable but lost the gain (5 x 8 no
