@@ -1,5 +1,5 @@
 // Running one solver on one scene: the residual curve of one step from a shared warm state, the stretch after it,
-// and step times. Every solver starts from the same bytes (a snapshot), so their curves compare directly.
+// and step times. Every solver starts from the same positions and velocities, so their curves compare directly.
 import { maxStretch, median, splitResiduals, stretchRms } from './metrics.mjs';
 
 export const SOLVERS = ['gauss-seidel', 'jacobi', 'coloured-gauss-seidel', 'hierarchical', 'projective-dynamics'];
@@ -10,7 +10,7 @@ export const DT = 1 / 60;
  * the measured step starts from a moving, hanging state that is nearly inextensible (PD's rigid weight is 1e6 times
  * the inertia). Not with a Gauss-Seidel solver: at 10 substeps x 2 iterations a rigid 128² cloth is stretched
  * 1100% at its pins after 30 frames, a state no solver recovers from in one step.
- * Returns the snapshot and the scene's stretch edges.
+ * Returns the warm positions and velocities (copies), the scene and its stretch edges.
  */
 export function warmState(pbd, scene, frames) {
   const world = new pbd.World();
@@ -19,19 +19,33 @@ export function warmState(pbd, scene, frames) {
   world.setSubsteps(1);
   world.setIterations(3);
   for (let f = 0; f < frames; f++) world.step(DT);
-  const snapshot = world.saveSnapshot().slice();  // a copy: the view dies with the world
+  const positions = world.positions().slice(), velocities = world.velocities().slice();  // the views die with the world
   world.delete();
-  return { snapshot, geometry, particles: geometry.rest.length };
+  return { scene, positions, velocities, geometry, particles: geometry.rest.length };
 }
 
-/** A world in the warm state, running `solver` with one substep of `iterations` iterations. */
+/**
+ * A world of the scene that has never stepped, running `solver` with one substep of `iterations` iterations. Not a
+ * snapshot of the warm world: that one has stepped under Projective Dynamics, so its first step under another solver
+ * would settle first (World's doc: a whole extra solve from rest), and every solver would be measured on two.
+ */
 function worldFor(pbd, warm, solver, iterations) {
   const world = new pbd.World();
-  world.loadSnapshot(warm.snapshot);
+  warm.scene.build(world);
   world.setSolver(solver);
   world.setSubsteps(1);
   world.setIterations(iterations);
+  moveToWarmState(world, warm);
   return world;
+}
+
+/** The warm positions and velocities, set particle by particle (neither makes the next step settle). */
+function moveToWarmState(world, warm) {
+  const p = warm.positions, v = warm.velocities;
+  for (let i = 0; i < p.length / 3; i++) {
+    world.setPosition(i, p[3 * i], p[3 * i + 1], p[3 * i + 2]);
+    world.setVelocity(i, v[3 * i], v[3 * i + 1], v[3 * i + 2]);
+  }
 }
 
 /**
@@ -50,17 +64,26 @@ export function residualCurve(pbd, warm, solver, iterations) {
 
 /**
  * The stretch residual (metrics.mjs stretchRms) after one step of `iterations` iterations from the warm state, and
- * its ms; `hierarchy` (World.setHierarchy settings) applies to the hierarchical solver.
+ * the median ms of `runs` such steps, each from the warm state again in the same world, after an untimed first one
+ * that holds the one-off work (colouring, HPBD's hierarchy); `hierarchy` (World.setHierarchy settings) applies to the
+ * hierarchical solver. Every step must end in the same bits; a difference throws.
  */
-export function stretchAfterStep(pbd, warm, solver, iterations, hierarchy) {
+export function stretchAfterStep(pbd, warm, solver, iterations, hierarchy, runs = 3) {
   const world = worldFor(pbd, warm, solver, iterations);
   if (hierarchy) world.setHierarchy(hierarchy);
-  const t0 = performance.now();
-  world.step(DT);
-  const ms = performance.now() - t0;
-  const rms = stretchRms(world.positions(), warm.geometry.edges, warm.geometry.rest);
+  const ms = [];
+  let rms;
+  for (let r = 0; r <= runs; r++) {
+    if (r > 0) moveToWarmState(world, warm);
+    const t0 = performance.now();
+    world.step(DT);
+    if (r > 0) ms.push(performance.now() - t0);
+    const now = stretchRms(world.positions(), warm.geometry.edges, warm.geometry.rest);
+    if (r > 0 && now !== rms) throw new Error(`${solver}: step ${r} from the warm state ended elsewhere than step 0`);
+    rms = now;
+  }
   world.delete();
-  return { rms, ms };
+  return { rms, ms: median(ms) };
 }
 
 /**
