@@ -20,12 +20,14 @@ class ElementOrder {
  public:
   static constexpr uint32_t kColours = 64;  ///< One bit each in a particle's mask.
   static constexpr uint32_t kRuns = 8;      ///< Runs per colour, cut at the same element numbers in every colour.
+  static constexpr uint32_t kIslandGroups = 16;  ///< At most this many island groups (islandGroupCount).
 
   /// Makes room for `particles` particles and `elements` elements (may throw), so rebuild never allocates.
   void reserve(size_t particles, size_t elements) {
     masks_.reserve(particles);
     colour_.reserve(elements);
     order_.reserve(elements);
+    lowestAfter_.reserve(elements);
   }
 
   /// Colours elements 0 .. count-1 greedily in that order; particlesOf(e) returns the element's 4 particle indices
@@ -65,6 +67,7 @@ class ElementOrder {
       }
       runBegin_[c][kRuns] = begin_[c + 1];
     }
+    groupIslands(count, particlesOf);
   }
 
   /// Element indices, colour by colour; as many as the last rebuild's count.
@@ -78,12 +81,56 @@ class ElementOrder {
   /// their cache lines do not move between cores from colour to colour.
   uint32_t runBegin(uint32_t c, uint32_t r) const { return runBegin_[c][r]; }
 
+  /// How many island groups the elements fall into (0 without elements): groups of consecutive element numbers, cut
+  /// only where no element before the cut shares a particle with one after it, so that no two groups share a
+  /// particle. Bodies added one after another (each its own particles) are such groups; up to kIslandGroups of them
+  /// are made, about equal in elements, each cut at the first place allowed at or after k count / kIslandGroups.
+  /// One group: the elements cannot be split so (one body, or bodies whose elements were added interleaved).
+  uint32_t islandGroupCount() const { return groups_; }
+  /// Group g of colour c (kColours = the uncoloured rest) is order()[islandBegin(c, g) .. islandBegin(c, g + 1)):
+  /// the colour's elements numbered from the group's first element up to the next group's.
+  uint32_t islandBegin(uint32_t c, uint32_t g) const { return islandBegin_[c][g]; }
+
  private:
+  /// Sets groups_ and islandBegin_ (see islandGroupCount); the cut test is the prefix's highest particle number
+  /// below the suffix's lowest, which holds between bodies whose particles are numbered one body after another.
+  template <class ParticlesOf>
+  void groupIslands(size_t count, ParticlesOf particlesOf) {
+    auto lowest = [](const uint32_t* q) { return std::min(std::min(q[0], q[1]), std::min(q[2], q[3])); };
+    auto highest = [](const uint32_t* q) { return std::max(std::max(q[0], q[1]), std::max(q[2], q[3])); };
+    lowestAfter_.resize(count);
+    uint32_t low = ~0u;
+    for (size_t e = count; e-- > 0;) lowestAfter_[e] = low = std::min(low, lowest(particlesOf(e)));
+    uint32_t cuts[kIslandGroups + 1] = {0};
+    uint32_t groups = 0, high = 0;
+    uint64_t target = 1;  // the next cut is wanted at or after target count / kIslandGroups
+    for (size_t e = 1; e < count && groups + 1 < kIslandGroups; ++e) {
+      high = std::max(high, highest(particlesOf(e - 1)));
+      if (e * kIslandGroups < target * count || !(high < lowestAfter_[e])) continue;
+      cuts[++groups] = uint32_t(e);
+      while (target * count <= e * kIslandGroups) ++target;
+    }
+    cuts[++groups] = uint32_t(count);
+    groups_ = count ? groups : 0;
+    for (uint32_t c = 0; c <= kColours; ++c) {
+      const uint32_t* first = order_.data() + begin_[c];
+      const uint32_t* last = order_.data() + begin_[c + 1];
+      for (uint32_t g = 0; g < groups; ++g) {
+        islandBegin_[c][g] = begin_[c] + uint32_t(std::lower_bound(first, last, cuts[g]) - first);
+      }
+      islandBegin_[c][groups] = begin_[c + 1];
+    }
+  }
+
+
   std::vector<uint64_t> masks_;  // scratch: per particle, bit c = an element of colour c uses it
   std::vector<uint8_t> colour_;  // scratch: per element, its colour (kColours = none)
   std::vector<uint32_t> order_;
   uint32_t begin_[kColours + 2] = {};
   uint32_t runBegin_[kColours][kRuns + 1] = {};
+  std::vector<uint32_t> lowestAfter_;  // scratch: per element e, the lowest particle of elements e .. count - 1
+  uint32_t groups_ = 0;
+  uint32_t islandBegin_[kColours + 1][kIslandGroups + 1] = {};
 };
 
 }  // namespace pbd

@@ -42,7 +42,10 @@ inline constexpr size_t kDihedralBatchesPerTask = 32;
 /// particles; fixed by the mesh, so the same bits on any thread count); a smaller one runs whole on one thread. The
 /// uncoloured rest goes through `one(element)` on one thread, last going forward and first coming back. A shared
 /// colour is a phase of a parallel job (kMaxPhases per job), with the barrier between colours that Gauss-Seidel
-/// needs; consecutive colours that are not shared run in one phase, on one thread, in order.
+/// needs; consecutive colours that are not shared run in one phase, on one thread, in order. When no colour is shared,
+/// the elements fall into island groups (ElementOrder::islandGroupCount: bodies, say), they are more than a shared
+/// colour's worth and there are threads, each group instead sweeps all its colours forward and back within one phase,
+/// whose ranges are the groups (12 small cubes' tets on 2 threads rather than all on one).
 /// With `particles` > 0, `open(begin, end)` runs over [0, particles) as the first phase and `close(begin, end)` as
 /// the last (the padded positions' copy in and out), in ranges of at least `particlesPerTask`; nothing runs when there
 /// are no elements.
@@ -68,18 +71,19 @@ void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, size_t
   // A shared colour is a phase of kRuns ranges. A run of consecutive colours that are not shared is one phase of one
   // range: one thread sweeps them in order, with no barrier between them (a barrier per colour, with the other
   // threads idle, made gallery:stack's tets slower on 2 threads than on 1).
-  enum class Kind : uint8_t { CopyIn, Shared, OneThread, CopyOut };
+  enum class Kind : uint8_t { CopyIn, Shared, OneThread, Islands, CopyOut };
   struct Phase {
     Kind kind;
     uint32_t first, last;  // visits[first, last)
   };
   Phase plan[kMaxPhases];
   size_t sizes[kMaxPhases], minRanges[kMaxPhases], n = 0;
-  auto sweepColour = [&](const Visit& v) {
-    const uint32_t c = v.colour, first = order.colourBegin(c), last = order.colourBegin(c + 1);
-    if (c != kRest) return batch(first, last);
+  // Order positions [first, last) of visit v's colour: batches, or the rest one by one (reversed going back).
+  auto sweep = [&](const Visit& v, uint32_t first, uint32_t last) {
+    if (v.colour != kRest) return batch(first, last);
     for (uint32_t k = first; k < last; ++k) one(order.order()[v.backward ? first + last - 1 - k : k]);
   };
+  auto sweepColour = [&](const Visit& v) { sweep(v, order.colourBegin(v.colour), order.colourBegin(v.colour + 1)); };
   auto body = [&](size_t phase, size_t b, size_t e) {
     const Phase& ph = plan[phase];
     switch (ph.kind) {
@@ -92,6 +96,14 @@ void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, size_t
       case Kind::OneThread:
         for (uint32_t k = ph.first; k < ph.last; ++k) sweepColour(visits[k]);
         return;
+      case Kind::Islands:  // each island group's whole sweep, forward and back
+        for (uint32_t g = uint32_t(b); g < e; ++g) {
+          for (uint32_t k = 0; k < visitCount; ++k) {
+            const uint32_t c = visits[k].colour;
+            sweep(visits[k], order.islandBegin(c, g), order.islandBegin(c, g + 1));
+          }
+        }
+        return;
     }
   };
   auto flush = [&] {
@@ -102,10 +114,24 @@ void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, size_t
     if (n == kMaxPhases) flush();
     plan[n] = ph, sizes[n] = size, minRanges[n++] = minRange;
   };
+  auto shared = [&](uint32_t c) {
+    return c != kRest && order.colourBegin(c + 1) - order.colourBegin(c) > 4 * batchesPerTask;
+  };
+  bool anyShared = false;
+  for (uint32_t k = 0; k < visitCount; ++k) anyShared |= shared(visits[k].colour);
   if (particles) addPhase({Kind::CopyIn, 0, 0}, particles, particlesPerTask);
+  const size_t elements = order.colourBegin(kRest + 1) - order.colourBegin(0);
+  if (!anyShared && order.islandGroupCount() > 1 && elements > 4 * batchesPerTask && tasks.concurrency() > 1) {
+    // Every colour would run on one thread, but the elements (more than a shared colour's worth) fall into island
+    // groups that share no particle (bodies, say): each group's whole sweep is a range of one phase. Per particle the
+    // projections come in the same order as colour by colour, so the bits are the same.
+    addPhase({Kind::Islands, 0, 0}, order.islandGroupCount(), 1);
+    if (particles) addPhase({Kind::CopyOut, 0, 0}, particles, particlesPerTask);
+    return flush();
+  }
   for (uint32_t k = 0; k < visitCount; ++k) {
     const uint32_t c = visits[k].colour;
-    if (c != kRest && order.colourBegin(c + 1) - order.colourBegin(c) > 4 * batchesPerTask) {
+    if (shared(c)) {
       addPhase({Kind::Shared, k, k + 1}, kRuns, 1);
     } else if (n > 0 && plan[n - 1].kind == Kind::OneThread && plan[n - 1].last == k) {
       plan[n - 1].last = k + 1;

@@ -42,11 +42,7 @@ Eigen::Matrix3d rotationAbout(const Eigen::Vector3d& axis, double angle) {
 }
 
 ClothDef dihedralCloth(int n, Real spacing, const Vec3& origin) {
-  ClothDef c;
-  c.columns = c.rows = n;
-  c.spacing = spacing;
-  c.origin = origin;
-  c.bendModel = BendModel::Dihedral;
+  ClothDef c = scenes::dihedralCloth(n, spacing, origin);
   c.bend = Strength{1e-2f, 0.5f};
   return c;
 }

@@ -33,6 +33,13 @@ double worstEnergyGain(const SoftBodyDef& body, int substeps) {
   return scenes::peakEnergyOver(world, 120) / start;
 }
 
+/// scenes::dihedralCloth pinned at the two ends of its first row.
+ClothDef pinnedDihedralCloth(int n, Real spacing, const Vec3& origin) {
+  ClothDef cloth = scenes::dihedralCloth(n, spacing, origin);
+  cloth.pinned = {0, uint32_t(n - 1)};
+  return cloth;
+}
+
 SoftBodyDef tetBlock() {
   const int cells[3] = {6, 6, 6};
   return scenes::tetBox(cells, Vec3(0.6f, 0.6f, 0.6f), Vec3::Zero());
@@ -131,6 +138,70 @@ TEST(SymmetricSweep, TheColouredSweepVisitsColoursForwardThenBackwardOnAnyThread
   }
 }
 
+// Small bodies whose colours are all below sharing size (the premise, asserted): with threads, each body (an island
+// group) sweeps all its colours forward and back within one task, so no batch mixes bodies; serially the sweep runs
+// colour by colour over all bodies, and batches do. Either way each body sees its colours forward, then back, and its
+// part of the uncoloured rest in order, then reversed: per particle the same order of projections.
+TEST(SymmetricSweep, SmallBodiesSweepAsIslandsOnThreadsInTheSameOrderPerBody) {
+  // 6 bodies of 300 elements on 100 particles of their own; body 0's first 80 share its particle 0, leaving a rest.
+  constexpr uint32_t kBodies = 6, kPerBody = 300, kParticlesPerBody = 100, kCount = kBodies * kPerBody;
+  std::vector<uint32_t> particles;
+  uint32_t seed = 777;
+  auto next = [&] { return (seed = seed * 1664525u + 1013904223u) >> 8; };
+  for (uint32_t e = 0; e < kCount; ++e) {
+    const uint32_t body = e / kPerBody, base = body * kParticlesPerBody;
+    const bool sharesParticle0 = body == 0 && e < 80;
+    for (int k = 0; k < 4; ++k) {
+      particles.push_back(base + (sharesParticle0 && k == 0 ? 0 : 1 + (next() + uint32_t(k) * 23) % 99));
+    }
+  }
+  ElementOrder order;
+  order.rebuild(kCount, kBodies * kParticlesPerBody, [&](size_t e) { return &particles[4 * e]; });
+  ASSERT_EQ(order.islandGroupCount(), kBodies);
+  ASSERT_GT(order.colourBegin(ElementOrder::kColours + 1), order.colourBegin(ElementOrder::kColours));  // a rest
+  ASSERT_LE(order.colourBegin(1) - order.colourBegin(0), 4 * kElementBatchesPerTask);  // no colour shared out
+  ASSERT_GT(size_t(kCount), 4 * kElementBatchesPerTask);  // more than one colour's worth in all
+  std::vector<uint32_t> colourOf(kCount);
+  for (uint32_t c = 0; c <= ElementOrder::kColours; ++c) {
+    for (uint32_t n = order.colourBegin(c); n < order.colourBegin(c + 1); ++n) colourOf[order.order()[n]] = c;
+  }
+  for (unsigned workers : {0u, 1u, 3u}) {
+    ThreadPool pool(workers);
+    std::mutex mutex;
+    std::vector<uint32_t> visits;  // elements in the order they were projected
+    bool batchMixesBodies = false;
+    colouredSymmetricSweep(
+        pool, order, kElementBatchesPerTask,
+        [&](uint32_t b, uint32_t e) {
+          const std::lock_guard<std::mutex> lock(mutex);
+          for (uint32_t n = b; n < e; ++n) {
+            visits.push_back(order.order()[n]);
+            batchMixesBodies |= order.order()[n] / kPerBody != order.order()[b] / kPerBody;
+          }
+        },
+        [&](uint32_t k) {
+          const std::lock_guard<std::mutex> lock(mutex);
+          visits.push_back(k);
+        });
+    ASSERT_EQ(visits.size(), 2u * kCount) << "workers " << workers;
+    EXPECT_EQ(batchMixesBodies, workers == 0) << "workers " << workers;
+    std::vector<int> seen(kCount, 0), position(kBodies, -1);
+    std::vector<uint32_t> restForward, restBackward;
+    for (uint32_t element : visits) {
+      const uint32_t c = colourOf[element], body = element / kPerBody;
+      const bool backward = ++seen[element] == 2;
+      const int at = backward ? 2 * int(ElementOrder::kColours) + 1 - int(c) : int(c);
+      EXPECT_GE(at, position[body]) << "workers " << workers << ", body " << body;
+      position[body] = at;
+      if (c == ElementOrder::kColours) (backward ? restBackward : restForward).push_back(element);
+    }
+    for (int n : seen) EXPECT_EQ(n, 2);
+    std::reverse(restBackward.begin(), restBackward.end());
+    EXPECT_EQ(restForward, restBackward);
+    EXPECT_TRUE(std::is_sorted(restForward.begin(), restForward.end()));
+  }
+}
+
 // PBD's k' counts both sweeps: after one iteration (two projections) the error shrinks by (1 - k), as for any kind.
 TEST(SymmetricSweep, PbdStiffnessCountsBothSweeps) {
   for (Real k : {0.1f, 0.5f, 0.9f}) {
@@ -172,13 +243,7 @@ TEST(SymmetricSweep, EveryElementKindGivesTheSameBitsOnAnyThreadCount) {
     neo.material = SoftMaterial::NeoHookean;
     world.addSoftBody(volume);
     world.addSoftBody(neo);
-    ClothDef cloth;
-    cloth.columns = cloth.rows = 96;
-    cloth.spacing = 1.0f / 95;
-    cloth.origin = Vec3(-0.5f, 1.5f, -0.5f);
-    cloth.bendModel = BendModel::Dihedral;
-    cloth.pinned = {0, 95};
-    world.addCloth(cloth);
+    world.addCloth(pinnedDihedralCloth(96, 1.0f / 95, Vec3(-0.5f, 1.5f, -0.5f)));
   };
   auto run = [&](TaskSystem* tasks) {
     World world(tasks);
@@ -187,6 +252,44 @@ TEST(SymmetricSweep, EveryElementKindGivesTheSameBitsOnAnyThreadCount) {
     const WorldImpl& impl = WorldInternals::of(world);
     for (const ElementOrder* order : {&impl.dihedralOrder, &impl.volumeOrder, &impl.neoHookeanOrder}) {
       EXPECT_GT(order->colourBegin(1), 4 * kElementBatchesPerTask);  // colour 0 is shared out
+    }
+    return scenes::stateHash(world);
+  };
+  const uint64_t serial = run(nullptr);
+  for (unsigned workers : {1u, 2u, 3u}) {
+    ThreadPool pool(workers);
+    EXPECT_EQ(run(&pool), serial) << "workers " << workers;
+  }
+}
+
+// The same for small bodies, whose element sweeps run as island groups on threads (none of their colours is shared
+// out, and there are more elements than one colour's worth; the premise, asserted): six volume cubes and three
+// Neo-Hookean cubes of 4³ cells, three 10² cloths with dihedrals. The same bits on 1 to 4 threads as colour by colour
+// on one.
+TEST(SymmetricSweep, SmallBodiesGiveTheSameBitsOnAnyThreadCount) {
+  auto build = [](World& world) {
+    for (int k = 0; k < 9; ++k) {
+      SoftBodyDef cube = scenes::tetCube(4, 0.2f, Vec3(-1.5f + 0.35f * Real(k), 0.4f + 0.05f * Real(k % 3), 0));
+      if (k >= 6) cube.material = SoftMaterial::NeoHookean;
+      world.addSoftBody(cube);
+    }
+    for (int k = 0; k < 3; ++k) world.addCloth(pinnedDihedralCloth(10, 0.03f, Vec3(-1 + 0.4f * Real(k), 1.2f, 0.5f)));
+  };
+  auto run = [&](TaskSystem* tasks) {
+    World world(tasks);
+    build(world);
+    scenes::randomVelocities(world, 3, 0.5f, Vec3::Zero(), Vec3::Zero());
+    for (int f = 0; f < 6; ++f) world.step(1.0f / 60);
+    const WorldImpl& impl = WorldInternals::of(world);
+    const std::pair<const ElementOrder*, size_t> orders[] = {{&impl.dihedralOrder, kDihedralBatchesPerTask},
+                                                             {&impl.volumeOrder, kElementBatchesPerTask},
+                                                             {&impl.neoHookeanOrder, kElementBatchesPerTask}};
+    for (const auto& [order, batchesPerTask] : orders) {
+      EXPECT_EQ(order->islandGroupCount(), order == &impl.volumeOrder ? 6u : 3u);
+      EXPECT_GT(order->colourBegin(ElementOrder::kColours + 1), 4 * batchesPerTask);
+      for (uint32_t c = 0; c < ElementOrder::kColours; ++c) {
+        EXPECT_LE(order->colourBegin(c + 1) - order->colourBegin(c), 4 * batchesPerTask);  // none shared out
+      }
     }
     return scenes::stateHash(world);
   };

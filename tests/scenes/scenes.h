@@ -29,6 +29,17 @@ inline BodyRange hangingCloth(World& world, int n) {
   return world.addCloth(c);
 }
 
+/// An n x n cloth of the given spacing, flat in XZ from `origin`, with dihedral bending (default strengths) on every
+/// interior edge, no pins.
+inline ClothDef dihedralCloth(int n, Real spacing, const Vec3& origin) {
+  ClothDef c;
+  c.columns = c.rows = n;
+  c.spacing = spacing;
+  c.origin = origin;
+  c.bendModel = BendModel::Dihedral;
+  return c;
+}
+
 /// A bob hanging from a pinned particle at the origin by one distance constraint (a spring, or a rigid rod with
 /// compliance 0): the pendulums and springs of the analytic tests. restLength -1 = the bob's distance from the
 /// origin. Returns the bob's index.
