@@ -90,6 +90,8 @@ class ElementOrder {
   /// Group g of colour c (kColours = the uncoloured rest) is order()[islandBegin(c, g) .. islandBegin(c, g + 1)):
   /// the colour's elements numbered from the group's first element up to the next group's.
   uint32_t islandBegin(uint32_t c, uint32_t g) const { return islandBegin_[c][g]; }
+  /// The elements of the largest island group.
+  uint32_t largestIslandGroup() const { return largestGroup_; }
 
  private:
   /// Sets groups_ and islandBegin_ (see islandGroupCount); the cut test is the prefix's highest particle number
@@ -120,8 +122,9 @@ class ElementOrder {
       }
       islandBegin_[c][groups] = begin_[c + 1];
     }
+    largestGroup_ = 0;
+    for (uint32_t g = 0; g < groups; ++g) largestGroup_ = std::max(largestGroup_, cuts[g + 1] - cuts[g]);
   }
-
 
   std::vector<uint64_t> masks_;  // scratch: per particle, bit c = an element of colour c uses it
   std::vector<uint8_t> colour_;  // scratch: per element, its colour (kColours = none)
@@ -130,6 +133,7 @@ class ElementOrder {
   uint32_t runBegin_[kColours][kRuns + 1] = {};
   std::vector<uint32_t> lowestAfter_;  // scratch: per element e, the lowest particle of elements e .. count - 1
   uint32_t groups_ = 0;
+  uint32_t largestGroup_ = 0;
   uint32_t islandBegin_[kColours + 1][kIslandGroups + 1] = {};
 };
 

@@ -43,9 +43,10 @@ inline constexpr size_t kDihedralBatchesPerTask = 32;
 /// uncoloured rest goes through `one(element)` on one thread, last going forward and first coming back. A shared
 /// colour is a phase of a parallel job (kMaxPhases per job), with the barrier between colours that Gauss-Seidel
 /// needs; consecutive colours that are not shared run in one phase, on one thread, in order. When no colour is shared,
-/// the elements fall into island groups (ElementOrder::islandGroupCount: bodies, say), they are more than a shared
-/// colour's worth and there are threads, each group instead sweeps all its colours forward and back within one phase,
-/// whose ranges are the groups (12 small cubes' tets on 2 threads rather than all on one).
+/// the elements fall into island groups (ElementOrder::islandGroupCount: bodies, say), none more than half of them,
+/// they are more than a shared colour's worth and there are threads, each group instead sweeps all its colours
+/// forward and back within one phase, whose ranges are the groups (12 small cubes' tets on 2 threads rather than all
+/// on one).
 /// With `particles` > 0, `open(begin, end)` runs over [0, particles) as the first phase and `close(begin, end)` as
 /// the last (the padded positions' copy in and out), in ranges of at least `particlesPerTask`; nothing runs when there
 /// are no elements.
@@ -121,10 +122,13 @@ void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, size_t
   for (uint32_t k = 0; k < visitCount; ++k) anyShared |= shared(visits[k].colour);
   if (particles) addPhase({Kind::CopyIn, 0, 0}, particles, particlesPerTask);
   const size_t elements = order.colourBegin(kRest + 1) - order.colourBegin(0);
-  if (!anyShared && order.islandGroupCount() > 1 && elements > 4 * batchesPerTask && tasks.concurrency() > 1) {
+  const bool islandsPay = elements > 4 * batchesPerTask && 2 * size_t(order.largestIslandGroup()) <= elements;
+  if (!anyShared && order.islandGroupCount() > 1 && islandsPay && tasks.concurrency() > 1) {
     // Every colour would run on one thread, but the elements (more than a shared colour's worth) fall into island
-    // groups that share no particle (bodies, say): each group's whole sweep is a range of one phase. Per particle the
-    // projections come in the same order as colour by colour, so the bits are the same.
+    // groups that share no particle (bodies, say), none more than half of them: each group's whole sweep is a range
+    // of one phase. Per particle the projections come in the same order as colour by colour, so the bits are the
+    // same. With one group of most elements the others gain too little: gallery:stack's bunny (one group) and three
+    // small cubes took 3.15-3.18 ms a frame to solve on 2 threads so, against 2.89-2.93 on one.
     addPhase({Kind::Islands, 0, 0}, order.islandGroupCount(), 1);
     if (particles) addPhase({Kind::CopyOut, 0, 0}, particles, particlesPerTask);
     return flush();

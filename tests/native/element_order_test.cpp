@@ -108,6 +108,7 @@ TEST(ElementOrder, IslandGroupsAreWholeBodiesAndShareNoParticle) {
       }
     }
     const auto [fewest, most] = std::minmax_element(elementsIn.begin(), elementsIn.end());
+    EXPECT_EQ(order.largestIslandGroup(), *most);
     EXPECT_LE(*most, 3 * *fewest) << bodies << " bodies";  // 40 bodies in 16 groups: 2 or 3 each
   }
 }
