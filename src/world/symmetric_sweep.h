@@ -118,17 +118,10 @@ void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, size_t
   auto shared = [&](uint32_t c) {
     return c != kRest && order.colourBegin(c + 1) - order.colourBegin(c) > 4 * batchesPerTask;
   };
-  bool anyShared = false;
-  for (uint32_t k = 0; k < visitCount; ++k) anyShared |= shared(visits[k].colour);
   if (particles) addPhase({Kind::CopyIn, 0, 0}, particles, particlesPerTask);
-  const size_t elements = order.colourBegin(kRest + 1) - order.colourBegin(0);
-  const bool islandsPay = elements > 4 * batchesPerTask && 2 * size_t(order.largestIslandGroup()) <= elements;
-  if (!anyShared && order.islandGroupCount() > 1 && islandsPay && tasks.concurrency() > 1) {
-    // Every colour would run on one thread, but the elements (more than a shared colour's worth) fall into island
-    // groups that share no particle (bodies, say), none more than half of them: each group's whole sweep is a range
-    // of one phase. Per particle the projections come in the same order as colour by colour, so the bits are the
-    // same. With one group of most elements the others gain too little: gallery:stack's bunny (one group) and three
-    // small cubes took 3.15-3.18 ms a frame to solve on 2 threads so, against 2.89-2.93 on one.
+  if (tasks.concurrency() > 1 && order.islandsPay(4 * batchesPerTask)) {
+    // Each island group's whole sweep is a range of one phase: the groups share no particle, and per particle the
+    // projections come in the same order as colour by colour, so the bits are the same.
     addPhase({Kind::Islands, 0, 0}, order.islandGroupCount(), 1);
     if (particles) addPhase({Kind::CopyOut, 0, 0}, particles, particlesPerTask);
     return flush();

@@ -113,5 +113,43 @@ TEST(ElementOrder, IslandGroupsAreWholeBodiesAndShareNoParticle) {
   }
 }
 
+// The island rule (symmetric_sweep.h): islands only where no colour would be shared out (the largest colour at most
+// the shared size), the elements are more than it, in more than one group, none holding more than half. Each
+// condition is checked at its edge, from the order's own sizes.
+TEST(ElementOrder, IslandsPayOnlyWhenNoColourIsSharedAndNoGroupHoldsHalf) {
+  std::vector<int> bodyOf;
+  size_t particles = 0;
+  const std::vector<uint32_t> twelve = cubeTets(12, false, bodyOf, particles);
+  ElementOrder order;
+  order.rebuild(twelve.size() / 4, particles, [&](size_t k) { return &twelve[4 * k]; });
+  const size_t elements = twelve.size() / 4;
+  size_t largest = 0;
+  for (uint32_t c = 0; c < ElementOrder::kColours; ++c) {
+    largest = std::max<size_t>(largest, order.colourBegin(c + 1) - order.colourBegin(c));
+  }
+  ASSERT_EQ(order.largestColour(), largest);
+  ASSERT_LT(largest, elements);
+  EXPECT_TRUE(order.islandsPay(largest));                  // no colour bigger than the shared size
+  EXPECT_FALSE(order.islandsPay(largest - 1));             // the largest colour would be shared out
+  EXPECT_TRUE(order.islandsPay(std::max(largest, elements - 1)));
+  EXPECT_FALSE(order.islandsPay(elements));                // no more elements than one shared colour's worth
+
+  const std::vector<uint32_t> one = cubeTets(1, false, bodyOf, particles);  // one group
+  order.rebuild(one.size() / 4, particles, [&](size_t k) { return &one[4 * k]; });
+  EXPECT_FALSE(order.islandsPay(order.largestColour()));
+
+  // Two bodies, the first with most of the tets: two groups, the larger holding more than half.
+  const std::vector<uint32_t> big = cubeTets(3, false, bodyOf, particles);
+  std::vector<uint32_t> lopsided(big.begin(), big.begin() + big.size() / 3);  // body 0 ...
+  const size_t bodyParticles = particles / 3;
+  for (size_t k = 0; k < 8; ++k) {  // ... and 2 tets of another body, numbered after it
+    lopsided.push_back(lopsided[k] + uint32_t(bodyParticles));
+  }
+  order.rebuild(lopsided.size() / 4, 2 * bodyParticles, [&](size_t k) { return &lopsided[4 * k]; });
+  ASSERT_EQ(order.islandGroupCount(), 2u);
+  EXPECT_GT(2 * size_t(order.largestIslandGroup()), lopsided.size() / 4);
+  EXPECT_FALSE(order.islandsPay(order.largestColour()));
+}
+
 }  // namespace
 }  // namespace pbd
