@@ -337,9 +337,10 @@ void World::Impl::freezeFailedSelfContacts() {
       selfFrozeThisSubstep = true;
     };
     std::fill(s.frozenInRound.begin(), s.frozenInRound.end(), uint8_t(0));
-    // The step's candidate list, if the solve left every vertex within its reach; then every round filters it (a
-    // frozen particle's p = x is within reach too).
-    const bool listed = listHolds(s, x, p, body.begin);
+    // The step's candidate list, while the paths stay within its reach: the solve's, then each round's (a frozen
+    // particle's p = x moves the mean displacement of p, which the reach is counted from). Otherwise the tree, fitted
+    // to the paths in the first round that walks.
+    bool listed = listHolds(s, x, p, body.begin), fitted = false;
     bool settled = false;
     for (int round = 0; round < kFailsafeRounds && !settled; ++round) {
       uint32_t frozen = 0;
@@ -361,10 +362,13 @@ void World::Impl::freezeFailedSelfContacts() {
       };
       // Round 0 takes every pair; a later one only pairs with a particle the round before froze.
       auto recent = [&](uint32_t local) { return round == 0 || s.frozenInRound[local] == round; };
+      if (round > 0 && listed) listed = listHolds(s, x, p, body.begin);
       if (round == 0 && listed) {
         sweepVertices(s, x, p, body.begin, halfPad(Real(separation)));
-      } else if (round == 0) {
+      } else if (!listed && !fitted) {
         sweepSurface(s, x, p, body.begin, halfPad(Real(separation)), *tasks);
+        fitted = true;
+        if (round > 0) markNodesWithFrozenParticles(s, uint8_t(round));
       } else if (!listed) {
         fitNormalCones(s, x, p, body.begin, *tasks);  // the frozen triangles turned
         markNodesWithFrozenParticles(s, uint8_t(round));

@@ -11,13 +11,29 @@ namespace pbd {
 
 namespace {
 
-/// Whether every vertex's position in xyz is within kListHoldFraction of the reach of its anchor.
-bool withinReach(const SelfCollidingSurface& s, std::span<const Real> xyz, uint32_t first) {
-  const Real held = kListHoldFraction * s.listReach, heldSquared = held * held;
-  for (size_t i = 0; i < s.listAnchor.size(); ++i) {
-    if (!(squaredDistance(&xyz[3 * (first + i)], s.listAnchor[i].data()) <= heldSquared)) return false;
+/// The largest squared distance (m²) of the n vertices' positions in xyz (vertex i at first + i) from start(i) (a
+/// Point3d), each less the vertices' mean displacement from their starts: how far they moved apart, not together.
+/// NaN if a position is not finite.
+template <class Start>
+double farthestRelativeMove(size_t n, std::span<const Real> xyz, uint32_t first, Start start) {
+  if (n == 0) return 0;
+  Point3d shift = Point3d::Zero();
+  for (size_t i = 0; i < n; ++i) shift += pointAt(xyz, first + uint32_t(i)) - start(i);
+  shift /= double(n);
+  double farthest = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const double moved = (pointAt(xyz, first + uint32_t(i)) - shift - start(i)).squaredNorm();
+    if (!(moved <= farthest)) farthest = moved;  // NaN too, and then it stays
   }
-  return true;
+  return farthest;
+}
+
+/// Whether every vertex's position in xyz, less the vertices' mean displacement from their anchors, is within
+/// kListHoldFraction of the reach of its anchor.
+bool withinReach(const SelfCollidingSurface& s, std::span<const Real> xyz, uint32_t first) {
+  const double held = double(kListHoldFraction * s.listReach);
+  auto anchor = [&](size_t i) { return Point3d(s.listAnchor[i].cast<double>()); };
+  return farthestRelativeMove(s.listAnchor.size(), xyz, first, anchor) <= held * held;
 }
 
 }  // namespace
@@ -46,13 +62,13 @@ bool makeCandidateList(SelfCollidingSurface& s, std::span<const Real> x, std::sp
   s.listReach = 0;
   s.listedPairs.clear();
   if (s.listRefused) return false;
-  // A vertex that moves further than the reach within this very substep: no list, and none for the rest of the step
-  // (a cloth moving that fast would fail again, and the reach costs a pass over the triangles). The largest move is
-  // checked against the pad first, the most any reach can be, so a fast cloth costs one pass over its vertices.
+  // A vertex that moves further than the reach within this very substep, relative to the vertices' mean move: no
+  // list, and none for the rest of the step (a cloth deforming that fast would fail again, and the reach costs a pass
+  // over the triangles). The largest move is checked against the pad first, the most any reach can be, so such a
+  // cloth costs two passes over its vertices.
   const size_t n = s.sweptLo.size();
-  Real farthest = 0;
-  for (size_t i = 0; i < n; ++i) farthest = std::max(farthest, squaredDistance(&p[3 * (first + i)], &x[3 * (first + i)]));
-  const Real held = kListHoldFraction * pad;
+  const double farthest = farthestRelativeMove(n, p, first, [&](size_t i) { return pointAt(x, first + uint32_t(i)); });
+  const double held = double(kListHoldFraction * pad);
   const Real reach = farthest <= held * held ? listReachOf(s, x, first, pad) : Real(0);
   for (size_t i = 0; i < n && reach > 0; ++i) {
     s.listAnchor[i] = Vec3(x[3 * (first + i)], x[3 * (first + i) + 1], x[3 * (first + i) + 2]);

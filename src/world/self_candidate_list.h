@@ -4,18 +4,24 @@
 // phase refits the BVH and the normal cones and walks the tree twice a substep (the contacts, then the failsafe):
 // 80 % of gallery:fold's frame at rest. The list is a Verlet list for it. Each vertex gets an anchor (its position
 // when the list is made) and the surface a reach ε; the walk runs once with every vertex's box grown to its anchor ±
-// (ε + half the thickness), and its element pairs are kept. While every vertex's x and p stay within ε of its anchor,
-// every box of a substep's path (x to p, grown by the pad) lies inside the box the list was made with, so every pair
-// the substep's boxes make is listed: the substep filters the list with its own boxes instead of walking.
+// (ε + half the thickness), and its element pairs are kept. The substep filters the list with its own boxes instead
+// of walking, which lists every pair that can come within the thickness while the vertices stay within ε of their
+// anchors less a common shift: each position set (x, p) less its vertices' mean displacement from their anchors, T_x
+// and T_p. Why the shift: distances between elements do not change under a translation common to all of them, and
+// at time t of the substep the positions (1 - t) x + t p less the translation (1 - t) T_x + t T_p lie within ε of
+// their anchors (between two points that do). So a pair that comes within the thickness then has anchor boxes grown
+// by ε + half the thickness that overlap: it was listed. A falling or thrown cloth (gallery:fold's first 15 frames,
+// 4 mm a substep against a reach of about 1.4 mm for its 3.2 cm triangles) then keeps one list a step instead of
+// walking its tree twice a substep.
 //
 // The normal-cone cull (fold_free_cull.h) is taken at the making, so it must hold for every place the vertices may
-// reach: a triangle whose corners each move by at most ε turns its normal by at most θ (kListTurnSin, below), so the
-// list culls only patches whose cones are within π/3 − θ (kListCullCosHalfAngle); within the reach, their normals stay
-// within π/3 of the cone's axis, which is what the per-substep cull asks. The reach is the largest ε that keeps every
-// triangle's turn within θ: with e1, e2 the two shorter edges of a triangle from their shared corner and N = e1 × e2,
-// moving the corners by at most ε changes e1, e2 by at most 2ε each, so N changes by at most
-// |Δ| <= 2ε |e2| + 2ε |e1| + 4ε², and the angle between N and N + Δ is at most asin(|Δ| / |N|). |Δ| <= sin θ |N| gives
-// 4ε² + 2Lε - sin θ |N| = 0, L = |e1| + |e2|, so ε = sin θ |N| / (L + sqrt(L² + 4 sin θ |N|)).
+// reach (a translation turns no normal): a triangle whose corners each move by at most ε turns its normal by at most
+// θ (kListTurnSin, below), so the list culls only patches whose cones are within π/3 − θ (kListCullCosHalfAngle);
+// within the reach, their normals stay within π/3 of the cone's axis, which is what the per-substep cull asks. The
+// reach is the largest ε that keeps every triangle's turn within θ: with e1, e2 the two shorter edges of a triangle
+// from their shared corner and N = e1 × e2, moving the corners by at most ε changes e1, e2 by at most 2ε each, so N
+// changes by at most |Δ| <= 2ε |e2| + 2ε |e1| + 4ε², and the angle between N and N + Δ is at most asin(|Δ| / |N|).
+// |Δ| <= sin θ |N| gives 4ε² + 2Lε - sin θ |N| = 0, L = |e1| + |e2|, so ε = sin θ |N| / (L + sqrt(L² + 4 sin θ |N|)).
 //
 // The list is made anew at the first substep of every step (and whenever a vertex leaves its reach), so what a
 // step computes depends only on the world's state when it starts: a snapshot, or self-collision switched on
@@ -50,14 +56,15 @@ inline constexpr size_t kListedPairsPerTriangle = 16;
 /// apart). 0 when a triangle is degenerate.
 Real listReachOf(const SelfCollidingSurface& s, std::span<const Real> x, uint32_t first, Real pad);
 
-/// Whether s's list holds for the substep from x to p: it was made, and every vertex's x and p are within
-/// kListHoldFraction of the reach of its anchor.
+/// Whether s's list holds for the substep from x to p: it was made, and every vertex's x and p, each less its set's
+/// mean displacement from the anchors, are within kListHoldFraction of the reach of its anchor.
 bool listHolds(const SelfCollidingSurface& s, std::span<const Real> x, std::span<const Real> p, uint32_t first);
 
 /// Makes s's list for the substep from x to p with anchors x, or returns false and leaves none (listReach = 0): when a
-/// vertex's p is already out of reach, or the list does not fit its room; then listRefused stays set until
-/// forgetCandidateList, and the step's later substeps walk without trying again. Overwrites the swept boxes, the BVH's boxes and the cones: the substep's own must be fitted
-/// after (sweepVertices for the list's filter, sweepSurface for a walk). pad: half the thickness (halfPad).
+/// vertex's p is already out of reach (less the mean displacement), or the list does not fit its room; then
+/// listRefused stays set until forgetCandidateList, and the step's later substeps walk without trying again.
+/// Overwrites the swept boxes, the BVH's boxes and the cones: the substep's own must be fitted after (sweepVertices
+/// for the list's filter, sweepSurface for a walk). pad: half the thickness (halfPad).
 bool makeCandidateList(SelfCollidingSurface& s, std::span<const Real> x, std::span<const Real> p, uint32_t first,
                        Real pad, TaskSystem& tasks);
 

@@ -84,14 +84,15 @@ bool pairBoxesOverlap(const SelfCollidingSurface& s, const uint32_t* q, bool poi
                       Vec3(lo[q[2]].cwiseMin(lo[q[3]])), Vec3(hi[q[2]].cwiseMax(hi[q[3]])));
 }
 
-/// positions moved by a random vector of length up to `reach` each, from `anchor`.
-std::vector<Real> within(const std::vector<Real>& anchor, double reach, std::mt19937& rng) {
+/// positions moved by a random vector of length up to `reach` each, from `anchor`, then all by `shift`.
+std::vector<Real> within(const std::vector<Real>& anchor, double reach, std::mt19937& rng,
+                         const Vec3& shift = Vec3::Zero()) {
   std::uniform_real_distribution<double> u(-1, 1);
   std::vector<Real> moved = anchor;
   for (size_t i = 0; i < moved.size(); i += 3) {
     Vec3 d;
     do d = Vec3(Real(u(rng)), Real(u(rng)), Real(u(rng))); while (d.norm() > 1);
-    for (int k = 0; k < 3; ++k) moved[i + k] += Real(reach) * d[k];
+    for (int k = 0; k < 3; ++k) moved[i + k] += Real(reach) * d[k] + shift[k];
   }
   return moved;
 }
@@ -146,8 +147,10 @@ TEST(SelfCandidateList, TheReachKeepsEveryTrianglesNormalWithinTenDegrees) {
 }
 
 // A soup of 60 separate triangles in a 10 cm box (no two share an edge, so the cull takes nothing): the list made
-// for one substep, filtered with the boxes of any later one whose vertices stay within the reach, gives exactly the
-// pairs a brute-force loop finds with overlapping boxes, each once. A vertex moved out of reach ends the list.
+// for one substep, filtered with the boxes of any later one whose vertices stay within the reach of their anchors
+// moved all together (by up to 40 cm: the list counts the reach from the vertices' mean displacement), gives exactly
+// the pairs a brute-force loop finds with overlapping boxes, each once. Each vertex moves by up to half the reach, so
+// its move less the mean stays within it. A vertex moved out of reach of the others ends the list.
 TEST(SelfCandidateList, WithinTheReachTheListGivesExactlyThePairsWhoseBoxesOverlap) {
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> u(0, 1);
@@ -170,8 +173,10 @@ TEST(SelfCandidateList, WithinTheReachTheListGivesExactlyThePairsWhoseBoxesOverl
   ASSERT_GT(s.listReach, 0);
   size_t overlapping = 0;
   for (int trial = 0; trial < 20; ++trial) {
-    const double r = 0.95 * double(kListHoldFraction) * double(s.listReach);
-    const std::vector<Real> x = within(rest, r, rng), p = within(rest, r, rng);
+    const double r = 0.95 * double(kListHoldFraction) * double(s.listReach) / 2;
+    // The same shift for x and p: a translation moves every box alike, so the same boxes overlap.
+    const Vec3 shift = trial % 2 ? Vec3::Zero() : Vec3(Real(0.4 * u(rng)), Real(-0.4 * u(rng)), Real(0.4 * u(rng)));
+    const std::vector<Real> x = within(rest, r, rng, shift), p = within(rest, r, rng, shift);
     ASSERT_TRUE(listHolds(s, x, p, 0));
     const std::set<PairKey> listed = listedCandidates(s, x, p);
     std::set<PairKey> expected;
@@ -187,11 +192,15 @@ TEST(SelfCandidateList, WithinTheReachTheListGivesExactlyThePairsWhoseBoxesOverl
   EXPECT_FALSE(listHolds(s, away, away, 0));
   EXPECT_FALSE(listHolds(s, rest, away, 0)) << "p counts too";
   EXPECT_TRUE(listHolds(s, rest, rest, 0));
+  std::vector<Real> thrown = rest;  // the whole soup 1 m away: nothing moved apart
+  for (size_t k = 0; k < thrown.size(); k += 3) thrown[k] += 1;
+  EXPECT_TRUE(listHolds(s, rest, thrown, 0));
 }
 
 // A strip rolled into a spiral whose turns lie half a thickness apart (the cull keeps only the pairs across turns):
 // every point–triangle and edge–edge pair the narrow phase finds in contact over a substep whose vertices stay
-// within the reach of where the list was made is listed.
+// within the reach of where the list was made, less their mean displacement, is listed: in place, and with x and p
+// shifted by different translations (the substep's paths then sweep 5 cm, far past the reach and the thickness).
 TEST(SelfCandidateList, EveryContactOfARolledStripIsListedWhileItHolds) {
   const int columns = 40, rows = 8;
   const double h = 0.01, radius = 0.04;
@@ -217,8 +226,10 @@ TEST(SelfCandidateList, EveryContactOfARolledStripIsListedWhileItHolds) {
   std::mt19937 rng(7);
   size_t contacts = 0;
   for (int trial = 0; trial < 4; ++trial) {
-    const double r = double(kListHoldFraction) * double(s.listReach);
-    const std::vector<Real> x = within(rolled, r, rng), p = within(rolled, r, rng);
+    const double r = double(kListHoldFraction) * double(s.listReach) / 2;
+    const Vec3 shiftX = trial < 2 ? Vec3::Zero() : Vec3(0.1f, 0.2f, -0.3f);
+    const Vec3 shiftP = trial < 2 ? Vec3::Zero() : Vec3(0.13f, 0.16f, -0.3f);
+    const std::vector<Real> x = within(rolled, r, rng, shiftX), p = within(rolled, r, rng, shiftP);
     ASSERT_TRUE(listHolds(s, x, p, 0));
     const std::set<PairKey> listed = listedCandidates(s, x, p);
     forEveryElementPair(s, [&](const PairKey& key, const uint32_t* q, bool pointTriangle) {
@@ -242,7 +253,9 @@ TEST(SelfCandidateList, EveryContactOfARolledStripIsListedWhileItHolds) {
 
 // The scaling benchmark's sheet folded over itself (16²), once its upper layer has settled on the lower one: every
 // step makes one list and walks no tree. While the upper layer falls onto the lower one, lists are made again within
-// a step; thrown at 5 m/s (8 mm a substep, past any reach of its 6.7 cm triangles), every substep walks, twice.
+// a step. Thrown at 5 m/s (8 mm a substep, past any reach of its 6.7 cm triangles) it keeps one list a step: the
+// reach is counted from the mean displacement. Spun at 10 rad/s (up to 8 mm a substep, every vertex its own way),
+// every substep walks, twice.
 TEST(SelfCandidateList, AFoldAtRestWalksItsTreeOncePerStep) {
   World world;
   const MeshBody sheet = scenes::foldedSheet(world, 16);
@@ -260,10 +273,24 @@ TEST(SelfCandidateList, AFoldAtRestWalksItsTreeOncePerStep) {
     EXPECT_EQ(report.selfTreeWalks, 0u) << "frame " << f;
     EXPECT_GT(report.selfCandidates, 0u) << "the layers are in contact";
   }
+  const std::vector<uint8_t> resting = world.saveSnapshot();
   for (uint32_t k = 0; k < sheet.range.particleCount; ++k) world.setVelocity(sheet.range.firstParticle + k, Vec3(5, 0, 0));
   world.step(1.0f / 60);
-  EXPECT_EQ(world.lastStepReport().selfCandidateLists, 0u);
-  EXPECT_EQ(world.lastStepReport().selfTreeWalks, 2u * uint32_t(world.settings().substeps));
+  EXPECT_EQ(world.lastStepReport().selfCandidateLists, 1u) << "thrown";
+  EXPECT_EQ(world.lastStepReport().selfTreeWalks, 0u) << "thrown";
+  EXPECT_GT(world.lastStepReport().selfCandidates, 0u) << "thrown: the layers are still in contact";
+  world.loadSnapshot(resting.data(), resting.size());
+  Vec3 centre = Vec3::Zero();
+  const Real* x = world.positions() + 3 * size_t(sheet.range.firstParticle);
+  for (uint32_t k = 0; k < sheet.range.particleCount; ++k) centre += Vec3(x[3 * k], x[3 * k + 1], x[3 * k + 2]);
+  centre /= Real(sheet.range.particleCount);
+  for (uint32_t k = 0; k < sheet.range.particleCount; ++k) {
+    const Vec3 arm = Vec3(x[3 * k], x[3 * k + 1], x[3 * k + 2]) - centre;
+    world.setVelocity(sheet.range.firstParticle + k, Vec3(0, 10, 0).cross(arm));
+  }
+  world.step(1.0f / 60);
+  EXPECT_EQ(world.lastStepReport().selfCandidateLists, 0u) << "spun";
+  EXPECT_EQ(world.lastStepReport().selfTreeWalks, 2u * uint32_t(world.settings().substeps)) << "spun";
 }
 
 // The list is made anew at every step's start, so what a step computes depends only on the world's state: a resting

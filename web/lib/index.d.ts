@@ -625,7 +625,8 @@ export declare class World {
    * counts the particles its failsafe put back where their substep started, because the solve carried two elements
    * through each other or within half the thickness (0 in a calm scene). `selfCandidateLists` counts the candidate
    * lists its broad phase made (the pairs of one walk of the BVH for every place each vertex may reach: one per
-   * surface and step while the cloth moves less than that reach) and `selfTreeWalks` the walks it made without one
+   * surface and step while its vertices move apart by less than that reach; moving all together, as a falling or
+   * thrown cloth does, keeps the list) and `selfTreeWalks` the walks it made without one
    * (two per substep where a vertex moved out of reach or the list did not fit; 0 at rest). `selfCollisionSearches`
    * counts particle self-collision's pair searches over the substeps (0 while its neighbour list holds, as in a
    * resting scene), and `selfCollisionSearchesWithoutSkin` those of them that listed the pairs within 2 radius only:

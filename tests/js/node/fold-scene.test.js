@@ -54,6 +54,19 @@ describe('the self-folding demo scene', () => {
     world.delete();
   });
 
+  it('while it falls flat, before it lands, makes one candidate list a step and walks no tree', () => {
+    const { world } = foldScene();
+    const lists = [], walks = [];
+    for (let frame = 1; frame <= 12; frame++) {  // it lands in frame 15 (0.3 m)
+      world.step(1 / 60);
+      lists.push(world.lastStepReport().selfCandidateLists);
+      walks.push(world.lastStepReport().selfTreeWalks);
+    }
+    expect(lists).toEqual(new Array(12).fill(1));   // 3 mm a substep by the end, past the reach of 1.4 mm: the reach
+    expect(walks).toEqual(new Array(12).fill(0));   // is counted from the vertices' mean displacement
+    world.delete();
+  });
+
   it('once at rest, makes one candidate list a step and walks no tree', { timeout: 120_000 }, () => {
     const { world } = foldScene();
     for (let frame = 1; frame <= 420; frame++) world.step(1 / 60);
