@@ -1,8 +1,9 @@
 // Continuous self-collision's candidate list (world/self_candidate_list.h): its reach keeps every triangle's normal
 // within the angle its cull allows for; while every vertex stays within the reach, filtering the list gives exactly
 // the element pairs whose boxes overlap (a triangle soup, where the cull has nothing to take) and every pair the
-// narrow phase finds in contact (a rolled strip, where it does); a vertex out of reach ends the list; a resting fold
-// walks its tree once per step instead of twice per substep, and a falling one falls back to the walk.
+// narrow phase finds in contact (a rolled strip, where it does), also with every vertex moved by a common shift; a
+// vertex out of reach of the others ends the list; a resting fold walks its tree once per step instead of twice per
+// substep, a thrown one too, and a spun one falls back to the walk.
 #include <gtest/gtest.h>
 
 #include <algorithm>
