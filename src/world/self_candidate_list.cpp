@@ -23,7 +23,8 @@ double farthestRelativeMove(size_t n, std::span<const Real> xyz, uint32_t first,
   double farthest = 0;
   for (size_t i = 0; i < n; ++i) {
     const double moved = (pointAt(xyz, first + uint32_t(i)) - shift - start(i)).squaredNorm();
-    if (!(moved <= farthest)) farthest = moved;  // NaN too, and then it stays
+    if (std::isnan(moved)) return moved;
+    farthest = std::max(farthest, moved);
   }
   return farthest;
 }

@@ -149,9 +149,9 @@ TEST(SelfCandidateList, TheReachKeepsEveryTrianglesNormalWithinTenDegrees) {
 
 // A soup of 60 separate triangles in a 10 cm box (no two share an edge, so the cull takes nothing): the list made
 // for one substep, filtered with the boxes of any later one whose vertices stay within the reach of their anchors
-// moved all together (by up to 40 cm: the list counts the reach from the vertices' mean displacement), gives exactly
-// the pairs a brute-force loop finds with overlapping boxes, each once. Each vertex moves by up to half the reach, so
-// its move less the mean stays within it. A vertex moved out of reach of the others ends the list.
+// moved all together (up to 40 cm along each axis: the reach is counted from the vertices' mean displacement), gives
+// exactly the pairs a brute-force loop finds with overlapping boxes, each once. Each vertex moves by up to half the
+// reach, so its move less the mean stays within it. A vertex moved out of reach of the others ends the list.
 TEST(SelfCandidateList, WithinTheReachTheListGivesExactlyThePairsWhoseBoxesOverlap) {
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> u(0, 1);
