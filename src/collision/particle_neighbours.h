@@ -1,6 +1,7 @@
 // Particle self-collision's neighbour list (Verlet 1967; the "skin" of molecular-dynamics codes). The pairs within
 // reach = diameter + skin, searched with the spatial hash, hold every pair within the diameter until some particle
-// has moved skin/2 from where the search saw it: two particles can then have closed in by at most the skin. The
+// has moved skin/2 from where the search saw it, besides the particles' mean move: two particles can then have closed
+// in by at most the skin. The
 // substeps in between only filter the list by distance. A resting pile or a draped cloth moves far less than that,
 // so it searches rarely; a falling one searches every substep, at the cost of a wider reach. A search with no skin
 // lists exactly the pairs within the diameter: the caller's choice where a list with a skin would not fit (a soft
@@ -47,13 +48,31 @@ class ParticleNeighbours {
 
   /// Whether the list may miss a pair within `diameter` of the n positions xyz: it was never searched (or the last
   /// search overflowed), was searched for another diameter or particle count, or a particle has moved more than
-  /// kMoveSlack × skin/2 since (a non-finite position counts as moved; with no skin, any move).
+  /// kMoveSlack × skin/2 since, counted after taking away the particles' mean move (a non-finite position counts as
+  /// moved; with no skin, any move). Why the mean: a translation common to all changes no distance between two, and
+  /// two particles that each moved within skin/2 of the mean move closed in by at most the skin. So particles that
+  /// fall together (gallery:drape's two cloths, from rest until they reach the colliders) keep their list.
   bool stale(const Real* xyz, uint32_t n, Real diameter) const {
     if (!complete_ || diameter != diameter_ || searchedAt_.size() != 3 * size_t(n)) return true;
-    const Real limit = kMoveSlack * Real(0.5) * skin_;
-    const Real limit2 = limit * limit;
+    if (skin_ == 0) {  // no slack for the rounding of a shifted position: any move
+      for (size_t k = 0; k < 3 * size_t(n); ++k) {
+        if (!(xyz[k] == searchedAt_[k])) return true;
+      }
+      return false;
+    }
+    double shift[3] = {0, 0, 0};
     for (size_t k = 0; k < 3 * size_t(n); k += 3) {
-      if (!(squaredDistance(xyz + k, &searchedAt_[k]) <= limit2)) return true;
+      for (int a = 0; a < 3; ++a) shift[a] += double(xyz[k + a]) - double(searchedAt_[k + a]);
+    }
+    for (double& s : shift) s /= double(std::max<uint32_t>(n, 1));
+    const double limit = double(kMoveSlack) * 0.5 * double(skin_), limit2 = limit * limit;
+    for (size_t k = 0; k < 3 * size_t(n); k += 3) {
+      double moved2 = 0;
+      for (int a = 0; a < 3; ++a) {
+        const double d = double(xyz[k + a]) - double(searchedAt_[k + a]) - shift[a];
+        moved2 += d * d;
+      }
+      if (!(moved2 <= limit2)) return true;
     }
     return false;
   }

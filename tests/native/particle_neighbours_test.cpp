@@ -35,37 +35,44 @@ Pairs bruteForcePairs(const std::vector<Real>& xyz, const std::vector<Real>& res
 
 }  // namespace
 
+// 600 particles moving at random (at most 1.7 % of the diameter a step each), also all drifting together by 10 % of
+// the diameter a step besides (a falling body): every step the list yields exactly the brute-force pairs, and it is
+// searched again only every so often (the drift, 0.4 of the move allowed each step, would make every other step
+// search without taking the particles' mean move away).
 TEST(ParticleNeighbours, YieldExactlyTheBruteForcePairsWhileTheListIsReused) {
-  std::mt19937 rng(11);
-  std::uniform_real_distribution<Real> unit(-1, 1);
-  const uint32_t n = 600;
-  const Real diameter = 0.1f;
-  auto [xyz, rest] = test::randomParticles(rng, n, 0.6f, 0.3f);
-  std::vector<Real> velocity(3 * n);
-  for (Real& c : velocity) c = 0.001f * unit(rng);  // per step: at most 1.7 % of the diameter
-  ParticleNeighbours list;
-  list.reserve(n, 64 * n);
-  int searches = 0;
-  size_t pairsSeen = 0;
-  const int steps = 200;
-  for (int step = 0; step < steps; ++step) {
-    if (list.stale(xyz.data(), n, diameter)) {
-      list.search(xyz.data(), rest.data(), n, diameter, diameter, diameter / 2, [](uint32_t i, uint32_t j) {
-        ADD_FAILURE() << "no room for " << i << ", " << j;
-      });
-      ++searches;
+  for (const Real drift : {0.0f, 0.01f}) {
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<Real> unit(-1, 1);
+    const uint32_t n = 600;
+    const Real diameter = 0.1f;
+    auto [xyz, rest] = test::randomParticles(rng, n, 0.6f, 0.3f);
+    std::vector<Real> velocity(3 * n);
+    for (Real& c : velocity) c = 0.001f * unit(rng);  // per step: at most 1.7 % of the diameter
+    for (size_t k = 1; k < velocity.size(); k += 3) velocity[k] -= drift;
+    ParticleNeighbours list;
+    list.reserve(n, 64 * n);
+    int searches = 0;
+    size_t pairsSeen = 0;
+    const int steps = 200;
+    for (int step = 0; step < steps; ++step) {
+      if (list.stale(xyz.data(), n, diameter)) {
+        list.search(xyz.data(), rest.data(), n, diameter, diameter, diameter / 2, [](uint32_t i, uint32_t j) {
+          ADD_FAILURE() << "no room for " << i << ", " << j;
+        });
+        ++searches;
+      }
+      Pairs found;
+      list.forEachWithin(xyz.data(), diameter, [&](uint32_t i, uint32_t j) { found.push_back({i, j}); });
+      const Pairs expected = bruteForcePairs(xyz, rest, diameter);
+      ASSERT_EQ(found, expected) << "step " << step << " (" << searches << " searches so far)";
+      pairsSeen += expected.size();
+      for (size_t k = 0; k < xyz.size(); ++k) xyz[k] += velocity[k];
     }
-    Pairs found;
-    list.forEachWithin(xyz.data(), diameter, [&](uint32_t i, uint32_t j) { found.push_back({i, j}); });
-    const Pairs expected = bruteForcePairs(xyz, rest, diameter);
-    ASSERT_EQ(found, expected) << "step " << step << " (" << searches << " searches so far)";
-    pairsSeen += expected.size();
-    for (size_t k = 0; k < xyz.size(); ++k) xyz[k] += velocity[k];
+    std::printf("drift %g: %d searches in %d steps, %zu pairs in all\n", double(drift), searches, steps, pairsSeen);
+    EXPECT_GT(pairsSeen, size_t(steps));  // the scene has pairs to find
+    EXPECT_LT(searches, steps / 4);       // and the list is reused between searches
+    EXPECT_GT(searches, 1);               // but searched again once particles have moved
   }
-  std::printf("%d searches in %d steps, %zu pairs in all\n", searches, steps, pairsSeen);
-  EXPECT_GT(pairsSeen, size_t(steps));  // the scene has pairs to find
-  EXPECT_LT(searches, steps / 4);       // and the list is reused between searches
-  EXPECT_GT(searches, 1);               // but searched again once particles have moved
 }
 
 TEST(ParticleNeighbours, AListIsStaleForAnotherDiameterOrCountAndAfterANonFinitePosition) {
@@ -80,10 +87,15 @@ TEST(ParticleNeighbours, AListIsStaleForAnotherDiameterOrCountAndAfterANonFinite
   EXPECT_TRUE(list.stale(xyz.data(), 2, 0.1f));
   xyz[7] = std::numeric_limits<Real>::quiet_NaN();
   EXPECT_TRUE(list.stale(xyz.data(), 3, 0.1f));
-  xyz[7] = 1 + 0.03f;  // > kMoveSlack x skin / 2 = 0.8 x 0.025
+  xyz[7] = 1 + 0.04f;  // 0.027 from the mean move (0.013) > kMoveSlack x skin / 2 = 0.8 x 0.025
   EXPECT_TRUE(list.stale(xyz.data(), 3, 0.1f));
   xyz[7] = 1 + 0.01f;
   EXPECT_FALSE(list.stale(xyz.data(), 3, 0.1f));
+  std::vector<Real> moved = xyz;  // all three 2 m along y: nothing moved apart
+  for (size_t k = 1; k < moved.size(); k += 3) moved[k] += 2;
+  EXPECT_FALSE(list.stale(moved.data(), 3, 0.1f));
+  moved[0] += 0.04f;  // and one 0.04 along x besides: 0.027 from the mean move
+  EXPECT_TRUE(list.stale(moved.data(), 3, 0.1f));
 }
 
 TEST(ParticleNeighbours, APairWithoutRoomGoesToOverflowAndTheListStaysStale) {
