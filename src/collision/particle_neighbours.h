@@ -1,11 +1,11 @@
 // Particle self-collision's neighbour list (Verlet 1967; the "skin" of molecular-dynamics codes). The pairs within
-// reach = diameter + skin, searched with the spatial hash, hold every pair within the diameter until some particle
-// has moved skin/2 from where the search saw it, besides the particles' mean move: two particles can then have closed
-// in by at most the skin. The
-// substeps in between only filter the list by distance. A resting pile or a draped cloth moves far less than that,
-// so it searches rarely; a falling one searches every substep, at the cost of a wider reach. A search with no skin
-// lists exactly the pairs within the diameter: the caller's choice where a list with a skin would not fit (a soft
-// body whose particles are closer than the reach holds all of those pairs in its list for good).
+// reach = diameter + skin, searched with the spatial hash, hold every pair within the diameter until some particle has
+// moved skin/2 from where the search saw it, besides the particles' mean move: two particles can then have closed in by
+// at most the skin. The substeps in between only filter the list by distance. A resting pile or a draped cloth moves
+// far less than that, so it searches rarely, and so does a body falling as a whole; one that tumbles or crumples
+// searches every substep, at the cost of a wider reach. A search with no skin lists exactly the pairs within the
+// diameter: the caller's choice where a list with a skin would not fit (a soft body whose particles are closer than the
+// reach holds all of those pairs in its list for good).
 //
 // The list is kept sorted (by i, then j, i < j), so the pairs it yields do not depend on when it was searched: a
 // world restored from a snapshot, which searches afresh, continues bit-identically with one that kept its list.
