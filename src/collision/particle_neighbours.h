@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "collision/relative_move.h"
 #include "collision/spatial_hash.h"
 #include "pbd/real.h"
 #include "pbd/task_system.h"
@@ -48,10 +49,10 @@ class ParticleNeighbours {
 
   /// Whether the list may miss a pair within `diameter` of the n positions xyz: it was never searched (or the last
   /// search overflowed), was searched for another diameter or particle count, or a particle has moved more than
-  /// kMoveSlack × skin/2 since, counted after taking away the particles' mean move (a non-finite position counts as
-  /// moved; with no skin, any move). Why the mean: a translation common to all changes no distance between two, and
-  /// two particles that each moved within skin/2 of the mean move closed in by at most the skin. So particles that
-  /// fall together (gallery:drape's two cloths, from rest until they reach the colliders) keep their list.
+  /// kMoveSlack × skin/2 since, counted after taking away the particles' mean move (movedApartWithin; a non-finite
+  /// position counts as moved; with no skin, any move): two particles that each moved within skin/2 of the mean move
+  /// closed in by at most the skin. So particles that fall together (gallery:drape's two cloths, from rest until they
+  /// reach the colliders) keep their list.
   bool stale(const Real* xyz, uint32_t n, Real diameter) const {
     if (!complete_ || diameter != diameter_ || searchedAt_.size() != 3 * size_t(n)) return true;
     if (skin_ == 0) {  // no slack for the rounding of a shifted position: any move
@@ -60,21 +61,11 @@ class ParticleNeighbours {
       }
       return false;
     }
-    double shift[3] = {0, 0, 0};
-    for (size_t k = 0; k < 3 * size_t(n); k += 3) {
-      for (int a = 0; a < 3; ++a) shift[a] += double(xyz[k + a]) - double(searchedAt_[k + a]);
-    }
-    for (double& s : shift) s /= double(std::max<uint32_t>(n, 1));
-    const double limit = double(kMoveSlack) * 0.5 * double(skin_), limit2 = limit * limit;
-    for (size_t k = 0; k < 3 * size_t(n); k += 3) {
-      double moved2 = 0;
-      for (int a = 0; a < 3; ++a) {
-        const double d = double(xyz[k + a]) - double(searchedAt_[k + a]) - shift[a];
-        moved2 += d * d;
-      }
-      if (!(moved2 <= limit2)) return true;
-    }
-    return false;
+    auto now = [&](size_t i) { return Eigen::Vector3d(xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]); };
+    auto then = [&](size_t i) {
+      return Eigen::Vector3d(searchedAt_[3 * i], searchedAt_[3 * i + 1], searchedAt_[3 * i + 2]);
+    };
+    return !movedApartWithin(n, now, then, double(kMoveSlack) * 0.5 * double(skin_));
   }
 
   /// Searches the pairs (i < j) of the n positions xyz within diameter + skin (>= 0) of each other, leaving out

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "collision/particle_neighbours.h"
+#include "collision/relative_move.h"
 #include "world/fold_free_cull.h"
 #include "world/self_candidate_walk.h"
 
@@ -11,30 +12,12 @@ namespace pbd {
 
 namespace {
 
-/// The largest squared distance (m²) of the n vertices' positions in xyz (vertex i at first + i) from start(i) (a
-/// Point3d), each less the vertices' mean displacement from their starts: how far they moved apart, not together.
-/// NaN if a position is not finite.
-template <class Start>
-double farthestRelativeMove(size_t n, std::span<const Real> xyz, uint32_t first, Start start) {
-  if (n == 0) return 0;
-  Point3d shift = Point3d::Zero();
-  for (size_t i = 0; i < n; ++i) shift += pointAt(xyz, first + uint32_t(i)) - start(i);
-  shift /= double(n);
-  double farthest = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const double moved = (pointAt(xyz, first + uint32_t(i)) - shift - start(i)).squaredNorm();
-    if (std::isnan(moved)) return moved;
-    farthest = std::max(farthest, moved);
-  }
-  return farthest;
-}
-
 /// Whether every vertex's position in xyz, less the vertices' mean displacement from their anchors, is within
 /// kListHoldFraction of the reach of its anchor.
 bool withinReach(const SelfCollidingSurface& s, std::span<const Real> xyz, uint32_t first) {
-  const double held = double(kListHoldFraction * s.listReach);
+  auto now = [&](size_t i) { return pointAt(xyz, first + uint32_t(i)); };
   auto anchor = [&](size_t i) { return Point3d(s.listAnchor[i].cast<double>()); };
-  return farthestRelativeMove(s.listAnchor.size(), xyz, first, anchor) <= held * held;
+  return movedApartWithin(s.listAnchor.size(), now, anchor, double(kListHoldFraction * s.listReach));
 }
 
 }  // namespace
@@ -68,9 +51,10 @@ bool makeCandidateList(SelfCollidingSurface& s, std::span<const Real> x, std::sp
   // over the triangles). The largest move is checked against the pad first, the most any reach can be, so such a
   // cloth costs two passes over its vertices.
   const size_t n = s.sweptLo.size();
-  const double farthest = farthestRelativeMove(n, p, first, [&](size_t i) { return pointAt(x, first + uint32_t(i)); });
-  const double held = double(kListHoldFraction * pad);
-  const Real reach = farthest <= held * held ? listReachOf(s, x, first, pad) : Real(0);
+  auto now = [&](size_t i) { return pointAt(p, first + uint32_t(i)); };
+  auto then = [&](size_t i) { return pointAt(x, first + uint32_t(i)); };
+  const bool slow = movedApartWithin(n, now, then, double(kListHoldFraction * pad));
+  const Real reach = slow ? listReachOf(s, x, first, pad) : Real(0);
   for (size_t i = 0; i < n && reach > 0; ++i) {
     s.listAnchor[i] = Vec3(x[3 * (first + i)], x[3 * (first + i) + 1], x[3 * (first + i) + 2]);
   }
