@@ -58,16 +58,9 @@ class ElementOrder {
     // A colour lists its elements by number, so run r (numbers from about r count / kRuns up to (r + 1) count /
     // kRuns) is a contiguous part of it. Each run starts a whole number of fours into its colour, so that only the
     // colour's last run ends in a short batch. The uncoloured rest runs serially and has no runs.
-    for (uint32_t c = 0; c < kColours; ++c) {
-      const uint32_t* first = order_.data() + begin_[c];
-      const uint32_t* last = order_.data() + begin_[c + 1];
-      for (uint32_t r = 0; r < kRuns; ++r) {
-        const uint32_t firstNumber = uint32_t(uint64_t(r) * count / kRuns);
-        const uint32_t intoColour = uint32_t(std::lower_bound(first, last, firstNumber) - first);
-        runBegin_[c][r] = begin_[c] + intoColour / 4 * 4;
-      }
-      runBegin_[c][kRuns] = begin_[c + 1];
-    }
+    uint32_t runCuts[kRuns];
+    for (uint32_t r = 0; r < kRuns; ++r) runCuts[r] = uint32_t(uint64_t(r) * count / kRuns);
+    for (uint32_t c = 0; c < kColours; ++c) cutColour(c, runCuts, kRuns, 4, runBegin_[c]);
     groupIslands(count, particlesOf);
   }
 
@@ -107,6 +100,18 @@ class ElementOrder {
   }
 
  private:
+  /// Cuts colour c (its elements listed by number) at the `parts` ascending element numbers cuts: begins[k] is where in
+  /// order() the colour's first element numbered at or after cuts[k] is, moved back to a whole number of `multiple`s
+  /// into the colour; begins[parts] is the colour's end.
+  void cutColour(uint32_t c, const uint32_t* cuts, uint32_t parts, uint32_t multiple, uint32_t* begins) const {
+    const uint32_t* first = order_.data() + begin_[c];
+    const uint32_t* last = order_.data() + begin_[c + 1];
+    for (uint32_t k = 0; k < parts; ++k) {
+      begins[k] = begin_[c] + uint32_t(std::lower_bound(first, last, cuts[k]) - first) / multiple * multiple;
+    }
+    begins[parts] = begin_[c + 1];
+  }
+
   /// Sets groups_ and islandBegin_ (see islandGroupCount); the cut test is the prefix's highest particle number
   /// below the suffix's lowest, which holds between bodies whose particles are numbered one body after another.
   template <class ParticlesOf>
@@ -127,14 +132,7 @@ class ElementOrder {
     }
     cuts[++groups] = uint32_t(count);
     groups_ = count ? groups : 0;
-    for (uint32_t c = 0; c <= kColours; ++c) {
-      const uint32_t* first = order_.data() + begin_[c];
-      const uint32_t* last = order_.data() + begin_[c + 1];
-      for (uint32_t g = 0; g < groups; ++g) {
-        islandBegin_[c][g] = begin_[c] + uint32_t(std::lower_bound(first, last, cuts[g]) - first);
-      }
-      islandBegin_[c][groups] = begin_[c + 1];
-    }
+    for (uint32_t c = 0; c <= kColours; ++c) cutColour(c, cuts, groups, 1, islandBegin_[c]);
     largestGroup_ = 0;
     for (uint32_t g = 0; g < groups; ++g) largestGroup_ = std::max(largestGroup_, cuts[g + 1] - cuts[g]);
   }

@@ -57,6 +57,7 @@ void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, size_t
   constexpr uint32_t kRest = ElementOrder::kColours, kRuns = ElementOrder::kRuns;
   constexpr size_t kMaxPhases = TaskSystem::kMaxPhases;
   if (order.colourBegin(kRest + 1) == order.colourBegin(0)) return;
+  const size_t sharedElements = 4 * batchesPerTask;  // a colour of more elements is shared out
   // The sweep's colours in order (forward, then back), the empty ones left out.
   struct Visit {
     uint32_t colour;
@@ -116,10 +117,10 @@ void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, size_t
     plan[n] = ph, sizes[n] = size, minRanges[n++] = minRange;
   };
   auto shared = [&](uint32_t c) {
-    return c != kRest && order.colourBegin(c + 1) - order.colourBegin(c) > 4 * batchesPerTask;
+    return c != kRest && order.colourBegin(c + 1) - order.colourBegin(c) > sharedElements;
   };
   if (particles) addPhase({Kind::CopyIn, 0, 0}, particles, particlesPerTask);
-  if (tasks.concurrency() > 1 && order.islandsPay(4 * batchesPerTask)) {
+  if (tasks.concurrency() > 1 && order.islandsPay(sharedElements)) {
     // Each island group's whole sweep is a range of one phase: the groups share no particle, and per particle the
     // projections come in the same order as colour by colour, so the bits are the same.
     addPhase({Kind::Islands, 0, 0}, order.islandGroupCount(), 1);
