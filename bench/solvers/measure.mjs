@@ -102,3 +102,29 @@ export function stepTime(pbd, warm, solver, iterations, runs) {
   world.delete();
   return median(ms);
 }
+
+/**
+ * Coloured Gauss-Seidel's ms per step (one substep, `iterations` iterations) on 1 and on 2 threads, in one world
+ * continuing from the warm state: the module's thread count switches between blocks of `frames` steps, `rounds`
+ * blocks each, in turn, so that both counts see the machine over the same seconds. A block's first step is not
+ * timed (the pool's workers wake from sleep). The thread count changes no bit (the determinism tests), so the two
+ * counts step the same motion. Returns the median block of each ({ one, two }, ms per step) and the median of the
+ * paired ratios one / two.
+ */
+export function threadScaling(pbd, warm, iterations, rounds, frames) {
+  const world = worldFor(pbd, warm, 'coloured-gauss-seidel', iterations);
+  world.step(DT);
+  const blocks = { 1: [], 2: [] }, ratios = [];
+  for (let r = 0; r < rounds; r++) {
+    for (const threads of [1, 2]) {
+      pbd.setThreads(threads);
+      world.step(DT);
+      const t0 = performance.now();
+      for (let f = 0; f < frames; f++) world.step(DT);
+      blocks[threads].push((performance.now() - t0) / frames);
+    }
+    ratios.push(blocks[1][r] / blocks[2][r]);
+  }
+  world.delete();
+  return { one: median(blocks[1]), two: median(blocks[2]), ratio: median(ratios) };
+}

@@ -206,6 +206,7 @@ void World::Impl::solveConstraints(bool useBdf2, Real invH2, Real stepFraction, 
     hierarchy.solve(asVec3(p), w.data(), xpbd, invH2);
     endInternalProjections();
   }
+  const bool keepPadded = blocksAloneMoveParticles(useBdf2, pass);
   for (int it = 0; it < settings.iterations; ++it) {
     beginInternalProjections();
     switch (settings.solver) {
@@ -218,7 +219,8 @@ void World::Impl::solveConstraints(bool useBdf2, Real invH2, Real stepFraction, 
       case Solver::Jacobi: projectDistancesJacobi(xpbd, invH2); break;
       case Solver::ColouredGaussSeidel:
       case Solver::Hierarchical:  // level 0
-        projectDistancesColoured(xpbd, invH2);
+        projectDistancesColoured(xpbd, invH2, false, !keepPadded || it == 0,
+                                 !keepPadded || it + 1 == settings.iterations);
         if (useBdf2) projectDistancesColoured(xpbd, invH2, true);
         break;
       // One local/global solve of distances, dihedrals and tets (1/h_eff² = invH2); the rest PBD-style below.
@@ -243,6 +245,21 @@ void World::Impl::solveConstraints(bool useBdf2, Real invH2, Real stepFraction, 
       clock.lap(timings.residualMs);
     }
   }
+}
+
+/// Whether nothing but the coloured solver's blocks moves a particle between two of its iterations in this substep:
+/// no other constraint, contact, guard or record touches p, and every distance is in a batch. The blocks' positions
+/// then stay in paddedP from the first iteration to the last (copied in once and out once, not every iteration: two
+/// passes over the particles and two barriers fewer an iteration; copying out and in again changes no bit).
+bool World::Impl::blocksAloneMoveParticles(bool useBdf2, size_t pass) const {
+  const bool coloured = settings.solver == Solver::ColouredGaussSeidel || settings.solver == Solver::Hierarchical;
+  const BlockSchedule& blocks = schedule.blocks;
+  const bool batchesAlone = blocks.unbanded.empty() && schedule.colourBegin[GraphColouring::kOverflow] ==
+                                                           schedule.colourBegin[GraphColouring::kOverflow + 1];
+  return coloured && !useBdf2 && pass == kNoResiduals && !anyFreeIsland && batchesAlone && triangleStrains.empty() &&
+         dihedrals.empty() && volumes.empty() && neoHookeans.empty() && globalVolumes.empty() &&
+         shapeMatchings.empty() && tethers.empty() && selfCollisionPairs.empty() && selfContacts.empty() &&
+         attachments.empty() && contacts.empty();
 }
 
 /// k' depends on the iteration count, and the colour schedule on the constraints: both are refreshed here, before
@@ -380,7 +397,7 @@ void World::Impl::projectDistancesGaussSeidel(bool xpbd, Real invH2, bool backwa
 /// the band layout (math/band_layout.h), copied in before the first block colour and back after the last, as phases
 /// of the same job; the unbanded constraints then run serially on p, before the overflow group. Backward (BDF2's
 /// return sweep) runs the same order reversed.
-void World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward) {
+void World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward, bool copyIn, bool copyOut) {
   BlockSchedule& blocks = schedule.blocks;
   constexpr uint32_t kGroups = BlockSchedule::kGroups;
   const bool banded = blocks.banded;
@@ -406,13 +423,13 @@ void World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward)
     add(Kind::Overflow, 0, overflowSize, TaskSystem::kOneRange);
     add(Kind::Unbanded, 0, blocks.unbanded.size(), TaskSystem::kOneRange);
   }
-  add(Kind::Pad, 0, copied, copyPerTask);
+  if (copyIn) add(Kind::Pad, 0, copied, copyPerTask);
   for (uint32_t k = 0; k < kGroups; ++k) {
     const uint32_t g = backward ? kGroups - 1 - k : k;
     const size_t size = blocks.groupBegin[g + 1] - blocks.groupBegin[g];
     if (size) add(Kind::Blocks, g, size, blocks.minBlocksPerRange(g));
   }
-  add(Kind::Unpad, 0, copied, copyPerTask);
+  if (copyOut) add(Kind::Unpad, 0, copied, copyPerTask);
   if (!backward) {
     add(Kind::Unbanded, 0, blocks.unbanded.size(), TaskSystem::kOneRange);
     add(Kind::Overflow, 0, overflowSize, TaskSystem::kOneRange);

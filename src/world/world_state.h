@@ -340,7 +340,10 @@ struct World::Impl {
     forEachParticleRange([&](size_t begin, size_t end) { body(begin, end, boxes); });
   }
   void projectDistancesGaussSeidel(bool xpbd, Real invH2, bool backward = false);
-  void projectDistancesColoured(bool xpbd, Real invH2, bool backward = false);
+  /// copyIn / copyOut: p into paddedP before the blocks, and back after them (false: paddedP already holds p, or is
+  /// to keep it for the next iteration; see blocksAloneMoveParticles).
+  void projectDistancesColoured(bool xpbd, Real invH2, bool backward = false, bool copyIn = true, bool copyOut = true);
+  bool blocksAloneMoveParticles(bool useBdf2, size_t pass) const;
   void zeroDistanceMultipliers();
   void projectDistancesJacobi(bool xpbd, Real invH2);
   void refreshHierarchy();  // hierarchical_stage.cpp

@@ -395,6 +395,33 @@ TEST(BlockSchedule, TheBandedLayoutGivesTheSameBitsOnAnyThreadCount) {
   }
 }
 
+// With nothing but the blocks moving particles between iterations (World::Impl::blocksAloneMoveParticles: the hanging
+// cloth, its corners pinned by inverse mass 0, far above the ground), the positions stay padded from the first
+// iteration to the last. The residual record reads p after every iteration, so with it on they are copied out and
+// in each time: the same bits either way, banded (128²) or not (32²), on one thread or two.
+TEST(BlockSchedule, KeepingPositionsPaddedAcrossIterationsChangesNoBit) {
+  for (int n : {32, 128}) {
+    auto run = [n](bool record, TaskSystem* tasks) {
+      World world(tasks);
+      scenes::hangingCloth(world, n);
+      SolverSettings s = world.settings();
+      s.substeps = 2;
+      s.iterations = 4;
+      world.setSettings(s);
+      world.setRecordResiduals(record);
+      for (int f = 0; f < 12; ++f) world.step(1.0f / 60);
+      const WorldImpl& impl = WorldInternals::of(world);
+      EXPECT_EQ(impl.blocksAloneMoveParticles(false, WorldImpl::kNoResiduals), true) << "n " << n;
+      EXPECT_EQ(impl.schedule.blocks.banded, n == 128) << "n " << n;
+      return scenes::stateHash(world);
+    };
+    const uint64_t copiedEveryIteration = run(true, nullptr);
+    EXPECT_EQ(run(false, nullptr), copiedEveryIteration) << "n " << n;
+    ThreadPool pool(1);
+    EXPECT_EQ(run(false, &pool), copiedEveryIteration) << "n " << n;
+  }
+}
+
 TEST(BlockSchedule, TheBandedClothNativeAndWasmComputeTheSameBits) {
   // The band layout's copies and kernel on every vector unit (SSE natively, wasm SIMD under Node, NEON under qemu):
   // one constant. Update it only for an intended change of the coloured solver's results, and say why in the commit.
