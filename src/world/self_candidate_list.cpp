@@ -53,8 +53,8 @@ bool makeCandidateList(SelfCollidingSurface& s, std::span<const Real> x, std::sp
   const size_t n = s.sweptLo.size();
   auto now = [&](size_t i) { return pointAt(p, first + uint32_t(i)); };
   auto then = [&](size_t i) { return pointAt(x, first + uint32_t(i)); };
-  const bool slow = movedApartWithin(n, now, then, double(kListHoldFraction * pad));
-  const Real reach = slow ? listReachOf(s, x, first, pad) : Real(0);
+  const bool withinPad = movedApartWithin(n, now, then, double(kListHoldFraction * pad));
+  const Real reach = withinPad ? listReachOf(s, x, first, pad) : Real(0);
   for (size_t i = 0; i < n && reach > 0; ++i) {
     s.listAnchor[i] = Vec3(x[3 * (first + i)], x[3 * (first + i) + 1], x[3 * (first + i) + 2]);
   }

@@ -250,7 +250,8 @@ void World::Impl::solveConstraints(bool useBdf2, Real invH2, Real stepFraction, 
 /// Whether nothing but the coloured solver's blocks moves a particle between two of its iterations in this substep:
 /// no other constraint, contact, guard or record touches p, and every distance is in a batch. The blocks' positions
 /// then stay in paddedP from the first iteration to the last (copied in once and out once, not every iteration: two
-/// passes over the particles and two barriers fewer an iteration; copying out and in again changes no bit).
+/// passes over the particles and two barriers fewer an iteration; copying out and in again changes no bit). Every
+/// stage of solveConstraints' iteration loop above has its term here: a stage added there needs one.
 bool World::Impl::blocksAloneMoveParticles(bool useBdf2, size_t pass) const {
   const bool coloured = settings.solver == Solver::ColouredGaussSeidel || settings.solver == Solver::Hierarchical;
   const BlockSchedule& blocks = schedule.blocks;
