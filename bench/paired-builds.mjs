@@ -17,6 +17,8 @@
 // clamp (0: off, as bench:peers). Prints min and median ms per frame of each build and the median of B/A.
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { pairedBlocks } from './paired-blocks.mjs';
+import { median } from './solvers/metrics.mjs';
 
 function options(argv) {
   const o = { variant: 'single', threads: 1, n: 128, gravity: 0, pairs: 40, scene: 'cloth', damping: 0, maxSpeed: 0,
@@ -61,17 +63,8 @@ async function cubeWorld(pbd, o) {
 
 const o = options(process.argv.slice(2));
 const [a, b] = [await sceneWorld(o.dirs[0], o), await sceneWorld(o.dirs[1], o)];
-const msPerFrame = (world) => {
-  const t0 = performance.now();
-  for (let f = 0; f < 10; ++f) world.step(1 / 60);
-  return (performance.now() - t0) / 10;
-};
-const ta = [], tb = [], ratio = [];
-for (let k = 0; k < o.pairs; ++k) {
-  const x = msPerFrame(a), y = msPerFrame(b);
-  ta.push(x), tb.push(y), ratio.push(y / x);
-}
-const median = (xs) => [...xs].sort((p, q) => p - q)[xs.length >> 1];
+const step = (world) => () => world.step(1 / 60);
+const { a: ta, b: tb, ratios: ratio } = pairedBlocks({ frame: step(a) }, { frame: step(b) }, o.pairs, 10);
 const f = (v) => v.toFixed(3);
 const what = o.scene === 'cube' ? `soft cube ${o.n}³ cells` : `cloth ${o.n}² g=${o.gravity ? -9.81 : 0}`;
 console.log(`${what}, ${o.variant} build, ${o.threads} thread(s), ${o.pairs} pairs of 10 frames`);

@@ -5,6 +5,9 @@
 // drifts. Usage: node bench/paired-threads.mjs [scene=stack] [threadsA=1] [threadsB=2] [pairs=20] [warm=420]
 // A scene `clothN` or `clothNrest` is bench:peers' N x N cloth (bench/peers/pbd-scenes.mjs; rest: gravity 0) instead
 // of a gallery scene: issue #8's thread scaling, both thread counts timed within the same minute.
+import { pairedBlocks } from './paired-blocks.mjs';
+import { median } from './solvers/metrics.mjs';
+
 const [scene = 'stack', tA = '1', tB = '2', pairsArg = '20', warmArg = '420'] = process.argv.slice(2);
 /// The scene at `threads` threads: its worlds and a frame of them (all stepped once, 1/60 s).
 async function sceneFrame(threads) {
@@ -41,19 +44,9 @@ async function setup(threads) {
 const A = await setup(Number(tA)), B = await setup(Number(tB));
 for (let f = 0; f < Number(warmArg); f++) A(), B();
 for (const k in A.stages) A.stages[k] = 0, B.stages[k] = 0;
-const ratios = [], ta = [], tb = [];
-const block = (f) => {
-  const t0 = performance.now();
-  for (let k = 0; k < 30; k++) f();
-  return (performance.now() - t0) / 30;
-};
-for (let p = 0; p < Number(pairsArg); p++) {
-  const x = block(A), y = block(B);
-  ta.push(x), tb.push(y), ratios.push(y / x);
-}
-const med = (v) => [...v].sort((p, q) => p - q)[Math.floor(v.length / 2)];
-console.log(`${scene}: ${tA} thread(s) ${med(ta).toFixed(3)} ms, ${tB} thread(s) ${med(tb).toFixed(3)} ms, ` +
-  `median paired ratio ${med(ratios).toFixed(3)}`);
+const { a: ta, b: tb, ratios } = pairedBlocks({ frame: A }, { frame: B }, Number(pairsArg), 30);
+console.log(`${scene}: ${tA} thread(s) ${median(ta).toFixed(3)} ms, ${tB} thread(s) ${median(tb).toFixed(3)} ms, ` +
+  `median paired ratio ${median(ratios).toFixed(3)}`);
 const n = 30 * Number(pairsArg);
 for (const [name, F] of [[tA, A], [tB, B]]) {
   const stages = Object.entries(F.stages).map(([k, v]) => `${k.replace(/Ms$/, '')} ${(v / n).toFixed(3)}`);

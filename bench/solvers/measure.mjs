@@ -1,5 +1,6 @@
 // Running one solver on one scene: the residual curve of one step from a shared warm state, the stretch after it,
 // and step times. Every solver starts from the same positions and velocities, so their curves compare directly.
+import { pairedBlocks } from '../paired-blocks.mjs';
 import { maxStretch, median, splitResiduals, stretchRms } from './metrics.mjs';
 
 export const SOLVERS = ['gauss-seidel', 'jacobi', 'coloured-gauss-seidel', 'hierarchical', 'projective-dynamics'];
@@ -114,17 +115,9 @@ export function stepTime(pbd, warm, solver, iterations, runs) {
 export function threadScaling(pbd, warm, iterations, rounds, frames) {
   const world = worldFor(pbd, warm, 'coloured-gauss-seidel', iterations);
   world.step(DT);
-  const blocks = { 1: [], 2: [] }, ratios = [];
-  for (let r = 0; r < rounds; r++) {
-    for (const threads of [1, 2]) {
-      pbd.setThreads(threads);
-      world.step(DT);
-      const t0 = performance.now();
-      for (let f = 0; f < frames; f++) world.step(DT);
-      blocks[threads].push((performance.now() - t0) / frames);
-    }
-    ratios.push(blocks[1][r] / blocks[2][r]);
-  }
+  const frame = () => world.step(DT);
+  const on = (threads) => ({ enter: () => { pbd.setThreads(threads); world.step(DT); }, frame });
+  const { a, b, ratios } = pairedBlocks(on(1), on(2), rounds, frames);
   world.delete();
-  return { one: median(blocks[1]), two: median(blocks[2]), ratio: median(ratios) };
+  return { one: median(a), two: median(b), ratio: median(ratios.map((r) => 1 / r)) };
 }
