@@ -208,6 +208,7 @@ void World::Impl::solveConstraints(bool useBdf2, Real invH2, Real stepFraction, 
   }
   const bool keepPadded = blocksAloneMoveParticles(useBdf2, pass);
   for (int it = 0; it < settings.iterations; ++it) {
+    const bool copyIn = !keepPadded || it == 0, copyOut = !keepPadded || it + 1 == settings.iterations;
     beginInternalProjections();
     switch (settings.solver) {
       // Under BDF2 the distances sweep back as well (symmetric_sweep.h): its recurrence amplifies a one-way
@@ -219,8 +220,7 @@ void World::Impl::solveConstraints(bool useBdf2, Real invH2, Real stepFraction, 
       case Solver::Jacobi: projectDistancesJacobi(xpbd, invH2); break;
       case Solver::ColouredGaussSeidel:
       case Solver::Hierarchical:  // level 0
-        projectDistancesColoured(xpbd, invH2, false, !keepPadded || it == 0,
-                                 !keepPadded || it + 1 == settings.iterations);
+        projectDistancesColoured(xpbd, invH2, false, copyIn, copyOut);
         if (useBdf2) projectDistancesColoured(xpbd, invH2, true);
         break;
       // One local/global solve of distances, dihedrals and tets (1/h_eff² = invH2); the rest PBD-style below.
