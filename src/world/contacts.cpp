@@ -239,7 +239,7 @@ void World::Impl::addLateContacts(Real h) {
     if (contacts.size() < contacts.capacity()) contacts.push_back(c);
     else ++report.droppedContacts;
   };
-  if (scansParticles()) boundAllParticles();
+  if (scansParticles() && !solveBoundParticles) boundAllParticles();
   if (settings.ground.enabled) {
     const Real surface = groundSurface();
     forEachBelowGround(*this, [&](uint32_t i, Real margin) {

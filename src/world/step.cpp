@@ -207,6 +207,10 @@ void World::Impl::solveConstraints(bool useBdf2, Real invH2, Real stepFraction, 
     endInternalProjections();
   }
   const bool keepPadded = blocksAloneMoveParticles(useBdf2, pass);
+  // The late contact pass scans p as the solve leaves it. When nothing moves p after the blocks' last copy out, that
+  // copy bounds the particles as it writes them: one pass over them and one dispatch to the threads fewer a substep.
+  const bool boundInCopyOut = keepPadded && scansParticles() && copiesBoundParticles();
+  solveBoundParticles = false;
   for (int it = 0; it < settings.iterations; ++it) {
     const bool copyIn = !keepPadded || it == 0, copyOut = !keepPadded || it + 1 == settings.iterations;
     beginInternalProjections();
@@ -220,7 +224,7 @@ void World::Impl::solveConstraints(bool useBdf2, Real invH2, Real stepFraction, 
       case Solver::Jacobi: projectDistancesJacobi(xpbd, invH2); break;
       case Solver::ColouredGaussSeidel:
       case Solver::Hierarchical:  // level 0
-        projectDistancesColoured(xpbd, invH2, false, copyIn, copyOut);
+        projectDistancesColoured(xpbd, invH2, false, {copyIn, copyOut, boundInCopyOut && copyOut});
         if (useBdf2) projectDistancesColoured(xpbd, invH2, true);
         break;
       // One local/global solve of distances, dihedrals and tets (1/h_eff² = invH2); the rest PBD-style below.
@@ -261,6 +265,14 @@ bool World::Impl::blocksAloneMoveParticles(bool useBdf2, size_t pass) const {
          dihedrals.empty() && volumes.empty() && neoHookeans.empty() && globalVolumes.empty() &&
          shapeMatchings.empty() && tethers.empty() && selfCollisionPairs.empty() && selfContacts.empty() &&
          attachments.empty() && contacts.empty();
+}
+
+/// Whether the coloured pass's copy out can bound the particles (PaddedCopies::bound): it has batches, so it copies,
+/// and its ranges start runs of kBoxParticles particles, as particleBoxes' runs do; banded, the bands' starts
+/// (multiples of m) must then be such starts too.
+bool World::Impl::copiesBoundParticles() const {
+  const BlockSchedule& blocks = schedule.blocks;
+  return !blocks.batches.empty() && (!blocks.banded || blocks.bandParticles % kBoxParticles == 0);
 }
 
 /// k' depends on the iteration count, and the colour schedule on the constraints: both are refreshed here, before
@@ -396,15 +408,25 @@ void World::Impl::projectDistancesGaussSeidel(bool xpbd, Real invH2, bool backwa
 /// colour-major block: its run of one colour), four at a time in SIMD; the overflow group runs serially last. The
 /// blocks work on paddedP, p with the inverse mass as a fourth float (one vector load per particle) or, banded, p in
 /// the band layout (math/band_layout.h), copied in before the first block colour and back after the last, as phases
-/// of the same job; the unbanded constraints then run serially on p, before the overflow group. Backward (BDF2's
-/// return sweep) runs the same order reversed.
-void World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward, bool copyIn, bool copyOut) {
+/// of the same job (as `copies` asks); the unbanded constraints then run serially on p, before the overflow group.
+/// Backward (BDF2's return sweep) runs the same order reversed.
+void World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward, PaddedCopies copies) {
   BlockSchedule& blocks = schedule.blocks;
   constexpr uint32_t kGroups = BlockSchedule::kGroups;
   const bool banded = blocks.banded;
   const uint32_t n = count(), m = blocks.bandParticles;
-  // What the copy in and out run over: particles, or banded the layout's blocks; no batch, nothing to copy.
+  // What the copy in and out run over: particles, or banded the layout's blocks; no batch, nothing to copy. Their
+  // phases count runs of kBoxParticles of them, so that every range starts a run of particleBoxes
+  // (copiesBoundParticles).
   const size_t copied = blocks.batches.empty() ? 0 : banded ? m : n;
+  const size_t copiedRuns = (copied + kBoxParticles - 1) / kBoxParticles;
+  auto runStart = [copied](size_t run) { return std::min(copied, run * kBoxParticles); };
+  ParticleBox* boxes = nullptr;
+  if (copies.out && copies.bound && copied) {
+    particleBoxes.resize((size_t(n) + kBoxParticles - 1) / kBoxParticles);  // within reserveContacts'
+    boxes = particleBoxes.data();
+    solveBoundParticles = true;
+  }
   enum class Kind : uint8_t { Overflow, Unbanded, Pad, Blocks, Unpad };
   struct Phase {
     Kind kind;
@@ -419,18 +441,18 @@ void World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
   const uint32_t* colourBegin = schedule.colourBegin;
   const uint32_t overflowBegin = colourBegin[GraphColouring::kOverflow];
   const size_t overflowSize = colourBegin[GraphColouring::kOverflow + 1] - overflowBegin;
-  const size_t copyPerTask = banded ? kBandBlocksPerTask : kParticlesPerTask;
+  const size_t copyPerTask = (banded ? kBandBlocksPerTask : kParticlesPerTask) / kBoxParticles;
   if (backward) {
     add(Kind::Overflow, 0, overflowSize, TaskSystem::kOneRange);
     add(Kind::Unbanded, 0, blocks.unbanded.size(), TaskSystem::kOneRange);
   }
-  if (copyIn) add(Kind::Pad, 0, copied, copyPerTask);
+  if (copies.in) add(Kind::Pad, 0, copiedRuns, copyPerTask);
   for (uint32_t k = 0; k < kGroups; ++k) {
     const uint32_t g = backward ? kGroups - 1 - k : k;
     const size_t size = blocks.groupBegin[g + 1] - blocks.groupBegin[g];
     if (size) add(Kind::Blocks, g, size, blocks.minBlocksPerRange(g));
   }
-  if (copyOut) add(Kind::Unpad, 0, copied, copyPerTask);
+  if (copies.out) add(Kind::Unpad, 0, copiedRuns, copyPerTask);
   if (!backward) {
     add(Kind::Unbanded, 0, blocks.unbanded.size(), TaskSystem::kOneRange);
     add(Kind::Overflow, 0, overflowSize, TaskSystem::kOneRange);
@@ -458,8 +480,8 @@ void World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
                      backward, blocks.unbanded.data());
         break;
       case Kind::Pad:
-        if (banded) padBandsRange(p.data(), w.data(), n, m, b, e, padded);
-        else padPositions(p.data(), w.data(), b, e, padded);
+        if (banded) padBandsRange(p.data(), w.data(), n, m, runStart(b), runStart(e), padded);
+        else padPositions(p.data(), w.data(), runStart(b), runStart(e), padded);
         break;
       case Kind::Blocks:
         for (size_t q = b; q < e; ++q) {
@@ -468,10 +490,20 @@ void World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
           for (uint32_t k = first; k < last; ++k) segment(blocks.segments[backward ? first + last - 1 - k : k]);
         }
         break;
-      case Kind::Unpad:
-        if (banded) unpadBandsRange(padded, n, m, b, e, p.data());
-        else unpadPositions(padded, b, e, p.data());
+      case Kind::Unpad: {
+        const size_t first = runStart(b), last = runStart(e);
+        if (!banded) {
+          unpadPositions(padded, first, last, p.data());
+          if (boxes) boundParticles(p.data(), first, last, boxes);
+          break;
+        }
+        unpadBandsRange(padded, n, m, first, last, p.data());
+        for (size_t band = 0; boxes && band < 4; ++band) {  // the same span of each band
+          const size_t begin = band * m + first, end = std::min(size_t(n), band * m + last);
+          if (begin < end) boundParticles(p.data(), begin, end, boxes);
+        }
         break;
+      }
     }
   };
   tasks->parallelPhases(phases, sizes, minRanges, body);

@@ -54,6 +54,13 @@ struct SelfCollisionPair {
   Real distance;        ///< m: 2 radius, or less for two particles of one body that start close (self_collision.cpp).
   bool pushed = false;  ///< The projection moved the pair apart in some iteration of this substep.
 };
+/// How the coloured pass (World::Impl::projectDistancesColoured) moves the positions between p and paddedP.
+struct PaddedCopies {
+  bool in = true;      ///< p into paddedP before the blocks (false: paddedP already holds p; see
+                       ///< blocksAloneMoveParticles)
+  bool out = true;     ///< back after them (false: paddedP keeps them for the next iteration)
+  bool bound = false;  ///< with out: particleBoxes from p as each range is copied back (copiesBoundParticles)
+};
 /// Constraints per range when a colour is projected in parallel.
 inline constexpr size_t kConstraintsPerTask = 1024;
 
@@ -213,8 +220,10 @@ struct World::Impl {
   std::vector<Real> savedBodyThickness;  // section CTHK
   std::vector<Contact> contacts;              // capacity reserved (see reserveContacts), so step() never allocates
   std::vector<ParticleBox> particleBoxes;     // per kBoxParticles particles: the bounds of their p, for the
-                                              // ground and collider scans (set by the prediction and by
-                                              // boundAllParticles; kept growing by the late pass's pushes)
+                                              // ground and collider scans (set by the prediction, by the coloured
+                                              // pass's last copy out or by boundAllParticles; kept growing by the
+                                              // late pass's pushes)
+  bool solveBoundParticles = false;           // this substep's solve left particleBoxes bounding p as it left it
   std::vector<Real> contactView;              // World::lastContacts(): x,y,z, nx,ny,nz per contact, filled on demand
 
   // The angular momentum guard of internal constraints (internal_momentum.cpp): islands of bodies joined by internal
@@ -340,9 +349,8 @@ struct World::Impl {
     forEachParticleRange([&](size_t begin, size_t end) { body(begin, end, boxes); });
   }
   void projectDistancesGaussSeidel(bool xpbd, Real invH2, bool backward = false);
-  /// copyIn / copyOut: p into paddedP before the blocks, and back after them (false: paddedP already holds p, or is
-  /// to keep it for the next iteration; see blocksAloneMoveParticles).
-  void projectDistancesColoured(bool xpbd, Real invH2, bool backward = false, bool copyIn = true, bool copyOut = true);
+  void projectDistancesColoured(bool xpbd, Real invH2, bool backward = false, PaddedCopies copies = {});
+  bool copiesBoundParticles() const;
   bool blocksAloneMoveParticles(bool useBdf2, size_t pass) const;
   void zeroDistanceMultipliers();
   void projectDistancesJacobi(bool xpbd, Real invH2);

@@ -422,6 +422,61 @@ TEST(BlockSchedule, KeepingPositionsPaddedAcrossIterationsChangesNoBit) {
   }
 }
 
+// When the blocks alone move particles, the coloured pass's last copy out bounds them for the late contact pass
+// (PaddedCopies::bound), which then scans the ground from those boxes instead of bounding p again. A hanging cloth's
+// rows squeezed to half their spacing, at rest without gravity, its lowest row 1 mm above the ground: the prediction
+// leaves every particle above it (no contact, so the blocks alone move particles), and the solve pushes the lower
+// rows apart, into the ground. The late pass must find them: boxes left from the prediction would not reach the
+// ground, and those particles would end the step inside it. Banded (64²) and not (32²), on one thread and two; the
+// same bits as with the residual record on, where p is copied out every iteration and bounded by its own pass.
+TEST(BlockSchedule, TheLastCopyOutBoundsTheParticlesForTheLateContactPass) {
+  for (int n : {32, 64}) {
+    auto run = [n](bool record, TaskSystem* tasks) {
+      World world(tasks);
+      SolverSettings s;
+      s.method = Method::Xpbd;
+      s.substeps = 1;
+      s.iterations = 2;
+      s.gravity = Vec3(0, 0, 0);
+      world.setSettings(s);
+      ClothDef c;
+      c.columns = c.rows = n;
+      c.spacing = 1.0f / Real(n - 1);
+      c.origin = Vec3(-0.5f, 1, 0);
+      c.axisU = Vec3(1, 0, 0);
+      c.axisV = Vec3(0, -1, 0);
+      c.pinned = {0, uint32_t(n - 1)};
+      world.addCloth(c);
+      for (int r = 0; r < n; ++r) {
+        for (int col = 0; col < n; ++col) {
+          const Vec3 squeezed = c.origin + Vec3(Real(col) * c.spacing, -0.5f * Real(r) * c.spacing, 0);
+          world.setPosition(uint32_t(r * n + col), squeezed);
+        }
+      }
+      const Real lowest = 1 - 0.5f;
+      GroundSettings ground;
+      ground.height = lowest - 0.001f;
+      world.setGround(ground);
+      world.setRecordResiduals(record);
+      world.step(1.0f / 60);
+      const WorldImpl& impl = WorldInternals::of(world);
+      EXPECT_EQ(impl.schedule.blocks.banded, n == 64) << "n " << n;
+      EXPECT_EQ(impl.solveBoundParticles, !record) << "n " << n;  // the copy out bounded them
+      EXPECT_FALSE(impl.contacts.empty()) << "n " << n;          // the late pass found particles in the ground
+      Real lowestAfter = 1;
+      for (uint32_t i = 0; i < world.particleCount(); ++i) {
+        lowestAfter = std::min(lowestAfter, world.positions()[3 * i + 1]);
+      }
+      EXPECT_GE(lowestAfter, ground.height) << "n " << n;
+      return scenes::stateHash(world);
+    };
+    const uint64_t boundByItsOwnPass = run(true, nullptr);
+    EXPECT_EQ(run(false, nullptr), boundByItsOwnPass) << "n " << n;
+    ThreadPool pool(1);
+    EXPECT_EQ(run(false, &pool), boundByItsOwnPass) << "n " << n;
+  }
+}
+
 TEST(BlockSchedule, TheBandedClothNativeAndWasmComputeTheSameBits) {
   // The band layout's copies and kernel on every vector unit (SSE natively, wasm SIMD under Node, NEON under qemu):
   // one constant. Update it only for an intended change of the coloured solver's results, and say why in the commit.
