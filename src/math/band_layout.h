@@ -25,8 +25,9 @@ inline void padBandsRange(const float* xyz, const float* w, uint32_t n, uint32_t
                           float* bands) {
   size_t b = begin;
   // A vector load per particle reads its x y z and the next particle's x (dropped by the transpose's fourth row):
-  // within bounds while the last band's particle is not the last particle.
-  for (; b < end && b + 3 * size_t(m) + 1 < n; ++b) {
+  // within bounds while the last band's particle is not the last particle. Not for a range's last block: the next
+  // particle is then the next range's, which another thread may be predicting (PaddedCopies::advance).
+  for (; b + 1 < end && b + 3 * size_t(m) + 1 < n; ++b) {
     Float4 p0 = Float4::load(xyz + 3 * b), p1 = Float4::load(xyz + 3 * (b + m));
     Float4 p2 = Float4::load(xyz + 3 * (b + 2 * size_t(m))), p3 = Float4::load(xyz + 3 * (b + 3 * size_t(m)));
     transpose(p0, p1, p2, p3);

@@ -106,16 +106,22 @@ void World::Impl::runSubsteps(Real dt, bool settleFirst) {
     const Real stepFraction = Real(s + 1) / Real(settings.substeps);
     updateColliderPoses(Real(s) / Real(settings.substeps), stepFraction);
     const bool useBdf2 = settings.integrator == Integrator::Bdf2 && historyValid;
-    integrateAndPredict(h, useBdf2);
+    // Where the particle pass joins the solve's first copy in, the solve also generates the contacts (and its time
+    // counts the pass's).
+    const bool advanceInSolve = particlePassJoinsSolve(useBdf2);
+    AdvanceStages advance;
+    if (advanceInSolve) advance = advanceStages(h, {.accelerate = true, .damp = true, .clamp = true, .predict = true});
+    else integrateAndPredict(h, useBdf2);
     clock.lap(timings.integrateMs);
-    generateContacts(h);
+    if (!advanceInSolve) generateContacts(h);
     clock.lap(timings.colliderContactsMs);
     findSelfCollisionPairs();
     findContinuousSelfContacts();  // cloth_self_collision.cpp: bodies with continuous self-collision on
     clock.lap(timings.broadPhaseMs);
     const Real invH2 = substepInvH2(h, useBdf2);
     solveConstraints(useBdf2, invH2, stepFraction,
-                     recordResiduals ? size_t(s) * size_t(settings.iterations) : kNoResiduals);
+                     recordResiduals ? size_t(s) * size_t(settings.iterations) : kNoResiduals,
+                     advanceInSolve ? &advance : nullptr);
     clock.lap(timings.solveMs);
     addLateContacts(h);
     clock.lap(timings.colliderContactsMs);
@@ -177,7 +183,7 @@ void World::Impl::settle(Real h) {
     generateContacts(h);
     findSelfCollisionPairs();
     findContinuousSelfContacts();
-    solveConstraints(false, substepInvH2(h, false), 0, kNoResiduals);
+    solveConstraints(false, substepInvH2(h, false), 0, kNoResiduals, nullptr);
     addLateContacts(h);
     freezeFailedSelfContacts();
     commitPositions(h);
@@ -188,8 +194,10 @@ void World::Impl::settle(Real h) {
 }
 
 /// The constraint iterations of one substep: every multiplier back to 0, then HPBD's coarse pre-pass if on, then
-/// `iterations` passes over every constraint kind, the contacts last.
-void World::Impl::solveConstraints(bool useBdf2, Real invH2, Real stepFraction, size_t pass) {
+/// `iterations` passes over every constraint kind, the contacts last. With `advance`, the first distance pass starts
+/// with the particle pass and the contacts are generated after it (particlePassJoinsSolve).
+void World::Impl::solveConstraints(bool useBdf2, Real invH2, Real stepFraction, size_t pass,
+                                   const AdvanceStages* advance) {
   zeroDistanceMultipliers();
   std::fill(attachmentLambda.begin(), attachmentLambda.end(), Real(0));
   std::fill(dihedralLambda.begin(), dihedralLambda.end(), Real(0));
@@ -206,13 +214,27 @@ void World::Impl::solveConstraints(bool useBdf2, Real invH2, Real stepFraction, 
     hierarchy.solve(asVec3(p), w.data(), xpbd, invH2);
     endInternalProjections();
   }
-  const bool keepPadded = blocksAloneMoveParticles(useBdf2, pass);
   // The late contact pass scans p as the solve leaves it. When nothing moves p after the blocks' last copy out, that
   // copy bounds the particles as it writes them: one pass over them and one dispatch to the threads fewer a substep.
-  const bool boundInCopyOut = keepPadded && scansParticles() && copiesBoundParticles();
+  auto boundInCopyOut = [&](bool keepPadded) { return keepPadded && scansParticles() && copiesBoundParticles(); };
   solveBoundParticles = false;
+  // The particle pass and the first distance pass as one job. The contacts it would have generated before the
+  // pass: none when no box reached the ground (the predicate leaves no other source); else the job stopped after
+  // the prediction, and they are generated now, from it, before the first pass runs as usual.
+  bool firstPassDone = false;
+  if (advance) {
+    contacts.clear();
+    const bool onePass = settings.iterations == 1;
+    firstPassDone = projectDistancesColoured(
+        xpbd, invH2, false,
+        {.bound = onePass && boundInCopyOut(blocksAloneMoveParticles(false, pass)), .advance = advance});
+    if (!firstPassDone) solveBoundParticles = false, generateContacts(advance->h);
+  }
+  const bool keepPadded = blocksAloneMoveParticles(useBdf2, pass);
   for (int it = 0; it < settings.iterations; ++it) {
-    const bool copyIn = !keepPadded || it == 0, copyOut = !keepPadded || it + 1 == settings.iterations;
+    // A first pass done with the particle pass copied out (paddedP still holds what it copied).
+    const bool copyIn = !keepPadded || (it == 0 && !firstPassDone);
+    const bool copyOut = !keepPadded || it + 1 == settings.iterations;
     beginInternalProjections();
     switch (settings.solver) {
       // Under BDF2 the distances sweep back as well (symmetric_sweep.h): its recurrence amplifies a one-way
@@ -224,7 +246,9 @@ void World::Impl::solveConstraints(bool useBdf2, Real invH2, Real stepFraction, 
       case Solver::Jacobi: projectDistancesJacobi(xpbd, invH2); break;
       case Solver::ColouredGaussSeidel:
       case Solver::Hierarchical:  // level 0
-        projectDistancesColoured(xpbd, invH2, false, {copyIn, copyOut, boundInCopyOut && copyOut});
+        if (it > 0 || !firstPassDone) {
+          projectDistancesColoured(xpbd, invH2, false, {copyIn, copyOut, boundInCopyOut(keepPadded) && copyOut});
+        }
         if (useBdf2) projectDistancesColoured(xpbd, invH2, true);
         break;
       // One local/global solve of distances, dihedrals and tets (1/h_eff² = invH2); the rest PBD-style below.
@@ -265,6 +289,27 @@ bool World::Impl::blocksAloneMoveParticles(bool useBdf2, size_t pass) const {
          dihedrals.empty() && volumes.empty() && neoHookeans.empty() && globalVolumes.empty() &&
          shapeMatchings.empty() && tethers.empty() && selfCollisionPairs.empty() && selfContacts.empty() &&
          attachments.empty() && contacts.empty();
+}
+
+/// Whether the substep's particle pass (integrateAndPredict) can run inside the coloured pass's first copy in, each
+/// range predicted just before it is padded: one dispatch to the threads fewer a substep, and p padded from the cache.
+/// Nothing between the two may read or write the particles, or depend on the contacts: the pass is one pass (no rigid
+/// damping, not BDF2), no collider or self-collision searches p, no free island (prepareIslandFrames reads x), no
+/// HPBD pre-pass, and the copies' ranges are the boxes' runs (the prediction bounds p for the ground scan). The
+/// ground's contacts, found after the pass, are none while no box is in its reach; so not when the last substep had
+/// contacts, as it then would most likely stop after the copy in.
+bool World::Impl::particlePassJoinsSolve(bool useBdf2) const {
+  if (!joinParticlePass || settings.solver != Solver::ColouredGaussSeidel || useBdf2 || settings.rigidDamping > 0 ||
+      !colliders.empty() || !contacts.empty() || settings.selfCollision.enabled || !copiesBoundParticles()) {
+    return false;
+  }
+  for (const SelfCollidingSurface& s : selfSurfaces) {
+    if (s.settings.enabled) return false;
+  }
+  for (uint32_t k = 0; k + 1 < islandBegin.size(); ++k) {
+    if (!islandHasPin(k)) return false;
+  }
+  return true;
 }
 
 /// Whether the coloured pass's copy out can bound the particles (PaddedCopies::bound): it has batches, so it copies,
@@ -356,19 +401,24 @@ void World::Impl::integrateAndPredict(Real h, bool bdf2) {
 /// (world/particle_advance.h). Every stage is per particle, so the result is the same for any split (and the same
 /// as one pass per stage). The prediction also bounds the particles for generateContacts' scans, from the values it
 /// writes.
-void World::Impl::advanceParticles(Real h, AdvanceStages s) {
-  s.commit = commitPending;  // the last substep's, of the same h
-  commitPending = false;
-  s.damp &= settings.linearDamping > 0;
-  s.clamp &= settings.maxSpeed > 0;
+void World::Impl::advanceParticles(Real h, AdvanceStages stages) {
+  const AdvanceStages s = advanceStages(h, stages);
   if (!s.commit && !s.accelerate && !s.damp && !s.clamp && !s.predict) return;  // no dispatch to the threads
-  s.g[0] = settings.gravity.x(), s.g[1] = settings.gravity.y(), s.g[2] = settings.gravity.z();
-  s.h = h, s.keep = std::max(Real(0), 1 - settings.linearDamping * h), s.maxSpeed = settings.maxSpeed;
-  const AdvancedParticles arrays{x.data(), v.data(), p.data(), inertial.data(), w.data(), force.data()};
+  const AdvancedParticles arrays = advancedParticles();
   auto body = [&s, &arrays](size_t begin, size_t end, ParticleBox* boxes) {
     advanceParticleRange(arrays, s, begin, end, boxes);
   };
   forEachParticleRangeWithBoxes(s.predict && scansParticles(), body);
+}
+
+AdvanceStages World::Impl::advanceStages(Real h, AdvanceStages s) {
+  s.commit = commitPending;  // the last substep's, of the same h
+  commitPending = false;
+  s.damp &= settings.linearDamping > 0;
+  s.clamp &= settings.maxSpeed > 0;
+  s.g[0] = settings.gravity.x(), s.g[1] = settings.gravity.y(), s.g[2] = settings.gravity.z();
+  s.h = h, s.keep = std::max(Real(0), 1 - settings.linearDamping * h), s.maxSpeed = settings.maxSpeed;
+  return s;
 }
 
 /// (6) Müller's damping of non-rigid motion per body. k is per frame; per substep use 1 - (1-k)^(1/substeps) so the
@@ -410,7 +460,7 @@ void World::Impl::projectDistancesGaussSeidel(bool xpbd, Real invH2, bool backwa
 /// the band layout (math/band_layout.h), copied in before the first block colour and back after the last, as phases
 /// of the same job (as `copies` asks); the unbanded constraints then run serially on p, before the overflow group.
 /// Backward (BDF2's return sweep) runs the same order reversed.
-void World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward, PaddedCopies copies) {
+bool World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward, PaddedCopies copies) {
   BlockSchedule& blocks = schedule.blocks;
   constexpr uint32_t kGroups = BlockSchedule::kGroups;
   const bool banded = blocks.banded;
@@ -422,11 +472,23 @@ void World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
   const size_t copiedRuns = (copied + kBoxParticles - 1) / kBoxParticles;
   auto runStart = [copied](size_t run) { return std::min(copied, run * kBoxParticles); };
   ParticleBox* boxes = nullptr;
-  if (copies.out && copies.bound && copied) {
+  const bool advanceBounds = copies.advance && copies.advance->predict && scansParticles();
+  if ((copies.out && copies.bound && copied) || advanceBounds) {
     particleBoxes.resize((size_t(n) + kBoxParticles - 1) / kBoxParticles);  // within reserveContacts'
     boxes = particleBoxes.data();
-    solveBoundParticles = true;
+    solveBoundParticles = copies.out && copies.bound && copied;
   }
+  const AdvancedParticles advanced = advancedParticles();
+  const Real groundReach = groundSurface() + largestBodyMargin;  // forEachBelowGround's, for any body
+  std::atomic<bool> groundInReach{false};
+  // The particle pass of particles [begin, end) with their boxes, and whether one reaches the ground.
+  auto advanceRange = [&](size_t begin, size_t end) {
+    advanceParticleRange(advanced, *copies.advance, begin, end, advanceBounds ? boxes : nullptr);
+    if (!advanceBounds || !settings.ground.enabled) return;
+    for (size_t run = begin / kBoxParticles; run * kBoxParticles < end; ++run) {
+      if (!(boxes[run].lo[1] >= groundReach)) groundInReach.store(true, std::memory_order_relaxed);
+    }
+  };
   enum class Kind : uint8_t { Overflow, Unbanded, Pad, Blocks, Unpad };
   struct Phase {
     Kind kind;
@@ -470,6 +532,8 @@ void World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
     if (s.rigidBegin < s.end) project(s.rigidBegin, s.end, nullptr, BatchMethod::RigidXpbd);
   };
   auto body = [&](size_t phase, size_t b, size_t e) {
+    // Stopped after the copy in: every range's prediction and boxes are done (the phase's barrier).
+    if (plan[phase].kind != Kind::Pad && groundInReach.load(std::memory_order_relaxed)) return;
     switch (plan[phase].kind) {
       case Kind::Overflow:
         projectRange(schedule.constraints.data(), schedule.lambda.data(), overflowBegin + b, overflowBegin + e,
@@ -479,10 +543,20 @@ void World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
         projectRange(schedule.constraints.data(), schedule.lambda.data(), b, e, asVec3(p), w.data(), xpbd, invH2,
                      backward, blocks.unbanded.data());
         break;
-      case Kind::Pad:
-        if (banded) padBandsRange(p.data(), w.data(), n, m, runStart(b), runStart(e), padded);
-        else padPositions(p.data(), w.data(), runStart(b), runStart(e), padded);
+      case Kind::Pad: {
+        const size_t first = runStart(b), last = runStart(e);
+        if (!banded) {
+          if (copies.advance) advanceRange(first, last);
+          padPositions(p.data(), w.data(), first, last, padded);
+          break;
+        }
+        for (size_t band = 0; copies.advance && band < 4; ++band) {  // the particles these blocks hold
+          const size_t begin = band * m + first, end = std::min(size_t(n), band * m + last);
+          if (begin < end) advanceRange(begin, end);
+        }
+        padBandsRange(p.data(), w.data(), n, m, first, last, padded);
         break;
+      }
       case Kind::Blocks:
         for (size_t q = b; q < e; ++q) {
           const size_t at = blocks.groupBegin[plan[phase].group] + (backward ? b + e - 1 - q : q);
@@ -507,6 +581,7 @@ void World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
     }
   };
   tasks->parallelPhases(phases, sizes, minRanges, body);
+  return !groundInReach.load(std::memory_order_relaxed);
 }
 
 /// Jacobi: every constraint is evaluated at the positions of the start of the iteration, and the corrections are

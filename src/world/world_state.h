@@ -60,6 +60,9 @@ struct PaddedCopies {
                        ///< blocksAloneMoveParticles)
   bool out = true;     ///< back after them (false: paddedP keeps them for the next iteration)
   bool bound = false;  ///< with out: particleBoxes from p as each range is copied back (copiesBoundParticles)
+  /// With in: the substep's particle pass, run on each range just before its copy in (particlePassJoinsSolve), with
+  /// its boxes; null: none. When a box then reaches the ground, the pass stops after the copy in.
+  const AdvanceStages* advance = nullptr;
 };
 /// Constraints per range when a colour is projected in parallel.
 inline constexpr size_t kConstraintsPerTask = 1024;
@@ -224,6 +227,8 @@ struct World::Impl {
                                               // pass's last copy out or by boundAllParticles; kept growing by the
                                               // late pass's pushes)
   bool solveBoundParticles = false;           // this substep's solve left particleBoxes bounding p as it left it
+  bool joinParticlePass = true;               // particlePassJoinsSolve may say yes; off only in the tests that
+                                              // compare the joined pass with the separate one
   std::vector<Real> contactView;              // World::lastContacts(): x,y,z, nx,ny,nz per contact, filled on demand
 
   // The angular momentum guard of internal constraints (internal_momentum.cpp): islands of bodies joined by internal
@@ -288,7 +293,8 @@ struct World::Impl {
   void settle(Real h);
   // The constraint iterations of one substep on p, from the multipliers' reset to the last pass; `pass` numbers the
   // substep's first pass for the residual record (kNoResiduals: record none).
-  void solveConstraints(bool useBdf2, Real invH2, Real stepFraction, size_t pass);
+  /// `advance`: the substep's particle pass, still to run, and then the contact generation (particlePassJoinsSolve).
+  void solveConstraints(bool useBdf2, Real invH2, Real stepFraction, size_t pass, const AdvanceStages* advance);
   static constexpr size_t kNoResiduals = ~size_t(0);
   // True when the step about to run converges differently from the last one (step.cpp).
   bool solveChangedSinceLastStep() const;
@@ -299,6 +305,12 @@ struct World::Impl {
   // One pass over the particles running the stages whose flags `stages` sets (their values come from the
   // settings; damping and the clamp only where the settings ask for them), after the pending commit if any.
   void advanceParticles(Real h, AdvanceStages stages);
+  /// `stages` with their values from the settings (damping and the clamp only where the settings ask for them) and
+  /// the pending commit, which it takes over.
+  AdvanceStages advanceStages(Real h, AdvanceStages stages);
+  AdvancedParticles advancedParticles() {
+    return {x.data(), v.data(), p.data(), inertial.data(), w.data(), force.data()};
+  }
   // (5)-(7) for every particle in as few passes as the settings allow (Euler; BDF2 predicts with its own formula).
   void integrateAndPredict(Real h, bool bdf2);
   void dampNonRigidMotions();
@@ -349,8 +361,11 @@ struct World::Impl {
     forEachParticleRange([&](size_t begin, size_t end) { body(begin, end, boxes); });
   }
   void projectDistancesGaussSeidel(bool xpbd, Real invH2, bool backward = false);
-  void projectDistancesColoured(bool xpbd, Real invH2, bool backward = false, PaddedCopies copies = {});
+  /// False only when copies.advance found the ground in reach and the pass stopped after its copy in (p is then the
+  /// prediction, with its boxes).
+  bool projectDistancesColoured(bool xpbd, Real invH2, bool backward = false, PaddedCopies copies = {});
   bool copiesBoundParticles() const;
+  bool particlePassJoinsSolve(bool useBdf2) const;
   bool blocksAloneMoveParticles(bool useBdf2, size_t pass) const;
   void zeroDistanceMultipliers();
   void projectDistancesJacobi(bool xpbd, Real invH2);

@@ -645,8 +645,9 @@ export declare class World {
    * The last step's time per stage in ms (all 0 while timings are off); the stages add up to totalMs.
    * integrateMs: forces, prediction, velocity update; colliderContactsMs: ground and collider contacts;
    * broadPhaseMs / narrowPhaseMs: self-collision's candidate search and its continuous tests; solveMs: the
-   * constraint iterations; residualMs: the convergence record's sweeps (setRecordResiduals; 0 in a step that does
-   * not record).
+   * constraint iterations (with the prediction and the ground scan where the coloured solver runs them in its first
+   * pass: no collider, self-collision or free body, nothing near the ground); residualMs: the convergence record's
+   * sweeps (setRecordResiduals; 0 in a step that does not record).
    */
   lastStepTimings(): {
     integrateMs: number; colliderContactsMs: number; broadPhaseMs: number; narrowPhaseMs: number; solveMs: number;

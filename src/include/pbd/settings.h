@@ -118,7 +118,9 @@ struct StepTimings {
   double narrowPhaseMs = 0;       ///< Self-collision narrow phase: continuous point-triangle and edge-edge tests of
                                   ///< the candidates.
   double solveMs = 0;             ///< The constraint iterations (every constraint and contact projection), with
-                                  ///< the substep's reset of the multipliers.
+                                  ///< the substep's reset of the multipliers. Where the coloured solver runs the
+                                  ///< substep's prediction in its first pass (no collider, self-collision or free
+                                  ///< body, nothing near the ground), that prediction and the ground scan count here.
   double residualMs = 0;          ///< The convergence record (World::setRecordResiduals): the sweep over the
                                   ///< distance constraints after each pass. 0 in a step that does not record.
   double totalMs = 0;             ///< The whole step.
