@@ -10,6 +10,7 @@
 // The copies move data only: the bits are the positions'.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -19,6 +20,16 @@ namespace pbd {
 
 /// m: particles per band (and blocks of the layout) for n particles.
 inline uint32_t bandParticles(uint32_t n) { return (n + 3) / 4; }
+
+/// fn(begin, end) for each band's particles of the blocks [first, last) (last <= m): [L m + first, L m + last) for
+/// L = 0..3, cut at n, the empty ones left out.
+template <class Fn>
+void forEachBandSpan(uint32_t n, uint32_t m, size_t first, size_t last, Fn fn) {
+  for (size_t band = 0; band < 4; ++band) {
+    const size_t begin = band * m + first, end = std::min(size_t(n), band * m + last);
+    if (begin < end) fn(begin, end);
+  }
+}
 
 /// bands[16 b ..] = the xyz and w of particles b + L m (L = 0..3), for blocks b in [begin, end).
 inline void padBandsRange(const float* xyz, const float* w, uint32_t n, uint32_t m, size_t begin, size_t end,

@@ -227,8 +227,11 @@ void World::Impl::solveConstraints(bool useBdf2, Real invH2, Real stepFraction, 
     const bool onePass = settings.iterations == 1;
     firstPassDone = projectDistancesColoured(
         xpbd, invH2, false,
-        {.bound = onePass && boundInCopyOut(blocksAloneMoveParticles(false, pass)), .advance = advance});
-    if (!firstPassDone) solveBoundParticles = false, generateContacts(advance->h);
+        {.bound = onePass && boundInCopyOut(blocksAloneMoveParticles(useBdf2, pass)), .advance = advance});
+    if (!firstPassDone) {
+      solveBoundParticles = false;
+      generateContacts(advance->h);
+    }
   }
   const bool keepPadded = blocksAloneMoveParticles(useBdf2, pass);
   for (int it = 0; it < settings.iterations; ++it) {
@@ -550,10 +553,7 @@ bool World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
           padPositions(p.data(), w.data(), first, last, padded);
           break;
         }
-        for (size_t band = 0; copies.advance && band < 4; ++band) {  // the particles these blocks hold
-          const size_t begin = band * m + first, end = std::min(size_t(n), band * m + last);
-          if (begin < end) advanceRange(begin, end);
-        }
+        if (copies.advance) forEachBandSpan(n, m, first, last, advanceRange);  // the particles these blocks hold
         padBandsRange(p.data(), w.data(), n, m, first, last, padded);
         break;
       }
@@ -572,10 +572,9 @@ bool World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
           break;
         }
         unpadBandsRange(padded, n, m, first, last, p.data());
-        for (size_t band = 0; boxes && band < 4; ++band) {  // the same span of each band
-          const size_t begin = band * m + first, end = std::min(size_t(n), band * m + last);
-          if (begin < end) boundParticles(p.data(), begin, end, boxes);
-        }
+        if (boxes) forEachBandSpan(n, m, first, last, [&](size_t begin, size_t end) {
+          boundParticles(p.data(), begin, end, boxes);
+        });
         break;
       }
     }

@@ -293,7 +293,7 @@ struct World::Impl {
   void settle(Real h);
   // The constraint iterations of one substep on p, from the multipliers' reset to the last pass; `pass` numbers the
   // substep's first pass for the residual record (kNoResiduals: record none).
-  /// `advance`: the substep's particle pass, still to run, and then the contact generation (particlePassJoinsSolve).
+  // `advance`: the substep's particle pass, still to run, and then the contact generation (particlePassJoinsSolve).
   void solveConstraints(bool useBdf2, Real invH2, Real stepFraction, size_t pass, const AdvanceStages* advance);
   static constexpr size_t kNoResiduals = ~size_t(0);
   // True when the step about to run converges differently from the last one (step.cpp).
@@ -343,10 +343,7 @@ struct World::Impl {
       return tasks->parallelFor((n + kBoxParticles - 1) / kBoxParticles, kParticlesPerTask / kBoxParticles, runs);
     }
     auto slices = [&](size_t first, size_t last) {
-      for (size_t band = 0; band < 4; ++band) {
-        const size_t begin = band * m + first * slice, end = std::min({n, band * m + m, band * m + last * slice});
-        if (begin < end) body(begin, end);
-      }
+      forEachBandSpan(uint32_t(n), uint32_t(m), first * slice, std::min(m, last * slice), body);
     };
     tasks->parallelFor((m + slice - 1) / slice, 1, slices);
   }
