@@ -506,7 +506,13 @@ bool World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
   const uint32_t* colourBegin = schedule.colourBegin;
   const uint32_t overflowBegin = colourBegin[GraphColouring::kOverflow];
   const size_t overflowSize = colourBegin[GraphColouring::kOverflow + 1] - overflowBegin;
-  const size_t copyPerTask = (banded ? kBandBlocksPerTask : kParticlesPerTask) / kBoxParticles;
+  // The copies go a task's particles to a range, or a run when the blocks are shared out anyway: the job's barriers
+  // are then paid whatever the copies do, and a copy left to one thread holds the others up at the next one.
+  bool blocksShared = false;
+  for (uint32_t g = 0; g < kGroups; ++g) {
+    blocksShared |= blocks.groupBegin[g + 1] - blocks.groupBegin[g] > std::max<size_t>(blocks.minBlocksPerRange(g), 1);
+  }
+  const size_t copyPerTask = blocksShared ? 1 : (banded ? kBandBlocksPerTask : kParticlesPerTask) / kBoxParticles;
   if (backward) {
     add(Kind::Overflow, 0, overflowSize, TaskSystem::kOneRange);
     add(Kind::Unbanded, 0, blocks.unbanded.size(), TaskSystem::kOneRange);
