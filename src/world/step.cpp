@@ -508,9 +508,11 @@ bool World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
   const size_t overflowSize = colourBegin[GraphColouring::kOverflow + 1] - overflowBegin;
   // The copies go a task's particles to a range, or a run when the blocks are shared out anyway: the job's barriers
   // are then paid whatever the copies do, and a copy left to one thread holds the others up at the next one.
+  size_t groupMinRange[kGroups];
   bool blocksShared = false;
   for (uint32_t g = 0; g < kGroups; ++g) {
-    blocksShared |= blocks.groupBegin[g + 1] - blocks.groupBegin[g] > std::max<size_t>(blocks.minBlocksPerRange(g), 1);
+    groupMinRange[g] = blocks.minBlocksPerRange(g);
+    blocksShared |= blocks.groupBegin[g + 1] - blocks.groupBegin[g] > std::max<size_t>(groupMinRange[g], 1);
   }
   const size_t copyPerTask = blocksShared ? 1 : (banded ? kBandBlocksPerTask : kParticlesPerTask) / kBoxParticles;
   if (backward) {
@@ -521,7 +523,7 @@ bool World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
   for (uint32_t k = 0; k < kGroups; ++k) {
     const uint32_t g = backward ? kGroups - 1 - k : k;
     const size_t size = blocks.groupBegin[g + 1] - blocks.groupBegin[g];
-    if (size) add(Kind::Blocks, g, size, blocks.minBlocksPerRange(g));
+    if (size) add(Kind::Blocks, g, size, groupMinRange[g]);
   }
   if (copies.out) add(Kind::Unpad, 0, copiedRuns, copyPerTask);
   if (!backward) {

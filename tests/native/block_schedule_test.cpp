@@ -12,6 +12,7 @@
 #include <random>
 #include <limits>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -395,6 +396,16 @@ TEST(BlockSchedule, TheBandedLayoutGivesTheSameBitsOnAnyThreadCount) {
   }
 }
 
+/// A switch that must change no bit: the state hash of run(!reference, tasks) (a World's run returning
+/// scenes::stateHash), on one thread and on two, equals run(reference, nullptr)'s.
+template <class Run>
+void expectTheSameBitsEitherWay(Run run, bool reference, const std::string& label) {
+  const uint64_t expected = run(reference, nullptr);
+  EXPECT_EQ(run(!reference, nullptr), expected) << label;
+  ThreadPool pool(1);
+  EXPECT_EQ(run(!reference, &pool), expected) << label;
+}
+
 // With nothing but the blocks moving particles between iterations (World::Impl::blocksAloneMoveParticles: the hanging
 // cloth, its corners pinned by inverse mass 0, far above the ground), the positions stay padded from the first
 // iteration to the last. The residual record reads p after every iteration, so with it on they are copied out and
@@ -415,10 +426,7 @@ TEST(BlockSchedule, KeepingPositionsPaddedAcrossIterationsChangesNoBit) {
       EXPECT_EQ(impl.schedule.blocks.banded, n == 128) << "n " << n;
       return scenes::stateHash(world);
     };
-    const uint64_t copiedEveryIteration = run(true, nullptr);
-    EXPECT_EQ(run(false, nullptr), copiedEveryIteration) << "n " << n;
-    ThreadPool pool(1);
-    EXPECT_EQ(run(false, &pool), copiedEveryIteration) << "n " << n;
+    expectTheSameBitsEitherWay(run, true, "n " + std::to_string(n));  // reference: copied every iteration
   }
 }
 
@@ -470,10 +478,7 @@ TEST(BlockSchedule, TheLastCopyOutBoundsTheParticlesForTheLateContactPass) {
       EXPECT_GE(lowestAfter, ground.height) << "n " << n;
       return scenes::stateHash(world);
     };
-    const uint64_t boundByItsOwnPass = run(true, nullptr);
-    EXPECT_EQ(run(false, nullptr), boundByItsOwnPass) << "n " << n;
-    ThreadPool pool(1);
-    EXPECT_EQ(run(false, &pool), boundByItsOwnPass) << "n " << n;
+    expectTheSameBitsEitherWay(run, true, "n " + std::to_string(n));  // reference: bounded by its own pass
   }
 }
 
@@ -507,10 +512,8 @@ TEST(BlockSchedule, TheParticlePassJoinedToTheFirstCopyInChangesNoBit) {
         }
         return scenes::stateHash(world);
       };
-      const uint64_t apart = run(false, nullptr);
-      EXPECT_EQ(run(true, nullptr), apart) << "n " << n << " iterations " << iterations;
-      ThreadPool pool(1);
-      EXPECT_EQ(run(true, &pool), apart) << "n " << n << " iterations " << iterations;
+      // reference: the pass apart
+      expectTheSameBitsEitherWay(run, false, "n " + std::to_string(n) + " iterations " + std::to_string(iterations));
     }
   }
 }
