@@ -34,6 +34,7 @@ const browser = await chromium.launch({ executablePath: '/usr/bin/chromium',
 console.log(`gallery scenes in headless Chromium (${single ? 'single-threaded build' : 'threaded build'}), ` +
   `${width} x ${height}${paused ? ', simulation paused' : ''}, median over ${seconds} s after 60 frames of warm-up`);
 console.log('scene          particles  solver ms/step  (p95)  render ms/frame  main ms/frame  build');
+let drawnBy;
 try {
   for (const name of sceneNames) {
     const page = await browser.newPage({ viewport: { width, height } });
@@ -46,6 +47,7 @@ try {
     if (paused) await page.evaluate(() => __pbdDemo.pause(true));
     await page.waitForTimeout(seconds * 1000);
     const r = await page.evaluate(() => ({ ...__pbdDemo.timings, variant: __pbdDemo.variant, threads: __pbdDemo.threads,
+      renderer: __pbdDemo.renderer,
       particles: __pbdDemo.drawables.reduce((n, d) => n + d.particleCount, 0) }));
     const build = r.variant === 'threaded' ? `threaded (${r.threads} threads)` : r.variant;
     const solver = paused ? '-'.padStart(21) // a paused worker does not step
@@ -53,7 +55,9 @@ try {
     console.log(`${name.padEnd(14)} ${String(r.particles).padStart(9)}  ${solver}  ` +
       `${median(r.frameMs).toFixed(1).padStart(15)}  ${median(r.mainMs).toFixed(2).padStart(13)}  ${build}`);
     await page.close();
+    drawnBy = r.renderer;
   }
+  console.log(`drawn by: ${drawnBy.name}${drawnBy.software ? ' (software)' : ''}`);
 } finally {
   await browser.close();
   await server.close();

@@ -8,6 +8,7 @@ import { createPanel } from './panel.js';
 import { Plots } from './plots.js';
 import { Pointer } from './pointer.js';
 import { DEFAULT_SCENE, SCENES } from './scenes/index.js';
+import { rendererInfo } from './renderer-info.js';
 import { readUrlParams } from './share-link.js';
 
 const $ = (id) => document.getElementById(id);
@@ -20,6 +21,7 @@ const renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffe
 renderer.setPixelRatio(Math.min(devicePixelRatio, 2));
 renderer.setSize(innerWidth, innerHeight);
 $('app').appendChild(renderer.domElement);
+const drawnBy = rendererInfo(renderer.getContext());
 
 const scene = new THREE.Scene();
 scene.background = new THREE.Color(0x1d2026);
@@ -52,6 +54,18 @@ let copiesOwned = false;   // single-threaded build: `views` are ours, later fra
 function showError(message) {
   $('error').textContent = message;
   $('error').style.display = 'block';
+}
+
+/** The build line: which build runs, with how many solver threads, and what draws the page if not a GPU. */
+function showBuild() {
+  const build = state.variant === 'threaded'
+    ? `threaded build, ${state.threads} solver threads, zero-copy shared memory`
+    : 'single-threaded build (positions transferred per frame)';
+  const drawing = drawnBy.software
+    ? ` · drawn in software (${drawnBy.name}): the CPU fills every pixel, so the frame rate is the renderer's, ` +
+      'not the simulation\'s (see the solver ms below)'
+    : '';
+  $('build').textContent = build + drawing;
 }
 
 function clearScene() {
@@ -122,9 +136,7 @@ worker.onmessage = ({ data }) => {
       camera.position.fromArray(data.camera.position);
       controls.target.fromArray(data.camera.target);
       controls.update();
-      $('build').textContent = data.variant === 'threaded'
-        ? `threaded build, ${data.threads} solver threads, zero-copy shared memory`
-        : 'single-threaded build (positions transferred per frame)';
+      showBuild();
       if (!crossOriginIsolated) {
         $('notice').textContent = 'This page is not cross-origin isolated (no COOP/COEP headers), so it runs the ' +
           'single-threaded build. Serve it with Cross-Origin-Opener-Policy: same-origin and ' +
@@ -142,8 +154,7 @@ worker.onmessage = ({ data }) => {
       break;
     case 'threads':
       state.threads = data.threads;
-      $('build').textContent = state.variant === 'threaded'
-        ? `threaded build, ${data.threads} solver threads, zero-copy shared memory` : $('build').textContent;
+      showBuild();
       break;
     case 'mesh-added': {
       const i = state.desc.drawables.push(data.drawable) - 1;
@@ -295,6 +306,8 @@ window.__pbdDemo = {
   get ready() { return state.ready && bodyMeshes.filter(Boolean).length === (state.desc?.drawables.length ?? -1); },
   get variant() { return state.variant; },
   get threads() { return state.threads; },
+  /** What draws the page: {name, software} (renderer-info.js). */
+  get renderer() { return { ...drawnBy }; },
   get frames() { return state.frames; },
   /** Recent render-frame intervals, main-thread work per frame and solver times per step (ms), for the bench. */
   get timings() { return { frameMs: [...frameMs], mainMs: [...mainMs], solverMs: [...plots.ms] }; },

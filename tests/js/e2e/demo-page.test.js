@@ -50,7 +50,8 @@ describe('served with COOP/COEP', () => {
     const info = await page.evaluate(() => ({ isolated: crossOriginIsolated, variant: __pbdDemo.variant,
       threads: __pbdDemo.threads, stats: __pbdDemo.canvasStats(), bunny: __pbdDemo.bunny,
       notice: getComputedStyle(document.getElementById('notice')).display,
-      progress: document.getElementById('progress').textContent }));
+      progress: document.getElementById('progress').textContent, renderer: __pbdDemo.renderer,
+      build: document.getElementById('build').textContent }));
     expect(info.isolated).toBe(true);
     // The bunny was tetrahedralized in the worker, its progress shown on the page.
     expect(info.bunny.tets).toBeGreaterThan(1000);
@@ -60,6 +61,10 @@ describe('served with COOP/COEP', () => {
     expect(info.stats.distinctColours).toBeGreaterThan(20);
     expect(info.stats.clothPixels).toBeGreaterThan(200);   // of 19,200 sampled pixels
     expect(info.notice).toBe('none');
+    // Chromium runs with --disable-gpu, so SwiftShader draws: the page names it and says what that means.
+    expect(info.renderer).toEqual({ name: expect.stringMatching(/SwiftShader/), software: true });
+    expect(info.build).toMatch(new RegExp(`^threaded build, ${info.threads} solver threads`));
+    expect(info.build).toContain(`drawn in software (${info.renderer.name})`);
     expect(errors).toEqual([]);
   });
 
@@ -123,9 +128,11 @@ describe('served without COOP/COEP', () => {
   it('falls back to the single-threaded build, says so, and still simulates', async () => {
     const { page, errors } = await openDemo(await serve({}));
     const info = await page.evaluate(() => ({ isolated: crossOriginIsolated, variant: __pbdDemo.variant,
-      notice: document.getElementById('notice').textContent, stats: __pbdDemo.canvasStats(), frames: __pbdDemo.frames }));
+      notice: document.getElementById('notice').textContent, stats: __pbdDemo.canvasStats(), frames: __pbdDemo.frames,
+      build: document.getElementById('build').textContent }));
     expect(info.isolated).toBe(false);
     expect(info.variant).toBe('single');
+    expect(info.build).toMatch(/^single-threaded build \(positions transferred per frame\) · drawn in software/);
     expect(info.notice).toMatch(/not cross-origin isolated/);
     expect(info.stats.clothPixels).toBeGreaterThan(200);   // of 19,200 sampled pixels
     // It falls and swings: within 2.5 s the centre of mass passes well below its starting height of 1.3 m.
