@@ -3,7 +3,8 @@
 # tetrahedralizer on the Stanford bunny at two resolutions, the soft bunny's step time, render-mesh binding, and the
 # self-collision scenes by stage from 64² to 256² (a cloth folding on the bunny, and a folded sheet whose contact
 # density does not change with the resolution).
-# Then every gallery scene of the demo page in headless Chromium (solver and render time per frame).
+# Then every gallery scene of the demo page in headless Chromium (solver time per step, render-frame interval,
+# main-thread work per frame), and the same with the simulation paused: what drawing alone costs on this machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "== native (g++ -O3, Google Benchmark; ClothStep: hanging cloth n x n, XPBD rigid, 10 substeps x 1 iteration,"
@@ -24,3 +25,4 @@ echo
 echo "== the demo's gallery scenes in headless Chromium"
 node bench/gallery-bench.mjs
 node bench/gallery-bench.mjs --single
+node bench/gallery-bench.mjs --paused
