@@ -1,12 +1,13 @@
 // Frame time of every gallery scene in headless Chromium: the demo page served cross-origin isolated (threaded
 // build) and, with --single, without the headers (single-threaded build). Per scene: the median solver time per
-// step (ms, measured in the simulation worker around world.step) and its 95th percentile, the median render-frame interval (ms; headless
-// Chromium renders in software, so this is a lower bound on what a laptop GPU does, not a target), and the median
-// main-thread work per frame (ms: the page's animation callback, which refreshes the meshes and normals, issues the
-// rendering and draws the plots; the software rasterizer's own work runs in Chromium's GPU process, outside it).
+// step (ms, measured in the simulation worker around world.step) and its 95th percentile; the median render-frame
+// interval (ms; headless Chromium renders in software, so this is a lower bound on what a laptop GPU does, not a
+// target); and the median main-thread work per frame (ms: the page's animation callback, which refreshes the meshes
+// and normals, issues the rendering and draws the plots; the software rasterizer's own work runs in Chromium's GPU
+// process, outside it). Last, the renderer that drew the pages.
 // Usage: node bench/gallery-bench.mjs [--single] [--threads N] [--seconds 4] [--scenes fold,drape] [--viewport WxH]
 //   [--paused]
-// --threads: the solver threads of the threaded build (default: the library's, min(cores, 4)).
+// --threads: the solver threads of the threaded build (default: the library's, min(cores - 1, 4) in a browser).
 // --viewport: the page's size in CSS pixels (default 1024x640); the rasterizer's share of a frame scales with it.
 // --paused: the simulation is paused after the warm-up, so the frames show what drawing alone costs on the machine.
 import { createServer } from 'vite';
@@ -57,7 +58,7 @@ try {
     await page.close();
     drawnBy = r.renderer;
   }
-  console.log(`drawn by: ${drawnBy.name}${drawnBy.software ? ' (software)' : ''}`);
+  if (drawnBy) console.log(`drawn by: ${drawnBy.name}${drawnBy.software ? ' (software)' : ''}`);
 } finally {
   await browser.close();
   await server.close();

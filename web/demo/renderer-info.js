@@ -7,11 +7,15 @@ const SOFTWARE = /SwiftShader|llvmpipe|softpipe|Software Rasterizer|Microsoft Ba
 
 /**
  * @param {WebGLRenderingContext | WebGL2RenderingContext} gl the page's context.
- * @returns {{name: string, software: boolean}} name: the unmasked renderer string where the browser gives it (else
- *   the masked one, e.g. 'WebKit WebGL'), software: whether it names a known software rasterizer.
+ * @returns {{name: string, software: boolean}} name: the renderer's real name where the browser gives it (else the
+ *   masked one, 'WebKit WebGL'), software: whether it names a known software rasterizer.
  */
 export function rendererInfo(gl) {
-  const debug = gl.getExtension('WEBGL_debug_renderer_info');
-  const name = String(gl.getParameter(debug ? debug.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
+  let name = String(gl.getParameter(gl.RENDERER));
+  // Chromium and Safari mask it; Firefox gives the real name here and warns when the extension is asked for.
+  if (name === 'WebKit WebGL') {
+    const debug = gl.getExtension('WEBGL_debug_renderer_info');
+    if (debug) name = String(gl.getParameter(debug.UNMASKED_RENDERER_WEBGL));
+  }
   return { name, software: SOFTWARE.test(name) };
 }

@@ -62,4 +62,19 @@ describe('three.js adapter', () => {
       expect(g.boundingSphere.center.toArray()).toEqual(reference.boundingSphere.center.toArray());
     }
   });
+
+  it('a quantized normal attribute (as glTF files carry) is replaced by float normals, the bits of three\'s', () => {
+    const positions = new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0.5]);
+    const g = new BufferGeometry();
+    g.setIndex(new BufferAttribute(new Uint16Array([0, 1, 2, 1, 3, 2]), 1));
+    g.setAttribute('position', new BufferAttribute(positions, 3));
+    g.setAttribute('normal', new BufferAttribute(new Int16Array(12), 3, true));
+    refreshGeometry(g);
+    const reference = new BufferGeometry();
+    reference.setIndex(new BufferAttribute(g.index.array, 1));
+    reference.setAttribute('position', new BufferAttribute(positions, 3));
+    reference.computeVertexNormals();
+    expect(g.attributes.normal.array).toBeInstanceOf(Float32Array);
+    expect(Array.from(g.attributes.normal.array)).toEqual(Array.from(reference.attributes.normal.array));
+  });
 });

@@ -86,18 +86,19 @@ export function refreshGeometry(geometry) {
 /**
  * Area-weighted vertex normals over the triangle index: the sums of three's computeVertexNormals, in the same order
  * and with the same rounding (so the same bits), in flat loops over the arrays instead of Vector3 reads and writes.
- * It runs for every body every frame; three's takes about twice as long. A render mesh without an index (flat
- * triangles, embedded in a soft body) keeps three's.
+ * It runs for every body every frame; three's takes about twice as long. A mesh without an index (flat triangles,
+ * embedded in a soft body) or with positions not in a plain float array keeps three's. A normal attribute the loop
+ * cannot write in place (quantized or interleaved, as glTF files have them) is replaced by a float one.
  */
 function refreshNormals(geometry) {
-  if (!geometry.index) return geometry.computeVertexNormals();
-  const { count, array: p } = geometry.attributes.position;
-  if (geometry.attributes.normal?.count !== count) {
-    geometry.setAttribute('normal', new Float32BufferAttribute(new Float32Array(3 * count), 3));
+  const position = geometry.attributes.position;
+  const plain = (a) => a && !a.isInterleavedBufferAttribute && a.itemSize === 3 && a.array instanceof Float32Array;
+  if (!geometry.index || !plain(position)) return geometry.computeVertexNormals();
+  if (!plain(geometry.attributes.normal) || geometry.attributes.normal.count !== position.count) {
+    geometry.setAttribute('normal', new Float32BufferAttribute(new Float32Array(3 * position.count), 3));
   }
   const normal = geometry.attributes.normal;
-  const n = normal.array;
-  const index = geometry.index.array;
+  const p = position.array, n = normal.array, index = geometry.index.array;
   n.fill(0);
   for (let t = 0; t < index.length; t += 3) {
     const a = 3 * index[t], b = 3 * index[t + 1], c = 3 * index[t + 2];
