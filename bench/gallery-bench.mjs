@@ -4,7 +4,8 @@
 // interval (ms; headless Chromium renders in software, so this is a lower bound on what a laptop GPU does, not a
 // target); and the median main-thread work per frame (ms: the page's animation callback, which refreshes the meshes
 // and normals, issues the rendering and draws the plots; the software rasterizer's own work runs in Chromium's GPU
-// process, outside it). Last, the renderer that drew the pages.
+// process, outside it). Last, the renderer that drew the pages and the pixel ratio (the page halves it when the
+// renderer is a software one; ?pixelRatio=r in the page's URL sets it).
 // Usage: node bench/gallery-bench.mjs [--single] [--threads N] [--seconds 4] [--scenes fold,drape] [--viewport WxH]
 //   [--paused]
 // --threads: the solver threads of the threaded build (default: the library's, min(cores - 1, 4) in a browser).
@@ -58,7 +59,9 @@ try {
     await page.close();
     drawnBy = r.renderer;
   }
-  if (drawnBy) console.log(`drawn by: ${drawnBy.name}${drawnBy.software ? ' (software)' : ''}`);
+  if (drawnBy) {
+    console.log(`drawn by: ${drawnBy.name}${drawnBy.software ? ' (software)' : ''}, pixel ratio ${drawnBy.pixelRatio}`);
+  }
 } finally {
   await browser.close();
   await server.close();

@@ -7,8 +7,9 @@ const SOFTWARE = /SwiftShader|llvmpipe|softpipe|Software Rasterizer|Microsoft Ba
 
 /**
  * @param {WebGLRenderingContext | WebGL2RenderingContext} gl the page's context.
- * @returns {{name: string, software: boolean}} name: the renderer's real name where the browser gives it (else the
- *   masked one, 'WebKit WebGL'), software: whether it names a known software rasterizer.
+ * @returns {{name: string, software: boolean, rasterizer: string}} name: the renderer's real name where the browser
+ *   gives it (else the masked one, 'WebKit WebGL'); software: whether it names a known software rasterizer, and
+ *   rasterizer that name ('SwiftShader', 'llvmpipe', ...; '' for a GPU).
  */
 export function rendererInfo(gl) {
   let name = String(gl.getParameter(gl.RENDERER));
@@ -17,5 +18,6 @@ export function rendererInfo(gl) {
     const debug = gl.getExtension('WEBGL_debug_renderer_info');
     if (debug) name = String(gl.getParameter(debug.UNMASKED_RENDERER_WEBGL));
   }
-  return { name, software: SOFTWARE.test(name) };
+  const rasterizer = name.match(SOFTWARE)?.[0] ?? '';
+  return { name, software: rasterizer !== '', rasterizer };
 }

@@ -51,7 +51,8 @@ describe('served with COOP/COEP', () => {
       threads: __pbdDemo.threads, stats: __pbdDemo.canvasStats(), bunny: __pbdDemo.bunny,
       notice: getComputedStyle(document.getElementById('notice')).display,
       progress: document.getElementById('progress').textContent, renderer: __pbdDemo.renderer,
-      build: document.getElementById('build').textContent }));
+      build: document.getElementById('build').textContent, canvasWidth: document.querySelector('#app canvas').width,
+      cssWidth: document.querySelector('#app canvas').clientWidth }));
     expect(info.isolated).toBe(true);
     // The bunny was tetrahedralized in the worker, its progress shown on the page.
     expect(info.bunny.tets).toBeGreaterThan(1000);
@@ -61,10 +62,13 @@ describe('served with COOP/COEP', () => {
     expect(info.stats.distinctColours).toBeGreaterThan(20);
     expect(info.stats.clothPixels).toBeGreaterThan(200);   // of 19,200 sampled pixels
     expect(info.notice).toBe('none');
-    // Chromium runs with --disable-gpu, so SwiftShader draws: the page names it and says what that means.
-    expect(info.renderer).toEqual({ name: expect.stringMatching(/SwiftShader/), software: true });
+    // Chromium runs with --disable-gpu, so SwiftShader draws: the page names it, says what that means, and draws at
+    // half the pixel ratio.
+    expect(info.renderer).toEqual({ name: expect.stringMatching(/SwiftShader/), software: true,
+      rasterizer: 'SwiftShader', pixelRatio: 0.5 });
+    expect(info.canvasWidth).toBe(Math.round(0.5 * info.cssWidth));
     expect(info.build).toMatch(new RegExp(`^threaded build, ${info.threads} solver threads`));
-    expect(info.build).toContain(`drawn in software (${info.renderer.name})`);
+    expect(info.build).toContain('drawn in software (SwiftShader, pixel ratio 0.5)');
     expect(errors).toEqual([]);
   });
 
@@ -121,6 +125,24 @@ describe('served with COOP/COEP', () => {
     await page.waitForFunction(() => getComputedStyle(document.getElementById('error')).display !== 'none');
     expect(await page.evaluate(() => document.getElementById('error').textContent)).toMatch(/readObj: line 4/);
     expect(errors).toEqual([]);
+  }, 120_000);
+});
+
+describe('the pixel ratio', () => {
+  it('?pixelRatio sets it; a bad value is named on the page and the default kept', async () => {
+    const base = await serve(isolationHeaders);
+    const canvasOf = (page) => page.evaluate(() => ({ pixelRatio: __pbdDemo.renderer.pixelRatio,
+      width: document.querySelector('#app canvas').width, cssWidth: document.querySelector('#app canvas').clientWidth,
+      error: document.getElementById('error').textContent }));
+    const sharp = await openDemo(`${base}?scene=ropes&pixelRatio=1.5`);
+    expect(await canvasOf(sharp.page)).toEqual({ pixelRatio: 1.5, width: 1350, cssWidth: 900, error: '' });
+    await sharp.page.close();
+    const bad = await openDemo(`${base}?scene=ropes&pixelRatio=-2`);
+    const info = await canvasOf(bad.page);
+    expect(info.error).toMatch(/pixelRatio must be a number in \(0, 4\] \(got '-2'\); using 0\.5/);
+    expect(info.width).toBe(450);
+    expect([...sharp.errors, ...bad.errors]).toEqual([]);
+    await bad.page.close();
   }, 120_000);
 });
 
