@@ -26,7 +26,8 @@ drawnBy.pixelRatio = drawnBy.software ? 0.5 : Math.min(devicePixelRatio, 2);
 if (url.has('pixelRatio')) {
   const asked = Number(url.get('pixelRatio'));
   if (asked > 0 && asked <= 4) drawnBy.pixelRatio = asked;
-  else showError(`pixelRatio must be a number in (0, 4] (got '${url.get('pixelRatio')}'); using ${drawnBy.pixelRatio}.`);
+  else showError(`pixelRatio must be a number in (0, 4] (got '${url.get('pixelRatio')}'); ` +
+    `using ${drawnBy.pixelRatio}.`);
 }
 renderer.setPixelRatio(drawnBy.pixelRatio);
 renderer.setSize(innerWidth, innerHeight);
