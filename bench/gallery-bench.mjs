@@ -24,7 +24,10 @@ const seconds = Number(option('--seconds')) || 4;
 const threads = option('--threads') === undefined ? undefined : Number(option('--threads'));
 const sceneNames = option('--scenes')?.split(',') ?? Object.keys(SCENES);
 const [width, height] = (option('--viewport') ?? '1024x640').split('x').map(Number);
-const quantile = (a, q) => { const s = [...a].sort((x, y) => x - y); return s.length ? s[Math.floor(q * s.length)] : NaN; };
+const quantile = (a, q) => {
+  const s = [...a].sort((x, y) => x - y);
+  return s.length ? s[Math.floor(q * s.length)] : NaN;
+};
 const median = (a) => quantile(a, 0.5);
 
 const server = await createServer({ ...viteConfig, configFile: false, logLevel: 'silent',
