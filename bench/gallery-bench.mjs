@@ -1,11 +1,16 @@
 // Frame time of every gallery scene in headless Chromium: the demo page served cross-origin isolated (threaded
-// build) and, with --single, without the headers (single-threaded build). Per scene: the median solver time per
-// step (ms, measured in the simulation worker around world.step) and its 95th percentile; the median render-frame
-// interval (ms; headless Chromium renders in software, so this is a lower bound on what a laptop GPU does, not a
-// target); and the median main-thread work per frame (ms: the page's animation callback, which refreshes the meshes
-// and normals, issues the rendering and draws the plots; the software rasterizer's own work runs in Chromium's GPU
-// process, outside it). Last, the renderer that drew the pages and the pixel ratio (the page halves it when the
-// renderer is a software one; ?pixelRatio=r in the page's URL sets it).
+// build) and, with --single, without the headers (single-threaded build). Per scene:
+// - the median solver time per step (ms, measured in the simulation worker around world.step) and its 95th
+//   percentile;
+// - the steps the worker made per second (60 is real time: 1/60 s steps; a step over its 16.7 ms slows the
+//   simulation);
+// - the median render-frame interval (ms; headless Chromium renders in software, so this is a lower bound on what a
+//   laptop GPU does, not a target);
+// - the median main-thread work per frame (ms: the page's animation callback, which refreshes the meshes and normals,
+//   issues the rendering and draws the plots; the software rasterizer's own work runs in Chromium's GPU process,
+//   outside it).
+// Last, the renderer that drew the pages and the pixel ratio (a page drawn in software halves it and does not
+// multisample; ?pixelRatio=r in the page's URL sets the ratio).
 // Usage: node bench/gallery-bench.mjs [--single] [--threads N] [--seconds 4] [--scenes fold,drape] [--viewport WxH]
 //   [--paused]
 // --threads: the solver threads of the threaded build (default: the library's, min(cores - 1, 4) in a browser).
@@ -38,7 +43,7 @@ const browser = await chromium.launch({ executablePath: '/usr/bin/chromium',
   args: ['--no-sandbox', '--enable-unsafe-swiftshader', '--disable-background-networking', '--no-first-run'] });
 console.log(`gallery scenes in headless Chromium (${single ? 'single-threaded build' : 'threaded build'}), ` +
   `${width} x ${height}${paused ? ', simulation paused' : ''}, median over ${seconds} s after 60 frames of warm-up`);
-console.log('scene          particles  solver ms/step  (p95)  render ms/frame  main ms/frame  build');
+console.log('scene          particles  solver ms/step  (p95)  steps/s  render ms/frame  main ms/frame  build');
 let drawnBy;
 try {
   for (const name of sceneNames) {
@@ -50,13 +55,16 @@ try {
       await page.waitForFunction((n) => __pbdDemo.threads === n, threads, { timeout: 10_000 });
     }
     if (paused) await page.evaluate(() => __pbdDemo.pause(true));
+    const before = await page.evaluate(() => ({ frames: __pbdDemo.frames, ms: performance.now() }));
     await page.waitForTimeout(seconds * 1000);
     const r = await page.evaluate(() => ({ ...__pbdDemo.timings, variant: __pbdDemo.variant, threads: __pbdDemo.threads,
-      renderer: __pbdDemo.renderer,
+      renderer: __pbdDemo.renderer, frames: __pbdDemo.frames, ms: performance.now(),
       particles: __pbdDemo.drawables.reduce((n, d) => n + d.particleCount, 0) }));
     const build = r.variant === 'threaded' ? `threaded (${r.threads} threads)` : r.variant;
-    const solver = paused ? '-'.padStart(21) // a paused worker does not step
-      : `${median(r.solverMs).toFixed(2).padStart(14)}${quantile(r.solverMs, 0.95).toFixed(1).padStart(7)}`;
+    const stepsPerSecond = (1000 * (r.frames - before.frames)) / (r.ms - before.ms);
+    const solver = paused ? `${'-'.padStart(21)}  ${'-'.padStart(7)}` // a paused worker does not step
+      : `${median(r.solverMs).toFixed(2).padStart(14)}${quantile(r.solverMs, 0.95).toFixed(1).padStart(7)}  ` +
+        `${stepsPerSecond.toFixed(0).padStart(7)}`;
     console.log(`${name.padEnd(14)} ${String(r.particles).padStart(9)}  ${solver}  ` +
       `${median(r.frameMs).toFixed(1).padStart(15)}  ${median(r.mainMs).toFixed(2).padStart(13)}  ${build}`);
     await page.close();

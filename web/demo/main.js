@@ -8,7 +8,7 @@ import { createPanel } from './panel.js';
 import { Plots } from './plots.js';
 import { Pointer } from './pointer.js';
 import { DEFAULT_SCENE, SCENES } from './scenes/index.js';
-import { rendererInfo } from './renderer-info.js';
+import { probeRenderer } from './renderer-info.js';
 import { readUrlParams } from './share-link.js';
 
 const $ = (id) => document.getElementById(id);
@@ -17,11 +17,11 @@ const requestedScene = url.get('scene');
 const sceneName = requestedScene in SCENES ? requestedScene : DEFAULT_SCENE;
 
 // --- Rendering ----------------------------------------------------------------------------------------------------
-const renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
-const drawnBy = rendererInfo(renderer.getContext());
-// Drawn in software, every pixel costs CPU time the solver needs too: half the pixel ratio is a quarter of the
-// pixels (node bench/gallery-bench.mjs on 2 cores, 1024 x 640: 6 of the 9 scenes went from 30-50 ms a frame to 16.7).
-// ?pixelRatio=r (0 < r <= 4) sets it.
+// Drawn in software, every pixel costs CPU time the solver needs too: no multisampling, and half the pixel ratio (a
+// quarter of the pixels). node bench/gallery-bench.mjs on 2 cores, 1024 x 640: every scene went from 33-83 ms a
+// frame to 16.7. ?pixelRatio=r (0 < r <= 4) sets the ratio.
+const drawnBy = probeRenderer();
+const renderer = new THREE.WebGLRenderer({ antialias: !drawnBy.software, preserveDrawingBuffer: true });
 drawnBy.pixelRatio = drawnBy.software ? 0.5 : Math.min(devicePixelRatio, 2);
 if (url.has('pixelRatio')) {
   const asked = Number(url.get('pixelRatio'));
@@ -73,7 +73,8 @@ function showBuild() {
     : 'single-threaded build (positions transferred per frame)';
   // The whole name is in __pbdDemo.renderer (ANGLE's runs to a hundred characters).
   const drawing = drawnBy.software
-    ? ` · drawn in software (${drawnBy.rasterizer}, pixel ratio ${drawnBy.pixelRatio}): the fps is the CPU's`
+    ? ` · drawn in software (${drawnBy.rasterizer}, pixel ratio ${drawnBy.pixelRatio}, no antialiasing): the fps ` +
+      'is the CPU\'s'
     : '';
   $('build').textContent = build + drawing;
 }
@@ -316,8 +317,9 @@ window.__pbdDemo = {
   get ready() { return state.ready && bodyMeshes.filter(Boolean).length === (state.desc?.drawables.length ?? -1); },
   get variant() { return state.variant; },
   get threads() { return state.threads; },
-  /** What draws the page: {name, software, rasterizer} (renderer-info.js), and the pixel ratio it draws at. */
-  get renderer() { return { ...drawnBy }; },
+  /** What draws the page: {name, software, rasterizer} (renderer-info.js), the pixel ratio it draws at, and
+   * whether it multisamples. */
+  get renderer() { return { ...drawnBy, antialias: renderer.getContext().getContextAttributes().antialias }; },
   get frames() { return state.frames; },
   /** Recent render-frame intervals, main-thread work per frame and solver times per step (ms), for the bench. */
   get timings() { return { frameMs: [...frameMs], mainMs: [...mainMs], solverMs: [...plots.ms] }; },

@@ -63,12 +63,12 @@ describe('served with COOP/COEP', () => {
     expect(info.stats.clothPixels).toBeGreaterThan(200);   // of 19,200 sampled pixels
     expect(info.notice).toBe('none');
     // Chromium runs with --disable-gpu, so SwiftShader draws: the page names it, says what that means, and draws at
-    // half the pixel ratio.
+    // half the pixel ratio without multisampling.
     expect(info.renderer).toEqual({ name: expect.stringMatching(/SwiftShader/), software: true,
-      rasterizer: 'SwiftShader', pixelRatio: 0.5 });
+      rasterizer: 'SwiftShader', pixelRatio: 0.5, antialias: false });
     expect(info.canvasWidth).toBe(Math.round(0.5 * info.cssWidth));
     expect(info.build).toMatch(new RegExp(`^threaded build, ${info.threads} solver threads`));
-    expect(info.build).toContain('drawn in software (SwiftShader, pixel ratio 0.5)');
+    expect(info.build).toContain('drawn in software (SwiftShader, pixel ratio 0.5, no antialiasing)');
     expect(errors).toEqual([]);
   });
 
