@@ -28,7 +28,8 @@ export function rendererInfo(gl) {
  * ({name: '', software: false, rasterizer: ''}); three.js then reports the missing WebGL itself.
  */
 export function probeRenderer() {
-  const gl = document.createElement('canvas').getContext('webgl2') ?? document.createElement('canvas').getContext('webgl');
+  const canvas = () => document.createElement('canvas');
+  const gl = canvas().getContext('webgl2') ?? canvas().getContext('webgl');
   if (!gl) return { name: '', software: false, rasterizer: '' };
   const info = rendererInfo(gl);
   gl.getExtension('WEBGL_lose_context')?.loseContext();
