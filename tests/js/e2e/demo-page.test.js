@@ -32,6 +32,42 @@ async function openDemo(url) {
   return { page, errors };
 }
 
+/**
+ * Drags the cloth particle under row 50's middle by `by` (CSS px) in 20 moves with `input` ({press, moveTo, lift}:
+ * the mouse's or a touch's), holds it 0.5 s, lets go, and waits 1.5 s of simulated time (90 frames, not wall time:
+ * under load the worker steps slower than real time). Returns what the drag tests check.
+ */
+async function dragClothParticle(page, input, by) {
+  await page.waitForTimeout(1500);                         // let the first swing calm down
+  const start = await page.evaluate((i) => __pbdDemo.screenOf(i), 50 * COLUMNS + COLUMNS / 2);
+  await input.press(start);
+  const grabbed = await page.evaluate(() => __pbdDemo.grabbed);
+  if (typeof grabbed !== 'number') return { grabbed };
+  const before = await page.evaluate((i) => __pbdDemo.particle(i), grabbed);
+  const end = { x: start.x + by.x, y: start.y + by.y };
+  for (let k = 1; k <= 20; k++) {
+    await input.moveTo({ x: start.x + (end.x - start.x) * k / 20, y: start.y + (end.y - start.y) * k / 20 });
+    await page.waitForTimeout(30);
+  }
+  await page.waitForTimeout(500);
+  const held = await page.evaluate((i) => __pbdDemo.particle(i), grabbed);
+  const onScreen = await page.evaluate((i) => __pbdDemo.screenOf(i), grabbed);
+  await input.lift();
+  const released = await page.evaluate(() => __pbdDemo.frames);
+  await page.waitForFunction((f) => __pbdDemo.frames > f + 90, released, { timeout: 100_000 });
+  const after = await page.evaluate((i) => __pbdDemo.particle(i), grabbed);
+  return { grabbed, before, held, after, cursorMiss: Math.hypot(onScreen.x - end.x, onScreen.y - end.y) };
+}
+
+/** The checks of a drag: the particle sat under the cursor, far from where it was, and fell once let go. */
+function expectDraggedAndThrown({ grabbed, before, held, after, cursorMiss }) {
+  expect(grabbed).toBeTypeOf('number');
+  expect(cursorMiss).toBeLessThan(15);
+  expect(Math.hypot(held[0] - before[0], held[1] - before[1], held[2] - before[2])).toBeGreaterThan(0.3);
+  expect(after[1]).toBeLessThan(held[1] - 0.05);
+  expect(after.every(Number.isFinite)).toBe(true);
+}
+
 beforeAll(async () => {
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
 });
@@ -73,33 +109,27 @@ describe('served with COOP/COEP', () => {
   });
 
   it('follows a scripted mouse drag and throws the cloth on release', async () => {
-    await page.waitForTimeout(1500);                         // let the first swing calm down
-    const start = await page.evaluate((i) => __pbdDemo.screenOf(i), 50 * COLUMNS + COLUMNS / 2);
-    await page.mouse.move(start.x, start.y);
-    await page.mouse.down();
-    const grabbed = await page.evaluate(() => __pbdDemo.grabbed);
-    expect(grabbed).toBeTypeOf('number');
-    const before = await page.evaluate((i) => __pbdDemo.particle(i), grabbed);
-    const end = { x: start.x + 240, y: start.y - 80 };
-    for (let k = 1; k <= 20; k++) {
-      await page.mouse.move(start.x + (end.x - start.x) * k / 20, start.y + (end.y - start.y) * k / 20);
-      await page.waitForTimeout(30);
-    }
-    await page.waitForTimeout(500);
-    const held = await page.evaluate((i) => __pbdDemo.particle(i), grabbed);
-    const onScreen = await page.evaluate((i) => __pbdDemo.screenOf(i), grabbed);
-    await page.mouse.up();
-    // The grabbed particle sits under the cursor, having moved a long way in the world.
-    expect(Math.hypot(onScreen.x - end.x, onScreen.y - end.y)).toBeLessThan(15);
-    expect(Math.hypot(held[0] - before[0], held[1] - before[1], held[2] - before[2])).toBeGreaterThan(0.3);
-    // Released, it is free again: it falls back under gravity. Waits 1.5 s of simulated time (90 frames), not wall
-    // time: under load the worker steps slower than real time.
-    const released = await page.evaluate(() => __pbdDemo.frames);
-    await page.waitForFunction((f) => __pbdDemo.frames > f + 90, released, { timeout: 100_000 });
-    const after = await page.evaluate((i) => __pbdDemo.particle(i), grabbed);
-    expect(after[1]).toBeLessThan(held[1] - 0.05);
-    expect(after.every(Number.isFinite)).toBe(true);
+    const mouse = { press: async ({ x, y }) => { await page.mouse.move(x, y); await page.mouse.down(); },
+      moveTo: ({ x, y }) => page.mouse.move(x, y), lift: () => page.mouse.up() };
+    expectDraggedAndThrown(await dragClothParticle(page, mouse, { x: 240, y: -80 }));
     expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('grabs and drags the cloth with a touch, as with the mouse', async () => {
+    const context = await browser.newContext({ hasTouch: true, viewport: { width: 900, height: 650 } });
+    const touchPage = await context.newPage();
+    const touchErrors = [];
+    touchPage.on('pageerror', (e) => touchErrors.push(e.message));
+    await touchPage.goto(await serve(isolationHeaders));
+    await touchPage.waitForFunction(() => window.__pbdDemo?.ready && __pbdDemo.frames > 30, null, { timeout: 90_000 });
+    // Chromium's own touch events (touch → pointer events with pointerType 'touch'), through the DevTools protocol.
+    const cdp = await context.newCDPSession(touchPage);
+    const touch = (type, point) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: point ? [point] : [] });
+    const finger = { press: (at) => touch('touchStart', at), moveTo: (at) => touch('touchMove', at),
+      lift: () => touch('touchEnd') };
+    expectDraggedAndThrown(await dragClothParticle(touchPage, finger, { x: 240, y: -80 }));
+    expect(touchErrors).toEqual([]);
+    await context.close();
   }, 120_000);
 
   it('turns a dropped OBJ file into a soft body, and names the line of a broken one', async () => {
