@@ -166,10 +166,8 @@ TEST(StepTimings, StagesPartitionTheStepAndSeeSelfCollision) {
   stack.world.setStepTimings(true);
   for (int frame = 0; frame < 3; ++frame) stack.world.step(1.0f / 60);
   const StepTimings& t = stack.world.lastStepTimings();
-  const double sum =
-      t.integrateMs + t.colliderContactsMs + t.broadPhaseMs + t.narrowPhaseMs + t.solveMs + t.residualMs;
   EXPECT_GT(t.totalMs, 0.0);
-  EXPECT_NEAR(sum, t.totalMs, 1e-3 + 1e-3 * t.totalMs) << "the stages should add up to the step";
+  EXPECT_NEAR(t.stagesMs(), t.totalMs, 1e-3 + 1e-3 * t.totalMs) << "the stages should add up to the step";
   EXPECT_GT(t.broadPhaseMs, 0.0);
   EXPECT_GT(t.narrowPhaseMs, 0.0);
   EXPECT_GT(t.solveMs, 0.0);

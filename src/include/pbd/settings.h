@@ -124,6 +124,11 @@ struct StepTimings {
   double residualMs = 0;          ///< The convergence record (World::setRecordResiduals): the sweep over the
                                   ///< distance constraints after each pass. 0 in a step that does not record.
   double totalMs = 0;             ///< The whole step.
+
+  /// The stages' sum, which should equal totalMs (to rounding): a stage added above belongs in it.
+  double stagesMs() const {
+    return integrateMs + colliderContactsMs + broadPhaseMs + narrowPhaseMs + solveMs + residualMs;
+  }
 };
 
 /// Everything that controls one call of World::step(dt).
