@@ -22,14 +22,7 @@ const sceneName = requestedScene in SCENES ? requestedScene : DEFAULT_SCENE;
 // frame to 16.7. ?pixelRatio=r (0 < r <= 4) sets the ratio.
 const drawnBy = probeRenderer();
 const renderer = new THREE.WebGLRenderer({ antialias: !drawnBy.software, preserveDrawingBuffer: true });
-drawnBy.pixelRatio = drawnBy.software ? 0.5 : Math.min(devicePixelRatio, 2);
-if (url.has('pixelRatio')) {
-  const asked = Number(url.get('pixelRatio'));
-  if (asked > 0 && asked <= 4) drawnBy.pixelRatio = asked;
-  else showError(`pixelRatio must be a number in (0, 4] (got '${url.get('pixelRatio')}'); ` +
-    `using ${drawnBy.pixelRatio}.`);
-}
-renderer.setPixelRatio(drawnBy.pixelRatio);
+renderer.setPixelRatio(askedPixelRatio(drawnBy.software ? 0.5 : Math.min(devicePixelRatio, 2)));
 renderer.setSize(innerWidth, innerHeight);
 $('app').appendChild(renderer.domElement);
 
@@ -61,6 +54,15 @@ let bodyMeshes = [];       // one per drawable, in order
 let colliderMeshes = [];   // one per collider, in order
 let copiesOwned = false;   // single-threaded build: `views` are ours, later frames are copied into them
 
+/** ?pixelRatio=r where it is a number in (0, 4]; else `fallback` (a bad value is named on the page). */
+function askedPixelRatio(fallback) {
+  if (!url.has('pixelRatio')) return fallback;
+  const asked = Number(url.get('pixelRatio'));
+  if (asked > 0 && asked <= 4) return asked;
+  showError(`pixelRatio must be a number in (0, 4] (got '${url.get('pixelRatio')}'); using ${fallback}.`);
+  return fallback;
+}
+
 function showError(message) {
   $('error').textContent = message;
   $('error').style.display = 'block';
@@ -73,8 +75,8 @@ function showBuild() {
     : 'single-threaded build (positions transferred per frame)';
   // The whole name is in __pbdDemo.renderer (ANGLE's runs to a hundred characters).
   const drawing = drawnBy.software
-    ? ` · drawn in software (${drawnBy.rasterizer}, pixel ratio ${drawnBy.pixelRatio}, no antialiasing): the fps ` +
-      'is the CPU\'s'
+    ? ` · drawn in software (${drawnBy.rasterizer}, pixel ratio ${renderer.getPixelRatio()}, no antialiasing): ` +
+      'the fps is the CPU\'s'
     : '';
   $('build').textContent = build + drawing;
 }
@@ -319,7 +321,10 @@ window.__pbdDemo = {
   get threads() { return state.threads; },
   /** What draws the page: {name, software, rasterizer} (renderer-info.js), the pixel ratio it draws at, and
    * whether it multisamples. */
-  get renderer() { return { ...drawnBy, antialias: renderer.getContext().getContextAttributes().antialias }; },
+  get renderer() {
+    return { ...drawnBy, pixelRatio: renderer.getPixelRatio(),
+      antialias: renderer.getContext().getContextAttributes().antialias };
+  },
   get frames() { return state.frames; },
   /** Recent render-frame intervals, main-thread work per frame and solver times per step (ms), for the bench. */
   get timings() { return { frameMs: [...frameMs], mainMs: [...mainMs], solverMs: [...plots.ms] }; },
