@@ -23,8 +23,9 @@ async function serve(headers) {
   return server.resolvedUrls.local[0];
 }
 
-async function openDemo(url) {
-  const page = await browser.newPage({ viewport: { width: 900, height: 650 } });
+/** A new page (in its own context; hasTouch: it takes touch events) on the demo at `url`, once it runs. */
+async function openDemo(url, { hasTouch = false } = {}) {
+  const page = await browser.newPage({ viewport: { width: 900, height: 650 }, hasTouch });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(url);
@@ -116,20 +117,15 @@ describe('served with COOP/COEP', () => {
   }, 120_000);
 
   it('grabs and drags the cloth with a touch, as with the mouse', async () => {
-    const context = await browser.newContext({ hasTouch: true, viewport: { width: 900, height: 650 } });
-    const touchPage = await context.newPage();
-    const touchErrors = [];
-    touchPage.on('pageerror', (e) => touchErrors.push(e.message));
-    await touchPage.goto(await serve(isolationHeaders));
-    await touchPage.waitForFunction(() => window.__pbdDemo?.ready && __pbdDemo.frames > 30, null, { timeout: 90_000 });
+    const { page: touchPage, errors: touchErrors } = await openDemo(await serve(isolationHeaders), { hasTouch: true });
     // Chromium's own touch events (touch → pointer events with pointerType 'touch'), through the DevTools protocol.
-    const cdp = await context.newCDPSession(touchPage);
+    const cdp = await touchPage.context().newCDPSession(touchPage);
     const touch = (type, point) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: point ? [point] : [] });
     const finger = { press: (at) => touch('touchStart', at), moveTo: (at) => touch('touchMove', at),
       lift: () => touch('touchEnd') };
     expectDraggedAndThrown(await dragClothParticle(touchPage, finger, { x: 240, y: -80 }));
     expect(touchErrors).toEqual([]);
-    await context.close();
+    await touchPage.close();
   }, 120_000);
 
   it('turns a dropped OBJ file into a soft body, and names the line of a broken one', async () => {
