@@ -447,13 +447,7 @@ TEST(BlockSchedule, TheLastCopyOutBoundsTheParticlesForTheLateContactPass) {
       s.iterations = 2;
       s.gravity = Vec3(0, 0, 0);
       world.setSettings(s);
-      ClothDef c;
-      c.columns = c.rows = n;
-      c.spacing = 1.0f / Real(n - 1);
-      c.origin = Vec3(-0.5f, 1, 0);
-      c.axisU = Vec3(1, 0, 0);
-      c.axisV = Vec3(0, -1, 0);
-      c.pinned = {0, uint32_t(n - 1)};
+      const ClothDef c = scenes::pinnedSquareCloth(n, Vec3(-0.5f, 1, 0), Vec3(0, -1, 0));
       world.addCloth(c);
       for (int r = 0; r < n; ++r) {
         for (int col = 0; col < n; ++col) {

@@ -8,6 +8,19 @@
 
 namespace pbd::scenes {
 
+/// An n x n cloth 1 m wide from `origin`, its rows along x and its columns along `axisV`, pinned at the two corners
+/// of its first row; the other fields at their defaults.
+inline ClothDef pinnedSquareCloth(int n, const Vec3& origin, const Vec3& axisV) {
+  ClothDef c;
+  c.columns = c.rows = n;
+  c.spacing = 1.0f / Real(n - 1);
+  c.origin = origin;
+  c.axisU = Vec3(1, 0, 0);
+  c.axisV = axisV;
+  c.pinned = {0, uint32_t(n - 1)};
+  return c;
+}
+
 /// The Foundation issue's benchmark cloth: n x n particles, 1 m wide, 1 kg, two corners pinned, hanging in the
 /// XY plane, rigid XPBD constraints, 10 substeps x 1 iteration.
 inline BodyRange hangingCloth(World& world, int n) {
@@ -17,14 +30,8 @@ inline BodyRange hangingCloth(World& world, int n) {
   s.iterations = 1;
   s.ground.height = -2;
   world.setSettings(s);
-  ClothDef c;
-  c.columns = c.rows = n;
-  c.spacing = 1.0f / Real(n - 1);
-  c.origin = Vec3(-0.5f, 1.0f, 0);
-  c.axisU = Vec3(1, 0, 0);
-  c.axisV = Vec3(0, 0, 1);
+  ClothDef c = pinnedSquareCloth(n, Vec3(-0.5f, 1.0f, 0), Vec3(0, 0, 1));
   c.mass = 1;
-  c.pinned = {0, uint32_t(n - 1)};
   c.bend = Strength{0, 1};
   return world.addCloth(c);
 }
