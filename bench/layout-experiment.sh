@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds and runs bench/layout-experiment.cpp (wasm SIMD, single-threaded, under Node): ns per projection of the
 # 128² cloth's constraints in the engine's padded layout and in blocks of four particles. Not part of npm run bench:
-# an experiment for the single-threaded target of issue #8 (README, "Update, 2026-11-28").
+# an experiment for the single-threaded target of issue #8 (docs/performance.md, "The distance kernel's layout").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs
