@@ -11,11 +11,43 @@
  * detached (`length` 0), in the threaded build it stays on the old, shorter SharedArrayBuffer (`view.buffer !==
  * pbd.memory`). Fetching a view costs nothing: call `world.positions()` again after such calls, or once per frame,
  * or re-fetch when `view.length === 0 || view.buffer !== pbd.memory`.
- * Errors: every bad argument throws an `Error` whose message names the function and the argument, e.g.
- * `"step: dt must be in (0, 1] seconds (got -1)"`; the world is unchanged when that happens.
+ * Errors: every bad argument throws an `InvalidArgumentError` (a `PbdError`, an `Error`) whose message names the
+ * function and the argument, e.g. `"step: dt must be in (0, 1] seconds (got -1)"`; the world is unchanged when that
+ * happens. An unknown option key is one too, naming the key and the nearest valid one (`"addCloth: unknown option
+ * 'colums' (did you mean 'columns'?)"`), and so is a misspelt name (`"... (got 'edge'; did you mean 'edges'?)"`).
+ * Arguments: a vector may be given as x, y, z numbers or as one `Vec3Like`; an argument marked `?` may be left out.
  */
 
-export type Vec3 = [number, number, number] | Float32Array | Float64Array;
+/**
+ * A 3-vector in any of its usual shapes: `[x, y, z]`, a Float32Array or Float64Array of 3, or `{ x, y, z }` (a
+ * THREE.Vector3 is one). Methods that take one also take it as three numbers x, y, z.
+ */
+export type Vec3Like = [number, number, number] | Float32Array | Float64Array | { x: number; y: number; z: number };
+
+/** A rotation, as a quaternion `[x, y, z, w]`, a Float32Array or Float64Array of 4, or a THREE.Quaternion. */
+export type QuatLike = [number, number, number, number] | Float32Array | Float64Array
+  | { x: number; y: number; z: number; w: number };
+
+/** Base class of every error the package throws for bad input or a failed request (an `Error`, `instanceof` works). */
+export declare class PbdError extends Error {}
+
+/**
+ * An argument or option the call rejected, unknown option keys included; the world is unchanged. Also thrown for a
+ * binding's own complaints (a wrong argument count, a deleted World).
+ */
+export declare class InvalidArgumentError extends PbdError {}
+
+/** Malformed mesh text from `readObj` or `readTetGen`: the message names the line (`"readObj: line 4: ..."`). */
+export declare class MeshParseError extends InvalidArgumentError {
+  /** 1-based line of the offending text; 0 when the error concerns the whole text (e.g. an empty mesh). */
+  readonly line: number;
+}
+
+/**
+ * A blob `loadSnapshot` could not load (not bytes, not a snapshot, corrupt, truncated, from a newer version); the
+ * world is unchanged.
+ */
+export declare class SnapshotError extends InvalidArgumentError {}
 
 /** Strength of a constraint in both methods; the world's method decides which one is used. */
 export interface Strength {
@@ -27,8 +59,8 @@ export interface Strength {
 
 /** A region of space whose particles a body builder pins: a box (centre ± halfExtents) or a ball. */
 export type PinRegion =
-  | { shape?: 'box'; centre: Vec3; halfExtents: Vec3 }
-  | { shape: 'sphere'; centre: Vec3; radius: number };
+  | { shape?: 'box'; centre: Vec3Like; halfExtents: Vec3Like }
+  | { shape: 'sphere'; centre: Vec3Like; radius: number };
 
 export interface ClothOptions {
   /** Particles along axisU, >= 2. */
@@ -38,11 +70,11 @@ export interface ClothOptions {
   /** Rest distance between grid neighbours in m, > 0. Default 0.1. */
   spacing?: number;
   /** Position of particle (0, 0) in m. Default [0, 0, 0]. */
-  origin?: Vec3;
+  origin?: Vec3Like;
   /** Direction of the columns. Default [1, 0, 0]. */
-  axisU?: Vec3;
+  axisU?: Vec3Like;
   /** Direction of the rows, not parallel to axisU. Default [0, 0, 1]. */
-  axisV?: Vec3;
+  axisV?: Vec3Like;
   /** Total mass in kg, > 0. Default 1. */
   mass?: number;
   /** Grid indices (row * columns + column) to pin (inverse mass 0). */
@@ -86,9 +118,9 @@ export interface RopeOptions {
   /** Number of links, >= 1 (segments + 1 particles). */
   segments: number;
   /** First particle, m. Default [0, 0, 0]. */
-  start?: Vec3;
+  start?: Vec3Like;
   /** Last particle, m, != start. Default [1, 0, 0]. */
-  end?: Vec3;
+  end?: Vec3Like;
   /** Total mass in kg. Default 1. */
   mass?: number;
   /** Rope particle indices to pin (0 = start). */
@@ -281,6 +313,12 @@ export interface ShapeMatchingOptions extends Strength {
   compliance?: number;
 }
 
+/** addDihedralConstraint's options. */
+export interface DihedralOptions extends Strength {
+  /** Rest angle in radians, in [-π, π]. Default: the current angle. */
+  restAngle?: number;
+}
+
 export interface DistanceOptions extends Strength {
   /** Rest length in m (bilateral). Default: the particles' current distance. */
   restLength?: number;
@@ -362,15 +400,15 @@ export interface ColliderOptions {
   /** Mesh: 3 vertex indices per triangle (a three.js geometry's index array), copied; no degenerate triangle. */
   indices?: Uint32Array | Uint16Array | ArrayLike<number>;
   /** Centre (plane: a point of its surface), m. Default [0, 0, 0]. */
-  position?: Vec3;
-  /** Orientation as a quaternion [x, y, z, w]. Default identity. */
-  rotation?: [number, number, number, number];
+  position?: Vec3Like;
+  /** Orientation as a quaternion [x, y, z, w] (or any QuatLike). Default identity. */
+  rotation?: QuatLike;
   /** Sphere and capsule radius, m, > 0. Default 0.5. */
   radius?: number;
   /** Capsule: half the length of its axis segment (local Y), m, >= 0. Default 0.5. */
   halfHeight?: number;
   /** Box half sizes, m, each > 0. Default [0.5, 0.5, 0.5]. */
-  halfExtents?: Vec3;
+  halfExtents?: Vec3Like;
   /** Particles stay this far outside the surface, m. Default 0. */
   thickness?: number;
   /** Dynamic Coulomb friction coefficient μ_d on the velocity relative to the collider, >= 0. Default 0.5. */
@@ -379,6 +417,14 @@ export interface ColliderOptions {
   staticFriction?: number;
   /** Restitution in [0, 1]. Default 0. */
   restitution?: number;
+}
+
+/** Particle-particle self-collision (World.setSelfCollision). */
+export interface SelfCollisionSettings {
+  /** Default false. */
+  enabled?: boolean;
+  /** Particle radius in m, > 0: particles are kept 2 radius apart. Default 0.01. */
+  radius?: number;
 }
 
 /** Settings of the 'hierarchical' solver (World.setHierarchy). */
@@ -413,7 +459,9 @@ export type ConstraintKind = 'distance' | 'dihedral' | 'tet-volume' | 'triangle-
  */
 export declare class World {
   constructor();
+  /** Gravity in m/s². Default [0, -9.81, 0]. */
   setGravity(x: number, y: number, z: number): void;
+  setGravity(gravity: Vec3Like): void;
   getGravity(): [number, number, number];
   /** 'pbd': stiffness with the iteration-count correction; 'xpbd': compliance. Default 'xpbd'. */
   setMethod(method: 'pbd' | 'xpbd'): void;
@@ -476,8 +524,8 @@ export declare class World {
    * 0.4 radius, so resting bodies cost little. Its room (about 260 bytes a particle) is taken when this is switched
    * on. Default { enabled: false, radius: 0.01 }.
    */
-  setSelfCollision(settings: { enabled?: boolean; radius?: number }): void;
-  getSelfCollision(): { enabled: boolean; radius: number };
+  setSelfCollision(settings: SelfCollisionSettings): void;
+  getSelfCollision(): Required<SelfCollisionSettings>;
   /** Pairs the last substep's self-collision kept apart. */
   selfCollisionPairCount(): number;
   /**
@@ -512,24 +560,29 @@ export declare class World {
 
   /** Adds a particle; inverseMass 0 pins it. Returns its index. */
   addParticle(x: number, y: number, z: number, inverseMass: number): number;
+  addParticle(position: Vec3Like, inverseMass: number): number;
   /** Adds particles from xyz triples (and inverse masses, default 1); returns the first index. */
-  addParticles(positions: ArrayLike<number>, inverseMasses: ArrayLike<number> | undefined): number;
+  addParticles(positions: ArrayLike<number>, inverseMasses?: ArrayLike<number>): number;
   /** 0 pins the particle (and zeroes its velocity). */
   setInverseMass(particle: number, inverseMass: number): void;
+  /** Velocity in m/s. */
   setVelocity(particle: number, x: number, y: number, z: number): void;
+  setVelocity(particle: number, velocity: Vec3Like): void;
+  /** Moves the particle to a point, m. */
   setPosition(particle: number, x: number, y: number, z: number): void;
+  setPosition(particle: number, position: Vec3Like): void;
   /** A force in N that stays until changed. */
   setExternalForce(particle: number, x: number, y: number, z: number): void;
+  setExternalForce(particle: number, force: Vec3Like): void;
 
   /** Returns the constraint's index. */
-  addDistanceConstraint(i: number, j: number, options: DistanceOptions | undefined): number;
+  addDistanceConstraint(i: number, j: number, options?: DistanceOptions): number;
   /**
    * Bending between the triangles (p0, p2, p3) and (p1, p3, p2) sharing the edge p2-p3: C = φ - φ0, φ the signed
    * angle between their normals. Robust at 0 and π. restAngle in [-π, π] (default: the current angle); compliance in
    * 1/(N m) per radian². Returns its index. Degenerate triangles are rejected.
    */
-  addDihedralConstraint(p0: number, p1: number, p2: number, p3: number,
-    options: (Strength & { restAngle?: number }) | undefined): number;
+  addDihedralConstraint(p0: number, p1: number, p2: number, p3: number, options?: DihedralOptions): number;
   dihedralConstraintCount(): number;
   /** Sets compliance and stiffness of distance constraints [first, first + count). */
   setDistanceStrength(first: number, count: number, compliance: number, stiffness: number): void;
@@ -563,10 +616,12 @@ export declare class World {
    */
   removeDistanceConstraint(constraint: number): void;
   distanceConstraintCount(): number;
-  /** Pulls a particle to a world point; returns a handle. */
-  addAttachment(particle: number, x: number, y: number, z: number, options: Strength | undefined): number;
+  /** Pulls a particle to a world point (m); returns a handle. Default strength: rigid. */
+  addAttachment(particle: number, x: number, y: number, z: number, options?: Strength): number;
+  addAttachment(particle: number, target: Vec3Like, options?: Strength): number;
   /** The particle is moved there over the next step, linearly across its substeps (drag it every frame). */
   setAttachmentTarget(attachment: number, x: number, y: number, z: number): void;
+  setAttachmentTarget(attachment: number, target: Vec3Like): void;
   removeAttachment(attachment: number): void;
 
   /** Adds a collider; returns its index. */
@@ -576,6 +631,7 @@ export declare class World {
    * particles along through friction.
    */
   setColliderPose(collider: number, x: number, y: number, z: number, qx: number, qy: number, qz: number, qw: number): void;
+  setColliderPose(collider: number, position: Vec3Like, rotation: QuatLike): void;
   /**
    * Deforms a mesh collider: new local-frame positions (xyz per vertex, as many as it has; no triangle may become
    * degenerate). Takes effect at once (not swept across the step); move a rigid mesh with setColliderPose instead.
@@ -662,8 +718,8 @@ export declare class World {
   saveSnapshot(): Uint8Array;
   /**
    * Replaces the whole state with a blob from saveSnapshot() (of this or any world). A corrupt, truncated or newer
-   * blob throws an Error naming the problem (e.g. `loadSnapshot: checksum mismatch (the blob is corrupted)`), and
-   * the world is left unchanged. Fetch positions() and the other views again afterwards.
+   * blob throws a SnapshotError naming the problem (e.g. `loadSnapshot: checksum mismatch (the blob is corrupted)`),
+   * and the world is left unchanged. Fetch positions() and the other views again afterwards.
    */
   loadSnapshot(bytes: Uint8Array | ArrayBuffer): void;
 
@@ -702,7 +758,10 @@ export interface Pbd {
    * Throws an Error naming the bad argument (open or non-manifold surfaces name the edge), or an AbortError.
    */
   tetrahedralize(positions: ArrayLike<number>, triangles: ArrayLike<number>, options?: TetrahedralizeOptions): TetMesh;
-  /** Parses Wavefront OBJ text (polygons fan-triangulated). Errors name the line. */
+  /**
+   * Parses Wavefront OBJ text (polygons fan-triangulated). Malformed text throws a MeshParseError naming the line;
+   * a `text` that is not a string, an InvalidArgumentError.
+   */
   readObj(text: string): { positions: Float32Array; triangles: Uint32Array };
   /**
    * Merges vertices closer than `tolerance` (default 1e-6; 0 = exact duplicates): UV seams and split normals become
@@ -710,7 +769,7 @@ export interface Pbd {
    */
   weldVertices(positions: ArrayLike<number>, triangles: ArrayLike<number>, tolerance?: number):
     { positions: Float32Array; triangles: Uint32Array; renderToParticle: Uint32Array; removedTriangles: number };
-  /** Parses TetGen .node and .ele texts. Errors name the file and line. */
+  /** Parses TetGen .node and .ele texts. Malformed text throws a MeshParseError naming the file and line. */
   readTetGen(nodeText: string, eleText: string): { positions: Float32Array; tets: Uint32Array };
   /**
    * Renumbers a soft body's vertices along a Hilbert curve of their positions (deterministic) and sorts its tets by

@@ -12,9 +12,17 @@
  *
  * Two builds ship side by side: `threaded` (pthreads + SIMD; needs SharedArrayBuffer, i.e. a cross-origin isolated
  * page) and `single` (SIMD, runs anywhere). createPbd() picks one at run time.
+ *
+ * Over the Embind bindings: World methods take vectors in any shape and may leave out optional trailing arguments
+ * (world-methods.js), options are checked for unknown keys (options.js), and errors are typed (errors.js).
  */
 
+import { InvalidArgumentError, MeshParseError, PbdError, SnapshotError, passThrough, typedError } from './errors.js';
+import { checkOptions } from './options.js';
 import { guardModule } from './stack-guard.js';
+import { widenWorld } from './world-methods.js';
+
+export { InvalidArgumentError, MeshParseError, PbdError, SnapshotError };
 
 const isNode = typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
 
@@ -49,14 +57,18 @@ export function preferredVariant() {
   };
 }
 
-function checkOptions(options) {
-  if (options === null || typeof options !== 'object') throw new Error('createPbd: options must be an object');
-  const { variant, threads } = options;
+function checkLoaderOptions(options) {
+  if (options === null || typeof options !== 'object') {
+    throw new InvalidArgumentError('createPbd: options must be an object');
+  }
+  const { variant, threads } = checkOptions('createPbd', 'CreatePbdOptions', options);
   if (variant !== undefined && !VARIANTS.includes(variant)) {
-    throw new Error(`createPbd: options.variant must be 'threaded' or 'single' (got ${JSON.stringify(variant)})`);
+    throw new InvalidArgumentError(
+      `createPbd: options.variant must be 'threaded' or 'single' (got ${JSON.stringify(variant)})`);
   }
   if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1 && threads <= MAX_THREADS)) {
-    throw new Error(`createPbd: options.threads must be an integer in [1, ${MAX_THREADS}] (got ${threads})`);
+    throw new InvalidArgumentError(
+      `createPbd: options.threads must be an integer in [1, ${MAX_THREADS}] (got ${threads})`);
   }
 }
 
@@ -89,16 +101,37 @@ async function importVariant(variant) {
  * options.onProgress(fraction); returning false from it, or aborting options.signal, cancels with an AbortError.
  */
 function tetrahedralize(M, positions, triangles, options = {}) {
-  if (options === null || typeof options !== 'object') throw new Error('tetrahedralize: options must be an object');
-  const { signal, onProgress, ...rest } = options;
+  if (options === null || typeof options !== 'object') {
+    throw new InvalidArgumentError('tetrahedralize: options must be an object');
+  }
+  const { signal, onProgress, ...rest } = checkOptions('tetrahedralize', 'TetrahedralizeOptions', options);
   if (onProgress !== undefined && typeof onProgress !== 'function') {
-    throw new Error('tetrahedralize: options.onProgress must be a function');
+    throw new InvalidArgumentError('tetrahedralize: options.onProgress must be a function');
   }
   if (signal?.aborted) throw abortError();
   const wrapped = (onProgress || signal)
-    ? (fraction) => (onProgress?.(fraction) !== false) && !signal?.aborted
+    ? (fraction) => (callersProgress(onProgress, fraction) !== false) && !signal?.aborted
     : undefined;
   return M.tetrahedralize(positions, triangles, wrapped ? { ...rest, onProgress: wrapped } : rest);
+}
+
+/** The caller's onProgress; what it throws is the caller's own error, not the bindings' (errors.js). */
+function callersProgress(onProgress, fraction) {
+  try {
+    return onProgress?.(fraction);
+  } catch (error) {
+    throw passThrough(error);
+  }
+}
+
+/**
+ * A mesh reader's text arguments, checked here so that everything the C++ reader throws is a MeshParseError.
+ * The message is the binding's own (mesh_bindings.cpp textArgument).
+ */
+function checkText(fn, texts) {
+  for (const [name, text] of Object.entries(texts)) {
+    if (typeof text !== 'string') throw new InvalidArgumentError(`${fn}: ${name} must be a string (the file's text)`);
+  }
 }
 
 function abortError() {
@@ -116,10 +149,10 @@ function abortError() {
  * @returns {Promise<import('./index').Pbd>}
  */
 export async function createPbd(options = {}) {
-  checkOptions(options);
+  checkLoaderOptions(options);
   const variant = options.variant ?? preferredVariant().variant;
   if (variant === 'threaded' && typeof SharedArrayBuffer === 'undefined') {
-    throw new Error("createPbd: options.variant 'threaded' needs SharedArrayBuffer, which this page does not have " +
+    throw new PbdError("createPbd: options.variant 'threaded' needs SharedArrayBuffer, which this page does not have " +
       '(serve it with COOP: same-origin and COEP: require-corp)');
   }
   const threads = variant === 'single' ? 1 : (options.threads ?? defaultThreadCount());
@@ -128,24 +161,32 @@ export async function createPbd(options = {}) {
   const poolSize = variant === 'threaded' ? Math.max(1, Math.max(threads, usefulThreads()) - 1) : 0;
   const moduleArgs = { pthreadPoolSize: poolSize, ...(isNode ? await nodeModuleArgs(variant) : {}) };
   const factory = await importVariant(variant);
-  const M = guardModule(await factory(moduleArgs));   // a failing call must not leak wasm stack (stack-guard.js)
+  const raw = await factory(moduleArgs);
+  widenWorld(raw.World);                        // reads the bindings' arity: before guardModule wraps the methods
+  const M = guardModule(raw, typedError);       // a failing call must not leak wasm stack (stack-guard.js)
   M.configureThreads(threads, poolSize);
   return {
     World: M.World,
     Embedding: M.Embedding,
     tetrahedralize: (positions, triangles, options) => tetrahedralize(M, positions, triangles, options),
-    readObj: (text) => M.readObj(text),
+    readObj(text) {
+      checkText('readObj', { text });
+      return M.readObj(text);
+    },
     weldVertices: (positions, triangles, tolerance = 1e-6) => M.weldVertices(positions, triangles, tolerance),
     reorderSoftBody: (def) => M.reorderSoftBody(def),
     reorderTriangleMesh: (def) => M.reorderTriangleMesh(def),
-    readTetGen: (nodeText, eleText) => M.readTetGen(nodeText, eleText),
+    readTetGen(nodeText, eleText) {
+      checkText('readTetGen', { nodeText, eleText });
+      return M.readTetGen(nodeText, eleText);
+    },
     variant,
     get threads() { return M.threadCount(); },
     /** The most threads setThreads can give (the pool spawned at load plus the calling thread); 1 when single. */
     maxThreads: poolSize + 1,
     setThreads(n) {
       if (!(Number.isInteger(n) && n >= 1 && n <= MAX_THREADS)) {
-        throw new Error(`setThreads: threads must be an integer in [1, ${MAX_THREADS}] (got ${n})`);
+        throw new InvalidArgumentError(`setThreads: threads must be an integer in [1, ${MAX_THREADS}] (got ${n})`);
       }
       return M.configureThreads(n, poolSize);
     },

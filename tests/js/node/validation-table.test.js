@@ -1,9 +1,10 @@
 // The input-validation table (docs/validation.md) is executable: every row whose test column says `js` names a case
 // below; the case's call must throw an Error whose message contains the row's fragment, and leave the world exactly
-// as it was (particle bits, every count, every setting). A row without a case, or a case without a row, fails.
+// as it was (particle bits, every count, every setting); every such error is an InvalidArgumentError. A row without a
+// case, or a case without a row, fails.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPbd } from '../../../web/lib/index.js';
+import { InvalidArgumentError, createPbd } from '../../../web/lib/index.js';
 
 const docUrl = new URL('../../../docs/validation.md', import.meta.url);
 
@@ -398,6 +399,7 @@ describe.each(jsRows.map((r) => [r.group, r.key, r]))('%s', (_group, _key, row) 
     let error;
     try { await call(f.w, f); } catch (e) { error = e; }
     expect(error, 'no exception').toBeInstanceOf(Error);
+    expect(error, 'an InvalidArgumentError (errors.js)').toBeInstanceOf(InvalidArgumentError);
     expect(error.message).toContain(row.fragment);
     expect(snapshot(f.w)).toEqual(before);
     f.w.step(1 / 60);                                 // and the world still works

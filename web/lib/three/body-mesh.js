@@ -7,6 +7,7 @@
 import { DoubleSide, Mesh, MeshStandardMaterial, Vector3 } from 'three';
 import { refreshGeometry, setGeometryPositions } from './geometry.js';
 import { nearestParticle } from './nearest-particle.js';
+import { InvalidArgumentError } from '../errors.js';
 
 export class PbdBodyMesh extends Mesh {
   /**
@@ -68,6 +69,6 @@ export class PbdBodyMesh extends Mesh {
   }
 
   checkAlive(fn) {
-    if (this.disposed) throw new Error(`${this.constructor.name}.${fn}: the object was disposed`);
+    if (this.disposed) throw new InvalidArgumentError(`${this.constructor.name}.${fn}: the object was disposed`);
   }
 }

@@ -3,6 +3,7 @@
  * (welded, one particle per welded vertex) or a soft body (welded, tetrahedralized, the original geometry embedded).
  */
 import { BufferAttribute } from 'three';
+import { InvalidArgumentError } from '../errors.js';
 import { PbdBodyMesh } from './body-mesh.js';
 import { createMeshGeometry } from './geometry.js';
 import { PbdSoftBody } from './pbd-soft-body.js';
@@ -15,7 +16,9 @@ import { PbdSoftBody } from './pbd-soft-body.js';
 export function meshArrays(mesh) {
   const geometry = mesh?.geometry;
   const position = geometry?.attributes?.position;
-  if (!position || position.itemSize !== 3) throw new Error('meshArrays: mesh.geometry needs a 3D position attribute');
+  if (!position || position.itemSize !== 3) {
+    throw new InvalidArgumentError('meshArrays: mesh.geometry needs a 3D position attribute');
+  }
   mesh.updateWorldMatrix(true, false);
   const world = geometry.clone().applyMatrix4(mesh.matrixWorld);
   const positions = Float32Array.from(world.attributes.position.array);

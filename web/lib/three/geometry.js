@@ -13,6 +13,7 @@
  */
 import { BufferAttribute, BufferGeometry, Float32BufferAttribute } from 'three';
 import { gridTriangles, tetSurfaceTriangles } from './topology.js';
+import { InvalidArgumentError } from '../errors.js';
 
 /**
  * A triangulated grid over particles [range.firstParticle, + columns*rows) of a positions view.
@@ -23,7 +24,8 @@ import { gridTriangles, tetSurfaceTriangles } from './topology.js';
  */
 export function createClothGeometry(positions, range, columns, rows) {
   if (!(Number.isInteger(columns) && columns >= 2 && Number.isInteger(rows) && rows >= 2)) {
-    throw new Error(`createClothGeometry: columns and rows must be integers >= 2 (got ${columns}, ${rows})`);
+    throw new InvalidArgumentError(
+      `createClothGeometry: columns and rows must be integers >= 2 (got ${columns}, ${rows})`);
   }
   const count = columns * rows;
   const indices = gridTriangles(columns, rows);
@@ -64,8 +66,8 @@ export function setGeometryPositions(geometry, positions) {
   const { firstParticle, particleCount } = geometry.userData.pbdRange;
   const view = positions.subarray(3 * firstParticle, 3 * (firstParticle + particleCount));
   if (view.length !== 3 * particleCount) {
-    throw new Error(`setGeometryPositions: positions holds ${positions.length / 3} particles, the cloth needs ` +
-      `${firstParticle + particleCount}`);
+    throw new InvalidArgumentError(`setGeometryPositions: positions holds ${positions.length / 3} particles, the ` +
+      `cloth needs ${firstParticle + particleCount}`);
   }
   geometry.setAttribute('position', new BufferAttribute(view, 3));
   refreshGeometry(geometry);

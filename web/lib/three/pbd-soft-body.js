@@ -4,6 +4,7 @@
  * Embedding, computed in wasm into wasm memory, drawn zero-copy as well).
  */
 import { BufferAttribute } from 'three';
+import { InvalidArgumentError } from '../errors.js';
 import { PbdBodyMesh } from './body-mesh.js';
 import { createSoftBodyGeometry, refreshGeometry } from './geometry.js';
 import { forgetLeakWatch, watchForLeaks } from './leak-warning.js';
@@ -19,7 +20,8 @@ export class PbdSoftBody extends PbdBodyMesh {
    */
   constructor(world, options, view = {}) {
     if (view.renderGeometry && !view.pbd?.Embedding) {
-      throw new Error('PbdSoftBody: view.renderGeometry needs view.pbd (the object createPbd returned)');
+      throw new InvalidArgumentError(
+        'PbdSoftBody: view.renderGeometry needs view.pbd (the object createPbd returned)');
     }
     // The embedding is validated before the body is added, so a bad render mesh leaves the world unchanged.
     const embedding = view.renderGeometry

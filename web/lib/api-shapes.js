@@ -1,0 +1,78 @@
+// The API's shapes as the JS layer needs them, written as in index.d.ts: the keys of every options type, and the
+// World methods whose arguments it widens (vectors in any shape, optional trailing arguments) or checks (options).
+// A member is `name`, `name?` (an optional trailing argument), `name: Type` or `...Type` (every member of Type).
+// Type is Vec3Like or QuatLike (vec3.js), an options type of OPTION_TYPES, or one of those followed by [] (an array
+// of it); other types are not named here: the bindings check them. tests/js/node/api-shapes.test.js checks both
+// tables against index.d.ts (and the optional arguments against wasm/js_world.h), so they cannot drift apart.
+
+/** Every options type's keys. */
+export const OPTION_TYPES = {
+  Strength: ['compliance', 'stiffness'],
+  ContactMaterial: ['friction', 'staticFriction', 'restitution', 'thickness'],
+  ContinuousSelfCollision: ['enabled', 'thickness'],
+  PinRegion: ['shape', 'centre: Vec3Like', 'halfExtents: Vec3Like', 'radius'],
+  ClothOptions: ['columns', 'rows', 'spacing', 'origin: Vec3Like', 'axisU: Vec3Like', 'axisV: Vec3Like', 'mass',
+    'pinned', 'pinRegions: PinRegion[]', 'model', 'stretch: Strength', 'shear: Strength', 'bend: Strength', 'bendModel',
+    'tethers', 'tetherSlack', 'contact: ContactMaterial', 'continuousSelfCollision: ContinuousSelfCollision'],
+  RopeOptions: ['segments', 'start: Vec3Like', 'end: Vec3Like', 'mass', 'pinned', 'pinRegions: PinRegion[]',
+    'stretch: Strength', 'bend: Strength', 'contact: ContactMaterial'],
+  SoftBodyOptions: ['positions', 'tets', 'density', 'totalMass', 'pinned', 'pinRegions: PinRegion[]', 'edgeConstraints',
+    'edges: Strength', 'material', 'volume: Strength', 'volumeOnlyResistsCompression', 'youngsModulus', 'poissonRatio',
+    'materialStiffness', 'shapeMatching', 'shapeMatchingStrength: Strength', 'contact: ContactMaterial'],
+  TriangleMeshOptions: ['positions', 'triangles', 'weldTolerance', 'mass', 'pinned', 'pinRegions: PinRegion[]', 'model',
+    'stretch: Strength', 'shear: Strength', 'bending', 'bend: Strength', 'tethers', 'tetherSlack', 'pressure',
+    'volume: Strength', 'volumeOnlyResistsCompression', 'contact: ContactMaterial',
+    'continuousSelfCollision: ContinuousSelfCollision'],
+  ShapeMatchingOptions: ['...Strength', 'particles'],
+  DistanceOptions: ['...Strength', 'restLength', 'minLength', 'maxLength'],
+  DihedralOptions: ['...Strength', 'restAngle'],
+  ColliderOptions: ['shape', 'positions', 'indices', 'position: Vec3Like', 'rotation: QuatLike', 'radius',
+    'halfHeight', 'halfExtents: Vec3Like', 'thickness', 'friction', 'staticFriction', 'restitution'],
+  GroundSettings: ['enabled', 'height', 'thickness', 'friction', 'staticFriction', 'restitution',
+    'restitutionThreshold'],
+  SelfCollisionSettings: ['enabled', 'radius'],
+  HierarchySettings: ['levels', 'parents', 'coarseIterations'],
+  TetrahedralizeOptions: ['resolution', 'minQuality', 'surfaceMargin', 'extraPoints', 'onProgress', 'signal'],
+  CreatePbdOptions: ['variant', 'threads'],
+};
+
+/**
+ * World methods as the JS layer sees them (their vector overload in index.d.ts). A Vec3Like parameter is 3 binding
+ * arguments (x, y, z), a QuatLike 4 (x, y, z, w): each may be given as numbers or as one vector.
+ */
+export const WORLD_METHODS = {
+  setGravity: 'gravity: Vec3Like',
+  setHierarchy: 'settings: HierarchySettings',
+  setSelfCollision: 'settings: SelfCollisionSettings',
+  setBodyMaterial: 'body, material: ContactMaterial',
+  setContinuousSelfCollision: 'body, settings: ContinuousSelfCollision',
+  setGround: 'ground: GroundSettings',
+  addParticle: 'position: Vec3Like, inverseMass',
+  addParticles: 'positions, inverseMasses?',
+  setVelocity: 'particle, velocity: Vec3Like',
+  setPosition: 'particle, position: Vec3Like',
+  setExternalForce: 'particle, force: Vec3Like',
+  addDistanceConstraint: 'i, j, options?: DistanceOptions',
+  addDihedralConstraint: 'p0, p1, p2, p3, options?: DihedralOptions',
+  addAttachment: 'particle, target: Vec3Like, options?: Strength',
+  setAttachmentTarget: 'attachment, target: Vec3Like',
+  addCollider: 'options: ColliderOptions',
+  setColliderPose: 'collider, position: Vec3Like, rotation: QuatLike',
+  addCloth: 'options: ClothOptions',
+  addRope: 'options: RopeOptions',
+  addSoftBody: 'options: SoftBodyOptions',
+  addTriangleMesh: 'options: TriangleMeshOptions',
+  addShapeMatching: 'options: ShapeMatchingOptions',
+};
+
+/** 'name?: Type[]' → { name, optional, type, array }; '...Type' → { spread: Type }. */
+export function parseMember(text) {
+  const spread = /^\.\.\.(\w+)$/.exec(text.trim());
+  if (spread) return { spread: spread[1] };
+  const match = /^(\w+)(\?)?(?:\s*:\s*(\w+)(\[\])?)?$/.exec(text.trim());
+  if (!match) throw new Error(`api-shapes: cannot read member '${text}'`);
+  return { name: match[1], optional: !!match[2], type: match[3], array: !!match[4] };
+}
+
+/** A WORLD_METHODS signature as its parameters. */
+export const parseSignature = (signature) => signature.split(',').map(parseMember);

@@ -1,0 +1,43 @@
+// World methods that take more shapes than their Embind binding: a vector as x, y, z numbers or as one Vec3Like,
+// optional trailing arguments left out (Embind wants every declared argument), and options checked for unknown keys.
+// Each method of WORLD_METHODS (api-shapes.js) is replaced on the class's prototype, once, when the module loads.
+import { WORLD_METHODS, parseSignature } from './api-shapes.js';
+import { InvalidArgumentError } from './errors.js';
+import { checkOptions } from './options.js';
+import { VECTOR_TYPES, vectorComponents } from './vec3.js';
+
+/** Widens, in place, the methods of the Embind class World (before anything else wraps them: reads their arity). */
+export function widenWorld(World) {
+  const proto = World.prototype;
+  for (const [name, signature] of Object.entries(WORLD_METHODS)) {
+    if (typeof proto[name] !== 'function') continue;   // not in this build: api-shapes.test.js says so
+    proto[name] = widened(name, proto[name], parseSignature(signature));
+  }
+}
+
+function widened(fn, binding, params) {
+  const arity = binding.argCount;   // Embind's count of declared arguments
+  const optional = params.filter((p) => p.optional).length;
+  return function widenedMethod(...args) {
+    const out = [];
+    let i = 0;
+    for (const p of params) {
+      if (i >= args.length) break;
+      const vector = VECTOR_TYPES[p.type];
+      if (vector && typeof args[i] === 'object') out.push(...vectorArgument(fn, p.name, vector, args[i++]));
+      else if (vector) for (let k = 0; k < vector.width && i < args.length; k++) out.push(args[i++]);
+      else out.push(p.type ? checkOptions(fn, p.type, args[i++]) : args[i++]);
+    }
+    while (i < args.length) out.push(args[i++]);   // extra arguments: the binding says how many it expects
+    if (out.length < arity && out.length >= arity - optional) while (out.length < arity) out.push(undefined);
+    return binding.apply(this, out);
+  };
+}
+
+function vectorArgument(fn, name, vector, value) {
+  const components = vectorComponents(value, vector.width);
+  if (!components) {
+    throw new InvalidArgumentError(`${fn}: ${name} must be ${vector.width} numbers, ${vector.forms}`);
+  }
+  return components;
+}
