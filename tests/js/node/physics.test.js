@@ -1,0 +1,52 @@
+// The physics report as tests (issue 51 item 5): every analytic check of tests/js/shared/physics/cases.js, one test
+// each, on the threaded and the single-threaded build: |measured − expected| <= tolerance, the expected value from the
+// case's formula. `node tests/js/physics-report.mjs` prints the same checks as a table.
+//
+// Checks that fail on today's build are `it.fails`: they pass while the engine is wrong and turn red the day it is
+// fixed, and whoever fixes it must make them plain `it`. Each says why below.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPbd } from '../../../web/lib/index.js';
+import { physicsCases } from '../shared/physics/cases.js';
+
+/** Case (function name) -> why it fails today. */
+const failsToday = {
+  // Found by this report (not in issue 51 yet): BDF2's first substep (implicit Euler, to start the history) stores
+  // the velocity after that substep's gravity as vⁿ⁻¹ instead of the velocity before it, which leaves a constant
+  // velocity error of g h / 2: a free fall under BDF2 lags g h t / 2 behind (8.1 mm after 1 s at h = 1/600 s).
+  freeFallBdf2: 'BDF2 start-up history',
+  // Issue 51 item 2 (float32 positions under many substeps): BDF2's pendulum period drifts as h shrinks, +0.8 % at
+  // 40 substeps.
+  pendulumPeriodBdf2At40: 'issue 51 item 2',
+  // Issue 51 item 2: a free body loses linear and angular momentum at many substeps (1.9e-3 / 1.4e-3 at 10,
+  // 3.8e-2 / 3.0e-2 at 40, 8.4e-2 / 5.7e-2 at 64; the target is 1e-5 / 1e-4).
+  momentumLinear10: 'issue 51 item 2',
+  momentumAngular10: 'issue 51 item 2',
+  momentumLinear40: 'issue 51 item 2',
+  momentumAngular40: 'issue 51 item 2',
+  momentumLinear64: 'issue 51 item 2',
+  momentumAngular64: 'issue 51 item 2',
+  // Issue 51 item 4: a cloth draped on a sphere at the default settings does not come to rest (6.4 cm/s at 3 s).
+  restingDrape: 'issue 51 item 4',
+};
+// springDamped (issue 51 item 1, XPBD spring with linear damping 5/s at 1 substep resting at m g α) is a plain test:
+// it failed (8.3 % short) before the C++ fix that damps the carried-over velocity before adding the forces.
+
+describe.each(['threaded', 'single'])('physics report, %s build', (variant) => {
+  let pbd;
+  beforeAll(async () => { pbd = await createPbd(variant === 'threaded' ? { variant, threads: 2 } : { variant }); });
+  afterAll(() => pbd?.terminate());
+
+  for (const run of physicsCases) {
+    const test = failsToday[run.name] ? it.fails : it;
+    test(run.name, () => {
+      const r = run(pbd);
+      expect(Math.abs(r.measured - r.expected), `${r.name}: measured ${r.measured} ${r.unit}, expected ` +
+        `${r.expected} ± ${r.tolerance} (${r.note})`).toBeLessThanOrEqual(r.tolerance);
+    });
+  }
+
+  it('knows every case it expects to fail', () => {
+    const names = new Set(physicsCases.map((run) => run.name));
+    expect(Object.keys(failsToday).filter((name) => !names.has(name))).toEqual([]);
+  });
+});
