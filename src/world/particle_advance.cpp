@@ -50,8 +50,8 @@ ParticleBox advanceRun(const AdvancedParticles& a, const AdvanceStages& s, size_
       } else {
         xk[c] = Float4::load(x + at), vk[c] = Float4::load(v + at);
       }
-      if (accelerate) vk[c] = select(w4[c] != zero, vk[c] + h4 * (g4[c] + w4[c] * Float4::load(f + at)), vk[c]);
       if (damp) vk[c] = vk[c] * keep4;
+      if (accelerate) vk[c] = select(w4[c] != zero, vk[c] + h4 * (g4[c] + w4[c] * Float4::load(f + at)), vk[c]);
       vk[c].store(v + at);
     }
     if (clamp && !surelyWithinSpeed(vk, low, high)) {
@@ -74,8 +74,8 @@ ParticleBox advanceRun(const AdvancedParticles& a, const AdvanceStages& s, size_
         v[at] = v[at] + (p[at] - inertial[at]) * invH;
         x[at] = p[at];
       }
-      if (accelerate && w[k] != 0) v[at] += s.h * (s.g[c] + w[k] * f[at]);
       if (damp) v[at] *= s.keep;
+      if (accelerate && w[k] != 0) v[at] += s.h * (s.g[c] + w[k] * f[at]);
     }
     if (clamp) clampSpeedRange(v, s.maxSpeed, k, k + 1);
     if (!predict) continue;

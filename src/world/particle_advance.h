@@ -1,5 +1,5 @@
-// A substep's pass over the particles: the last substep's commit when it was deferred, then the forces, the linear
-// damping, the speed clamp and the prediction, each where asked, fused into one loop, so that each particle's
+// A substep's pass over the particles: the last substep's commit when it was deferred, then the linear damping, the
+// forces, the speed clamp and the prediction, each where asked, fused into one loop, so that each particle's
 // arrays are loaded and stored once instead of once per stage. Every stage is per particle, so any split of the
 // particles (chunks, threads) gives the same bits.
 #pragma once
@@ -21,11 +21,13 @@ struct AdvancedParticles {
   const Real* f;    ///< N, the external forces.
 };
 
-/// What the pass does to each particle, in this order.
+/// What the pass does to each particle: commit, damp, accelerate, clamp, predict, in this order. Damping comes
+/// before the forces: a damper acts on the velocity carried over, never on this substep's external impulse, so it
+/// leaves every static equilibrium where it is (damping after gravity would hold a spring short by a factor 1 - d h).
 struct AdvanceStages {
   bool commit = false;      ///< the last substep's commit v += (p - x̃) / h, x = p (commitRange in math/wide_float.h)
   bool accelerate = false;  ///< v += h (g + w f) where w != 0 (pinned particles keep their velocity)
-  bool damp = false;        ///< v *= keep: linear damping
+  bool damp = false;        ///< v *= keep: linear damping, of the velocity before this substep's forces
   bool clamp = false;       ///< |v| <= maxSpeed, direction kept (clampSpeedRange, world/velocity_clamp.h)
   bool predict = false;     ///< p = x̃ = x + h v, and the particle boxes of the new p if asked
   Real g[3] = {0, 0, 0};    ///< m/s², gravity

@@ -106,6 +106,11 @@ void World::Impl::runSubsteps(Real dt, bool settleFirst) {
     const Real stepFraction = Real(s + 1) / Real(settings.substeps);
     updateColliderPoses(Real(s) / Real(settings.substeps), stepFraction);
     const bool useBdf2 = settings.integrator == Integrator::Bdf2 && historyValid;
+    const bool seedsBdf2 = settings.integrator == Integrator::Bdf2 && !historyValid;
+    if (seedsBdf2) {  // this Euler substep's start becomes the history BDF2 starts from: (xⁿ⁻¹, vⁿ⁻¹) before any force
+      std::copy(x.begin(), x.end(), xPrev.begin());
+      std::copy(v.begin(), v.end(), vPrev.begin());
+    }
     // Where the particle pass joins the solve's first copy in, the solve also generates the contacts (and its time
     // counts the pass's).
     const bool advanceInSolve = particlePassJoinsSolve(useBdf2);
@@ -129,11 +134,7 @@ void World::Impl::runSubsteps(Real dt, bool settleFirst) {
     if (useBdf2) {
       commitBdf2(h);
     } else {
-      if (settings.integrator == Integrator::Bdf2) {  // this Euler substep becomes the history BDF2 starts from
-        std::copy(x.begin(), x.end(), xPrev.begin());
-        std::copy(v.begin(), v.end(), vPrev.begin());
-        historyValid = true;
-      }
+      if (seedsBdf2) historyValid = true;
       // Nothing between this commit and the next substep's first pass over the particles reads or writes x or v
       // when there is no contact or self-collision velocity to update: that pass then commits each chunk before its
       // own stages (one sweep and one dispatch to the threads instead of two; the same bits).
@@ -386,14 +387,15 @@ void World::Impl::refreshElementOrders() {
   elementOrdersDirty = false;
 }
 
-/// (5)-(7): the forces, the damping, the speed clamp and the prediction. Each is per particle except Müller's damping
+/// (5)-(7): the damping, the forces, the speed clamp and the prediction. Each is per particle except Müller's damping
 /// of non-rigid motion (a sum over each body), so without it they all run in one pass over the particles, with one
-/// dispatch to the threads instead of four. BDF2 damps and clamps here, and predicts with its own formula.
+/// dispatch to the threads instead of four. Both dampings act on the velocity carried over, before the forces, so
+/// neither moves a static equilibrium. BDF2 damps and clamps here, and predicts with its own formula.
 void World::Impl::integrateAndPredict(Real h, bool bdf2) {
   if (settings.rigidDamping > 0) {
-    advanceParticles(h, {.accelerate = !bdf2, .damp = true});
+    advanceParticles(h, {.damp = true});
     dampNonRigidMotions();
-    advanceParticles(h, {.clamp = true, .predict = !bdf2});
+    advanceParticles(h, {.accelerate = !bdf2, .clamp = true, .predict = !bdf2});
   } else {
     advanceParticles(h, {.accelerate = !bdf2, .damp = true, .clamp = true, .predict = !bdf2});
   }

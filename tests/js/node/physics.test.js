@@ -10,10 +10,6 @@ import { physicsCases } from '../shared/physics/cases.js';
 
 /** Case (function name) -> why it fails today. */
 const failsToday = {
-  // Found by this report (not in issue 51 yet): BDF2's first substep (implicit Euler, to start the history) stores
-  // the velocity after that substep's gravity as vⁿ⁻¹ instead of the velocity before it, which leaves a constant
-  // velocity error of g h / 2: a free fall under BDF2 lags g h t / 2 behind (8.1 mm after 1 s at h = 1/600 s).
-  freeFallBdf2: 'BDF2 start-up history',
   // Issue 51 item 2 (float32 positions under many substeps): BDF2's pendulum period drifts as h shrinks, +0.8 % at
   // 40 substeps.
   pendulumPeriodBdf2At40: 'issue 51 item 2',
@@ -30,6 +26,8 @@ const failsToday = {
 };
 // springDamped (issue 51 item 1, XPBD spring with linear damping 5/s at 1 substep resting at m g α) is a plain test:
 // it failed (8.3 % short) before the C++ fix that damps the carried-over velocity before adding the forces.
+// freeFallBdf2 is plain too: BDF2's first substep (implicit Euler, to start the history) stored the velocity after
+// that substep's gravity as vⁿ⁻¹, a constant velocity error of g h / 2 (a free fall 8.1 mm behind after 1 s).
 
 describe.each(['threaded', 'single'])('physics report, %s build', (variant) => {
   let pbd;
