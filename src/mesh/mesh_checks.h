@@ -2,11 +2,13 @@
 // The element's name is built only when the check fails: no allocation per element.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <span>
 #include <string>
 
+#include "constraints/tet_volume.h"
 #include "world/validate.h"
 
 namespace pbd::check {
@@ -29,6 +31,19 @@ inline void elements(const char* fn, const char* arg, std::span<const uint32_t> 
   for (size_t k = 0; k < indices.size(); ++k) {
     if (indices[k] >= count) index(fn, std::string(arg) + '[' + std::to_string(k) + ']', indices[k], count);
   }
+}
+
+/// addSoftBody's test of a tet at rest, shared with tetrahedralize (which must return only tets that pass it): the
+/// reason the tet is refused ("is degenerate (volume)", "is inverted (...)"), or nullptr when it is accepted.
+/// `volume` gets its signed volume (tetVolume, in Real). Degenerate means |V| <= 1e-6 times its longest edge cubed,
+/// i.e. flat relative to its own size (scale-free); inverted means V < 0.
+inline const char* tetShapeDefect(const Vec3& p0, const Vec3& p1, const Vec3& p2, const Vec3& p3, Real& volume) {
+  volume = tetVolume(p0, p1, p2, p3);
+  const Real scale = std::max({(p1 - p0).norm(), (p2 - p0).norm(), (p3 - p0).norm(), (p2 - p1).norm(),
+                               (p3 - p1).norm(), (p3 - p2).norm()});
+  if (std::abs(volume) <= Real(1e-6) * scale * scale * scale) return "is degenerate (volume)";
+  if (volume < 0) return "is inverted (negative volume; swap two vertices)";
+  return nullptr;
 }
 
 }  // namespace pbd::check

@@ -1,5 +1,6 @@
 // pbd::tetrahedralize: validation, interior sampling, Delaunay (delaunay.h), carving by winding number
-// (winding_number.h), quality filter, manifold repair, compaction and boundary extraction.
+// (winding_number.h), quality filter, sliver removal (what addSoftBody refuses), manifold repair, compaction and
+// boundary extraction.
 #include "pbd/tetrahedralize.h"
 
 #include <Eigen/Geometry>
@@ -8,11 +9,14 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 
+#include "constraints/neo_hookean.h"
 #include "constraints/tet_volume.h"
 #include "mesh/delaunay.h"
+#include "mesh/mesh_checks.h"
 #include "mesh/surface_topology.h"
 #include "mesh/winding_number.h"
 #include "pbd/errors.h"
@@ -399,6 +403,59 @@ RepairCounts repairManifold(const mesh::TetMesh& m, uint32_t vertexCount, const 
   return ManifoldRepair(m, vertexCount, volume, allowed, kept).run();
 }
 
+/// Would World::addSoftBody refuse this tet at rest? check::tetShapeDefect is its test for every tet (degenerate:
+/// |V| <= 1e-6 · longest edge³, or inverted); neoHookeanRestShape is its extra test for Neo-Hookean elements, implied
+/// by the first (|det| = 6|V|) up to rounding, and checked anyway so that either material accepts the output.
+bool refusedBySoftBody(const Vec3& p0, const Vec3& p1, const Vec3& p2, const Vec3& p3) {
+  Real volume;
+  if (check::tetShapeDefect(p0, p1, p2, p3, volume)) return true;
+  const Vec3 X[4] = {p0, p1, p2, p3};
+  Mat3 restInverse;
+  return !neoHookeanRestShape(X, restInverse, volume);
+}
+
+/// Slivers (tets that addSoftBody refuses, `refused`) are never output; this decides what becomes of the kept ones.
+///
+/// Delaunay tetrahedralizations of cocircular or cospherical points (a torus's flat trapezoid quads, the rings of a
+/// solid of revolution, cube corners of the grid) contain slivers: four nearly coplanar vertices, two faces on one
+/// side of their plane and two on the other, volume ~0 once the lattice positions are rounded back to floats.
+///   - Peeled: a kept sliver next to a tet that is not kept (or the hull's outside), or reached from one through other
+///     kept slivers, leaves the kept set. The boundary of a set of tets is closed whatever the set (every edge is
+///     left by as many boundary faces as enter it), so removing it keeps the surface closed; it now runs over the
+///     sliver's other two faces, which lie on the same quad (within the sliver's thickness). The manifold repair
+///     fixes what that does at edges and vertices, as for any removed tet.
+///   - Ghost: a kept sliver enclosed by kept tets stays in the kept set (for the repair and the boundary) and is only
+///     left out of the output. Its faces on either side coincide geometrically, so the tets around it still fill the
+///     solid: what remains is a crack of zero width between two triangulations of one flat polygon (e.g. the disc of
+///     a torus's meridian circle, triangulated one way from above and another from below), not a hole. Taking it
+///     out of the kept set instead would make a zero-volume cavity whose faces meet the surface at surface vertices,
+///     and the repair would cut whole vertex stars away to make that a manifold (most of a torus's volume).
+/// A ghost's faces are faces of one output tet but not boundary faces. Returns the number of tets peeled.
+uint32_t peelSlivers(const mesh::TetMesh& m, const std::vector<char>& refused, std::vector<char>& kept) {
+  std::vector<uint32_t> queue;
+  for (uint32_t t = 0; t < m.tets.size(); ++t) {
+    if (!kept[t] || !refused[t]) continue;
+    for (const int32_t u : m.neighbors[t]) {
+      if (u >= 0 && kept[u]) continue;
+      kept[t] = 0;
+      queue.push_back(t);
+      break;
+    }
+  }
+  uint32_t peeled = 0;
+  while (!queue.empty()) {
+    const uint32_t t = queue.back();
+    queue.pop_back();
+    ++peeled;
+    for (const int32_t u : m.neighbors[t]) {
+      if (u < 0 || !kept[u] || !refused[u]) continue;
+      kept[u] = 0;
+      queue.push_back(uint32_t(u));
+    }
+  }
+  return peeled;
+}
+
 }  // namespace
 
 double tetQuality(const Vec3& p0, const Vec3& p1, const Vec3& p2, const Vec3& p3) {
@@ -511,34 +568,44 @@ TetrahedralizeResult tetrahedralize(std::span<const Real> positions, std::span<c
   }
   progress(0.9);
 
-  // Flat tets (after rounding back to the float positions) and poor tets may never be kept.
-  std::vector<char> allowed(nTets, 1);
+  // Tets that addSoftBody would refuse (slivers: flat relative to their size on the float positions) and poor tets
+  // may never be added; the kept slivers are peeled or become ghosts (peelSlivers).
+  std::vector<char> allowed(nTets, 1), refused(nTets, 0);
   std::vector<double> volume(nTets);
   for (size_t t = 0; t < nTets; ++t) {
     const auto& v = dt.tets[t];
     const Vec3 p0 = vec(xyz, unique[v[0]]), p1 = vec(xyz, unique[v[1]]), p2 = vec(xyz, unique[v[2]]),
                p3 = vec(xyz, unique[v[3]]);
     volume[t] = std::abs((point(v[1]) - point(v[0])).dot((point(v[2]) - point(v[0])).cross(point(v[3]) - point(v[0])))) / 6;
-    if (!(tetVolume(p0, p1, p2, p3) > 0)) {
+    if (refusedBySoftBody(p0, p1, p2, p3)) {
       allowed[t] = 0;
+      refused[t] = 1;
       if (kept[t]) ++r.droppedFlat;
     } else if (!options.keepOutside && options.minQuality > 0 && tetQuality(p0, p1, p2, p3) < options.minQuality) {
       allowed[t] = 0;
       if (kept[t]) ++r.droppedLowQuality;
+      kept[t] = 0;
     }
-    kept[t] = kept[t] && allowed[t];
   }
+  peelSlivers(dt, refused, kept);
   if (!options.keepOutside) {
-    const RepairCounts repaired = repairManifold(dt, uint32_t(uq.size()), volume, allowed, kept);
-    r.repairRemovedTets = repaired.removed;
-    r.repairAddedTets = repaired.added;
+    // The repair can expose a ghost (remove a tet next to it): peel again and repair again. Each round peels at
+    // least one refused tet, which is never added back (not allowed), so this ends.
+    do {
+      const RepairCounts repaired = repairManifold(dt, uint32_t(uq.size()), volume, allowed, kept);
+      r.repairRemovedTets += repaired.removed;
+      r.repairAddedTets += repaired.added;
+    } while (peelSlivers(dt, refused, kept) > 0);
   }
+  // The output: kept tets that are not ghosts.
+  std::vector<char> output(nTets);
+  for (size_t t = 0; t < nTets; ++t) output[t] = kept[t] && !refused[t];
   progress(0.95);
 
   // Output vertices: every surface vertex at its own index, then the grid and extra points that are used.
   std::vector<char> used(nAll, 0);
   for (size_t t = 0; t < nTets; ++t)
-    if (kept[t])
+    if (output[t])
       for (uint32_t v : dt.tets[t]) used[unique[v]] = 1;
   std::vector<int32_t> newIndex(nAll, -1);
   for (uint32_t i = 0; i < nSurface; ++i) newIndex[i] = int32_t(i);
@@ -555,9 +622,10 @@ TetrahedralizeResult tetrahedralize(std::span<const Real> positions, std::span<c
   for (uint32_t k = 0; k < extraSource.size(); ++k)
     r.extraPointVertex[extraSource[k]] = newIndex[representative[nSurface + nGrid + k]];
 
-  // Tets, and the boundary: faces whose neighbour is missing or not kept, outward as in the tet.
+  // Tets, and the boundary: faces whose neighbour is missing or not kept, outward as in the tet. A ghost counts as
+  // kept here, so the faces next to it are not boundary faces (see peelSlivers).
   for (size_t t = 0; t < nTets; ++t) {
-    if (!kept[t]) continue;
+    if (!output[t]) continue;
     const auto& v = dt.tets[t];
     for (int j = 0; j < 4; ++j) r.tets.push_back(uint32_t(newIndex[unique[v[j]]]));
     for (int i = 0; i < 4; ++i) {
@@ -565,6 +633,12 @@ TetrahedralizeResult tetrahedralize(std::span<const Real> positions, std::span<c
       if (u >= 0 && kept[u]) continue;
       for (int j = 0; j < 3; ++j) r.surfaceTriangles.push_back(uint32_t(newIndex[unique[v[kFace[i][j]]]]));
     }
+  }
+  // The final check: every returned tet passes addSoftBody's test, on the very floats it will be given.
+  for (size_t t = 0; t < r.tets.size(); t += 4) {
+    if (refusedBySoftBody(vec(r.positions, r.tets[t]), vec(r.positions, r.tets[t + 1]),
+                          vec(r.positions, r.tets[t + 2]), vec(r.positions, r.tets[t + 3])))
+      throw std::logic_error("tetrahedralize: an output tet fails addSoftBody's test");
   }
   progress(1.0);
   return r;

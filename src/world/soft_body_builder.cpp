@@ -2,6 +2,7 @@
 // constraints or Neo-Hookean elements, and optionally one shape matching cluster over the whole body.
 #include <algorithm>
 
+#include "mesh/mesh_checks.h"
 #include "pbd/world.h"
 #include "world/body_builders.h"
 #include "world/builder_common.h"
@@ -47,12 +48,9 @@ BodyBlueprint buildSoftBody(const SoftBodyDef& def) {
       for (int c = a + 1; c < 4; ++c)
         if (q[a] == q[c]) check::fail(fn, name, "repeats a vertex", q[c]);
     const Vec3 p0 = pointAt(b, q[0]), p1 = pointAt(b, q[1]), p2 = pointAt(b, q[2]), p3 = pointAt(b, q[3]);
-    const Real volume = tetVolume(p0, p1, p2, p3);
-    // Degenerate relative to the tet's own size: |V| below 1e-6 of its longest edge cubed.
-    const Real scale = std::max({(p1 - p0).norm(), (p2 - p0).norm(), (p3 - p0).norm(), (p2 - p1).norm(),
-                                 (p3 - p1).norm(), (p3 - p2).norm()});
-    if (std::abs(volume) <= Real(1e-6) * scale * scale * scale) check::fail(fn, name, "is degenerate (volume)", volume);
-    if (volume < 0) check::fail(fn, name, "is inverted (negative volume; swap two vertices)", volume);
+    // Degenerate relative to the tet's own size, or inverted; tetrahedralize applies the same test to its output.
+    Real volume;
+    if (const char* reason = check::tetShapeDefect(p0, p1, p2, p3, volume)) check::fail(fn, name, reason, volume);
     for (int k = 0; k < 4; ++k) mass[q[k]] += def.density * volume / 4;
     if (neoHookean) {
       const Vec3 X[4] = {p0, p1, p2, p3};

@@ -3,12 +3,14 @@
 //   real], [extra point count byte % 8, its reals], vertex count byte (<= 200), 3 reals per vertex, triangle count
 //   byte (<= 255 triangles... times 2 when flag 0x20), 3 index bytes per triangle (byte < 255: the index itself;
 //   255: 4 raw bytes).
-// Either a valid result (every tet with positive volume, indices in range, the documented counts) or
-// pbd::InvalidArgument, or pbd::Cancelled when the fuzzed progress callback says stop. Anything else aborts.
+// Either a valid result (every tet with positive volume, indices in range, the documented counts, and a soft body
+// that World::addSoftBody accepts) or pbd::InvalidArgument, or pbd::Cancelled when the fuzzed progress callback says
+// stop. Anything else aborts.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <string_view>
 #include <utility>
@@ -17,6 +19,7 @@
 #include "fuzz_input.h"
 #include "pbd/errors.h"
 #include "pbd/tetrahedralize.h"
+#include "pbd/world.h"
 
 namespace {
 
@@ -111,5 +114,29 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   }
   for (const auto& [edge, balance] : edges) PBD_FUZZ_CHECK(balance == 0);
+  // Every accepted output builds a soft body: each tet passes addSoftBody's test. The only vertices in no tet are
+  // the documented unused surface vertices, which addSoftBody would refuse ("is in no tet"): leave them out.
+  if (!r.tets.empty()) {
+    pbd::SoftBodyDef def;
+    def.totalMass = 1;  // masses independent of the fuzzed scale
+    std::vector<uint32_t> index(n, std::numeric_limits<uint32_t>::max());
+    for (const uint32_t i : r.tets) {
+      if (index[i] == std::numeric_limits<uint32_t>::max()) {
+        index[i] = uint32_t(def.positions.size() / 3);
+        const auto xyz = r.positions.begin() + 3 * long(i);
+        def.positions.insert(def.positions.end(), xyz, xyz + 3);
+      }
+      def.tets.push_back(index[i]);
+    }
+    PBD_FUZZ_CHECK(n - def.positions.size() / 3 == r.unusedSurfaceVertices);
+    pbd::World world;
+    bool accepted = true;
+    try {
+      world.addSoftBody(def);
+    } catch (const pbd::InvalidArgument&) {
+      accepted = false;
+    }
+    PBD_FUZZ_CHECK(accepted);
+  }
   return 0;
 }

@@ -1,6 +1,7 @@
 // The Delaunay core on degenerate lattice point sets, and pbd::tetrahedralize on closed surfaces (cube, spheres,
 // the Stanford bunny): positive tets, volume, Delaunay property before carving, closed manifold boundary, progress
-// and cancellation, and bad input rejected with the argument named.
+// and cancellation, and bad input rejected with the argument named. Slivers: surfaces full of cocircular and
+// cospherical vertices (tori, cylinders, UV spheres, subdivided boxes, a lathe) give tets that addSoftBody accepts.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,12 +19,15 @@
 #include "constraints/tet_volume.h"
 #include "mesh/delaunay.h"
 #include "mesh/exact_predicates.h"
+#include "mesh/mesh_checks.h"
 #include "mesh/surface_topology.h"
 #include "mesh/winding_number.h"
 #include "pbd/errors.h"
 #include "pbd/mesh_io.h"
 #include "pbd/tetrahedralize.h"
+#include "pbd/world.h"
 #include "scenes/icosphere.h"
+#include "scenes/revolution_meshes.h"
 
 using namespace pbd;
 using mesh::LatticePoint;
@@ -690,4 +694,162 @@ TEST(TetrahedralizeBunny, TwoResolutions) {
     EXPECT_GT(r.gridPointCount, 0u);
     expectDelaunayBeforeCarving(s, res);
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Slivers. Four vertices on one circle (a lathe's flat trapezoid quads, its rings, a box's squares) are coplanar and
+// cospherical: the Delaunay tetrahedralization has flat or nearly flat tets there, which addSoftBody refuses
+// ("tets[9] is degenerate (volume)") once the lattice positions are rounded back to floats. Every result must build
+// a soft body, with the surface closed and the volume kept.
+
+namespace {
+
+/// addSoftBody's message for the result's tets ("" when accepted).
+std::string softBodyError(const TetrahedralizeResult& r, SoftMaterial material) {
+  World world;
+  SoftBodyDef def;
+  def.positions = r.positions;
+  def.tets = r.tets;
+  def.material = material;
+  try {
+    world.addSoftBody(def);
+  } catch (const InvalidArgument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+/// expectValidTetMesh, both soft body materials, and the faces of exactly one tet: the surface triangles are among
+/// them, and the others (faces next to a sliver left out inside the solid) form closed surfaces of zero volume.
+void expectSimulable(const TetrahedralizeResult& r, const Surface& s) {
+  expectValidTetMesh(r, s);
+  EXPECT_EQ(softBodyError(r, SoftMaterial::Volume), "");
+  EXPECT_EQ(softBodyError(r, SoftMaterial::NeoHookean), "");
+  std::map<std::array<uint32_t, 3>, std::array<uint32_t, 4>> faces;  // sorted face -> (uses, oriented face)
+  for (size_t t = 0; t < r.tets.size(); t += 4) {
+    for (int i = 0; i < 4; ++i) {
+      const std::array<uint32_t, 3> f = {r.tets[t + kFace[i][0]], r.tets[t + kFace[i][1]], r.tets[t + kFace[i][2]]};
+      std::array<uint32_t, 3> key = f;
+      std::sort(key.begin(), key.end());
+      auto& entry = faces[key];
+      entry = {entry[0] + 1, f[0], f[1], f[2]};
+    }
+  }
+  size_t surfaceFacesOfOneTet = 0;
+  for (size_t t = 0; t < r.surfaceTriangles.size(); t += 3) {
+    std::array<uint32_t, 3> key = {r.surfaceTriangles[t], r.surfaceTriangles[t + 1], r.surfaceTriangles[t + 2]};
+    std::sort(key.begin(), key.end());
+    const auto it = faces.find(key);
+    if (it == faces.end() || it->second[0] != 1) continue;
+    ++surfaceFacesOfOneTet;
+    faces.erase(it);
+  }
+  EXPECT_EQ(surfaceFacesOfOneTet, r.surfaceTriangles.size() / 3) << "surface triangles that are not a face of one tet";
+  std::vector<uint32_t> cracks;
+  for (const auto& [key, entry] : faces)
+    if (entry[0] == 1) cracks.insert(cracks.end(), {entry[1], entry[2], entry[3]});
+  std::map<std::pair<uint32_t, uint32_t>, int> balance;
+  for (size_t t = 0; t < cracks.size(); t += 3) {
+    for (int k = 0; k < 3; ++k) {
+      const uint32_t a = cracks[t + k], b = cracks[t + (k + 1) % 3];
+      balance[{std::min(a, b), std::max(a, b)}] += a < b ? 1 : -1;
+    }
+  }
+  int open = 0;
+  for (const auto& [edge, b] : balance) open += b != 0;
+  EXPECT_EQ(open, 0) << "the faces next to left-out slivers do not close up";
+  const double volume = tetMeshVolume(r);
+  EXPECT_LE(std::abs(mesh::closedSurfaceVolume(r.positions, cracks)), 1e-6 * volume);
+}
+
+struct SliverCase {
+  std::string name;
+  scenes::ClosedSurface mesh;
+};
+
+/// Runs every case at each resolution; returns the slivers dropped in all (r.droppedFlat).
+uint32_t expectAllSimulable(const std::vector<SliverCase>& cases, std::initializer_list<int> resolutions) {
+  uint32_t dropped = 0;
+  for (const SliverCase& c : cases) {
+    const Surface s{c.mesh.positions, c.mesh.triangles};
+    for (const int res : resolutions) {
+      SCOPED_TRACE(c.name + " resolution " + std::to_string(res));
+      const TetrahedralizeResult r = tetrahedralize(s.positions, s.triangles, {.resolution = res});
+      expectSimulable(r, s);
+      dropped += r.droppedFlat;
+    }
+  }
+  return dropped;
+}
+
+}  // namespace
+
+TEST(TetrahedralizeSlivers, ToriOfRevolutionAtSeveralSegmentCountsAndResolutions) {
+  const int shapes[][2] = {{12, 8}, {16, 8}, {16, 12}, {24, 12}, {24, 16}, {32, 8}, {32, 16}, {48, 12}};
+  uint32_t dropped = 0;
+  for (const auto& [segments, rings] : shapes) {
+    const scenes::ClosedSurface m = scenes::torus(segments, rings, 1, 0.4);
+    const Surface s{m.positions, m.triangles};
+    for (const int res : {0, 8, 16}) {
+      SCOPED_TRACE("torus(" + std::to_string(segments) + ", " + std::to_string(rings) + ") resolution " +
+                   std::to_string(res));
+      const TetrahedralizeResult r = tetrahedralize(s.positions, s.triangles, {.resolution = res});
+      expectSimulable(r, s);
+      dropped += r.droppedFlat;
+      // The hole stays open: every tet's centroid is at least as far from the axis as the inner equator's chords.
+      const double inner = (1 - 0.4) * std::cos(std::numbers::pi / segments) - 1e-4;
+      double nearest = 1e9;
+      for (size_t t = 0; t < r.tets.size(); t += 4) {
+        Eigen::Vector3d c = Eigen::Vector3d::Zero();
+        for (int k = 0; k < 4; ++k) c += vertex(r.positions, r.tets[t + k]) / 4;
+        nearest = std::min(nearest, std::hypot(c.x(), c.y()));
+      }
+      EXPECT_GT(nearest, inner);
+    }
+  }
+  EXPECT_GT(dropped, 0u) << "no slivers: the cases test nothing";
+}
+
+TEST(TetrahedralizeSlivers, ToriWithATenthOfAMillimetreOfJitter) {
+  std::vector<SliverCase> cases;
+  for (const uint32_t seed : {1u, 2u, 3u}) {
+    for (const int segments : {16, 32}) {
+      scenes::ClosedSurface m = scenes::torus(segments, 12, 0.12, 0.05);  // 24 cm across: 0.1 mm is ~1/8 of an edge
+      scenes::jitter(m, 1e-4, seed);
+      cases.push_back({"jittered torus(" + std::to_string(segments) + ", 12) seed " + std::to_string(seed), m});
+    }
+  }
+  expectAllSimulable(cases, {0, 8, 16});
+}
+
+TEST(TetrahedralizeSlivers, CylindersUvSpheresAndALathe) {
+  std::vector<SliverCase> cases;
+  for (const int segments : {12, 24, 32}) {
+    cases.push_back({"cylinder(" + std::to_string(segments) + ", 6, 3)", scenes::cylinder(segments, 6, 3)});
+    cases.push_back({"latLongSphere(" + std::to_string(segments) + ")", scenes::latLongSphere(segments, segments / 2)});
+  }
+  for (const int segments : {16, 32})
+    cases.push_back({"vase(" + std::to_string(segments) + ", 12)", scenes::vase(segments, 12)});
+  EXPECT_GT(expectAllSimulable(cases, {0, 8, 16}), 0u) << "no slivers: the cases test nothing";
+}
+
+TEST(TetrahedralizeSlivers, SubdividedBoxes) {
+  std::vector<SliverCase> cases;
+  for (const int n : {2, 4, 8}) cases.push_back({"box " + std::to_string(n) + "^3", scenes::subdividedBox(n, n, n)});
+  cases.push_back({"box 3x5x7 of 0.6x1x1.4", scenes::subdividedBox(3, 5, 7, 0.6, 1, 1.4)});
+  expectAllSimulable(cases, {0, 8, 16});
+}
+
+TEST(TetrahedralizeSlivers, KeepOutsideReturnsOnlyTetsThatAddSoftBodyAccepts) {
+  const scenes::ClosedSurface m = scenes::torus(24, 12);
+  const TetrahedralizeResult r = tetrahedralize(m.positions, m.triangles, {.resolution = 8, .keepOutside = true});
+  ASSERT_GT(r.tets.size(), 0u);
+  int refused = 0;
+  for (size_t t = 0; t < r.tets.size(); t += 4) {
+    Real volume;
+    const Vec3 p0 = vec(r.positions, r.tets[t]), p1 = vec(r.positions, r.tets[t + 1]),
+               p2 = vec(r.positions, r.tets[t + 2]), p3 = vec(r.positions, r.tets[t + 3]);
+    refused += check::tetShapeDefect(p0, p1, p2, p3, volume) != nullptr;
+  }
+  EXPECT_EQ(refused, 0);
 }

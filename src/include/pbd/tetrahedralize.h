@@ -23,7 +23,7 @@ struct TetrahedralizeOptions {
 struct TetrahedralizeResult {
   std::vector<Real> positions;         ///< x, y, z per vertex: the input surface vertices first (same indices, bit-identical), then the used interior grid points, then the used extra points.
   std::vector<uint32_t> tets;          ///< 4 vertex indices per tet; every tet has volume > 0 by pbd's convention V = (p1-p0)·((p2-p0)×(p3-p0))/6 (evaluated in Real).
-  std::vector<uint32_t> surfaceTriangles;  ///< 3 indices per boundary face (a face of exactly one tet), counter-clockwise seen from outside. Not necessarily the input triangles: the tetrahedralization is not constrained to them.
+  std::vector<uint32_t> surfaceTriangles;  ///< 3 indices per boundary face, counter-clockwise seen from outside. Not necessarily the input triangles: the tetrahedralization is not constrained to them. A face of exactly one tet, except the faces beside a zero-volume sliver left out inside the solid, which are not listed.
   uint32_t surfaceVertexCount = 0;     ///< Number of input surface vertices (= positions.size() / 3 of the input).
   uint32_t gridPointCount = 0;         ///< Interior grid points in `positions` (after the surface vertices).
   uint32_t extraPointCount = 0;        ///< Extra points in `positions` (after the grid points).
@@ -31,7 +31,7 @@ struct TetrahedralizeResult {
   uint32_t delaunayTetCount = 0;       ///< Tets of the Delaunay tetrahedralization of the convex hull, before carving.
   uint32_t outsideTetCount = 0;        ///< Tets removed because their centroid is outside the surface (winding number <= 1/2).
   uint32_t droppedLowQuality = 0;      ///< Inside tets removed because their quality is below options.minQuality.
-  uint32_t droppedFlat = 0;            ///< Inside tets removed because their volume, evaluated in Real on the output positions, is not > 0 (possible after rounding to the 2^-20 lattice).
+  uint32_t droppedFlat = 0;            ///< Inside tets removed because World::addSoftBody would refuse them (degenerate or inverted, tested on the output floats): slivers of cocircular or cospherical points, or flattened by the rounding to the 2^-20 lattice.
   uint32_t repairRemovedTets = 0;      ///< Inside tets removed, and outside tets added, to make the boundary a 2-manifold (kept tets touching only along an edge or at a vertex; see tetrahedralize.cpp).
   uint32_t repairAddedTets = 0;        ///< See repairRemovedTets.
   uint32_t mergedPoints = 0;           ///< Grid or extra points not inserted because an earlier point falls into the same lattice cell.
