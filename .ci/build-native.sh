@@ -3,8 +3,10 @@
 #   release    (default) build/native: Release, what C++ users link and what `npm run bench` measures.
 #   sanitized  build/asan: clang, RelWithDebInfo, ASan + UBSan (-fno-sanitize-recover): the GoogleTest suite that
 #              `npm test` runs, and the libFuzzer targets (tests/fuzz), which share its one sanitized build of the core.
-#   arm64      build/arm64: Release cross-compiled for 64-bit Arm (.ci/aarch64-toolchain.cmake), the GoogleTest suite
-#              run under qemu-aarch64: the NEON path of math/wide_float.h, tested on this x86 machine.
+#   arm64      build/arm64: Release cross-compiled for 64-bit Arm (.ci/aarch64-toolchain.cmake), with the tests of bits
+#              (kernels, SIMD lanes, determinism goldens; tests/CMakeLists.txt PBD_CROSS_ARCH_TESTS) that `npm test`
+#              runs under qemu-aarch64: the NEON path of math/wide_float.h, tested on this x86 machine.
+#   arm64-full build/arm64-full: the same with the whole GoogleTest suite (`npm run test:arm64`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 case "${1:-release}" in
@@ -12,8 +14,11 @@ case "${1:-release}" in
   sanitized) dir=build/asan; export CC=clang CXX=clang++
     flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DPBD_SANITIZE=ON -DPBD_BUILD_FUZZERS=ON -DPBD_BUILD_BENCH=OFF) ;;
   arm64) dir=build/arm64
+    flags=(-DCMAKE_TOOLCHAIN_FILE=.ci/aarch64-toolchain.cmake -DCMAKE_BUILD_TYPE=Release -DPBD_BUILD_BENCH=OFF
+      -DPBD_TESTS_CROSS_ARCH_ONLY=ON) ;;
+  arm64-full) dir=build/arm64-full
     flags=(-DCMAKE_TOOLCHAIN_FILE=.ci/aarch64-toolchain.cmake -DCMAKE_BUILD_TYPE=Release -DPBD_BUILD_BENCH=OFF) ;;
-  *) echo "build-native: unknown flavour '$1' (release, sanitized or arm64)" >&2; exit 2 ;;
+  *) echo "build-native: unknown flavour '$1' (release, sanitized, arm64 or arm64-full)" >&2; exit 2 ;;
 esac
 [ -f "$dir/CMakeCache.txt" ] || cmake -S . -B "$dir" "${flags[@]}" >/dev/null
 cmake --build "$dir" -j2
