@@ -9,7 +9,7 @@ import { OPTION_TYPES, WORLD_METHODS, parseSignature } from '../../../web/lib/ap
 import { createPbd } from '../../../web/lib/index.js';
 import { optionMembers } from '../../../web/lib/options.js';
 import { VECTOR_TYPES } from '../../../web/lib/vec3.js';
-import { allMembers, readDeclarations } from './dts-reader.js';
+import { allMembers, readDeclarations } from '../shared/dts-reader.js';
 
 const read = (path) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
 const { types, aliases, worldMethods, text: declarations } = readDeclarations(read('web/lib/index.d.ts'));
