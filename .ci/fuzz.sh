@@ -14,16 +14,13 @@ targets=(obj_reader_fuzz tetgen_reader_fuzz tetrahedralize_fuzz mesh_body_fuzz w
 
 bash .ci/build-native.sh sanitized || { echo "fuzz: build failed" >&2; exit 1; }
 
-failed=0
-for t in "${targets[@]}"; do
-  corpus=build/asan/fuzz/corpus/$t
-  artifacts=build/asan/fuzz/artifacts/$t
-  log=build/asan/fuzz/logs/$t.log
+# fuzz_one TARGET: runs it and writes its one-line verdict (and a failure's excerpt) to build/asan/fuzz/logs/TARGET.verdict.
+fuzz_one() {
+  local t=$1 corpus=build/asan/fuzz/corpus/$1 artifacts=build/asan/fuzz/artifacts/$1 log=build/asan/fuzz/logs/$1.log
+  local verdict=build/asan/fuzz/logs/$1.verdict dict=() start=$SECONDS status execs inputs artifact reason
   mkdir -p "$corpus" "$artifacts" build/asan/fuzz/logs
   cp -f tests/fuzz/corpus/"$t"/* "$corpus"/
-  dict=()
   [ -f tests/fuzz/"$t".dict ] && dict=(-dict=tests/fuzz/"$t".dict)
-  start=$SECONDS
   # A crash writes crash-/leak-/timeout-/oom-<sha1> into $artifacts; -print_final_stats gives the execution count.
   build/asan/tests/fuzz/"$t" "$corpus" "${dict[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$artifacts"/ >"$log" 2>&1
@@ -32,12 +29,24 @@ for t in "${targets[@]}"; do
   inputs=$(find "$corpus" -type f | wc -l)
   artifact=$(grep -oE "Test unit written to [^ ]+" "$log" | tail -1 | sed 's/Test unit written to //')
   if [ "$status" -eq 0 ] && [ -z "$artifact" ]; then
-    echo "fuzz $t: passed (${execs:-?} executions in $((SECONDS - start)) s, corpus $inputs inputs)"
+    echo "fuzz $t: passed (${execs:-?} executions in $((SECONDS - start)) s, corpus $inputs inputs)" >"$verdict"
   else
-    failed=$((failed + 1))
     reason=$(grep -m1 -oE 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer): [^(]*|runtime error: .*|FUZZ INVARIANT BROKEN: .*' "$log")
-    echo "fuzz $t: FAILED (exit $status: ${reason:-see $log}; reproducer ${artifact:-none}; log $log)"
-    grep -m1 -B2 -A25 -E 'ERROR: |runtime error: |FUZZ INVARIANT BROKEN' "$log" | sed 's/^/    /'
+    { echo "fuzz $t: FAILED (exit $status: ${reason:-see $log}; reproducer ${artifact:-none}; log $log)"
+      grep -m1 -B2 -A25 -E 'ERROR: |runtime error: |FUZZ INVARIANT BROKEN' "$log" | sed 's/^/    /'; } >"$verdict"
   fi
+}
+
+# Two targets at a time, one per core (each fuzzer is one process); verdicts printed in the targets' order.
+for t in "${targets[@]}"; do
+  rm -f build/asan/fuzz/logs/"$t".verdict
+  fuzz_one "$t" &
+  [ "$(jobs -rp | wc -l)" -ge 2 ] && wait -n
+done
+wait
+failed=0
+for t in "${targets[@]}"; do
+  cat build/asan/fuzz/logs/"$t".verdict 2>/dev/null || echo "fuzz $t: FAILED (no verdict)"
+  grep -q '^fuzz [a-z_]*: passed' build/asan/fuzz/logs/"$t".verdict 2>/dev/null || failed=$((failed + 1))
 done
 [ "$failed" -eq 0 ]

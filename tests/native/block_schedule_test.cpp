@@ -23,6 +23,7 @@
 #include "scenes/shuffle.h"
 #include "scenes/tet_cube.h"
 #include "world_internals.h"
+#include "native/long_scene.h"
 
 using namespace pbd;
 
@@ -323,6 +324,7 @@ TEST(BlockSchedule, AThreadsRangeOfBlocksHoldsAtLeastTheMinimumOfBatches) {
 }
 
 TEST(BlockSchedule, TheColourMajorLayoutGivesTheSameBitsOnAnyThreadCount) {
+  PBD_LONG_SCENE();
   // Forward passes (implicit Euler) and BDF2's forward and backward sweeps, dropped on the ground.
   for (Integrator integrator : {Integrator::ImplicitEuler, Integrator::Bdf2}) {
     auto run = [&](TaskSystem* tasks) {
@@ -482,6 +484,7 @@ TEST(BlockSchedule, TheLastCopyOutBoundsTheParticlesForTheLateContactPass) {
 // copy in, and the contacts are generated from the prediction), then lies on it with contacts (the pass apart), and
 // swings back. Unbanded (32²) and banded (64²), one iteration or three, on one thread and two.
 TEST(BlockSchedule, TheParticlePassJoinedToTheFirstCopyInChangesNoBit) {
+  PBD_LONG_SCENE();
   for (int n : {32, 64}) {
     for (int iterations : {1, 3}) {
       auto run = [&](bool joined, TaskSystem* tasks) {

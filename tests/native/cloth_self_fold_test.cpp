@@ -16,6 +16,7 @@
 #include "pbd/task_system.h"
 #include "pbd/world.h"
 #include "scenes/falling_fold.h"
+#include "native/long_scene.h"
 
 using namespace pbd;
 
@@ -162,15 +163,10 @@ TEST(ClothSelfFold, IndependentIntersectionCheckFindsACrossingAndIgnoresNeighbou
   EXPECT_FALSE(trianglesIntersect(flat, above));
 }
 
-#ifdef PBD_SANITIZED_TESTS
-// Under ASan + UBSan the 10 s take 9 minutes: the sanitized suite checks the first 3 s (the fall, the fold and the
-// failsafe at work, every code path), and the wasm suite of the same CI run checks all 10 s.
-constexpr int kFoldFrames = 180;
-#else
 constexpr int kFoldFrames = 600;
-#endif
 
 TEST(ClothSelfFold, A64ClothFoldedOntoItselfOnTheGroundKeepsItsLayersApartFor10Seconds) {
+  PBD_LONG_SCENE();
   Cloth cloth(64);
   const Real thickness = cloth.thickness();
   uint64_t selfContacts = 0, frozen = 0;
@@ -211,6 +207,7 @@ TEST(ClothSelfFold, A64ClothFoldedOntoItselfOnTheGroundKeepsItsLayersApartFor10S
 }
 
 TEST(ClothSelfFold, FailsafeAndAllRepeatBitIdenticallyOnAnyThreadCount) {
+  PBD_LONG_SCENE();
   auto run = [](unsigned workers, uint64_t& frozen) {
     std::unique_ptr<ThreadPool> pool = workers ? std::make_unique<ThreadPool>(workers) : nullptr;
     Cloth cloth(56, pool.get());  // the failsafe first acts in frame 15 or so (48 x 48 folds without it)

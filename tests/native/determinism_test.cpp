@@ -18,6 +18,7 @@
 #include "pbd/world.h"
 #include "scenes/mixed_scene.h"
 #include "scenes/scenes.h"
+#include "native/long_scene.h"
 
 using namespace pbd;
 
@@ -101,6 +102,7 @@ TEST(DeterminismMatrix, TheSceneExercisesEveryConstraintKind) {
 }
 
 TEST(DeterminismMatrix, EverySolverAndIntegratorRepeatsAndPromisedOnesMatchForAnyThreadCount) {
+  PBD_LONG_SCENE();
   const int frames = 3;
   const std::vector<Solver> solvers = allSolvers();
   const Integrator integrators[] = {Integrator::ImplicitEuler, Integrator::Bdf2};

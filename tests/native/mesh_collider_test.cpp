@@ -19,6 +19,7 @@
 #include "scenes/ball_and_floor_meshes.h"
 #include "scenes/icosphere.h"
 #include "scenes/scenes.h"
+#include "native/long_scene.h"
 
 using namespace pbd;
 
@@ -355,6 +356,7 @@ TEST(MeshCollider, BadInputIsRejectedAndTheWorldIsUnchanged) {
 // pairs are still added in particle order. Two cloths falling over a closed icosphere mesh onto an open floor mesh,
 // one onto the other (particle self-collision on), must step to the same bits on 1 to 4 threads.
 TEST(MeshCollider, AClothOverMeshesWithSelfCollisionGivesTheSameBitsOnAnyThreadCount) {
+  PBD_LONG_SCENE();
   const scenes::BallAndFloorMeshes meshes{scenes::icosphere(2, 0.25)};
   struct Run {
     uint64_t hash;

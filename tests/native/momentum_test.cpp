@@ -11,6 +11,7 @@
 #include "pbd/world.h"
 #include "scenes/icosphere.h"
 #include "scenes/measures.h"
+#include "native/long_scene.h"
 
 using namespace pbd;
 
@@ -83,6 +84,7 @@ TEST(Momentum, CoarseSubstepsKeepAngularMomentumToo) {
 // it with or without the guard (400 J of internal motion in the first frame, 600 J under BDF2), a separate problem:
 // PD's global step does not see the rigid volume, which the PBD-style pass after it enforces against PD's springs.
 TEST(Momentum, AnInflatedBalloonKeepsZeroAngularMomentumUnderEverySolver) {
+  PBD_LONG_SCENE();
   for (Solver solver : {Solver::GaussSeidel, Solver::ColouredGaussSeidel, Solver::Jacobi, Solver::Hierarchical})
   for (Integrator integrator : {Integrator::ImplicitEuler, Integrator::Bdf2}) {
     World world;

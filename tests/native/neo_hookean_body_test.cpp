@@ -9,6 +9,7 @@
 #include "pbd/errors.h"
 #include "pbd/world.h"
 #include "scenes/tet_cube.h"
+#include "native/long_scene.h"
 
 using namespace pbd;
 
@@ -99,6 +100,7 @@ double minTetVolume(const World& world, const SoftBodyDef& def, uint32_t first) 
 }  // namespace
 
 TEST(NeoHookeanBody, BarStretchesByForceLengthOverYoungsModulusArea) {
+  PBD_LONG_SCENE();
   const Real E = 1e5f;
   for (Real force : {2.0f, 5.0f}) {  // strains of 0.2 % and 0.5 %
     const double expected = force * kLength / (E * kSide * kSide);

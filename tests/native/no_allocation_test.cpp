@@ -11,6 +11,7 @@
 #include "world_internals.h"
 #include "scenes/icosphere.h"
 #include "scenes/every_kind.h"
+#include "native/long_scene.h"
 
 namespace {
 std::atomic<bool> counting{false};
@@ -31,6 +32,7 @@ void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 using namespace pbd;
 
 TEST(NoAllocation, StepNeverAllocates) {
+  PBD_LONG_SCENE();
   for (unsigned workers : {0u, 1u}) {
     ThreadPool pool(workers);
     World world(&pool);

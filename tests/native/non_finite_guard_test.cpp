@@ -8,6 +8,7 @@
 #include "pbd/task_system.h"
 #include "pbd/world.h"
 #include "scenes/scenes.h"
+#include "native/long_scene.h"
 
 using namespace pbd;
 
@@ -59,6 +60,7 @@ TEST(NonFiniteGuard, OrdinaryStepsAreNeverFlagged) {
 }
 
 TEST(NonFiniteGuard, OneNonFiniteParticleAnywhereIsFoundOnAnyThreadCount) {
+  PBD_LONG_SCENE();
   // Lone particles, so that nothing spreads the overflow: one particle's x and v turn infinite, whichever it is and
   // whichever component (the check sums four floats at a time, with a scalar tail), on one or two threads.
   for (unsigned workers : {0u, 1u}) {

@@ -15,6 +15,7 @@
 #include "scenes/scenes.h"
 #include "scenes/tet_cube.h"
 #include "solvers/projective_dynamics.h"
+#include "native/long_scene.h"
 
 using namespace pbd;
 
@@ -248,6 +249,7 @@ TEST(ProjectiveDynamics, RigidPendulumKeepsItsLengthAndPeriod) {
 }
 
 TEST(ProjectiveDynamics, SoftBodyRestsOnTheGroundWithoutCollapsing) {
+  PBD_LONG_SCENE();
   for (SoftMaterial material : {SoftMaterial::NeoHookean, SoftMaterial::Volume}) {
     World world;
     world.setSettings(pdSettings(Method::Xpbd, 10, 5, true, true));

@@ -22,6 +22,7 @@
 #include "scenes/folded_sheet.h"
 #include "world/cloth_self_collision.h"
 #include "world/self_candidate_list.h"
+#include "native/long_scene.h"
 
 using namespace pbd;
 
@@ -258,6 +259,7 @@ TEST(SelfCandidateList, EveryContactOfARolledStripIsListedWhileItHolds) {
 // reach is counted from the mean displacement. Spun at 10 rad/s (up to 8 mm a substep, every vertex its own way),
 // every substep walks, twice.
 TEST(SelfCandidateList, AFoldAtRestWalksItsTreeOncePerStep) {
+  PBD_LONG_SCENE();
   World world;
   const MeshBody sheet = scenes::foldedSheet(world, 16);
   uint32_t mostLists = 0;
@@ -298,6 +300,7 @@ TEST(SelfCandidateList, AFoldAtRestWalksItsTreeOncePerStep) {
 // fold saved mid-rest and loaded into another world, and the same fold on 2 threads, run the same bits as the
 // original while their lists hold (one list a step, no walk).
 TEST(SelfCandidateList, ARestingFoldContinuesBitIdenticallyFromASnapshotAndOnTwoThreads) {
+  PBD_LONG_SCENE();
   ThreadPool pool(1);
   World world, threaded(&pool);
   scenes::foldedSheet(world, 16);

@@ -9,10 +9,12 @@
 #include "pbd/world.h"
 #include "scenes/bunny.h"
 #include "scenes/tet_cube.h"
+#include "native/long_scene.h"
 
 using namespace pbd;
 
 TEST(SoftBunny, DroppedOnTheGroundComesToRestAndKeepsItsVolume) {
+  PBD_LONG_SCENE();
   const SurfaceMesh surface = scenes::bunny(0.05f, 0.3f);  // about 0.5 m tall, 0.3 m above the ground
   const TetrahedralizeResult mesh = tetrahedralize(surface.positions, surface.triangles, {.resolution = 10});
   World world;
@@ -52,6 +54,7 @@ TEST(SoftBunny, DroppedOnTheGroundComesToRestAndKeepsItsVolume) {
 }
 
 TEST(SoftBunny, NeoHookeanBunnyAlsoSettles) {
+  PBD_LONG_SCENE();
   const SurfaceMesh surface = scenes::bunny(0.05f, 0.1f);
   const TetrahedralizeResult mesh = tetrahedralize(surface.positions, surface.triangles, {.resolution = 8});
   World world;

@@ -17,6 +17,7 @@
 #include "schedule/element_order.h"
 #include "world/symmetric_sweep.h"
 #include "world_internals.h"
+#include "native/long_scene.h"
 
 using namespace pbd;
 
@@ -56,6 +57,7 @@ TEST(SymmetricSweep, RigidTetVolumesAloneDoNotAmplifyADisturbance) {
 }
 
 TEST(SymmetricSweep, NeoHookeanTetsDoNotAmplifyADisturbance) {
+  PBD_LONG_SCENE();
   SoftBodyDef body = tetBlock();
   body.edgeConstraints = false;
   body.material = SoftMaterial::NeoHookean;  // 1e5 Pa; 1e7 Pa still gains at 10 substeps (see the closing notes)
@@ -236,6 +238,7 @@ TEST(SymmetricSweep, Bdf2KeepsALargeRigidClothFromGainingEnergy) {
 // The sweeps of every element kind on bodies whose colours are shared out across threads (the premise, asserted):
 // tet volumes and Neo-Hookean tets on 20³-cell cubes, dihedrals on a 96² cloth. The same bits on 1 to 4 threads.
 TEST(SymmetricSweep, EveryElementKindGivesTheSameBitsOnAnyThreadCount) {
+  PBD_LONG_SCENE();
   auto build = [](World& world) {
     SoftBodyDef volume = scenes::tetCube(20, 0.5f, Vec3(-1, 0.3f, 0));
     SoftBodyDef neo = scenes::tetCube(20, 0.5f, Vec3(0.5f, 0.3f, 0));

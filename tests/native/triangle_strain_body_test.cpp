@@ -14,6 +14,7 @@
 #include "expect_error.h"
 #include "pbd/world.h"
 #include "scenes/free_space.h"
+#include "native/long_scene.h"
 
 using namespace pbd;
 
@@ -102,6 +103,7 @@ TEST(TriangleStrainBody, StrainTrianglesReplaceTheStretchAndShearEdges) {
 }
 
 TEST(TriangleStrainBody, HangingClothStaysBoundedAndStretchesNoMoreThanAnEdgeCloth) {
+  PBD_LONG_SCENE();
   // A 1 m cloth of 20 x 20 hanging from two corners under gravity, at the default 10 substeps x 1 iteration. With
   // rigid stretch, what strain is left is the solver's iteration error, so the reference is the same cloth made of
   // rigid edge constraints (measured: mean triangle stretch ~0.02 for both; the corner triangles at the pins carry
@@ -151,6 +153,7 @@ TEST(TriangleStrainBody, HangingClothStaysBoundedAndStretchesNoMoreThanAnEdgeClo
 }
 
 TEST(TriangleStrainBody, StretchAndShearStrengthsActSeparately) {
+  PBD_LONG_SCENE();
   // A 0.5 m square pinned along its first row and loaded on its last row with 2 N along axisV (a pull) and 1 N along
   // axisU (sideways). Compliances are per unit area: c = 1/(100 N/m).
   //  - Compliant stretch, rigid shear: the pull stretches the sheet uniformly by ε = (F_v / W) c = 0.04, so the
@@ -242,6 +245,7 @@ double stripStrain(bool asMesh, Real stretchCompliance, Real force) {
 }  // namespace
 
 TEST(TriangleStrainBody, StripUnderAxialLoadSettlesAtTheComplianceStrain) {
+  PBD_LONG_SCENE();
   // Expected strain from the constraint energy. A triangle of rest area A with per-area compliance c (m/N) has
   // α = c / A (1/J) and energy ½ C²/α = ½ C² A / c for each of C_xx, C_yy (same compliance) and C_xy. Stretch the
   // strip uniformly along x by ε: every triangle's F = diag(1 + ε, 1) in its rest frame (x along the strip; for the
