@@ -1,6 +1,6 @@
 // The npm package as a user gets it: `npm pack`, install the tarball into an empty project, import it by name.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -12,6 +12,17 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const npm = (args, cwd) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'],
   env: { ...process.env, npm_config_loglevel: 'error', npm_config_fund: 'false', npm_config_audit: 'false' } });
 
+it('says what it is and where it lives: licence, repository, homepage and bug tracker', () => {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  expect(pkg.license).toBe('MIT');
+  expect(readFileSync(join(root, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
+  expect(pkg.repository.url).toMatch(/^git\+https:\/\/github\.com\/[\w-]+\/[\w-]+\.git$/);
+  expect(pkg.homepage).toMatch(/^https:\/\//);
+  expect(pkg.bugs.url).toMatch(/^https:\/\/.+\/issues$/);
+  expect(pkg.peerDependencies.three).toBeDefined();
+  expect(pkg.peerDependenciesMeta.three.optional).toBe(true);
+});
+
 it('packs both builds and the types, installs into an empty project and runs from there', () => {
   const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', scratch], root))[0];
   const files = packed.files.map((f) => f.path);
@@ -20,7 +31,15 @@ it('packs both builds and the types, installs into an empty project and runs fro
     'web/lib/wasm/threaded/package.json', 'web/lib/wasm/single/pbd_wasm.mjs', 'web/lib/wasm/single/pbd_wasm.wasm']) {
     expect(files).toContain(f);
   }
-  expect(files.some((f) => f.startsWith('src/') || f.startsWith('tests/'))).toBe(false);
+  // Only the library, its builds and the user-facing documents; no test, bench, source map or C++ source.
+  const strays = files.filter((f) => !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|web\/lib\/.+)$/.test(f) ||
+    /\.(test|spec)\.|\.map$|\.(cpp|h)$/.test(f));
+  expect(strays).toEqual([]);
+  expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'CHANGELOG.md']));
+  // Two wasm builds of about 1.1 MB each: 0.9 MB packed, 2.6 MB unpacked (December 2026). A stray file or an
+  // unoptimized build would show here.
+  expect(packed.size).toBeLessThan(1.5e6);
+  expect(packed.unpackedSize).toBeLessThan(4e6);
 
   const app = join(scratch, 'app');
   execFileSync('mkdir', ['-p', app]);
