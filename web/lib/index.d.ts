@@ -791,8 +791,8 @@ export interface Pbd {
   variant: 'threaded' | 'single';
   /** Solver threads, the calling one included. */
   readonly threads: number;
-  /** The most threads setThreads can give: the pool spawned at load (min(cores, 4), or the threads asked for if
-   * more) plus the calling thread; 1 in the single-threaded build. */
+  /** The most threads setThreads can give: the pool spawned at load (min(hardwareConcurrency, 4) in a browser, 2 in
+   * Node, or the threads asked for if more) plus the calling thread; 1 in the single-threaded build. */
   readonly maxThreads: number;
   /** Changes the thread count (threaded build; capped at maxThreads). Returns the new count. */
   setThreads(n: number): number;
@@ -810,7 +810,8 @@ export interface CreatePbdOptions {
   /** Force a build. Default: 'threaded' in Node and on cross-origin isolated pages, 'single' otherwise. */
   variant?: 'threaded' | 'single';
   /** Threads including the calling one, 1..64 (threaded build). Default in a browser min(hardwareConcurrency − 1,
-   * 4), at least 1: one core is left to the page, which renders while the solver steps. In Node min(cores, 4). */
+   * 4), at least 1: one core is left to the page, which renders while the solver steps. In Node 2 (Node does not
+   * say how many cores the process may use: ask for more here). */
   threads?: number;
 }
 

@@ -145,7 +145,7 @@ function abortError() {
  * @param {{variant?: 'threaded'|'single', threads?: number}} [options]
  *   variant: force a build (default: threaded in Node and on cross-origin isolated pages, single otherwise).
  *   threads: solver threads including the calling one (threaded build only; default min(cores − 1, 4) in a
- *   browser, at least 1, and min(cores, 4) in Node; see defaultThreadCount).
+ *   browser, at least 1, and 2 in Node; see defaultThreadCount).
  * @returns {Promise<import('./index').Pbd>}
  */
 export async function createPbd(options = {}) {
