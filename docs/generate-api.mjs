@@ -16,6 +16,7 @@ function chunks(text) {
   let body = null;
   let depth = 0;
   let inDoc = false;
+  let inBodyComment = false;
   for (const line of text.split('\n')) {
     if (body === null) {
       if (inDoc || line.startsWith('/**')) {
@@ -27,7 +28,17 @@ function chunks(text) {
       body = [];
     }
     body.push(line);
-    for (const ch of line) depth += ch === '{' || ch === '(' ? 1 : ch === '}' || ch === ')' ? -1 : 0;
+    let code = line;   // the line without its comments: prose such as "in (0, 1]" opens no bracket
+    if (inBodyComment) {
+      inBodyComment = !code.includes('*/');
+      code = inBodyComment ? '' : code.slice(code.indexOf('*/') + 2);
+    }
+    code = code.replace(/\/\*.*?\*\//g, '').replace(/\/\/.*$/, '');
+    if (code.includes('/*')) {
+      inBodyComment = true;
+      code = code.slice(0, code.indexOf('/*'));
+    }
+    for (const ch of code) depth += ch === '{' || ch === '(' ? 1 : ch === '}' || ch === ')' ? -1 : 0;
     // A type alias ends at its ';' (its union members may end in '}'); a class or interface at its closing '}'.
     const isAlias = body[0].startsWith('export type ');
     if (depth === 0 && (isAlias ? /;\s*$/ : /[;}]\s*$/).test(line)) {

@@ -34,6 +34,7 @@ export const OPTION_TYPES = {
   HierarchySettings: ['levels', 'parents', 'coarseIterations'],
   TetrahedralizeOptions: ['resolution', 'minQuality', 'surfaceMargin', 'extraPoints', 'onProgress', 'signal'],
   CreatePbdOptions: ['variant', 'threads'],
+  AdvanceOptions: ['step', 'maxSteps'],
 };
 
 /**
@@ -63,6 +64,11 @@ export const WORLD_METHODS = {
   addSoftBody: 'options: SoftBodyOptions',
   addTriangleMesh: 'options: TriangleMeshOptions',
   addShapeMatching: 'options: ShapeMatchingOptions',
+};
+
+/** World methods written in JS (fixed-step.js), with no binding of their own: their signatures as in index.d.ts. */
+export const JS_WORLD_METHODS = {
+  advance: 'elapsedSeconds, options?: AdvanceOptions',
 };
 
 /** 'name?: Type[]' → { name, optional, type, array }; '...Type' → { spread: Type }. */

@@ -672,6 +672,15 @@ export declare class World {
    */
   step(dt: number): void;
   /**
+   * Steps by whole fixed steps for `elapsedSeconds` of real time, a render loop's frame time: the time left over
+   * carries to the next call, so the simulation runs at real speed on a 60 Hz or a 144 Hz display and every step has
+   * the same dt (the same bits as calling step(options.step) yourself). A frame longer than `maxSteps` steps (a hidden
+   * tab, a breakpoint) drops its excess instead of making later frames catch up. Returns the steps taken: 0 on a
+   * frame shorter than what is left of a step.
+   * @example renderer.setAnimationLoop(() => { world.advance(clock.getDelta()); renderer.render(scene, camera); });
+   */
+  advance(elapsedSeconds: number, options?: AdvanceOptions): number;
+  /**
    * What the last step did about non-finite values (`body` counts bodies in the order they were added) and how many
    * contacts it found but could not keep because their room was full (0 in any sane scene; the world never
    * allocates while stepping): ground and collider contacts, particle-particle self-collision pairs, and continuous
@@ -804,6 +813,15 @@ export interface Pbd {
   terminate(): void;
   /** The raw Emscripten module. */
   module: unknown;
+}
+
+/** Options of World.advance. */
+export interface AdvanceOptions {
+  /** Seconds per step, in (0, 1]. Default 1/60. */
+  step?: number;
+  /** The most steps one call takes, an integer in [1, 1000]. Default 4: at 1/60 s a frame of up to 1/15 s is simulated
+   * whole; a longer one runs in slow motion rather than falling further behind. */
+  maxSteps?: number;
 }
 
 export interface CreatePbdOptions {

@@ -20,6 +20,7 @@
 import { InvalidArgumentError, MeshParseError, PbdError, SnapshotError, passThrough, typedError } from './errors.js';
 import { checkOptions } from './options.js';
 import { guardModule } from './stack-guard.js';
+import { addFixedStep } from './fixed-step.js';
 import { widenWorld } from './world-methods.js';
 
 export { InvalidArgumentError, MeshParseError, PbdError, SnapshotError };
@@ -163,6 +164,7 @@ export async function createPbd(options = {}) {
   const factory = await importVariant(variant);
   const raw = await factory(moduleArgs);
   widenWorld(raw.World);                        // reads the bindings' arity: before guardModule wraps the methods
+  addFixedStep(raw.World);
   const M = guardModule(raw, typedError);       // a failing call must not leak wasm stack (stack-guard.js)
   M.configureThreads(threads, poolSize);
   return {

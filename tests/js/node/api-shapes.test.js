@@ -5,7 +5,7 @@
 // method of the table is registered with Embind with as many arguments as its positional form.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPTION_TYPES, WORLD_METHODS, parseSignature } from '../../../web/lib/api-shapes.js';
+import { JS_WORLD_METHODS, OPTION_TYPES, WORLD_METHODS, parseSignature } from '../../../web/lib/api-shapes.js';
 import { createPbd } from '../../../web/lib/index.js';
 import { optionMembers } from '../../../web/lib/options.js';
 import { VECTOR_TYPES } from '../../../web/lib/vec3.js';
@@ -60,14 +60,15 @@ describe('OPTION_TYPES', () => {
 const vectorOverload = (overloads) => overloads.find((ps) => ps.some(isVector)) ?? overloads[0];
 
 describe('WORLD_METHODS', () => {
-  it('has every World method with a vector, an optional argument or options, as its vector overload declares', () => {
+  it('has every World method with a vector, an optional argument or options, as its vector overload declares ' +
+    '(with the methods written in JS)', () => {
     const expected = {};
     for (const [name, overloads] of worldMethods) {
       const params = vectorOverload(overloads);
       if (!params.some((p) => p.optional || tableType(p.type))) continue;
       expected[name] = params.map((p) => declared(p)).join(', ');
     }
-    const table = Object.fromEntries(Object.entries(WORLD_METHODS)
+    const table = Object.fromEntries(Object.entries({ ...WORLD_METHODS, ...JS_WORLD_METHODS })
       .map(([name, signature]) => [name, parseSignature(signature).map(shown).join(', ')]));
     expect(Object.keys(expected).length).toBeGreaterThan(15);
     expect(table).toEqual(expected);
@@ -120,6 +121,15 @@ describe('the bindings', () => {
   let pbd;
   beforeAll(async () => { pbd = await createPbd({ threads: 1 }); });
   afterAll(() => pbd?.terminate());
+
+  it('register none of the methods written in JS, which the package adds to World itself', () => {
+    const bindings = read('wasm/bindings.cpp');
+    for (const name of Object.keys(JS_WORLD_METHODS)) {
+      expect(bindings, name).not.toContain(`.function("${name}"`);
+      expect(pbd.World.prototype[name], name).toBeTypeOf('function');
+      expect('argCount' in pbd.World.prototype[name], name).toBe(false);
+    }
+  });
 
   it('register every method of the table, with as many arguments as its positional form', () => {
     const bindings = read('wasm/bindings.cpp');
