@@ -84,3 +84,16 @@ export function allMembers(types, name) {
   const type = types.get(name);
   return [...type.extends.flatMap((base) => allMembers(types, base)), ...type.members];
 }
+
+/** Names of every member, property or method, of the class or interface `name` that `source` exports. */
+export function memberNames(source, name) {
+  const text = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  const head = new RegExp(`export\\s+(?:declare\\s+class|interface)\\s+${name}\\b[^{]*\\{`).exec(text);
+  if (!head) throw new Error(`dts-reader: no exported class or interface ${name}`);
+  const names = new Set();
+  for (const part of splitTopLevel(bracketBody(text, head.index + head[0].length - 1), ';')) {
+    const m = /^(?:(?:readonly|static|get)\s+)?(\w+)\s*[?(:<]/.exec(part);
+    if (m && m[1] !== 'constructor') names.add(m[1]);
+  }
+  return names;
+}
