@@ -22,11 +22,27 @@
  * A 3-vector in any of its usual shapes: `[x, y, z]`, a Float32Array or Float64Array of 3, or `{ x, y, z }` (a
  * THREE.Vector3 is one). Methods that take one also take it as three numbers x, y, z.
  */
-export type Vec3Like = [number, number, number] | Float32Array | Float64Array | { x: number; y: number; z: number };
+export type Vec3Like = [number, number, number] | Float32Array | Float64Array | {
+  /** x component, in the unit of the argument (m for a position, m/s for a velocity, N for a force...). */
+  x: number;
+  /** y component, in the same unit. */
+  y: number;
+  /** z component, in the same unit. */
+  z: number;
+};
 
 /** A rotation, as a quaternion `[x, y, z, w]`, a Float32Array or Float64Array of 4, or a THREE.Quaternion. */
 export type QuatLike = [number, number, number, number] | Float32Array | Float64Array
-  | { x: number; y: number; z: number; w: number };
+  | {
+    /** x of the vector part (sin(θ/2) times the axis's x). */
+    x: number;
+    /** y of the vector part. */
+    y: number;
+    /** z of the vector part. */
+    z: number;
+    /** Scalar part, cos(θ/2); 1 with x = y = z = 0 is the identity. */
+    w: number;
+  };
 
 /** Base class of every error the package throws for bad input or a failed request (an `Error`, `instanceof` works). */
 export declare class PbdError extends Error {}
@@ -59,9 +75,27 @@ export interface Strength {
 
 /** A region of space whose particles a body builder pins: a box (centre ± halfExtents) or a ball. */
 export type PinRegion =
-  | { shape?: 'box'; centre: Vec3Like; halfExtents: Vec3Like }
-  | { shape: 'sphere'; centre: Vec3Like; radius: number };
+  | {
+    /** An axis-aligned box, boundary included. Default 'box'. */
+    shape?: 'box';
+    /** Centre of the box in m. */
+    centre: Vec3Like;
+    /** Half its size along x, y and z in m, each >= 0. */
+    halfExtents: Vec3Like;
+  }
+  | {
+    /** A ball, boundary included. */
+    shape: 'sphere';
+    /** Centre of the ball in m. */
+    centre: Vec3Like;
+    /** Radius in m, >= 0. */
+    radius: number;
+  };
 
+/**
+ * Options of World.addCloth: a rectangular grid of columns x rows particles in the plane of axisU and axisV. Particle
+ * (c, r) starts at origin + c * spacing * axisU + r * spacing * axisV and has index firstParticle + r * columns + c.
+ */
 export interface ClothOptions {
   /** Particles along axisU, >= 2. */
   columns: number;
@@ -114,6 +148,7 @@ export interface ClothOptions {
   continuousSelfCollision?: ContinuousSelfCollision;
 }
 
+/** Options of World.addRope: a rope of `segments` links from start to end (segments + 1 particles, 0 at start). */
 export interface RopeOptions {
   /** Number of links, >= 1 (segments + 1 particles). */
   segments: number;
@@ -127,6 +162,7 @@ export interface RopeOptions {
   pinned?: number[];
   /** Particles inside any of these regions (as built) are pinned too. */
   pinRegions?: PinRegion[];
+  /** The links between neighbouring particles (compliance m/N). Default rigid. */
   stretch?: Strength;
   /** Skip-one links. Default { compliance: 1e-3, stiffness: 0.2 }. */
   bend?: Strength;
@@ -212,7 +248,12 @@ export interface TriangleMeshOptions {
   bending?: boolean;
   /** Those bending constraints. Default { compliance: 1e-4, stiffness: 0.5 }. */
   bend?: Strength;
+  /**
+   * Long-range attachments: every free particle may not move further from its nearest pinned particle than it is at
+   * rest, measured in a straight line ('euclidean') or along the mesh ('geodesic'). Needs pins. Default 'none'.
+   */
   tethers?: 'none' | 'euclidean' | 'geodesic';
+  /** >= 1: a tether allows this factor times the rest distance. Default 1. */
   tetherSlack?: number;
   /** 0 = none. > 0: the mesh must be closed; it keeps pressure x its rest volume (1 keeps it, > 1 inflates). */
   pressure?: number;
@@ -232,6 +273,7 @@ export interface MeshBody extends BodyRange {
   renderToParticle: Uint32Array;
 }
 
+/** Options of Pbd.tetrahedralize. */
 export interface TetrahedralizeOptions {
   /** Interior grid points: cells along the bounding box's longest side (0 = surface vertices only). Max 256. */
   resolution?: number;
@@ -247,6 +289,10 @@ export interface TetrahedralizeOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * What Pbd.tetrahedralize returns: a tet mesh ready for SoftBodyOptions (`positions`, `tets`), its boundary, and
+ * counts of what the tetrahedralizer did.
+ */
 export interface TetMesh {
   /** xyz per vertex: the surface vertices first (same indices), then interior points. */
   positions: Float32Array;
@@ -254,12 +300,22 @@ export interface TetMesh {
   tets: Uint32Array;
   /** The tet mesh's boundary, 3 indices per triangle, counter-clockwise from outside. */
   surfaceTriangles: Uint32Array;
+  /** Input surface vertices: the first surfaceVertexCount vertices of positions, at their input indices. */
   surfaceVertexCount: number;
+  /** Interior grid points in positions (after the surface vertices); 0 with resolution 0. */
   gridPointCount: number;
+  /** Tets of the Delaunay tetrahedralization of the points' convex hull, before carving. */
   delaunayTetCount: number;
+  /** Tets removed because their centroid lies outside the surface (winding number <= 1/2). */
   outsideTetCount: number;
+  /** Inside tets removed because their quality was below minQuality. */
   droppedLowQuality: number;
+  /** Inside tets removed as flat or inverted: World.addSoftBody would refuse them. */
   droppedFlat: number;
+  /**
+   * Surface vertices in no kept tet: 0 for well-shaped input (a tiny feature can lose its vertex). addSoftBody
+   * rejects a vertex in no tet, so leave those out when this is > 0.
+   */
   unusedSurfaceVertices: number;
 }
 
@@ -270,7 +326,9 @@ export declare class Embedding {
   update(world: World, firstParticle: number): void;
   /** Zero-copy view of the render positions, xyz per render vertex. */
   positions(): Float32Array;
+  /** Render vertices: the length of positions() is 3 times this. */
   vertexCount(): number;
+  /** Frees the embedding's wasm memory. The object is unusable afterwards. */
   delete(): void;
 }
 
@@ -280,17 +338,23 @@ export declare class Embedding {
  * bend.
  */
 export interface BodyRange {
+  /** Index of the body's first particle. */
   firstParticle: number;
+  /** Particles the body added. */
   particleCount: number;
+  /** Index of the body's first distance constraint (numbered as by addDistanceConstraint). */
   firstConstraint: number;
+  /** Distance constraints the body added. */
   constraintCount: number;
   /** Tethers the body added. */
   tetherCount: number;
   /** The body's dihedral constraints are [firstDihedral, firstDihedral + dihedralCount). */
   firstDihedral: number;
+  /** Dihedral constraints the body added. */
   dihedralCount: number;
   /** The body's tet volume constraints are [firstVolume, firstVolume + volumeCount). */
   firstVolume: number;
+  /** Tet volume constraints the body added. */
   volumeCount: number;
   /** The body's index (setBodyMaterial, lastStepReport().body): bodies are numbered in the order added, and every
    * addParticle / addParticles call adds one too. */
@@ -324,16 +388,10 @@ export interface DistanceOptions extends Strength {
   restLength?: number;
   /** With maxLength: the constraint is unilateral and only acts outside [minLength, maxLength]. */
   minLength?: number;
+  /** Upper length in m, >= minLength. Default: restLength if given, else minLength. */
   maxLength?: number;
 }
 
-/**
- * A body's contact material, combined with the surface's (a collider's or the ground's) at every contact:
- * friction μ = sqrt(μ_body · μ_surface) (geometric mean: a material on itself keeps its own μ, anything on ice
- * slides) and restitution e = max(e_body, e_surface) (either side may bounce). The static coefficient μ_s (holds a
- * resting contact in place) and the dynamic μ_d (`friction`, brakes a sliding one) are each mixed by the same mean.
- * The defaults leave the surface's values exactly.
- */
 /**
  * Continuous self-collision of one cloth or triangle-mesh body, for thin cloth folding onto itself: every substep each
  * vertex's path is tested against the body's own triangles and each edge's against its edges (continuous
@@ -351,6 +409,13 @@ export interface ContinuousSelfCollision {
   thickness?: number;
 }
 
+/**
+ * A body's contact material, combined with the surface's (a collider's or the ground's) at every contact:
+ * friction μ = sqrt(μ_body · μ_surface) (geometric mean: a material on itself keeps its own μ, anything on ice
+ * slides) and restitution e = max(e_body, e_surface) (either side may bounce). The static coefficient μ_s (holds a
+ * resting contact in place) and the dynamic μ_d (`friction`, brakes a sliding one) are each mixed by the same mean.
+ * The defaults leave the surface's values exactly.
+ */
 export interface ContactMaterial {
   /** Dynamic Coulomb coefficient μ_d >= 0, or -1 (default) for the surface's own. */
   friction?: number;
@@ -368,7 +433,9 @@ export interface ContactMaterial {
   thickness?: number;
 }
 
+/** The ground: an infinite plane y = height with normal +Y that every particle collides with (World.setGround). */
 export interface GroundSettings {
+  /** false: no ground contacts. Default true. */
   enabled?: boolean;
   /** The plane y = height, m. Default 0. */
   height?: number;
@@ -462,15 +529,19 @@ export declare class World {
   /** Gravity in m/s². Default [0, -9.81, 0]. */
   setGravity(x: number, y: number, z: number): void;
   setGravity(gravity: Vec3Like): void;
+  /** Gravity in m/s², as [x, y, z]. */
   getGravity(): [number, number, number];
   /** 'pbd': stiffness with the iteration-count correction; 'xpbd': compliance. Default 'xpbd'. */
   setMethod(method: 'pbd' | 'xpbd'): void;
+  /** The constraint method (see setMethod). */
   getMethod(): 'pbd' | 'xpbd';
   /** Substeps per step(dt), in [1, 1000]. Default 10. */
   setSubsteps(n: number): void;
+  /** Substeps per step(dt). */
   getSubsteps(): number;
   /** Projection passes per substep, in [1, 1000]. Default 1. */
   setIterations(n: number): void;
+  /** Projection passes per substep. */
   getIterations(): number;
   /**
    * How the projections of one iteration are ordered: 'gauss-seidel' (serial, in the order constraints were added:
@@ -490,21 +561,25 @@ export declare class World {
    * global solve. Implicit: stable at any stiffness, soft at few iterations. Bit-identical on any thread count).
    */
   setSolver(solver: 'gauss-seidel' | 'jacobi' | 'coloured-gauss-seidel' | 'hierarchical' | 'projective-dynamics'): void;
+  /** The projection order (see setSolver). */
   getSolver(): 'gauss-seidel' | 'jacobi' | 'coloured-gauss-seidel' | 'hierarchical' | 'projective-dynamics';
   /**
    * The 'hierarchical' solver's hierarchy; missing fields keep their values. Rebuilt at the next step (and whenever
    * particles, distance constraints or pins change).
    */
   setHierarchy(settings: HierarchySettings): void;
+  /** The 'hierarchical' solver's settings, every field filled in. */
   getHierarchy(): Required<HierarchySettings>;
   /**
    * 'implicit-euler' (first order, default) or 'bdf2' (second order: less numerical damping; falls back to Euler for
    * one substep whenever there is no history, e.g. after adding or moving particles).
    */
   setIntegrator(integrator: 'implicit-euler' | 'bdf2'): void;
+  /** The time integrator (see setIntegrator). */
   getIntegrator(): 'implicit-euler' | 'bdf2';
   /** Jacobi's relaxation ω in (0, 2). Default 1. */
   setJacobiRelaxation(omega: number): void;
+  /** Jacobi's relaxation ω, in (0, 2). */
   getJacobiRelaxation(): number;
   /** Record the distance constraints' residual after every projection pass (costs one extra evaluation per pass). */
   setRecordResiduals(on: boolean): void;
@@ -525,6 +600,7 @@ export declare class World {
    * on. Default { enabled: false, radius: 0.01 }.
    */
   setSelfCollision(settings: SelfCollisionSettings): void;
+  /** Particle-particle self-collision's settings, every field filled in. */
   getSelfCollision(): Required<SelfCollisionSettings>;
   /** Pairs the last substep's self-collision kept apart. */
   selfCollisionPairCount(): number;
@@ -534,28 +610,37 @@ export declare class World {
    * through a collider of thickness t (use t / (k h), k >= 1, h = dt / substeps).
    */
   setMaxSpeed(metresPerSecond: number): void;
+  /** The velocity clamp in m/s; 0 = off. */
   getMaxSpeed(): number;
   /** Bodies added so far (every add* of a body or of particles adds one). */
   bodyCount(): number;
   /** Changes the given fields of a body's contact material (see ContactMaterial); takes effect at the next step. */
   setBodyMaterial(body: number, material: ContactMaterial): void;
+  /**
+   * Body `body`'s contact material, every field filled in (-1 for a friction left to the surface, or a staticFriction
+   * left to `friction`). Throws an Error naming `body` if it is out of range.
+   */
   getBodyMaterial(body: number): Required<ContactMaterial>;
   /**
    * Changes the given fields of a cloth or triangle-mesh body's continuous self-collision; throws for other bodies.
    * Takes effect at the next step.
    */
   setContinuousSelfCollision(body: number, settings: ContinuousSelfCollision): void;
+  /** A cloth or triangle-mesh body's continuous self-collision settings, every field filled in; throws for others. */
   getContinuousSelfCollision(body: number): Required<ContinuousSelfCollision>;
   /** Point–triangle and edge–edge pairs the last substep's continuous self-collision kept apart. */
   continuousSelfContactCount(): number;
   /** Global linear damping in 1/s, >= 0. */
   setLinearDamping(perSecond: number): void;
+  /** Global linear damping in 1/s. */
   getLinearDamping(): number;
   /** Damping of non-rigid motion per frame (Müller 2006), in [0, 1]. */
   setRigidDamping(k: number): void;
+  /** Damping of non-rigid motion, in [0, 1]. */
   getRigidDamping(): number;
   /** Changes the given fields of the ground plane. */
   setGround(ground: GroundSettings): void;
+  /** The ground plane's settings, every field filled in. */
   getGround(): Required<GroundSettings>;
 
   /** Adds a particle; inverseMass 0 pins it. Returns its index. */
@@ -583,6 +668,7 @@ export declare class World {
    * 1/(N m) per radian². Returns its index. Degenerate triangles are rejected.
    */
   addDihedralConstraint(p0: number, p1: number, p2: number, p3: number, options?: DihedralOptions): number;
+  /** Dihedral constraints in the world (addDihedralConstraint and bodies' bending), numbered 0 .. count - 1. */
   dihedralConstraintCount(): number;
   /** Sets compliance and stiffness of distance constraints [first, first + count). */
   setDistanceStrength(first: number, count: number, compliance: number, stiffness: number): void;
@@ -602,7 +688,12 @@ export declare class World {
    * set or built: for strain triangles the compliance per unit area, as given. Throws an Error naming `kind` or
    * `constraint` if it is unknown or out of range.
    */
-  getConstraintStrength(kind: ConstraintKind, constraint: number): { compliance: number; stiffness: number };
+  getConstraintStrength(kind: ConstraintKind, constraint: number): {
+    /** XPBD compliance, >= 0, in the kind's units (see setConstraintStrength). */
+    compliance: number;
+    /** PBD stiffness, in [0, 1]. */
+    stiffness: number;
+  };
   /**
    * A Neo-Hookean soft body's material, as addSoftBody's youngsModulus (Pa, > 0), poissonRatio (in (-1, 0.5)) and
    * materialStiffness (PBD, in [0, 1]): every Neo-Hookean tet of `body` (BodyRange.body) gets the compliances
@@ -615,6 +706,7 @@ export declare class World {
    * valid only if neither lies in it). Its colour is freed; no other constraint is recoloured.
    */
   removeDistanceConstraint(constraint: number): void;
+  /** Distance constraints in the world (addDistanceConstraint and bodies'), numbered 0 .. count - 1. */
   distanceConstraintCount(): number;
   /** Pulls a particle to a world point (m); returns a handle. Default strength: rigid. */
   addAttachment(particle: number, x: number, y: number, z: number, options?: Strength): number;
@@ -622,6 +714,7 @@ export declare class World {
   /** The particle is moved there over the next step, linearly across its substeps (drag it every frame). */
   setAttachmentTarget(attachment: number, x: number, y: number, z: number): void;
   setAttachmentTarget(attachment: number, target: Vec3Like): void;
+  /** Removes an attachment; a later addAttachment may reuse its handle. */
   removeAttachment(attachment: number): void;
 
   /** Adds a collider; returns its index. */
@@ -642,10 +735,14 @@ export declare class World {
    * The last step's contacts() are cleared with it.
    */
   removeCollider(collider: number): void;
+  /** Colliders in the world; they are numbered 0 .. count - 1. */
   colliderCount(): number;
 
+  /** Adds a rectangular cloth; returns where it landed. */
   addCloth(options: ClothOptions): BodyRange;
+  /** Adds a rope; returns where it landed. */
   addRope(options: RopeOptions): BodyRange;
+  /** Adds a tet-mesh soft body; returns where it landed. Rejects inverted or flat tets and vertices in no tet. */
   addSoftBody(options: SoftBodyOptions): BodyRange;
   /** Cloth, shell or balloon from a render mesh (welded). */
   addTriangleMesh(options: TriangleMeshOptions): MeshBody;
@@ -663,6 +760,7 @@ export declare class World {
   globalVolume(k: number): number;
   /** Its rest volume, m³. */
   globalRestVolume(k: number): number;
+  /** Tet volume constraints (soft bodies with material 'volume'). */
   volumeConstraintCount(): number;
 
   /**
@@ -698,11 +796,34 @@ export declare class World {
    * the fallback after a list with a skin went stale within 4 substeps or did not fit.
    */
   lastStepReport(): {
-    rolledBack: boolean; nonFiniteCount: number; particle: number; body: number;
-    droppedContacts: number; droppedSelfCollisionPairs: number; droppedSelfContacts: number;
-    selfCandidates: number; selfContactsFound: number; selfFrozenParticles: number;
-    selfCandidateLists: number; selfTreeWalks: number;
-    selfCollisionSearches: number; selfCollisionSearchesWithoutSkin: number;
+    /** true: the step produced NaN or Inf and was undone (the world is as it was before the step). */
+    rolledBack: boolean;
+    /** Particles whose position or velocity became non-finite. */
+    nonFiniteCount: number;
+    /** The first of them (lowest index); meaningful when rolledBack. */
+    particle: number;
+    /** The body that particle belongs to (BodyRange.body). */
+    body: number;
+    /** Ground and collider contacts dropped because their room was full, summed over the substeps. */
+    droppedContacts: number;
+    /** Particle-particle self-collision pairs dropped (room: 8 per particle), summed over the substeps. */
+    droppedSelfCollisionPairs: number;
+    /** Continuous self-collision contacts dropped (room: 4 per vertex and edge), summed over the substeps. */
+    droppedSelfContacts: number;
+    /** Point-triangle and edge-edge pairs continuous self-collision's broad phase passed to its narrow phase. */
+    selfCandidates: number;
+    /** Of those, the pairs that came within the thickness (kept or dropped). */
+    selfContactsFound: number;
+    /** Particles continuous self-collision's failsafe put back where their substep started. */
+    selfFrozenParticles: number;
+    /** Candidate lists continuous self-collision's broad phase made (one per surface and step in a calm scene). */
+    selfCandidateLists: number;
+    /** Walks of its BVH made without a list (0 while the list holds). */
+    selfTreeWalks: number;
+    /** Particle self-collision's pair searches (0 while its neighbour list holds). */
+    selfCollisionSearches: number;
+    /** Of those, the searches without a skin (pairs within 2 radius only). */
+    selfCollisionSearchesWithoutSkin: number;
   };
   /** When on, every step measures where its time goes (lastStepTimings). Off by default. */
   setStepTimings(on: boolean): void;
@@ -715,8 +836,20 @@ export declare class World {
    * sweeps (setRecordResiduals; 0 in a step that does not record).
    */
   lastStepTimings(): {
-    integrateMs: number; colliderContactsMs: number; broadPhaseMs: number; narrowPhaseMs: number; solveMs: number;
-    residualMs: number; totalMs: number;
+    /** Forces, damping, prediction, velocity update and the once-per-step refreshes, in ms. */
+    integrateMs: number;
+    /** Ground and collider contacts, in ms. */
+    colliderContactsMs: number;
+    /** Self-collision's candidate search, in ms. */
+    broadPhaseMs: number;
+    /** Self-collision's continuous tests, in ms. */
+    narrowPhaseMs: number;
+    /** The constraint iterations (and the prediction, where the coloured solver runs it), in ms. */
+    solveMs: number;
+    /** The convergence record's sweeps, in ms (0 in a step that does not record). */
+    residualMs: number;
+    /** The whole step, in ms. */
+    totalMs: number;
   };
 
   /**
@@ -741,6 +874,7 @@ export declare class World {
   velocities(): Float32Array;
   /** 1/kg per particle, 0 = pinned. A live view. */
   inverseMasses(): Float32Array;
+  /** Particles in the world. */
   particleCount(): number;
   /** Every constraint of every kind (distances, elements, clusters, volumes, tethers, attachments); not contacts. */
   constraintCount(): number;
@@ -758,8 +892,11 @@ export declare class World {
   delete(): void;
 }
 
+/** The loaded module: what createPbd() resolves to. */
 export interface Pbd {
+  /** The World class: `new pbd.World()` makes a world (free it with `world.delete()`). */
   World: typeof World;
+  /** The Embedding class: `new pbd.Embedding(tetPositions, tets, renderPositions)` (free it with `delete()`). */
   Embedding: typeof Embedding;
   /**
    * Tetrahedralizes the solid bounded by a closed, consistently oriented triangle surface (incremental Delaunay with
@@ -771,15 +908,33 @@ export interface Pbd {
    * Parses Wavefront OBJ text (polygons fan-triangulated). Malformed text throws a MeshParseError naming the line;
    * a `text` that is not a string, an InvalidArgumentError.
    */
-  readObj(text: string): { positions: Float32Array; triangles: Uint32Array };
+  readObj(text: string): {
+    /** xyz per vertex, in the file's units and order. */
+    positions: Float32Array;
+    /** 3 vertex indices per triangle, 0-based, in the file's winding order. */
+    triangles: Uint32Array;
+  };
   /**
    * Merges vertices closer than `tolerance` (default 1e-6; 0 = exact duplicates): UV seams and split normals become
    * one vertex, so a render mesh becomes closed. `renderToParticle` maps each input vertex to its welded vertex.
    */
-  weldVertices(positions: ArrayLike<number>, triangles: ArrayLike<number>, tolerance?: number):
-    { positions: Float32Array; triangles: Uint32Array; renderToParticle: Uint32Array; removedTriangles: number };
+  weldVertices(positions: ArrayLike<number>, triangles: ArrayLike<number>, tolerance?: number): {
+    /** xyz per welded vertex, each at the position of its group's lowest-index input vertex. */
+    positions: Float32Array;
+    /** 3 welded-vertex indices per kept triangle, in input order and winding. */
+    triangles: Uint32Array;
+    /** Per input vertex, the index of its welded vertex. */
+    renderToParticle: Uint32Array;
+    /** Input triangles dropped because two of their corners merged. */
+    removedTriangles: number;
+  };
   /** Parses TetGen .node and .ele texts. Malformed text throws a MeshParseError naming the file and line. */
-  readTetGen(nodeText: string, eleText: string): { positions: Float32Array; tets: Uint32Array };
+  readTetGen(nodeText: string, eleText: string): {
+    /** xyz per node, in the file's units and order. */
+    positions: Float32Array;
+    /** 4 node indices per tet, 0-based (of 10-node tets, the 4 corners). */
+    tets: Uint32Array;
+  };
   /**
    * Renumbers a soft body's vertices along a Hilbert curve of their positions (deterministic) and sorts its tets by
    * their smallest vertex, so that the solver's memory reads follow the mesh: for large meshes from a tetrahedralizer
@@ -788,14 +943,32 @@ export interface Pbd {
    * `world.addSoftBody(def)`, old vertex v is particle `firstParticle + particleOfVertex[v]` (for an Embedding built
    * on the old mesh, build it on `def` instead). Only positions, tets and pinned are checked here.
    */
-  reorderSoftBody<T extends SoftBodyOptions>(def: T):
-    { def: T & { positions: Float32Array; tets: Uint32Array }; particleOfVertex: Uint32Array };
+  reorderSoftBody<T extends SoftBodyOptions>(def: T): {
+    /** A shallow copy of `def` with positions, tets and pinned reordered. */
+    def: T & {
+      /** xyz per vertex, in the new order. */
+      positions: Float32Array;
+      /** 4 new vertex indices per tet, sorted by their smallest vertex; each tet keeps its orientation. */
+      tets: Uint32Array;
+    };
+    /** Per old vertex, its new index. */
+    particleOfVertex: Uint32Array;
+  };
   /**
    * The same for a triangle mesh's render vertices (triangles keep their winding). Old render vertex v is then
    * particle `firstParticle + renderToParticle[particleOfVertex[v]]` of the body `addTriangleMesh(def)` returns.
    */
-  reorderTriangleMesh<T extends TriangleMeshOptions>(def: T):
-    { def: T & { positions: Float32Array; triangles: Uint32Array }; particleOfVertex: Uint32Array };
+  reorderTriangleMesh<T extends TriangleMeshOptions>(def: T): {
+    /** A shallow copy of `def` with positions, triangles and pinned reordered. */
+    def: T & {
+      /** xyz per render vertex, in the new order. */
+      positions: Float32Array;
+      /** 3 new render-vertex indices per triangle, winding kept. */
+      triangles: Uint32Array;
+    };
+    /** Per old render vertex, its new index. */
+    particleOfVertex: Uint32Array;
+  };
   /** The build that was loaded. */
   variant: 'threaded' | 'single';
   /** Solver threads, the calling one included. */
@@ -824,6 +997,7 @@ export interface AdvanceOptions {
   maxSteps?: number;
 }
 
+/** Options of createPbd. */
 export interface CreatePbdOptions {
   /** Force a build. Default: 'threaded' in Node and on cross-origin isolated pages, 'single' otherwise. */
   variant?: 'threaded' | 'single';
@@ -836,5 +1010,10 @@ export interface CreatePbdOptions {
 /** Loads the WebAssembly module. */
 export declare function createPbd(options?: CreatePbdOptions): Promise<Pbd>;
 /** Which build createPbd() would pick here, and why. */
-export declare function preferredVariant(): { variant: 'threaded' | 'single'; reason: string };
+export declare function preferredVariant(): {
+  /** The build: 'threaded' in Node and on cross-origin isolated pages, 'single' otherwise. */
+  variant: 'threaded' | 'single';
+  /** Why, in words (e.g. how to serve the page to get threads). */
+  reason: string;
+};
 export default createPbd;

@@ -24,8 +24,15 @@ export declare function refreshGeometry(geometry: BufferGeometry): void;
 export declare class PbdBodyMesh extends Mesh {
   constructor(world: World, range: { firstParticle: number; particleCount: number }, geometry: BufferGeometry,
     material?: Material);
+  /** The world the body lives in. */
   readonly world: World;
-  readonly range: { firstParticle: number; particleCount: number };
+  /** The body's particles: [firstParticle, firstParticle + particleCount). */
+  readonly range: {
+    /** Index of the body's first particle in the world. */
+    firstParticle: number;
+    /** Particles of the body. */
+    particleCount: number;
+  };
   /** True after dispose(). */
   readonly disposed: boolean;
   /** Once per rendered frame, after world.step(): follows the particles, recomputes normals and bounds. Re-fetches the
@@ -33,7 +40,7 @@ export declare class PbdBodyMesh extends Mesh {
   update(): void;
   /** The body's particle nearest to a point in simulation coordinates (-1 for an empty body). */
   nearestParticle(point: Vector3): number;
-  /** A copy of particle i's position. */
+  /** A copy of the position of world particle i, m, written into `target` if one is given. */
   particlePosition(i: number, target?: Vector3): Vector3;
   /** Frees the geometry, the material if the mesh created it, and any wasm memory it holds (an Embedding); removes
    * it from its parent. The particles stay in the world (world.delete() frees them). */
@@ -42,7 +49,10 @@ export declare class PbdBodyMesh extends Mesh {
 
 /** A rectangular cloth: `new PbdCloth(world, options)` adds it to the world and draws it. */
 export declare class PbdCloth extends PbdBodyMesh {
-  constructor(world: World, options: ClothOptions, view?: { material?: Material });
+  constructor(world: World, options: ClothOptions, view?: {
+    /** Default: a double-sided MeshStandardMaterial, disposed with the mesh. */
+    material?: Material;
+  });
   /** What world.addCloth returned. */
   readonly body: BodyRange;
 }
@@ -52,20 +62,37 @@ export declare class PbdCloth extends PbdBodyMesh {
  * holds an Embedding in wasm memory: call dispose(); in development a FinalizationRegistry warns if you forget).
  */
 export declare class PbdSoftBody extends PbdBodyMesh {
-  constructor(world: World, options: SoftBodyOptions,
-    view?: { material?: Material; renderGeometry?: BufferGeometry; pbd?: Pbd });
+  constructor(world: World, options: SoftBodyOptions, view?: {
+    /** Default: a double-sided MeshStandardMaterial, disposed with the mesh. */
+    material?: Material;
+    /** Drawn instead of the tet surface, embedded in the tets (same coordinates as options.positions); cloned. */
+    renderGeometry?: BufferGeometry;
+    /** What createPbd() resolved to: needed with renderGeometry, for its Embedding. */
+    pbd?: Pbd;
+  });
+  /** What world.addSoftBody returned. */
   readonly body: BodyRange;
   /** The render mesh's embedding, or null when drawing the tet surface. */
   readonly embedding: Embedding | null;
 }
 
 /** A mesh's vertex positions in world space (through matrixWorld) and its triangles (0, 1, 2... if non-indexed). */
-export declare function meshArrays(mesh: Mesh): { positions: Float32Array; triangles: Uint32Array };
+export declare function meshArrays(mesh: Mesh): {
+  /** xyz per vertex in world space, a copy. */
+  positions: Float32Array;
+  /** 3 vertex indices per triangle, a copy of the index (0, 1, 2... if non-indexed). */
+  triangles: Uint32Array;
+};
 
 /** A cloth, shell or balloon from a three.js Mesh (welded; see World.addTriangleMesh), drawn over its particles. */
 export declare function clothFromMesh(world: World, mesh: Mesh,
-  options?: Omit<TriangleMeshOptions, 'positions' | 'triangles'>, view?: { material?: Material }):
-  PbdBodyMesh & { body: MeshBody };
+  options?: Omit<TriangleMeshOptions, 'positions' | 'triangles'>, view?: {
+    /** Default: a double-sided MeshStandardMaterial, disposed with the mesh. */
+    material?: Material;
+  }): PbdBodyMesh & {
+    /** What world.addTriangleMesh returned. */
+    body: MeshBody;
+  };
 
 /**
  * A soft body from a closed three.js Mesh: welded, tetrahedralized (synchronous: use a Worker for big meshes),
@@ -73,12 +100,24 @@ export declare function clothFromMesh(world: World, mesh: Mesh,
  */
 export declare function softBodyFromMesh(pbd: Pbd, world: World, mesh: Mesh,
   options?: Omit<SoftBodyOptions, 'positions' | 'tets'> & Omit<TetrahedralizeOptions, 'extraPoints'> &
-    { weldTolerance?: number },
-  view?: { material?: Material }): PbdSoftBody;
+    {
+      /** Vertices closer than this (m) are welded before tetrahedralizing. Default 1e-6. */
+      weldTolerance?: number;
+    },
+  view?: {
+    /** Default: a double-sided MeshStandardMaterial, disposed with the mesh. */
+    material?: Material;
+  }): PbdSoftBody;
 
 /** The particle nearest to a raycast hit on a PbdBodyMesh, or null if the hit is not on one. */
-export declare function pickParticle(intersection: Intersection | undefined):
-  { mesh: PbdBodyMesh; particle: number; point: Vector3 } | null;
+export declare function pickParticle(intersection: Intersection | undefined): {
+  /** The body mesh that was hit. */
+  mesh: PbdBodyMesh;
+  /** The body's particle nearest to the hit point, as a world particle index. */
+  particle: number;
+  /** A copy of the hit point, m. */
+  point: Vector3;
+} | null;
 
 /** Warnings about adapter objects garbage-collected without dispose() (on by default). */
 export declare function setLeakWarnings(on: boolean): void;
