@@ -6,6 +6,8 @@ export const isolationHeaders = {
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
 
+// The demo imports the package by name ('pbd-wasm', 'pbd-wasm/three'), as an app would: Vite resolves a package's
+// own name through its package.json "exports" (self-reference), in dev, build and workers alike, so no alias.
 export default defineConfig({
   root: 'web',
   server: { headers: isolationHeaders },

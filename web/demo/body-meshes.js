@@ -1,7 +1,7 @@
 // The page's three.js objects for a gallery scene: one mesh (or line set) per drawable, over the positions of its
 // world (a view of the shared wasm memory, or the last transferred copy), and one mesh per collider.
 import * as THREE from 'three';
-import { createClothGeometry, createMeshGeometry, refreshGeometry, setGeometryPositions } from '../lib/three.js';
+import { createClothGeometry, createMeshGeometry, refreshGeometry, setGeometryPositions } from 'pbd-wasm/three';
 
 const STYLES = {
   cloth: { color: 0xd9603b, side: THREE.DoubleSide, roughness: 0.8 },

@@ -1,7 +1,7 @@
 // The mouse (or touch): grab the particle under the cursor, drag it on a camera-facing plane and throw it on release;
 // or, on a draggable collider, move the collider. Ctrl/Cmd-click pins or unpins the particle under the cursor.
 import * as THREE from 'three';
-import { nearestParticle } from '../lib/three/nearest-particle.js';
+import { nearestParticle } from 'pbd-wasm/three';
 
 export class Pointer {
   /**
@@ -34,7 +34,7 @@ export class Pointer {
 
   /** The drawable's particle nearest to a point: the whole range is searched (picking happens once per click). */
   nearest(drawable, point) {
-    return nearestParticle(this.positions(drawable.worldIndex), drawable.firstParticle, drawable.particleCount, point);
+    return nearestParticle(this.positions(drawable.worldIndex), drawable, point);
   }
 
   down(event) {

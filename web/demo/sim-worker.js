@@ -1,7 +1,7 @@
 // The simulation runs here, off the main thread: it builds the gallery scene the page asked for (scene-host.js) and
 // steps its worlds at 60 Hz. With the threaded build the page reads the particle positions straight out of the
 // shared wasm memory; with the single-threaded build each frame's positions are transferred.
-import { createPbd } from '../lib/index.js';
+import { createPbd } from 'pbd-wasm';
 import { SOFT_BUNNY } from './cloth-scene.js';
 import { DROP, prepareDroppedMesh } from './dropped-mesh.js';
 import { ResidualRecord } from './residual-record.js';

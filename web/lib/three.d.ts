@@ -119,6 +119,16 @@ export declare function pickParticle(intersection: Intersection | undefined): {
   point: Vector3;
 } | null;
 
+/**
+ * The particle of `range` nearest to `point`, as a world particle index (not relative to the range): the first of
+ * equally near ones, -1 when range.particleCount is 0. `positions` holds xyz per particle, m (world.positions() or a
+ * copy of it); `point` is in simulation coordinates, m (any {x, y, z}, e.g. a raycast hit's point). It checks every
+ * particle of the range: call it once per click, not per frame. For picking without a PbdBodyMesh, e.g. a world in a
+ * Worker drawn with createMeshGeometry; on a PbdBodyMesh, pickParticle does this.
+ */
+export declare function nearestParticle(positions: ArrayLike<number>,
+  range: { firstParticle: number; particleCount: number }, point: { x: number; y: number; z: number }): number;
+
 /** Warnings about adapter objects garbage-collected without dispose() (on by default). */
 export declare function setLeakWarnings(on: boolean): void;
 

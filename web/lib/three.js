@@ -11,7 +11,8 @@
  * // every frame: world.step(1 / 60); cloth.update();
  *
  * One module per feature: geometry over particle views (geometry.js), body meshes (pbd-cloth.js, pbd-soft-body.js,
- * body-mesh.js), bodies made from a three.js Mesh (from-mesh.js), raycast picking (picking.js), leak warnings.
+ * body-mesh.js), bodies made from a three.js Mesh (from-mesh.js), raycast picking (picking.js, nearest-particle.js),
+ * leak warnings.
  */
 export {
   createClothGeometry, createMeshGeometry, createSoftBodyGeometry, refreshGeometry, setGeometryPositions,
@@ -22,4 +23,5 @@ export { PbdCloth } from './three/pbd-cloth.js';
 export { PbdSoftBody } from './three/pbd-soft-body.js';
 export { clothFromMesh, meshArrays, softBodyFromMesh } from './three/from-mesh.js';
 export { pickParticle } from './three/picking.js';
+export { nearestParticle } from './three/nearest-particle.js';
 export { setLeakWarnings } from './three/leak-warning.js';

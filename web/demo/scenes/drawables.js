@@ -1,6 +1,6 @@
 // What a gallery scene asks the page to draw: plain objects (they cross from the worker to the page by postMessage)
 // naming a world, a particle range and its triangles or segments, all indices relative to the range's first particle.
-import { gridTriangles, tetSurfaceTriangles } from '../../lib/three/topology.js';
+import { gridTriangles, tetSurfaceTriangles } from 'pbd-wasm/three';
 
 /** A columns x rows cloth as built by addCloth (UVs from the grid). */
 export function gridDrawable(world, range, columns, rows, style, label) {

@@ -47,7 +47,7 @@ export class PbdBodyMesh extends Mesh {
   /** The body's particle nearest to `point` (simulation coordinates), or -1 for an empty body. */
   nearestParticle(point) {
     this.checkAlive('nearestParticle');
-    return nearestParticle(this.world.positions(), this.range.firstParticle, this.range.particleCount, point);
+    return nearestParticle(this.world.positions(), this.range, point);
   }
 
   /** The position of particle `i` as a Vector3 (a copy). */

@@ -2,15 +2,14 @@
 
 /**
  * @param {ArrayLike<number>} xyz positions, 3 per particle (e.g. world.positions()).
- * @param {number} first first particle of the range searched.
- * @param {number} count particles in the range.
+ * @param {{firstParticle: number, particleCount: number}} range the particles searched (e.g. what addCloth returned).
  * @param {{x: number, y: number, z: number}} point e.g. a raycast hit (a THREE.Vector3).
- * @returns {number} the index (into xyz / 3) of the nearest particle, or -1 when count is 0.
+ * @returns {number} the index (into xyz / 3) of the nearest particle, or -1 when the range is empty.
  */
-export function nearestParticle(xyz, first, count, point) {
+export function nearestParticle(xyz, { firstParticle, particleCount }, point) {
   let best = -1;
   let bestDistance = Infinity;
-  for (let i = first; i < first + count; i++) {
+  for (let i = firstParticle; i < firstParticle + particleCount; i++) {
     const d = (xyz[3 * i] - point.x) ** 2 + (xyz[3 * i + 1] - point.y) ** 2 + (xyz[3 * i + 2] - point.z) ** 2;
     if (d < bestDistance) [best, bestDistance] = [i, d];
   }
