@@ -15,10 +15,10 @@ case "${1:-release}" in
   sanitized) dir=build/asan; export CC=clang CXX=clang++
     # Line tables are all a sanitizer's stack trace needs; full debug info of Eigen's templates doubled the compile.
     flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -gline-tables-only -DNDEBUG"
-      -DPBD_SANITIZE=ON -DPBD_BUILD_FUZZERS=ON -DPBD_BUILD_BENCH=OFF) ;;
+      -DPBD_SANITIZE=ON -DPBD_BUILD_FUZZERS=ON -DPBD_BUILD_BENCH=OFF -DPBD_UNITY_BUILD=ON) ;;
   arm64) dir=build/arm64
     flags=(-DCMAKE_TOOLCHAIN_FILE=.ci/aarch64-toolchain.cmake -DCMAKE_BUILD_TYPE=Release -DPBD_BUILD_BENCH=OFF
-      -DPBD_TESTS_CROSS_ARCH_ONLY=ON) ;;
+      -DPBD_TESTS_CROSS_ARCH_ONLY=ON -DPBD_UNITY_BUILD=ON) ;;
   arm64-full) dir=build/arm64-full
     flags=(-DCMAKE_TOOLCHAIN_FILE=.ci/aarch64-toolchain.cmake -DCMAKE_BUILD_TYPE=Release -DPBD_BUILD_BENCH=OFF) ;;
   *) echo "build-native: unknown flavour '$1' (release, sanitized, arm64 or arm64-full)" >&2; exit 2 ;;
