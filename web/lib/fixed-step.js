@@ -17,9 +17,8 @@ const carried = new WeakMap();   // world → seconds of real time not stepped y
 /** Adds World.prototype.advance (a JS method: it calls the bound step()). */
 export function addFixedStep(World) {
   World.prototype.advance = function advance(elapsedSeconds, options = {}) {
-    if (!(typeof elapsedSeconds === 'number' && Number.isFinite(elapsedSeconds) && elapsedSeconds >= 0)) {
-      throw new InvalidArgumentError(
-        `advance: elapsedSeconds must be a finite number >= 0 (got ${describe(elapsedSeconds)})`);
+    if (!(typeof elapsedSeconds === 'number' && Number.isFinite(elapsedSeconds))) {
+      throw new InvalidArgumentError(`advance: elapsedSeconds must be a finite number (got ${describe(elapsedSeconds)})`);
     }
     if (options === null || typeof options !== 'object') {
       throw new InvalidArgumentError(`advance: options must be an object (got ${describe(options)})`);
@@ -32,7 +31,9 @@ export function addFixedStep(World) {
       throw new InvalidArgumentError(
         `advance: options.maxSteps must be an integer in [1, ${MAX_STEPS}] (got ${describe(maxSteps)})`);
     }
-    let time = (carried.get(this) ?? 0) + elapsedSeconds;
+    // requestAnimationFrame's timestamp is the frame's start, which can precede a performance.now() taken just
+    // before: a first frame time a few ms below zero is no time at all, not an error.
+    let time = (carried.get(this) ?? 0) + Math.max(elapsedSeconds, 0);
     let steps = 0;
     while (steps < maxSteps && time + ROUNDING >= step) {
       this.step(step);

@@ -773,7 +773,8 @@ export declare class World {
    * Steps by whole fixed steps for `elapsedSeconds` of real time, a render loop's frame time: the time left over
    * carries to the next call, so the simulation runs at real speed on a 60 Hz or a 144 Hz display and every step has
    * the same dt (the same bits as calling step(options.step) yourself). A frame longer than `maxSteps` steps (a hidden
-   * tab, a breakpoint) drops its excess instead of making later frames catch up. Returns the steps taken: 0 on a
+   * tab, a breakpoint) drops its excess instead of making later frames catch up; a negative one (a
+   * requestAnimationFrame timestamp from before the loop started) counts as 0. Returns the steps taken: 0 on a
    * frame shorter than what is left of a step.
    * @example renderer.setAnimationLoop(() => { world.advance(clock.getDelta()); renderer.render(scene, camera); });
    */
