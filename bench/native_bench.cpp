@@ -275,7 +275,7 @@ static void TetrahedralizeBunny(benchmark::State& state) {
 BENCHMARK(TetrahedralizeBunny)->ArgNames({"resolution"})->Arg(10)->Arg(20)->Unit(benchmark::kMillisecond)
     ->Repetitions(5)->ReportAggregatesOnly(true);
 
-/// The soft bunny of tests/native/soft_bunny_test.cpp (resolution 10, volume material, XPBD 10 x 1), one frame.
+/// The soft bunny of tests/native/scenes/soft_bunny_test.cpp (resolution 10, volume material, XPBD 10 x 1), one frame.
 static void SoftBunnyStep(benchmark::State& state) {
   const SurfaceMesh surface = scenes::bunny(0.05f, 0.3f);
   const TetrahedralizeResult mesh = tetrahedralize(surface.positions, surface.triangles, {.resolution = 10});

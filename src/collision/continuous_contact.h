@@ -10,7 +10,7 @@
 
 #include <optional>
 
-#include "collision/triangle_bvh.h"
+#include "mesh/triangle_bvh.h"
 
 namespace pbd {
 

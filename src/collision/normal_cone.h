@@ -17,7 +17,7 @@
 
 #include <span>
 
-#include "collision/triangle_bvh.h"
+#include "mesh/triangle_bvh.h"
 
 namespace pbd {
 

@@ -9,7 +9,7 @@
 //   t = a,                  for a <= tan(π/8)
 //   t = (a - 1) / (a + 1),  plus π/4, above
 // then the octant: π/2 - atan(a) where |y| > |x|, π - that where x < 0, negated where y < 0.
-// Error: below 3e-7 rad against the exact angle (tests/native/atan2_test.cpp).
+// Error: below 3e-7 rad against the exact angle (tests/native/math/atan2_test.cpp).
 #pragma once
 
 #include "math/wide_float.h"

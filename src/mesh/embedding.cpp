@@ -9,7 +9,7 @@
 
 #include <Eigen/Dense>
 
-#include "collision/triangle_bvh.h"
+#include "mesh/triangle_bvh.h"
 #include "mesh/mesh_checks.h"
 #include "pbd/embedding.h"
 #include "pbd/errors.h"

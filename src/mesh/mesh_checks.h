@@ -1,4 +1,4 @@
-// Argument checks shared by the mesh utilities, in the style of world/validate.h ("<fn>: <arg> <reason> (got v)").
+// Argument checks shared by the mesh utilities, in the style of base/checks.h ("<fn>: <arg> <reason> (got v)").
 // The element's name is built only when the check fails: no allocation per element.
 #pragma once
 
@@ -9,7 +9,7 @@
 #include <string>
 
 #include "constraints/tet_volume.h"
-#include "world/validate.h"
+#include "base/checks.h"
 
 namespace pbd::check {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "pbd/errors.h"
-#include "world/validate.h"
+#include "base/checks.h"
 
 namespace pbd::mesh {
 

@@ -20,13 +20,13 @@
 #include "mesh/surface_topology.h"
 #include "mesh/winding_number.h"
 #include "pbd/errors.h"
-#include "world/validate.h"
+#include "base/checks.h"
 
 namespace pbd {
 
 namespace {
 
-constexpr const char* kFn = "tetrahedralize";
+constexpr const char* kTetrahedralize = "tetrahedralize";
 constexpr int kMaxResolution = 256;
 // Vertex slots of the face opposite slot i, counter-clockwise seen from outside a positive tet.
 constexpr int kFace[4][3] = {{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}};
@@ -48,14 +48,14 @@ class Progress {
 
 void validateOptions(const TetrahedralizeOptions& o) {
   if (o.resolution < 0 || o.resolution > kMaxResolution)
-    check::fail(kFn, "options.resolution", "must be in [0, 256]", o.resolution);
-  if (!(o.minQuality >= 0 && o.minQuality < 1)) check::fail(kFn, "options.minQuality", "must be in [0, 1)", o.minQuality);
+    check::fail(kTetrahedralize, "options.resolution", "must be in [0, 256]", o.resolution);
+  if (!(o.minQuality >= 0 && o.minQuality < 1)) check::fail(kTetrahedralize, "options.minQuality", "must be in [0, 1)", o.minQuality);
   if (!(o.surfaceMargin >= 0 && o.surfaceMargin <= 2))
-    check::fail(kFn, "options.surfaceMargin", "must be in [0, 2]", o.surfaceMargin);
+    check::fail(kTetrahedralize, "options.surfaceMargin", "must be in [0, 2]", o.surfaceMargin);
   if (o.extraPoints.size() % 3 != 0)
-    check::fail(kFn, "options.extraPoints.size()", "must be a multiple of 3", o.extraPoints.size());
+    check::fail(kTetrahedralize, "options.extraPoints.size()", "must be a multiple of 3", o.extraPoints.size());
   for (size_t i = 0; i < o.extraPoints.size(); ++i)
-    check::finite(kFn, "options.extraPoints[" + std::to_string(i) + "]", o.extraPoints[i]);
+    check::finite(kTetrahedralize, "options.extraPoints[" + std::to_string(i) + "]", o.extraPoints[i]);
 }
 
 Eigen::Vector3d at(const std::vector<Real>& xyz, size_t i) { return {xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]}; }
@@ -474,7 +474,7 @@ double tetQuality(const Vec3& p0, const Vec3& p1, const Vec3& p2, const Vec3& p3
 TetrahedralizeResult tetrahedralize(std::span<const Real> positions, std::span<const uint32_t> triangles,
                                     const TetrahedralizeOptions& options) {
   validateOptions(options);
-  mesh::requireClosedManifold(kFn, positions, triangles);
+  mesh::requireClosedManifold(kTetrahedralize, positions, triangles);
   Progress progress(options.progress);
   progress(0);
 
@@ -490,7 +490,7 @@ TetrahedralizeResult tetrahedralize(std::span<const Real> positions, std::span<c
   const double surfaceVolume = mesh::closedSurfaceVolume(positions, triangles);
   const double diagonal = (hi - lo).norm();
   if (!(std::abs(surfaceVolume) > 1e-10 * diagonal * diagonal * diagonal))
-    check::fail(kFn, "triangles", "enclose no volume", surfaceVolume);
+    check::fail(kTetrahedralize, "triangles", "enclose no volume", surfaceVolume);
   std::vector<uint32_t> outward(triangles.begin(), triangles.end());
   if (surfaceVolume < 0)  // inward-facing surface: flip it so that the winding number is +1 inside
     for (size_t t = 0; t < outward.size(); t += 3) std::swap(outward[t + 1], outward[t + 2]);
@@ -529,7 +529,7 @@ TetrahedralizeResult tetrahedralize(std::span<const Real> positions, std::span<c
       representative[i] = representative[byCell[k - 1]];
       if (i < nSurface) {
         std::ostringstream s;
-        s << kFn << ": positions: vertices " << representative[i] << " and " << i
+        s << kTetrahedralize << ": positions: vertices " << representative[i] << " and " << i
           << " coincide after rounding to the 2^-20 lattice of the bounding box (got (" << xyz[3 * i] << ", "
           << xyz[3 * i + 1] << ", " << xyz[3 * i + 2] << "))";
         throw InvalidArgument(s.str());
@@ -549,7 +549,7 @@ TetrahedralizeResult tetrahedralize(std::span<const Real> positions, std::span<c
   try {
     dt = mesh::delaunay(uq, [&](double f) { progress(0.15 + 0.6 * f); });
   } catch (const InvalidArgument& e) {  // only "all coplanar" can happen here: a solid thinner than the lattice
-    throw InvalidArgument(std::string(kFn) + ": positions are too flat for the 2^-20 lattice of the bounding box (" +
+    throw InvalidArgument(std::string(kTetrahedralize) + ": positions are too flat for the 2^-20 lattice of the bounding box (" +
                           e.what() + ")");
   }
   const size_t nTets = dt.tets.size();

@@ -14,14 +14,14 @@
 namespace pbd {
 namespace {
 
-constexpr const char* kFn = "weldVertices";
+constexpr const char* kWeld = "weldVertices";
 constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
 
 void validate(std::span<const float> positions, std::span<const uint32_t> triangles, float tolerance) {
-  check::positions(kFn, "positions", positions);
-  if (positions.size() / 3 >= kNone) check::fail(kFn, "positions.size() / 3", "is too large", positions.size() / 3);
-  check::elements(kFn, "triangles", triangles, 3, positions.size() / 3);
-  if (!std::isfinite(tolerance) || tolerance < 0) check::fail(kFn, "tolerance", "must be finite and >= 0", tolerance);
+  check::positions(kWeld, "positions", positions);
+  if (positions.size() / 3 >= kNone) check::fail(kWeld, "positions.size() / 3", "is too large", positions.size() / 3);
+  check::elements(kWeld, "triangles", triangles, 3, positions.size() / 3);
+  if (!std::isfinite(tolerance) || tolerance < 0) check::fail(kWeld, "tolerance", "must be finite and >= 0", tolerance);
 }
 
 uint64_t mix(uint64_t x) {  // splitmix64 finaliser

@@ -9,7 +9,7 @@
 
 #include <Eigen/Core>
 
-#include "collision/triangle_bvh.h"
+#include "mesh/triangle_bvh.h"
 
 namespace pbd::mesh {
 

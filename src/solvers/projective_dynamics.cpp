@@ -10,7 +10,7 @@
 #include <string>
 
 #include "pbd/errors.h"
-#include "world/validate.h"
+#include "base/checks.h"
 
 namespace pbd {
 
@@ -308,7 +308,7 @@ void ProjectiveSystem::prepare(bool xpbd, double invH2) {
 // definite in exact arithmetic, whatever the constraints, with or without pins and attachments. In floating point
 // the cap w <= 1e6 m̄/h² keeps each element within 1e6 of its own particles' inertia, far from where LDLᵀ's round-off
 // (1e-16 relative) could zero a pivot. The check stays as a guard: an element built outside the World's builders
-// (a weight with no cap) can zero a pivot (tests/native/solver_bad_input_test.cpp), and then no NaN may leave.
+// (a weight with no cap) can zero a pivot (tests/native/solvers/solver_bad_input_test.cpp), and then no NaN may leave.
 void ProjectiveSystem::checkPositiveDefinite() {
   // Eigen stops at the first zero pivot (info() = NumericalIssue); a negative or non-finite one it lets through.
   const Eigen::VectorXd& d = ldlt_.vectorD();

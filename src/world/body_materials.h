@@ -5,7 +5,7 @@
 #include <string>
 
 #include "pbd/contact_material.h"
-#include "world/validate.h"
+#include "base/checks.h"
 
 namespace pbd::check {
 

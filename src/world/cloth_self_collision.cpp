@@ -20,7 +20,7 @@
 
 #include "collision/continuous_contact.h"
 #include "world/collider_motion.h"
-#include "world/body_builders.h"
+#include "bodies/body_builders.h"
 #include "world/fold_free_cull.h"
 #include "world/self_candidate_list.h"
 #include "world/self_candidate_walk.h"

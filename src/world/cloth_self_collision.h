@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "collision/normal_cone.h"
-#include "collision/triangle_bvh.h"
+#include "mesh/triangle_bvh.h"
 #include "pbd/bodies.h"
 #include "pbd/task_system.h"
-#include "world/validate.h"
+#include "base/checks.h"
 
 namespace pbd {
 

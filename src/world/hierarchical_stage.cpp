@@ -2,7 +2,7 @@
 // when they, the particles, the pins or the hierarchy settings changed. The pre-pass itself is Hierarchy::solve.
 #include <string>
 
-#include "world/validate.h"
+#include "base/checks.h"
 #include "world/world_state.h"
 
 namespace pbd {

@@ -1,7 +1,7 @@
 // Triangle-mesh colliders at the API: validation and building (World::addCollider calls buildMeshShape before it
 // changes anything) and deformation (setColliderMeshVertices). The step's side is in mesh_contacts.cpp.
 #include "mesh/surface_topology.h"
-#include "world/validate.h"
+#include "base/checks.h"
 #include "world/world_state.h"
 
 namespace pbd {

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "world/body_builders.h"
-#include "world/builder_common.h"
-#include "world/validate.h"
+#include "bodies/body_builders.h"
+#include "bodies/builder_common.h"
+#include "base/checks.h"
 #include "world/world_state.h"
 
 namespace pbd {

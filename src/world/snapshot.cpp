@@ -33,7 +33,7 @@
 #include "world/snapshot_checks.h"
 #include "world/body_materials.h"
 #include "world/snapshot_codec.h"
-#include "world/validate.h"
+#include "base/checks.h"
 
 namespace pbd {
 namespace {

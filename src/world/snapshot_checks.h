@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "world/validate.h"
+#include "base/checks.h"
 #include "world/world_state.h"
 
 namespace pbd::snapshot {

@@ -6,8 +6,8 @@
 // the next step and refactors only if one changed (projective_stage.cpp); snapshots store the values as they are.
 #include <string>
 
-#include "world/builder_common.h"
-#include "world/soft_material.h"
+#include "bodies/builder_common.h"
+#include "bodies/soft_material.h"
 #include "world/symmetric_sweep.h"
 #include "world/world_state.h"
 

@@ -1,7 +1,7 @@
 // Global volume constraints of closed surfaces (balloons, shells that keep their volume): storage and projection.
 #include <algorithm>
 
-#include "world/body_builders.h"
+#include "bodies/body_builders.h"
 #include "world/world_state.h"
 
 namespace pbd {

@@ -1,8 +1,8 @@
 // Strain triangles (ClothModel::StrainTriangles): built per render triangle by the cloth and mesh builders, stored in
 // the world with three multipliers each, and projected right after the distance constraints.
-#include "world/body_builders.h"
-#include "world/builder_common.h"
-#include "world/validate.h"
+#include "bodies/body_builders.h"
+#include "bodies/builder_common.h"
+#include "base/checks.h"
 #include "world/world_state.h"
 
 namespace pbd {

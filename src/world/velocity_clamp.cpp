@@ -1,7 +1,7 @@
 // The optional velocity clamp (SolverSettings::maxSpeed): its setter and its kernel (velocity_clamp.h).
 #include <cmath>
 
-#include "world/validate.h"
+#include "base/checks.h"
 #include "world/velocity_clamp.h"
 #include "world/world_state.h"
 

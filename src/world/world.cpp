@@ -5,10 +5,10 @@
 #include <vector>
 
 #include "constraints/multiplier.h"
-#include "world/body_builders.h"
+#include "bodies/body_builders.h"
 #include "world/body_materials.h"
 #include "world/symmetric_sweep.h"
-#include "world/validate.h"
+#include "base/checks.h"
 #include "world/world_state.h"
 
 namespace pbd {

@@ -37,7 +37,7 @@ describe('strain triangles', () => {
 
   it('settle a strip under an axial load at the strain its compliance gives', () => {
     // Per-area compliance c = 1e-3 m/N; a 0.05 m wide strip pulled by F = 0.5 N stretches by F c / W = 1 %
-    // (the derivation is in tests/native/triangle_strain_body_test.cpp).
+    // (the derivation is in tests/native/scenes/triangle_strain_body_test.cpp).
     const w = new pbd.World();
     w.setGravity(0, 0, 0);
     w.setGround({ enabled: false });

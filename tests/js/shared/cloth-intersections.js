@@ -1,5 +1,5 @@
 // Independent checks of a cloth's self-intersection, written apart from the engine's contact code (the same method as
-// tests/native/cloth_self_fold_test.cpp): the closest pair of particles, and the triangle pairs that share no vertex
+// tests/native/scenes/cloth_self_fold_test.cpp): the closest pair of particles, and the triangle pairs that share no vertex
 // and intersect (an edge of one passes through the other), in double precision.
 
 /** Six times the signed volume of the tetrahedron abcd (points as [x, y, z]). */
