@@ -254,7 +254,7 @@ struct World::Impl {
 
   uint32_t count() const { return uint32_t(w.size()); }
 
-  // --- Building (world.cpp) ---
+  // --- Building (world_particles.cpp, world_constraints.cpp; reserveResiduals in world.cpp) ---
   uint32_t appendParticles(const char* fn, const Real* xyz, const Real* invMass, size_t n);
   void reserveDistances(size_t extra);
   void appendDistance(const DistanceConstraintDef& def);  // after reserveDistances: never throws
@@ -391,7 +391,7 @@ struct World::Impl {
         if (islandConstrained[i]) f(i);
   }
   void projectDihedrals(bool xpbd, Real invH2);
-  template <class Batch, class One>  // step.cpp: colouredSymmetricSweep on paddedP, copied in and out
+  template <class Batch, class One>  // constraint_passes.cpp: colouredSymmetricSweep on paddedP, copied in and out
   void sweepOnPaddedPositions(const ElementOrder& order, size_t batchesPerTask, Batch&& batch, One&& one);
   void projectVolumes(bool xpbd, Real invH2);
   void projectGlobalVolumes(bool xpbd, Real invH2);

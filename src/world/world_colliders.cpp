@@ -1,0 +1,82 @@
+// The World's colliders: adding, moving and removing them.
+#include "pbd/world.h"
+
+#include <optional>
+#include <string>
+
+#include "base/checks.h"
+#include "world/body_materials.h"
+#include "world/world_state.h"
+
+namespace pbd {
+namespace {
+
+/// Validates a collider's shape and material; returns its rotation normalized.
+Quat checkCollider(const char* fn, const ColliderDef& def) {
+  if (def.shape != ColliderShape::Sphere && def.shape != ColliderShape::Capsule && def.shape != ColliderShape::Box &&
+      def.shape != ColliderShape::TriangleMesh && def.shape != ColliderShape::Plane) {
+    check::fail(fn, "shape", "is unknown", int(def.shape));
+  }
+  check::finite(fn, "position", def.position);
+  for (int a = 0; a < 4; ++a) check::finite(fn, std::string("rotation.") + "xyzw"[a], def.rotation.coeffs()[a]);
+  if (!(def.rotation.norm() > Real(1e-6))) check::fail(fn, "rotation", "must be a non-zero quaternion", def.rotation.norm());
+  check::positive(fn, "radius", def.radius);
+  check::atLeast(fn, "halfHeight", def.halfHeight, 0);
+  for (int a = 0; a < 3; ++a) check::positive(fn, std::string("halfExtents.") + "xyz"[a], def.halfExtents[a]);
+  check::atLeast(fn, "thickness", def.thickness, 0);
+  check::atLeast(fn, "friction", def.friction, 0);
+  check::staticFriction(fn, "staticFriction", def.staticFriction);
+  check::inRange(fn, "restitution", def.restitution, 0, 1);
+  return def.rotation.normalized();
+}
+
+}  // namespace
+
+uint32_t World::addCollider(const ColliderDef& def) {
+  Impl& m = *impl_;
+  const Quat rotation = checkCollider("addCollider", def);
+  if (m.colliders.size() >= 4096) check::fail("addCollider", "collider count", "is at the limit 4096", m.colliders.size());
+  std::optional<MeshShape> mesh;  // validated and built before anything changes (mesh_colliders.cpp)
+  if (def.shape == ColliderShape::TriangleMesh) mesh.emplace(m.buildMeshShape("addCollider", def));
+  m.reserveContacts(m.count(), m.colliders.size() + 1);
+  m.colliders.reserve(m.colliders.size() + 1);
+  m.meshShapes.reserve(m.meshShapes.size() + (mesh ? 1 : 0));
+  Collider c{def, def.position, rotation, def.position, def.position, rotation, rotation};
+  c.def.rotation = rotation;
+  c.def.meshPositions = {};  // views of the caller's arrays: the world's copy is meshShapes[c.mesh]
+  c.def.meshTriangles = {};
+  if (mesh) {
+    c.mesh = uint32_t(m.meshShapes.size());
+    m.meshShapes.push_back(std::move(*mesh));
+  }
+  m.colliders.push_back(c);
+  return uint32_t(m.colliders.size() - 1);
+}
+
+void World::setColliderPose(uint32_t collider, const Vec3& position, const Quat& rotation) {
+  const char* fn = "setColliderPose";
+  check::index(fn, "collider", collider, impl_->colliders.size());
+  ColliderDef def = impl_->colliders[collider].def;
+  def.position = position;
+  def.rotation = rotation;
+  impl_->colliders[collider].def.rotation = checkCollider(fn, def);
+  impl_->colliders[collider].def.position = position;
+}
+
+uint32_t World::colliderCount() const { return uint32_t(impl_->colliders.size()); }
+
+void World::removeCollider(uint32_t collider) {
+  Impl& m = *impl_;
+  check::index("removeCollider", "collider", collider, m.colliders.size());
+  const uint32_t mesh = m.colliders[collider].mesh;
+  if (mesh != kNoMesh) {
+    m.meshShapes.erase(m.meshShapes.begin() + mesh);
+    for (Collider& c : m.colliders) {
+      if (c.mesh != kNoMesh && c.mesh > mesh) --c.mesh;
+    }
+  }
+  m.colliders.erase(m.colliders.begin() + collider);
+  m.contacts.clear();  // they name colliders by index
+}
+
+}  // namespace pbd
