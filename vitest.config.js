@@ -7,6 +7,8 @@ const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--enable-unsafe-swiftsha
 
 export default defineConfig({
   test: {
+    // Two test files at a time, one per core: the soak (one thread) runs beside the e2e pages (Chromium), 221 -> 143 s.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -15,7 +17,7 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          fileParallelism: false,
+          fileParallelism: true,
         },
       },
       {
