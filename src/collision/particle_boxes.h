@@ -11,9 +11,8 @@
 
 namespace pbd {
 
-/// Particles per box: 4 rows of a 64-wide cloth. Runs of 64 skipped more (gallery:showcase's contact stage 0.7-1.3
-/// ms a frame, against 0.7-1.0 with 256 and 1.6-2.9 with no boxes) but bounding them cost the 128² cloth 3 % of
-/// its frame (the reduction of each run's lanes); at 256 it costs nothing measurable.
+/// Particles per box: 4 rows of a 64-wide cloth. Smaller runs skip more particles but cost more to bound (the
+/// reduction of each run's lanes) (docs/performance.md, "Tuned constants").
 inline constexpr uint32_t kBoxParticles = 256;
 
 /// The bounds of a run of particles. A run with a NaN or infinite coordinate gets the infinite box, which every test

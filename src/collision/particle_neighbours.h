@@ -84,7 +84,7 @@ class ParticleNeighbours {
     const Real reach = diameter + skin;
     complete_ = true;
     // Cells of two query radii: the query's cube (two radii wide) then overlaps at most 2 cells per axis, 8 buckets
-    // instead of 27 (12 soft cubes, 4,116 particles: the pair search went from 13.9 to 8.5 ms per frame natively).
+    // instead of 27 (docs/performance.md, "Tuned constants").
     hash_.build(xyz, n, 2 * reach, rest, body);
     // Particle i's pairs in hash order, at out[0 ..) while there is room (up to outEnd); the others to spill(i, j).
     auto queryPairs = [&](uint32_t i, Pair* out, const Pair* outEnd, auto spill) {

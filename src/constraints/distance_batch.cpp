@@ -29,9 +29,8 @@ void unpadPositions(const Real* xyzw, size_t begin, size_t end, Real* xyz) { unp
 namespace {
 
 // One batch's particles as loaded: their addresses and, after the transposes, x y z w per lane.
-// The same loads as two PaddedLanes (math/wide_float.h), written out: built from two PaddedLanes, the same
-// operations ran 10-13% slower under V8 (128² cloth, single-threaded build in Node, 3.76-3.90 -> 4.17-4.41 ms per
-// frame, alternating runs).
+// The same loads as two PaddedLanes (math/wide_float.h), written out: V8 ran the PaddedLanes form slower
+// (docs/performance.md, "Tried and dropped").
 struct LoadedBatch {
   Real *a[4], *b[4];      // xyzw of each lane's first and second particle
   Float4 x1, y1, z1, w1;  // first particles, one per lane
@@ -93,9 +92,8 @@ struct BandedBatch {
 };
 
 // The method as a template argument: the loop then carries neither the branch nor the unused method's loads.
-// Written as load, project, store through the helpers above: in wasm under V8 this form ran 17% faster than the same
-// operations written out in one loop body (128² cloth, 5.12 -> 4.26 ms per frame in Node, interleaved runs), for
-// the same bits.
+// Written as load, project, store through the helpers above: in wasm under V8 this form ran faster than the same
+// operations written out in one loop body, for the same bits (docs/performance.md, "Tuned constants").
 template <BatchMethod kMethod, class Loaded>
 void projectBatches(const DistanceBatch* batches, const DistanceBatchStrength* strengths, size_t begin, size_t end,
                     Real* lambda, Real* positions, Real invH2) {

@@ -75,8 +75,8 @@ void ThreadPool::runJob(Job& job, size_t self) {
     }
     // Barrier: the ranges of this phase that other threads took must finish before the next phase reads their
     // results. They are short (one colour's share), so poll, and yield only once a wait outlasts kSpinTime: the
-    // thread waited for has then lost its core. A yield is a system call, which a hypervisor may trap: on this
-    // project's 2-core VM, yielding every 1,024 polls put 10 % of a 2-thread 128² cloth's samples in sched_yield.
+    // thread waited for has then lost its core. A yield is a system call, which a hypervisor may trap
+    // (docs/performance.md, "Tuned constants").
     while (!spinUntil([&] { return job.done[ph].load(std::memory_order_acquire) >= size; })) std::this_thread::yield();
   }
 }
@@ -98,7 +98,7 @@ void ThreadPool::workerLoop(size_t self) {
     }
     if (stoppingFlag_.load(std::memory_order_acquire)) return;
     // Joining takes no lock: a worker that met the caller's lock here slept in the kernel (a futex), and the job it
-    // came for was long over when it woke (2 µs median but 14 µs at p90 for an empty job on 2 threads). Announce
+    // came for was long over when it woke (docs/performance.md, "Tuned constants"). Announce
     // first, then look: with both sides sequentially consistent, either this load sees the caller's job_ = nullptr
     // or the caller's wait sees busy_ > 0, so no worker enters a job whose caller has returned.
     busy_.fetch_add(1, std::memory_order_seq_cst);

@@ -60,9 +60,8 @@ struct BlockSchedule {
                                                              ///< coloured constraints in units, and of the units'
                                                              ///< lanes filled.
   /// Batches a thread's range of one group's blocks holds at least (on the group's average): a group with fewer runs
-  /// whole on one thread, and a pass with no group to share runs on the caller alone, with no barrier. Colour-major
-  /// blocks of a small body are tiny: gallery:stack's 10,554 distances on 2,212 particles made phases of about 20
-  /// batches a block, and on 2 threads the barrier per colour took its distance pass from 0.50 to 1.77 ms a frame.
+  /// whole on one thread, and a pass with no group to share runs on the caller alone, with no barrier: colour-major
+  /// blocks of a small body are tiny, and a barrier per colour costs more than it shares (docs/performance.md, "Tuned constants").
   /// At 256 the 32² and 64² cloths' blocks (about 360 batches) still go one to a range.
   static constexpr uint32_t kMinBatchesPerRange = 256;
 

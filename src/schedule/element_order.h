@@ -91,8 +91,7 @@ class ElementOrder {
   /// Whether a sweep that shares out colours of more than `sharedElements` elements does better by island groups
   /// (symmetric_sweep.h): no colour is that big, so colour by colour every colour would run on one thread; the
   /// elements are more than that, in more than one group, and no group holds more than half of them. With one group of
-  /// most elements the others gain too little: gallery:stack's bunny (one group) and three small cubes took
-  /// 3.15-3.18 ms a frame to solve on 2 threads so, against 2.89-2.93 on one.
+  /// most elements the others gain too little (docs/performance.md, "Tried and dropped": island groups).
   bool islandsPay(size_t sharedElements) const {
     const size_t elements = begin_[kColours + 1] - begin_[0];
     return largestColour_ <= sharedElements && elements > sharedElements && groups_ > 1 &&

@@ -21,23 +21,11 @@
 // w_fp = (1 / |restX_f - restX_p|) / Σ_q (1 / |restX_f - restX_q|): positive, summing to 1, nearer parents weigh
 // more. Δp_p is how far the parent moved since its level's solve started. Pinned particles are never moved.
 //
-// Why since its level's solve, so that a level's correction reaches one level down only: the full cascade (every
-// level's start recorded before the coarsest projects, so children follow all the coarser corrections too) was
-// measured and is unstable. On issue #4's one-step measure (128² rigid hanging cloth from a warm state, stretch
-// residual of Gauss-Seidel after 100 iterations) it would meet the 4x target: 20 fine iterations at 5 levels x 8
-// coarse iterations, 15 at 4 x 32. Those figures may have had a settle in front of the measured step (until
-// 2026-11-29 the bench loaded a snapshot of a world stepped under another solver), as this scheme's 25 at 5 x 128
-// had; measured without one, this scheme needs 40 at 5 x 128 and 25 at 8 x 256 (bench/hpbd-sweep.mjs); the cascade
-// was not measured again. But the 64² rigid cloth swinging down at 10 x 1
-// (ADenseRigidClothStretchesLessThanWithColouredGaussSeidel) gains energy from its second swing on: kinetic energy
-// 4 J → 63 J by 2 s, peak stretch 2.9-3.5 at every setting tried (this scheme: 0.6-0.78; coloured Gauss-Seidel:
-// 3.25). Lumping the masses over all descendants and affine-exact prolongation weights did not cure it;
-// under-relaxed coarse corrections (to 1/2 or 1/4) were stable but lost the gain (5 x 8 no longer reached it within
-// 100 fine iterations). Bilateral coarse constraints (C = d - L, resisting compression too)
-// did: with the cascade the swing then peaks at 0.63 and the one-step measure needs 25 fine iterations at 5 x 8
-// (4x). So it is the stretch-only correction carried down in full that pumps energy in; but a bilateral coarse level
-// would also stop a cloth from buckling and folding at its scale, which is why the coarse constraints only resist
-// stretching.
+// Why since its level's solve, so that a level's correction reaches one level down only: the full cascade (children
+// following all the coarser corrections too) converges faster but is unstable: the stretch-only correction carried
+// down in full pumps energy into a swinging rigid cloth (ADenseRigidClothStretchesLessThanWithColouredGaussSeidel).
+// Bilateral coarse constraints would cure it but stop a cloth from buckling and folding at the coarse scale, so the
+// coarse constraints only resist stretching (docs/performance.md, "Tried and dropped": HPBD's full cascade).
 //
 // Masses: a coarse particle drags its children along, so it is projected with the lumped mass
 // M_p = m_p + Σ_f w_fp m_f over its free children f (m = 1 / w, now). Then the level's projection keeps

@@ -11,7 +11,7 @@
 //                deterministic and the same for any thread count.
 // The BVH refit was chosen over the spatial hash: a hash of triangle centres needs a query radius of the largest
 // swept triangle, which one fast particle makes as large as its whole path for every query. The pair walk replaced
-// a query per vertex and per edge, which descended the tree 4 times per particle (64² cloth: 300 ms a frame).
+// a query per vertex and per edge, which descended the tree 4 times per particle (docs/performance.md, "Tuned constants").
 #include <algorithm>
 #include <cmath>
 #include <limits>

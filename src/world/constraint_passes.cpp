@@ -20,8 +20,7 @@ void World::Impl::sweepOnPaddedPositions(const ElementOrder& order, size_t batch
 
 /// Dihedral bending in a symmetric sweep in colour order: four at a time within a colour, on paddedP (p with the
 /// inverse mass as a fourth float, as the coloured distance pass uses it). A batch then loads and stores each
-/// particle as one vector; lane by lane (16 gathers and 12 scatters of four values) gallery:drape's solve took
-/// 4.7 ms a frame against 4.2 (single-threaded build in Node).
+/// particle as one vector instead of 16 gathers and 12 scatters of four values (docs/performance.md, "Tuned constants").
 void World::Impl::projectDihedrals(bool xpbd, Real invH2) {
   Real* xyzw = paddedP.data();
   sweepOnPaddedPositions(

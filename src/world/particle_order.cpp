@@ -57,9 +57,8 @@ constexpr size_t kElementStreams = 8;
 /// a total order on content, so reordering twice changes nothing), cut into kElementStreams contiguous chunks of
 /// ceil(count / streams), and dealt round-robin: output = chunk 0's first, chunk 1's first, ..., chunk 0's second...
 /// Why not plain sorted order: consecutive sorted tets share vertices, and the serial Gauss-Seidel sweep over tet
-/// volumes then waits on every tet's written positions before the next can start (measured on the resolution-40
-/// bunny: 18% slower per step than the tetrahedralizer's own order). Interleaved, neighbours in the sweep are far
-/// apart in the mesh and overlap in the CPU, while each stream still walks memory forwards (8 streams: 10% faster).
+/// volumes then waits on every tet's written positions before the next can start. Interleaved, neighbours in the
+/// sweep are far apart in the mesh and overlap in the CPU, while each stream still walks memory forwards (docs/performance.md, "Tuned constants").
 std::vector<uint32_t> remapElements(const std::vector<uint32_t>& indices, size_t corners,
                                     const std::vector<uint32_t>& newIndexOf) {
   const size_t count = indices.size() / corners;

@@ -14,8 +14,7 @@ constexpr size_t kResidualParts = 32;
 /// Smallest part, in batches and in constraints: a world with fewer is summed in one part, on one thread.
 constexpr size_t kMinResidualBatchesPerPart = 1024, kMinResidualConstraintsPerPart = 4096;
 /// A thread's range holds at least this many smallest parts' worth of items: fewer are summed sooner on the calling
-/// thread than handed out (gallery:stack's some 2,700 batches, 3 parts, took its record from 0.06 to 0.16 ms a
-/// frame on 2 threads). It groups the parts, never changes them: the same bits.
+/// thread than handed out (docs/performance.md, "Tuned constants"). It groups the parts, never changes them: the same bits.
 constexpr size_t kMinResidualPartsPerRange = 4;
 
 /// Adds addRange(begin, end, partSums) over [0, count) to `sums`: cut into at most kResidualParts parts of at least

@@ -21,9 +21,7 @@ void World::Impl::reserveSelfCollision(size_t particles) {
 namespace {
 
 /// The neighbour list's skin, as a fraction of the diameter: a wider one searches less often, but each search and
-/// each filtering costs more (the reach's volume grows as its cube). Half: gallery:drape's pair search, 6-10 s in,
-/// went from 3.7-4.5 to 2.0-2.9 ms per frame in wasm (interleaved runs of node bench/gallery-stages.mjs drape single),
-/// and the native 12-cube stack (SoftCubeStackStep) from 11.7-12.0 to 7.4-8.4 ms.
+/// each filtering costs more (the reach's volume grows as its cube) (docs/performance.md, "Tuned constants").
 constexpr Real kSkinFraction = Real(0.5);
 
 /// A search with the skin costs about (1 + kSkinFraction)³ = 3.4 searches without one (the hash's cells and the

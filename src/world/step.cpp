@@ -46,8 +46,8 @@ void World::Impl::saveState() {
 bool World::Impl::stateIsFinite() {
   std::atomic<bool> finite{true};
   auto body = [&](size_t begin, size_t end) {
-    // Inf or NaN anywhere makes x - x NaN, and the sum NaN. Four sums at once: one sum through every float was a
-    // chain of dependent adds (32 µs a frame for the 128² cloth).
+    // Inf or NaN anywhere makes x - x NaN, and the sum NaN. Four sums at once: one sum through every float would be
+    // a chain of dependent adds.
     const Float4 zero = Float4::splat(0);
     Float4 sums = zero;
     size_t k = 3 * begin;
@@ -160,13 +160,12 @@ bool World::Impl::solveChangedSinceLastStep() const {
                         now.hierarchyParents != was.hierarchyParents || now.coarseIterations != was.coarseIterations);
 }
 
-/// After a change of the solver settings the state the old ones left is not a solution of the new ones: a balloon
-/// squashed to 57% of its height by 4 substeps × 1 iteration, a rigid cloth stretched into a 1 m sag. Solved inside
-/// ordinary substeps, the whole difference would become velocity (v = (p − x)/h): the first steps at 10 × 4 launched
-/// that balloon upward at 11 m/s and a 40 × 40 rigid cloth at 10 m/s (kinetic energy 1.5 J → 19.5 J). So the first
-/// step after a change settles first: one step's worth of substeps of the new settings from rest and without gravity
-/// or forces, whose own motion carries over from substep to substep (it speeds up the contraction of a long chain:
-/// from rest in every substep, 40 × 40 Gauss–Seidel left most of the sag for the step to launch); then the velocities
+/// After a change of the solver settings the state the old ones left is not a solution of the new ones (a balloon
+/// squashed by 4 substeps × 1 iteration, a rigid cloth stretched into a sag). Solved inside ordinary substeps, the
+/// whole difference would become velocity (v = (p − x)/h) and launch the body (docs/architecture.md, "Settling after
+/// a change of solver settings"). So the first step after a change settles first: one step's worth of substeps of the
+/// new settings from rest and without gravity or forces, whose own motion carries over from substep to substep (it
+/// speeds up the contraction of a long chain); then the velocities
 /// are put back as the step found them (plus, for an island without pins, the rigid spin that keeps its angular
 /// momentum, which the moved positions would change). The error the old settings left goes into the positions
 /// without turning into kinetic energy, as the pre-stabilization of Macklin et al. 2014 (Unified Particle Physics for

@@ -23,16 +23,12 @@
 
 namespace pbd {
 
-/// Batches of four tets (volumes, Neo-Hookean) in a colour up to which it runs whole on one thread. A shared colour
-/// pays the cache lines its two threads both write: on 2 threads the 10³-cell cube (214 tets a colour) took 3.1 ms a
-/// frame shared out at 32 batches against 2.7 on one thread, the 16³ cube (880) broke even, the 24³ cube (3,000)
-/// gained.
+/// Batches of four tets (volumes, Neo-Hookean) in a colour up to which it runs whole on one thread: a shared colour
+/// pays the cache lines its two threads both write (docs/performance.md, "Tuned constants").
 inline constexpr size_t kElementBatchesPerTask = 256;
 
-/// The same for dihedrals, whose kernel does far more per element (an atan2 and seven divisions, against one): at 256,
-/// gallery:drape's two 36² cloths (7,210 dihedrals on 2,592 particles, so at most 648 a colour) ran their whole
-/// bending pass on one thread; at 32 its solve stage went from 4.66 / 5.14 to 3.78 / 3.64 ms a frame on 2 threads
-/// (Node, threaded build, 8-10 s, alternating runs).
+/// The same for dihedrals, whose kernel does far more per element (an atan2 and seven divisions, against one), so
+/// smaller colours pay for sharing (docs/performance.md, "Tuned constants").
 inline constexpr size_t kDihedralBatchesPerTask = 32;
 
 /// The sweep over elements in colour order (element_order.h): forward colour by colour, then back from the last.

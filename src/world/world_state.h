@@ -330,8 +330,8 @@ struct World::Impl {
   /// that layout's blocks: the same span of each of the four bands (body called once per band), cut as the distance
   /// pass cuts its pad and unpad copies (kBandBlocksPerTask blocks). A thread's home ranges (ThreadPool::Job) are
   /// then the particles it pads, projects and copies back, so their cache lines stay in its core from pass to pass
-  /// (with ranges of consecutive particles, half of them crossed to the other core and back every substep; measured:
-  /// 0-3 % of the 128² cloth's 2-thread frame). Every pass given to it is per particle: any split gives the same
+  /// (with ranges of consecutive particles, half of them would cross to the other core and back every substep).
+  /// Every pass given to it is per particle: any split gives the same
   /// bits, and m comes from the particle count, so a schedule not yet rebuilt changes the split only.
   template <class Body>
   void forEachParticleRange(Body body) {
