@@ -52,7 +52,29 @@ constexpr uint32_t tag(const char (&name)[5]) {
          uint32_t(uint8_t(name[3])) << 24;
 }
 
-// --- Sections: one function per section serves save (S = Writer) and load (S = Reader). M is World::Impl (a
+/// What loadSnapshot reads besides the staged world's own state: values that build() merges in once every section
+/// is read (a blob's sections may come in any order). The loader's alone: no World holds it.
+struct LoaderScratch {
+  /// A TriangleMesh collider's mesh (one per such collider, in collider order).
+  struct SavedMesh {
+    std::vector<Real> positions;      // xyz per vertex, m, the collider's local frame, as deformed last
+    std::vector<uint32_t> triangles;  // 3 vertex indices per triangle
+    std::vector<uint32_t> inside;     // per particle: 1 = it ended the last substep inside the (closed) mesh
+    bool insideUnknown = true;        // the flags must be recomputed at the next substep
+  };
+  std::vector<SavedMesh> meshes;                                      // section MESH
+  std::vector<Real> colliderStaticFriction, bodyStaticFriction;       // section SFRC; empty when the blob predates it
+  std::vector<Real> bodyThickness;                                    // section CTHK; empty when the blob predates it
+};
+
+/// The Reader of loadSnapshot's sections, with the scratch they fill.
+class LoadReader : public Reader {
+ public:
+  LoadReader(io::ByteReader& in, LoaderScratch& scratch) : Reader(in), scratch(scratch) {}
+  LoaderScratch& scratch;
+};
+
+// --- Sections: one function per section serves save (S = Writer) and load (S = LoadReader). M is World::Impl (a
 // template parameter, since the nested type is private to World). Adding state = a line here, or a new section. ---
 template <class S, class M> void settingsSection(S& s, M& m) { s.all(m.settings, m.recordResiduals, m.kPrimeIterations); }
 template <class S, class M> void particlesSection(S& s, M& m) {
@@ -83,7 +105,7 @@ template <class S, class M> void contactMaterialsSection(S& s, M& m) {
   s.vec(m.bodyMaterials), s.all(m.settings.maxSpeed);
 }
 /// The triangle meshes of TriangleMesh colliders, in collider order: the current local-frame vertices (floats: they
-/// came in as floats, so this is exact), the triangles, and who is inside each. Loaded into M::savedMeshes; build()
+/// came in as floats, so this is exact), the triangles, and who is inside each. Loaded into LoaderScratch; build()
 /// recreates each mesh through addCollider, so the BVH and its checks are the ones the API builds.
 template <class S, class M> void meshesSection(S& s, M& m) {
   if constexpr (std::is_same_v<S, Writer>) {
@@ -101,7 +123,7 @@ template <class S, class M> void meshesSection(S& s, M& m) {
     s.all(count);
     // Each record reads at least 25 bytes or throws, so an absurd count ends at the end of the section.
     for (uint32_t k = 0; k < count; ++k) {
-      typename M::SavedMesh& saved = m.savedMeshes.emplace_back();
+      LoaderScratch::SavedMesh& saved = s.scratch.meshes.emplace_back();
       s.vec(saved.positions), s.vec(saved.triangles), s.vec(saved.inside), s.all(saved.insideUnknown);
     }
   }
@@ -113,10 +135,10 @@ template <class S, class M> void meshesSection(S& s, M& m) {
 template <class S, class M> void selfCollisionSection(S& s, M& m) {
   uint32_t count = uint32_t(m.selfSurfaces.size());
   s.all(count);
-  if constexpr (std::is_same_v<S, Reader>) m.selfSurfaces.clear();
+  if constexpr (!std::is_same_v<S, Writer>) m.selfSurfaces.clear();
   for (uint32_t k = 0; k < count; ++k) {
     // Each record reads at least 17 bytes or throws, so an absurd count ends at the end of the section.
-    SelfCollidingSurface& surface = std::is_same_v<S, Reader> ? m.selfSurfaces.emplace_back() : m.selfSurfaces[k];
+    SelfCollidingSurface& surface = std::is_same_v<S, Writer> ? m.selfSurfaces[k] : m.selfSurfaces.emplace_back();
     s.all(surface.body, surface.settings.enabled, surface.settings.thickness), s.vec(surface.triangles);
   }
 }
@@ -132,7 +154,7 @@ template <class S, class M> void staticFrictionSection(S& s, M& m) {
     for (const ContactMaterial& b : m.bodyMaterials) bodies.push_back(b.staticFriction);
     s.vec(colliders), s.vec(bodies);
   } else {
-    s.vec(m.savedColliderStaticFriction), s.vec(m.savedBodyStaticFriction);
+    s.vec(s.scratch.colliderStaticFriction), s.vec(s.scratch.bodyStaticFriction);
   }
 }
 
@@ -149,7 +171,7 @@ template <class S, class M> void contactThicknessSection(S& s, M& m) {
     for (const ContactMaterial& b : m.bodyMaterials) bodies.push_back(b.thickness);
     s.vec(bodies);
   } else {
-    s.vec(m.savedBodyThickness);
+    s.vec(s.scratch.bodyThickness);
   }
 }
 
@@ -157,32 +179,32 @@ template <class M> struct Section {
   uint32_t tag;
   const char* name;
   void (*save)(Writer&, M&);
-  void (*load)(Reader&, M&);
+  void (*load)(LoadReader&, M&);
   bool mayBeAbsent = false;  ///< Newer than format version 1: a blob without it loads with the defaults.
 };
 
 template <class M> constexpr std::array<Section<M>, 21> kSections = {{
-    {tag("SETT"), "settings", settingsSection<Writer, M>, settingsSection<Reader, M>},
-    {tag("PART"), "particles", particlesSection<Writer, M>, particlesSection<Reader, M>},
-    {tag("HIST"), "history", historySection<Writer, M>, historySection<Reader, M>},
-    {tag("BODY"), "bodies", bodiesSection<Writer, M>, bodiesSection<Reader, M>},
-    {tag("DIST"), "distances", distancesSection<Writer, M>, distancesSection<Reader, M>},
-    {tag("DIHE"), "dihedrals", dihedralsSection<Writer, M>, dihedralsSection<Reader, M>},
-    {tag("TVOL"), "volumes", volumesSection<Writer, M>, volumesSection<Reader, M>},
-    {tag("TETH"), "tethers", tethersSection<Writer, M>, tethersSection<Reader, M>},
-    {tag("NEOH"), "neoHookeans", neoHookeansSection<Writer, M>, neoHookeansSection<Reader, M>},
-    {tag("GVOL"), "globalVolumes", surfacesSection<Writer, M>, surfacesSection<Reader, M>},
-    {tag("STRN"), "triangleStrains", strainsSection<Writer, M>, strainsSection<Reader, M>},
-    {tag("SHPM"), "shapeMatchings", shapeMatchingSection<Writer, M>, shapeMatchingSection<Reader, M>},
-    {tag("ATCH"), "attachments", attachmentsSection<Writer, M>, attachmentsSection<Reader, M>},
-    {tag("COLL"), "colliders", collidersSection<Writer, M>, collidersSection<Reader, M>},
-    {tag("MESH"), "meshes", meshesSection<Writer, M>, meshesSection<Reader, M>},
-    {tag("CMAT"), "contactMaterials", contactMaterialsSection<Writer, M>, contactMaterialsSection<Reader, M>, true},
-    {tag("DCOL"), "distanceColours", distanceColoursSection<Writer, M>, distanceColoursSection<Reader, M>, true},
-    {tag("CSCD"), "continuousSelfCollision", selfCollisionSection<Writer, M>, selfCollisionSection<Reader, M>, true},
-    {tag("SFRC"), "staticFriction", staticFrictionSection<Writer, M>, staticFrictionSection<Reader, M>, true},
-    {tag("CTHK"), "contactThickness", contactThicknessSection<Writer, M>, contactThicknessSection<Reader, M>, true},
-    {tag("STLE"), "settle", settleSection<Writer, M>, settleSection<Reader, M>, true},
+    {tag("SETT"), "settings", settingsSection<Writer, M>, settingsSection<LoadReader, M>},
+    {tag("PART"), "particles", particlesSection<Writer, M>, particlesSection<LoadReader, M>},
+    {tag("HIST"), "history", historySection<Writer, M>, historySection<LoadReader, M>},
+    {tag("BODY"), "bodies", bodiesSection<Writer, M>, bodiesSection<LoadReader, M>},
+    {tag("DIST"), "distances", distancesSection<Writer, M>, distancesSection<LoadReader, M>},
+    {tag("DIHE"), "dihedrals", dihedralsSection<Writer, M>, dihedralsSection<LoadReader, M>},
+    {tag("TVOL"), "volumes", volumesSection<Writer, M>, volumesSection<LoadReader, M>},
+    {tag("TETH"), "tethers", tethersSection<Writer, M>, tethersSection<LoadReader, M>},
+    {tag("NEOH"), "neoHookeans", neoHookeansSection<Writer, M>, neoHookeansSection<LoadReader, M>},
+    {tag("GVOL"), "globalVolumes", surfacesSection<Writer, M>, surfacesSection<LoadReader, M>},
+    {tag("STRN"), "triangleStrains", strainsSection<Writer, M>, strainsSection<LoadReader, M>},
+    {tag("SHPM"), "shapeMatchings", shapeMatchingSection<Writer, M>, shapeMatchingSection<LoadReader, M>},
+    {tag("ATCH"), "attachments", attachmentsSection<Writer, M>, attachmentsSection<LoadReader, M>},
+    {tag("COLL"), "colliders", collidersSection<Writer, M>, collidersSection<LoadReader, M>},
+    {tag("MESH"), "meshes", meshesSection<Writer, M>, meshesSection<LoadReader, M>},
+    {tag("CMAT"), "contactMaterials", contactMaterialsSection<Writer, M>, contactMaterialsSection<LoadReader, M>, true},
+    {tag("DCOL"), "distanceColours", distanceColoursSection<Writer, M>, distanceColoursSection<LoadReader, M>, true},
+    {tag("CSCD"), "continuousSelfCollision", selfCollisionSection<Writer, M>, selfCollisionSection<LoadReader, M>, true},
+    {tag("SFRC"), "staticFriction", staticFrictionSection<Writer, M>, staticFrictionSection<LoadReader, M>, true},
+    {tag("CTHK"), "contactThickness", contactThicknessSection<Writer, M>, contactThicknessSection<LoadReader, M>, true},
+    {tag("STLE"), "settle", settleSection<Writer, M>, settleSection<LoadReader, M>, true},
 }};
 
 std::string tagName(uint32_t t) {
@@ -195,7 +217,7 @@ std::string tagName(uint32_t t) {
 }
 
 /// Parses the header, checks the checksum and reads every section into `staged` (no validation of values yet).
-template <class M> void parse(const uint8_t* data, size_t size, M& staged) {
+template <class M> void parse(const uint8_t* data, size_t size, M& staged, LoaderScratch& scratch) {
   io::ByteReader header(data, size, kFn, "header");
   const uint8_t* magic = header.take(4);
   if (!std::equal(magic, magic + 4, kMagic)) header.fail("bad magic (not a pbd-wasm world snapshot)");
@@ -232,7 +254,7 @@ template <class M> void parse(const uint8_t* data, size_t size, M& staged) {
     const size_t k = size_t(def - kSections<M>.begin());
     if (seen[k]) section.fail("section '" + name + "' appears twice");
     seen[k] = true;
-    Reader reader(section);
+    LoadReader reader(section, scratch);
     def->load(reader, staged);
     if (section.left() != 0) section.fail("section '" + name + "' has " + std::to_string(section.left()) + " unread bytes");
   }
@@ -257,7 +279,7 @@ void checkFinite(const char* what, const std::vector<Real>& a) {
 
 /// Bodies and their contact materials. Bodies must tile the particles in order, as appendParticles makes them (the
 /// velocity pass maps each particle to exactly one body).
-template <class M> void buildBodies(M& m, M& s) {
+template <class M> void buildBodies(M& m, M& s, const LoaderScratch& scratch) {
   const uint32_t n = uint32_t(s.w.size());
   snapshot::checkAll("bodies", s.bodies, n);
   for (size_t b = 0; b < s.bodies.size(); ++b) {
@@ -269,13 +291,13 @@ template <class M> void buildBodies(M& m, M& s) {
   checkLength("bodies: particles covered", s.bodies.empty() ? 0 : s.bodies.back().end, n);
   if (s.bodyMaterials.empty()) s.bodyMaterials.resize(s.bodies.size());  // a blob from before per-body materials
   checkLength("contactMaterials", s.bodyMaterials.size(), s.bodies.size());
-  if (!s.savedBodyStaticFriction.empty() || !s.savedColliderStaticFriction.empty()) {  // section SFRC
-    checkLength("staticFriction: bodies", s.savedBodyStaticFriction.size(), s.bodies.size());
-    for (size_t b = 0; b < s.bodies.size(); ++b) s.bodyMaterials[b].staticFriction = s.savedBodyStaticFriction[b];
+  if (!scratch.bodyStaticFriction.empty() || !scratch.colliderStaticFriction.empty()) {  // section SFRC
+    checkLength("staticFriction: bodies", scratch.bodyStaticFriction.size(), s.bodies.size());
+    for (size_t b = 0; b < s.bodies.size(); ++b) s.bodyMaterials[b].staticFriction = scratch.bodyStaticFriction[b];
   }
-  if (!s.savedBodyThickness.empty()) {  // section CTHK
-    checkLength("contactThickness: bodies", s.savedBodyThickness.size(), s.bodies.size());
-    for (size_t b = 0; b < s.bodies.size(); ++b) s.bodyMaterials[b].thickness = s.savedBodyThickness[b];
+  if (!scratch.bodyThickness.empty()) {  // section CTHK
+    checkLength("contactThickness: bodies", scratch.bodyThickness.size(), s.bodies.size());
+    for (size_t b = 0; b < s.bodies.size(); ++b) s.bodyMaterials[b].thickness = scratch.bodyThickness[b];
   }
   for (size_t b = 0; b < s.bodyMaterials.size(); ++b) {
     check::contactMaterial(kFn, "contactMaterials[" + std::to_string(b) + "]", s.bodyMaterials[b]);
@@ -286,7 +308,7 @@ template <class M> void buildBodies(M& m, M& s) {
 
 /// Particles, their history and bodies into the fresh world `m`, through appendParticles (which checks positions
 /// and inverse masses and reserves every per-particle buffer as the add functions do).
-template <class M> void buildParticles(M& m, M& s) {
+template <class M> void buildParticles(M& m, M& s, const LoaderScratch& scratch) {
   const size_t n = s.w.size();
   for (auto [name, a] : {std::pair{"particles: x", &s.x}, {"particles: v", &s.v}, {"particles: force", &s.force},
                          {"particles: restX", &s.restX}, {"history: xPrev", &s.xPrev}, {"history: vPrev", &s.vPrev}}) {
@@ -301,7 +323,7 @@ template <class M> void buildParticles(M& m, M& s) {
   // Same sizes as appendParticles made them: copy-assignment keeps the reserved capacity.
   m.v = s.v, m.force = s.force, m.restX = s.restX, m.xPrev = s.xPrev, m.vPrev = s.vPrev;
   m.historyValid = s.historyValid;
-  buildBodies(m, s);
+  buildBodies(m, s, scratch);
 }
 
 /// Distance constraints through appendDistance, in their order: that replays the greedy colouring exactly. Saved
@@ -406,28 +428,28 @@ template <class M> void checkAttachments(const M& s) {
 
 /// Builds the fresh world `fresh` (state `m`) from the parsed, unchecked `s`: checks every value, rebuilds the
 /// derived data and reserves what step() needs, exactly as the add functions would have.
-template <class M> void build(World& fresh, M& m, M& s) {
+template <class M> void build(World& fresh, M& m, M& s, const LoaderScratch& scratch) {
   fresh.setSettings(s.settings);
   fresh.setRecordResiduals(s.recordResiduals);
   if (s.kPrimeIterations != 0) check::inRange(kFn, "kPrimeIterations", s.kPrimeIterations, 1, 1000);
-  buildParticles(m, s);
+  buildParticles(m, s, scratch);
   const uint32_t n = m.count();
   size_t meshes = 0;
-  if (!s.savedColliderStaticFriction.empty() || !s.savedBodyStaticFriction.empty()) {  // section SFRC
-    checkLength("staticFriction: colliders", s.savedColliderStaticFriction.size(), s.colliders.size());
+  if (!scratch.colliderStaticFriction.empty() || !scratch.bodyStaticFriction.empty()) {  // section SFRC
+    checkLength("staticFriction: colliders", scratch.colliderStaticFriction.size(), s.colliders.size());
   }
   for (size_t k = 0; k < s.colliders.size(); ++k) {
     const snapshot::ElementCheck c("colliders", k);
     // A mesh collider's def held views of its arrays: from a blob they are wild pointers, replaced by the saved mesh.
     ColliderDef def = s.colliders[k].def;
-    if (!s.savedColliderStaticFriction.empty()) def.staticFriction = s.savedColliderStaticFriction[k];  // SFRC
+    if (!scratch.colliderStaticFriction.empty()) def.staticFriction = scratch.colliderStaticFriction[k];  // SFRC
     def.meshPositions = {};
     def.meshTriangles = {};
     const bool isMesh = def.shape == ColliderShape::TriangleMesh;
     if (isMesh) {
-      if (meshes >= s.savedMeshes.size()) c.fail("", "is a triangle mesh, but the snapshot holds no mesh for it", k);
-      def.meshPositions = s.savedMeshes[meshes].positions;
-      def.meshTriangles = s.savedMeshes[meshes].triangles;
+      if (meshes >= scratch.meshes.size()) c.fail("", "is a triangle mesh, but the snapshot holds no mesh for it", k);
+      def.meshPositions = scratch.meshes[meshes].positions;
+      def.meshTriangles = scratch.meshes[meshes].triangles;
     }
     try {
       fresh.addCollider(def);  // checks shape, material and mesh as for any collider
@@ -443,7 +465,7 @@ template <class M> void build(World& fresh, M& m, M& s) {
     col.subStartPosition = saved.subStartPosition, col.subEndPosition = saved.subEndPosition;
     col.subStartRotation = saved.subStartRotation, col.subEndRotation = saved.subEndRotation;
     if (isMesh) {
-      typename M::SavedMesh& mesh = s.savedMeshes[meshes++];
+      const LoaderScratch::SavedMesh& mesh = scratch.meshes[meshes++];
       checkLength("meshes: inside", mesh.inside.size(), n);
       for (size_t i = 0; i < n; ++i) {
         if (mesh.inside[i] > 1) c.fail(("inside[" + std::to_string(i) + "]").c_str(), "must be 0 or 1", mesh.inside[i]);
@@ -455,7 +477,7 @@ template <class M> void build(World& fresh, M& m, M& s) {
       shape.insideUnknown = mesh.insideUnknown;
     }
   }
-  checkLength("meshes", s.savedMeshes.size(), meshes);
+  checkLength("meshes", scratch.meshes.size(), meshes);
   buildSelfSurfaces(m, s);
   buildDistances(m, s);
   snapshot::checkAll("dihedrals", s.dihedrals, n);
@@ -507,10 +529,11 @@ void World::loadSnapshot(const uint8_t* data, size_t size) {
   if (!data && size != 0) throw SnapshotError("loadSnapshot: data is null");
   static const uint8_t kNothing = 0;
   auto staged = std::make_unique<Impl>();  // the parsed blob, unchecked
-  parse(data ? data : &kNothing, size, *staged);
+  LoaderScratch scratch;
+  parse(data ? data : &kNothing, size, *staged, scratch);
   World fresh(impl_->tasks == &impl_->serial ? nullptr : impl_->tasks);
   try {
-    build(fresh, *fresh.impl_, *staged);
+    build(fresh, *fresh.impl_, *staged, scratch);
   } catch (const SnapshotError&) {
     throw;
   } catch (const InvalidArgument& e) {  // a value the add functions refuse: name it as a snapshot problem

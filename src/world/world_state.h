@@ -209,18 +209,6 @@ struct World::Impl {
   bool selfFrozeThisSubstep = false;                 // the failsafe froze a particle this substep
   std::vector<Collider> colliders;
   std::vector<MeshShape> meshShapes;          // the triangle meshes of TriangleMesh colliders (Collider::mesh)
-  /// loadSnapshot's parsed triangle meshes (one per TriangleMesh collider, in collider order); empty otherwise.
-  struct SavedMesh {
-    std::vector<Real> positions;      // xyz per vertex, m, the collider's local frame, as deformed last
-    std::vector<uint32_t> triangles;  // 3 vertex indices per triangle
-    std::vector<uint32_t> inside;     // per particle: 1 = it ended the last substep inside the (closed) mesh
-    bool insideUnknown = true;        // the flags must be recomputed at the next substep
-  };
-  std::vector<SavedMesh> savedMeshes;
-  /// loadSnapshot's parsed section SFRC: staticFriction per collider and per body material, in their order (the
-  /// other sections may come after it, so these are merged in build()); empty when the blob predates it.
-  std::vector<Real> savedColliderStaticFriction, savedBodyStaticFriction;
-  std::vector<Real> savedBodyThickness;  // section CTHK
   std::vector<Contact> contacts;              // capacity reserved (see reserveContacts), so step() never allocates
   std::vector<ParticleBox> particleBoxes;     // per kBoxParticles particles: the bounds of their p, for the
                                               // ground and collider scans (set by the prediction, by the coloured
