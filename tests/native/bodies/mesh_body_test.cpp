@@ -10,6 +10,7 @@
 #include "pbd/errors.h"
 #include "pbd/world.h"
 #include "scenes/sphere_meshes.h"
+#include "scenes/free_space.h"
 
 using namespace pbd;
 
@@ -104,11 +105,9 @@ TEST(MeshBody, WithoutPressureTheSameShellLosesVolume) {
 
 TEST(MeshBody, PressureInflatesTheBalloon) {
   World world;
-  SolverSettings s;
+  SolverSettings s = scenes::freeSpace();
   s.method = Method::Xpbd;
   s.substeps = 10;
-  s.gravity = Vec3::Zero();
-  s.ground.enabled = false;
   s.linearDamping = 2;
   world.setSettings(s);
   const scenes::UvSphere sphere = scenes::uvSphere(16, 12, true, 0.5f);
@@ -176,10 +175,8 @@ TEST(MeshBody, OnlyCompressionResistingBalloonMayGrowButNotShrink) {
   // times; the unilateral one keeps the extra volume but is pushed back up from the squeeze.
   for (bool unilateral : {false, true}) {
     World world;
-    SolverSettings s;
+    SolverSettings s = scenes::freeSpace();
     s.method = Method::Xpbd;
-    s.gravity = Vec3::Zero();
-    s.ground.enabled = false;
     world.setSettings(s);
     TriangleMeshDef def = sphereDef(scenes::uvSphere(16, 12, true, 0.5f), 1);
     def.volumeOnlyResistsCompression = unilateral;

@@ -12,6 +12,7 @@
 #include "pbd/errors.h"
 #include "pbd/world.h"
 #include "scenes/finite_difference.h"
+#include "scenes/free_space.h"
 
 using namespace pbd;
 
@@ -275,9 +276,7 @@ TEST(Colliders, ALatePushIntoAnotherColliderIsPushedOutOfItToo) {
   // (no contact yet: it was predicted outside both); the late pass pushes it out of A along +y, onto A's top, which
   // is inside B. B's scan must see it there and push it out of B as well.
   World world;
-  SolverSettings s;
-  s.gravity = Vec3(0, 0, 0);
-  s.ground.enabled = false;
+  SolverSettings s = scenes::freeSpace();
   s.substeps = 1;
   world.setSettings(s);
   const uint32_t i = world.addParticle(Vec3(0, -3, 0), 1);

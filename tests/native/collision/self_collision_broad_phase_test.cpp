@@ -14,6 +14,7 @@
 #include "mesh/triangle_bvh.h"
 #include "pbd/world.h"
 #include "scenes/folded_sheet.h"
+#include "scenes/free_space.h"
 
 using namespace pbd;
 
@@ -75,9 +76,7 @@ namespace {
 struct StackedTriangles {
   World world;
   explicit StackedTriangles(int layers, bool selfCollision = true) {
-    SolverSettings s;
-    s.gravity = Vec3::Zero();
-    s.ground.enabled = false;
+    SolverSettings s = scenes::freeSpace();
     s.substeps = 1;
     world.setSettings(s);
     TriangleMeshDef def;

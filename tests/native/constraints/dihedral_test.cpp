@@ -132,9 +132,7 @@ TEST(DihedralHinge, ReturnsToRestFromZeroNinetyOneEightyAndTwoSeventyDegrees) {
   // A hinge of 4 particles, edge pinned, rest angle 45°, started at 0°, 90°, 180° and 270°.
   for (Real startDegrees : {0.0f, 90.0f, 180.0f, 270.0f}) {
     World world;
-    SolverSettings s;
-    s.gravity = Vec3::Zero();
-    s.ground.enabled = false;
+    SolverSettings s = scenes::freeSpace();
     s.substeps = 20;
     s.linearDamping = 3;
     world.setSettings(s);

@@ -12,6 +12,7 @@
 #include "scenes/icosphere.h"
 #include "scenes/measures.h"
 #include "native/long_scene.h"
+#include "scenes/free_space.h"
 
 using namespace pbd;
 
@@ -19,12 +20,10 @@ namespace {
 
 /// A 12x12 cloth with uneven masses, tumbling and translating, plus random velocity noise.
 void buildTumblingCloth(World& world, Method method, int substeps) {
-  SolverSettings s;
+  SolverSettings s = scenes::freeSpace();
   s.method = method;
   s.substeps = substeps;
   s.iterations = 2;
-  s.gravity = Vec3::Zero();
-  s.ground.enabled = false;
   world.setSettings(s);
   ClothDef c;
   c.columns = c.rows = 12;
@@ -88,9 +87,7 @@ TEST(Momentum, AnInflatedBalloonKeepsZeroAngularMomentumUnderEverySolver) {
   for (Solver solver : {Solver::GaussSeidel, Solver::ColouredGaussSeidel, Solver::Jacobi, Solver::Hierarchical})
   for (Integrator integrator : {Integrator::ImplicitEuler, Integrator::Bdf2}) {
     World world;
-    SolverSettings s;
-    s.gravity = Vec3::Zero();
-    s.ground.enabled = false;
+    SolverSettings s = scenes::freeSpace();
     s.solver = solver;
     s.integrator = integrator;
     world.setSettings(s);
@@ -121,9 +118,7 @@ TEST(Momentum, AnInflatedBalloonKeepsZeroAngularMomentumUnderEverySolver) {
 // A guard per body would cancel the torque the tie carries (the still cloth would stay still).
 TEST(Momentum, BodiesTiedTogetherExchangeAngularMomentum) {
   World world;
-  SolverSettings s;
-  s.gravity = Vec3::Zero();
-  s.ground.enabled = false;
+  SolverSettings s = scenes::freeSpace();
   world.setSettings(s);
   ClothDef c;
   c.columns = c.rows = 6;

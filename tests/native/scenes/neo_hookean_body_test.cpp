@@ -10,6 +10,7 @@
 #include "pbd/world.h"
 #include "scenes/tet_cube.h"
 #include "native/long_scene.h"
+#include "scenes/free_space.h"
 
 using namespace pbd;
 
@@ -21,15 +22,13 @@ constexpr Real kLength = 1, kSide = 0.1f;
 /// for the pinned end to resist). Returns the mean x displacement of the end face under a total axial `force`.
 double barElongation(Real youngsModulus, Real force) {
   World world;
-  SolverSettings s;
+  SolverSettings s = scenes::freeSpace();
   s.method = Method::Xpbd;
   s.substeps = 10;
   s.iterations = 5;
   // XPBD's pre-stressed Neo-Hookean pair converges when α̃_D = 1/(μ V0 h²) stays above ~1.5 Σ w |∇C_D|² (see
   // constraints/neo_hookean.h); at 10 substeps this stiff a bar is at that edge (measured: 2 % too stiff).
   s.substeps = 20;
-  s.gravity = Vec3::Zero();
-  s.ground.enabled = false;
   s.linearDamping = 5;
   world.setSettings(s);
   const int cells[3] = {10, 1, 1};
@@ -111,12 +110,10 @@ TEST(NeoHookeanBody, BarStretchesByForceLengthOverYoungsModulusArea) {
 
 TEST(NeoHookeanBody, SquashedBlockRecoversWithoutInverting) {
   World world;
-  SolverSettings s;
+  SolverSettings s = scenes::freeSpace();
   s.method = Method::Xpbd;
   s.substeps = 10;
   s.iterations = 2;
-  s.ground.enabled = false;
-  s.gravity = Vec3::Zero();
   world.setSettings(s);
   const SoftBodyDef block = neoHookeanBlock(Vec3(0, 0, 0));
   const BodyRange r = world.addSoftBody(block);
@@ -138,11 +135,9 @@ TEST(NeoHookeanBody, SquashedBlockRecoversWithoutInverting) {
 
 TEST(NeoHookeanBody, InvertedTetIsDrivenBack) {
   World world;
-  SolverSettings s;
+  SolverSettings s = scenes::freeSpace();
   s.method = Method::Xpbd;
   s.substeps = 10;
-  s.ground.enabled = false;
-  s.gravity = Vec3::Zero();
   world.setSettings(s);
   SoftBodyDef tet;
   tet.positions = {0, 0, 0, 0.1f, 0, 0, 0, 0.1f, 0, 0, 0, 0.1f};

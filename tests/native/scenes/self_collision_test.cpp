@@ -15,6 +15,7 @@
 #include "pbd/world.h"
 #include "native/random_particles.h"
 #include "scenes/tet_cube.h"
+#include "scenes/free_space.h"
 
 using namespace pbd;
 
@@ -35,11 +36,9 @@ Real closestAcross(const World& w, uint32_t split) {
 
 /// Self-collision of `radius` on, no gravity, no ground, one substep of one pass per step.
 SolverSettings oneSubstepWithoutGravity(Real radius) {
-  SolverSettings s;
+  SolverSettings s = scenes::freeSpace();
   s.selfCollision.enabled = true;
   s.selfCollision.radius = radius;
-  s.ground.enabled = false;
-  s.gravity = Vec3::Zero();
   s.substeps = 1;
   s.iterations = 1;
   return s;

@@ -12,6 +12,7 @@
 #include "constraints/dihedral.h"
 #include "constraints/tet_volume.h"
 #include "pbd/world.h"
+#include "scenes/free_space.h"
 
 using namespace pbd;
 
@@ -19,11 +20,9 @@ namespace {
 
 World quietWorld() {
   World world;
-  SolverSettings s;
+  SolverSettings s = scenes::freeSpace();
   s.method = Method::Xpbd;
   s.substeps = 10;
-  s.gravity = Vec3::Zero();
-  s.ground.enabled = false;
   s.linearDamping = 5;
   world.setSettings(s);
   return world;

@@ -24,6 +24,7 @@
 #include "scenes/tet_cube.h"
 #include "native/world_internals.h"
 #include "native/long_scene.h"
+#include "scenes/free_space.h"
 
 using namespace pbd;
 
@@ -532,13 +533,11 @@ TEST(BlockSchedule, ABandedPassProjectsInTheSchedulesSequentialOrder) {
   for (unsigned workers : {0u, 2u}) {
     std::unique_ptr<ThreadPool> pool = workers ? std::make_unique<ThreadPool>(workers) : nullptr;
     World world(pool.get());
-    SolverSettings s;
+    SolverSettings s = scenes::freeSpace();
     s.method = Method::Pbd;
     s.solver = Solver::ColouredGaussSeidel;
     s.substeps = 1;
     s.iterations = 1;
-    s.gravity = Vec3(0, 0, 0);
-    s.ground.enabled = false;
     world.setSettings(s);
     ClothDef c;
     c.columns = c.rows = 96;

@@ -19,6 +19,7 @@
 #include "scenes/measures.h"
 #include "scenes/scenes.h"
 #include "solvers/hierarchy.h"
+#include "scenes/free_space.h"
 
 using namespace pbd;
 
@@ -290,10 +291,8 @@ TEST(HierarchicalPbd, EachLevelKeepsLinearMomentumThanksToLumpedMasses) {
 TEST(HierarchicalPbd, AFreeStretchedClothKeepsItsMomentumInAWorld) {
   for (Solver solver : {Solver::ColouredGaussSeidel, Solver::Hierarchical}) {
     World world;
-    SolverSettings s;
+    SolverSettings s = scenes::freeSpace();
     s.solver = solver;
-    s.gravity = Vec3::Zero();
-    s.ground.enabled = false;
     world.setSettings(s);
     ClothDef c;
     c.columns = c.rows = 24;

@@ -16,6 +16,7 @@
 #include "scenes/measures.h"
 #include "scenes/scenes.h"
 #include "schedule/graph_colouring.h"
+#include "scenes/free_space.h"
 
 using namespace pbd;
 
@@ -71,12 +72,10 @@ TEST(SolverFamily, EverySolverReachesTheXpbdSpringEquilibrium) {
 TEST(SolverFamily, EverySolverKeepsAFreeClothsMomentum) {
   for (Solver solver : kSolvers) {
     World world;
-    SolverSettings s;
+    SolverSettings s = scenes::freeSpace();
     s.solver = solver;
     s.substeps = 10;
     s.iterations = 2;
-    s.gravity = Vec3::Zero();
-    s.ground.enabled = false;
     world.setSettings(s);
     ClothDef c;
     c.columns = c.rows = 10;
@@ -151,9 +150,7 @@ TEST(GraphColouring, NoTwoConstraintsOfAColourShareAParticle) {
 TEST(GraphColouring, AHubBeyondTheColourCountOverflowsAndIsStillSolved) {
   // 40 spokes on one hub particle: only 32 colours exist, so 8 spokes go to the serial overflow group.
   World world;
-  SolverSettings s;
-  s.gravity = Vec3::Zero();
-  s.ground.enabled = false;
+  SolverSettings s = scenes::freeSpace();
   s.iterations = 20;
   world.setSettings(s);
   const uint32_t hub = world.addParticle(Vec3(0, 0, 0), 0);

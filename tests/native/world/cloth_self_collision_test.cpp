@@ -15,6 +15,7 @@
 #include "native/expect_error.h"
 #include "io/byte_stream.h"
 #include "pbd/world.h"
+#include "scenes/free_space.h"
 
 using namespace pbd;
 
@@ -186,9 +187,7 @@ struct SheetAndFlake {
     def.mass = 1;
     def.bending = false;
     def.continuousSelfCollision = {continuous, 0.005f};
-    SolverSettings s;
-    s.gravity = Vec3::Zero();
-    s.ground.enabled = false;
+    SolverSettings s = scenes::freeSpace();
     s.substeps = 2;
     s.iterations = 4;
     world.setSettings(s);

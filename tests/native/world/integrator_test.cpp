@@ -7,6 +7,7 @@
 
 #include "pbd/world.h"
 #include "scenes/scenes.h"
+#include "scenes/free_space.h"
 
 using namespace pbd;
 
@@ -17,12 +18,10 @@ constexpr double kOmega = 10;  // rad/s: unit mass on a spring of stiffness 100 
 /// |x(T) - x_exact(T)| for a mass oscillating on an XPBD spring from rest at displacement A, T = 1 s.
 double springError(Integrator integrator, int stepsPerSecond) {
   World world;
-  SolverSettings s;
+  SolverSettings s = scenes::freeSpace();
   s.integrator = integrator;
   s.substeps = 1;
   s.iterations = 1;
-  s.gravity = Vec3::Zero();
-  s.ground.enabled = false;
   world.setSettings(s);
   const double amplitude = 0.2;
   scenes::pinnedBob(world, Vec3(Real(1 + amplitude), 0, 0), 1, Strength{Real(1 / (kOmega * kOmega)), 1}, 1);

@@ -9,6 +9,7 @@
 #include "pbd/world.h"
 #include "scenes/scenes.h"
 #include "native/long_scene.h"
+#include "scenes/free_space.h"
 
 using namespace pbd;
 
@@ -69,9 +70,7 @@ TEST(NonFiniteGuard, OneNonFiniteParticleAnywhereIsFoundOnAnyThreadCount) {
       for (uint32_t bad : {0u, n / 2, n - 1}) {
         for (int axis = 0; axis < 3; ++axis) {
           World world(&pool);
-          SolverSettings s;
-          s.ground.enabled = false;
-          s.gravity = Vec3::Zero();
+          SolverSettings s = scenes::freeSpace();
           s.maxSpeed = 0;  // off: the clamp would bring an infinite speed back to a finite one
           world.setSettings(s);
           for (uint32_t i = 0; i < n; ++i) world.addParticle(Vec3(Real(i), 0, 0), 1000);  // 1 g each

@@ -7,6 +7,7 @@
 
 #include "pbd/world.h"
 #include "world/rigid_damping.h"
+#include "scenes/free_space.h"
 
 using namespace pbd;
 
@@ -89,9 +90,7 @@ TEST(RigidDamping, SpinningClothInTheWorldKeepsItsSpin) {
   // The same spinning cloth with k = 0 and k = 1: full damping of non-rigid motion must not slow the spin.
   auto spin = [](Real k) {
     World world;
-    SolverSettings s;
-    s.gravity = Vec3::Zero();
-    s.ground.enabled = false;
+    SolverSettings s = scenes::freeSpace();
     s.rigidDamping = k;
     s.substeps = 10;
     world.setSettings(s);

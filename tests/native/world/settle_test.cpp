@@ -8,6 +8,7 @@
 
 #include "scenes/measures.h"
 #include "scenes/scenes.h"
+#include "scenes/free_space.h"
 
 namespace pbd {
 namespace {
@@ -85,9 +86,7 @@ TEST(Settle, ASaggingRigidClothIsNotLaunchedWhenTheSolveConverges) {
 // velocities are put back, so the step keeps both momenta as a step without a change does.
 TEST(Settle, KeepsLinearAndAngularMomentum) {
   World w;
-  SolverSettings s;
-  s.gravity = Vec3::Zero();
-  s.ground.enabled = false;
+  SolverSettings s = scenes::freeSpace();
   s.substeps = 2;
   w.setSettings(s);
   ClothDef c;

@@ -10,6 +10,7 @@
 #include "pbd/world.h"
 #include "scenes/every_kind.h"
 #include "scenes/scenes.h"
+#include "scenes/free_space.h"
 
 using namespace pbd;
 
@@ -75,10 +76,8 @@ TEST(VelocityClamp, StopsTunnellingThroughAThinWall) {
   const Real dt = 1.0f / 60, width = 0.01f;
   for (bool clamp : {false, true}) {
     World world;
-    SolverSettings s;
+    SolverSettings s = scenes::freeSpace();
     s.substeps = 1;
-    s.gravity = Vec3::Zero();
-    s.ground.enabled = false;
     s.maxSpeed = clamp ? width / (3 * dt) : 0;
     world.setSettings(s);
     ColliderDef wall;
