@@ -10,6 +10,9 @@ export class PbdError extends Error {}
 /** An argument or option the call rejects; the world is unchanged. */
 export class InvalidArgumentError extends PbdError {}
 
+/** A rejected value as a message quotes it: strings in quotes, anything else as String() writes it. */
+export const describeValue = (value) => (typeof value === 'string' ? JSON.stringify(value) : String(value));
+
 /** Malformed mesh text (readObj, readTetGen). */
 export class MeshParseError extends InvalidArgumentError {
   /** @param {string} message @param {number} [line] 1-based; 0 when the error concerns the whole text. */

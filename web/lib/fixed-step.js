@@ -3,7 +3,7 @@
 // dt (the same bits as calling step() yourself). In the manner of cannon-es's fixedStep and of "Fix your timestep"
 // (Glenn Fiedler). A frame longer than maxSteps steps (a hidden tab, a breakpoint) drops its excess instead of
 // making every later frame catch up.
-import { InvalidArgumentError } from './errors.js';
+import { InvalidArgumentError, describeValue as describe } from './errors.js';
 import { checkOptions } from './options.js';
 
 const DEFAULT_STEP = 1 / 60;
@@ -46,4 +46,3 @@ export function addFixedStep(World) {
   };
 }
 
-const describe = (value) => (typeof value === 'string' ? JSON.stringify(value) : String(value));

@@ -124,7 +124,9 @@ export declare function pickParticle(intersection: Intersection | undefined): {
  * equally near ones, -1 when range.particleCount is 0. `positions` holds xyz per particle, m (world.positions() or a
  * copy of it); `point` is in simulation coordinates, m (any {x, y, z}, e.g. a raycast hit's point). It checks every
  * particle of the range: call it once per click, not per frame. For picking without a PbdBodyMesh, e.g. a world in a
- * Worker drawn with createMeshGeometry; on a PbdBodyMesh, pickParticle does this.
+ * Worker drawn with createMeshGeometry; on a PbdBodyMesh, pickParticle does this. Throws InvalidArgumentError naming
+ * the argument and the value when positions is not an array, the range is not integers within it, or a coordinate
+ * of point is not a finite number.
  */
 export declare function nearestParticle(positions: ArrayLike<number>,
   range: { firstParticle: number; particleCount: number }, point: { x: number; y: number; z: number }): number;
