@@ -1,24 +1,40 @@
-// The angular momentum guard of internal constraints.
+// The momentum guard of internal constraints.
 //
-// Why. Internal constraints (distances, bending, volumes, strain, shape matching) conserve momentum: each projection's
-// correction Δp satisfies Σ m_i Δp_i = 0 and Σ m_i q_i × Δp_i = 0 at the positions q it was computed from. But the
-// velocity the substep ends with measures from the start of the substep: v = (p − x)/h (implicit Euler), so
+// Why (angular). Internal constraints (distances, bending, volumes, strain, shape matching) conserve momentum: each
+// projection's correction Δp satisfies Σ m_i Δp_i = 0 and Σ m_i q_i × Δp_i = 0 at the positions q it was computed
+// from. But the velocity the substep ends with measures from the start of the substep: v = (p − x)/h (implicit
+// Euler), so
 //   L = Σ m_i p_i × v_i = (1/h) Σ m_i x_i × p_i,   and a correction changes it by (1/h) Σ m_i (x_i − q_i) × Δp_i,
 // zero only when q = x. Gauss–Seidel projects each constraint from positions the earlier ones moved, so constraints
 // that fight every substep (a skin stretched over a rigid volume: an inflated balloon) leave a torque each time, and
 // the spin it makes feeds it: a weightless balloon at rest spun up to |L| = 0.04 kg m²/s in 2 s. Under BDF2,
 // v = (3/2 p − 2x + 1/2 x⁻)/h, and the same holds with the lever ℓ = (4x − x⁻)/3 in place of x.
 //
+// Why (round-off). p is float32: a correction Δp lands on p rounded to half an ulp of |p| (3e-8 m at 1 m), while
+// the commit turns it into velocity divided by h. At h = 1/2400 s a cube of 125 particles lost 5.6e-2 of its linear
+// momentum in 2 s (a random walk of roundings), and the guard's own rotation of p, often below half an ulp, rounded
+// to nothing. The sums below are double: what the projections and the guard should have left (no change of Σ m p,
+// no change of Σ m a × p) minus what they left is the momentum round-off took. It is kept per island and given back
+// to the velocities, which carry it at their own scale (|v|, not |p|), before the next substep's solve and after
+// the step's last.
+//
 // What. Per island (bodies joined by internal constraints; of their particles, those some internal constraint holds:
-// a particle nothing holds gets no internal force, so it is never rotated) with no pinned particle, around each iteration's internal
-// projections (and HPBD's coarse pre-pass):
+// a particle nothing holds gets no internal force, so it is never rotated) with no pinned particle, around each
+// iteration's internal projections (and HPBD's coarse pre-pass):
 //   c = Σ m_i ℓ_i / Σ m_i,   a_i = ℓ_i − c,   I = Σ m_i (|a_i|² 1 − a_i a_iᵀ)         (once per substep)
-//   T = Σ m_i a_i × (p_i − c)   before (T⁰) and after (T¹) the projections
-//   θ = I⁺ (T⁰ − T¹),   p_i += θ × a_i
+//   T = Σ m_i a_i × (p_i − c),   P = Σ m_i p_i   before (T⁰, P⁰) and after (T¹, P¹) the projections
+//   θ = I⁺ (T⁰ − T¹),   p_i += θ × a_i   (realized as r_i after rounding)
+//   lost P += P⁰ − P¹ − Σ m_i r_i,   lost T += T⁰ − T¹ − Σ m_i a_i × r_i
 // Then Σ m_i a_i × Δp_i = I θ cancels what the projections added (on I's range), and Σ m_i θ × a_i = 0 adds no
 // linear momentum. θ × a_i is an infinitesimal rotation of the lever shape; it strains the body by O(|θ| h |v|), far
-// below the projections' own error. Islands with a pinned particle are left alone: a pin legitimately takes torque.
-// Contacts, attachments, tethers and self-contacts are outside the bracket: they exchange momentum with the world.
+// below the projections' own error. Given back as the velocity of the rigid motion
+// d_i = lost P / M + (I⁺ lost T) × (x_i − c): v_i += s d_i, s = 1/h (Euler's commit) or 3/(2h) (BDF2's); and, under
+// Euler, the lost translation to the positions once it is a few ulps (the centre of mass stays on its line).
+// Islands with a pinned particle are left alone: a pin legitimately takes torque. Contacts, attachments, tethers and
+// self-contacts are outside the bracket: they exchange momentum with the world, and an island they touched in a
+// substep gets nothing back for it.
+#include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "math/inertia.h"
@@ -41,7 +57,7 @@ void World::Impl::reserveIslands(size_t bodyCount, size_t particleCount) {
   const size_t n = bodyCount;
   islandBodies.reserve(n);
   islandBegin.reserve(n + 1);
-  islandScratch.reserve(n);
+  islandOfBody.reserve(n);
   islandFrames.reserve(n);
 }
 
@@ -51,7 +67,7 @@ void World::Impl::refreshIslands() {
   if (!islandsDirty) return;
   islandsDirty = false;
   const uint32_t nBodies = uint32_t(bodies.size());
-  std::vector<uint32_t>& parent = islandScratch;
+  std::vector<uint32_t>& parent = islandOfBody;  // union-find parents, then each body's island
   parent.resize(nBodies);
   std::iota(parent.begin(), parent.end(), 0u);
   auto root = [&](uint32_t b) {
@@ -96,29 +112,133 @@ void World::Impl::refreshIslands() {
 }
 
 /// Once per substep: which islands are free (no pinned particle, at least two particles), and their lever frames.
-void World::Impl::prepareIslandFrames(bool bdf2) {
+/// What round-off took from an island in the last substep goes back here (giveBack), about the new centre (no linear
+/// momentum added) with the last frame's I⁺ (it changes by O(h |ω|) a substep; what is given back is round-off, so
+/// the error of that is round-off of round-off).
+void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
   anyFreeIsland = false;
   for (uint32_t k = 0; k + 1 < islandBegin.size(); ++k) {
     IslandFrame& f = islandFrames[k];
-    f.free = false;
+    const LostMotion lost = takeLostMotion(f);
+    f.free = f.touched = false;
     if (islandHasPin(k)) continue;
-    double mass = 0;
+    double mass = 0, reach = 0;
     Vec3d centre = Vec3d::Zero();
     uint32_t particles = 0;
     forEachIslandParticle(k, [&](uint32_t i) {
       const double m = 1.0 / w[i];
       mass += m;
       centre += m * lever(i, bdf2);
+      reach = std::max(reach, load3d(x, i).cwiseAbs().maxCoeff());
       ++particles;
     });
     if (particles < 2) continue;
     f.centre = centre / mass;
+    // The prediction ran with the velocities short by d / h, so the positions lag by twice the translation of d.
+    const Vec3d shift = lost.shiftsPositions ? shiftToGiveBack(f, 2.0 * lost.translation, reach) : Vec3d::Zero();
     Eigen::Matrix3d I = Eigen::Matrix3d::Zero();
-    forEachIslandParticle(k, [&](uint32_t i) { I += particleInertia(1.0 / w[i], lever(i, bdf2) - f.centre); });
+    forEachIslandParticle(k, [&](uint32_t i) {
+      const Vec3d a = lever(i, bdf2) - f.centre;
+      I += particleInertia(1.0 / w[i], a);
+      if (lost.any) giveBack(lost, i, a);
+      if (shift != Vec3d::Zero()) f.pendingShift -= (1.0 / w[i]) * shiftParticle(i, shift, {&p, &inertial});
+    });
     f.inverseInertia = inverseOnRange(I);
+    f.mass = mass;
+    f.velocityPerPosition = (bdf2 ? 1.5 : 1.0) / double(h);
     f.bdf2 = bdf2;
     f.free = anyFreeIsland = true;
   }
+}
+
+/// The rigid displacement that gives back what round-off took from island frame `f` in its substep (and clears it).
+World::Impl::LostMotion World::Impl::takeLostMotion(IslandFrame& f) const {
+  LostMotion lost;
+  lost.any = f.free && !f.touched && (f.lostLinear != Vec3d::Zero() || f.lostAngular != Vec3d::Zero());
+  if (f.touched) f.pendingShift.setZero();  // a contact sets where it is
+  if (lost.any) {
+    lost.translation = f.lostLinear / f.mass;
+    lost.rotation = f.inverseInertia * f.lostAngular;
+    lost.velocityPerPosition = f.velocityPerPosition;
+    lost.shiftsPositions = !f.bdf2;  // BDF2's prediction reads the position history: a moved x is a velocity there
+  }
+  f.lostLinear.setZero(), f.lostAngular.setZero();
+  return lost;
+}
+
+/// Particle i (lever a about its island's centre) gets the velocity the commit would have made of the displacement
+/// its corrections lost.
+void World::Impl::giveBack(const LostMotion& lost, uint32_t i, const Vec3d& a) {
+  addVelocity(i, lost.velocityPerPosition * (lost.translation + lost.rotation.cross(a)));
+}
+
+/// The translation the island's positions get back (its centre of mass lags by what round-off took): kept in
+/// `pendingShift` until it is 4 ulps of the island's largest coordinate (`reach`, m), then moved as a whole. A
+/// smaller one would land only on the particles whose ulp is finer, which is no rigid motion (moved so, a cloth at
+/// rest crept by 3e-6 m in 5 s). Zero while pending.
+Eigen::Vector3d World::Impl::shiftToGiveBack(IslandFrame& f, const Vec3d& lag, double reach) {
+  f.pendingShift += f.mass * lag;
+  const Vec3d shift = f.pendingShift / f.mass;
+  const double ulp = double(std::nextafter(Real(reach), Real(INFINITY))) - double(Real(reach));
+  return shift.cwiseAbs().maxCoeff() >= 4 * ulp ? shift : Vec3d::Zero();
+}
+
+/// Moves particle i by `shift` in every array given (equal there, so rounded alike); returns the move it made.
+Eigen::Vector3d World::Impl::shiftParticle(uint32_t i, const Vec3d& shift,
+                                           std::initializer_list<std::vector<Real>*> positions) {
+  Vec3d moved;
+  for (int c = 0; c < 3; ++c) {
+    const Real was = (**positions.begin())[3 * i + c];
+    for (std::vector<Real>* q : positions) (*q)[3 * i + c] += Real(shift[c]);
+    moved[c] = double((**positions.begin())[3 * i + c]) - double(was);
+  }
+  return moved;
+}
+
+/// After the contacts of a substep: the free islands that a contact, an attachment or a self-contact touched exchanged
+/// momentum with the world or were stopped by the failsafe, which sets theirs; what round-off took from them in it is not given back (a body at rest on the
+/// ground would end the step with the round-off's velocity, which no contact pass removes).
+void World::Impl::markTouchedIslands() {
+  if (!anyFreeIsland) return;
+  for (const Contact& c : contacts) islandFrames[islandOfBody[bodyOf(c.particle)]].touched = true;
+  for (const Attachment& a : attachments)
+    if (a.active) islandFrames[islandOfBody[bodyOf(a.particle)]].touched = true;
+  // Self-contacts are outside the bracket too, and the failsafe stops the particles it freezes.
+  for (const SelfCollisionPair& c : selfCollisionPairs) islandFrames[islandOfBody[bodyOf(c.i)]].touched = true;
+  for (const SelfContact& c : selfContacts) islandFrames[islandOfBody[bodyOf(c.particle[0])]].touched = true;
+}
+
+/// After the step's last substep (committed: x = p): what round-off took in it, given back about the islands'
+/// present centres. Nothing is kept for the next step: a step depends on the state alone, as a snapshot has it.
+void World::Impl::giveBackLostMomenta() {
+  for (uint32_t k = 0; k < islandFrames.size(); ++k) {
+    IslandFrame& f = islandFrames[k];
+    const LostMotion lost = takeLostMotion(f);
+    if (!lost.any) continue;
+    Vec3d centre = Vec3d::Zero();
+    double reach = 0;
+    forEachIslandParticle(k, [&](uint32_t i) {
+      centre += (1.0 / w[i]) * load3d(x, i);
+      reach = std::max(reach, load3d(x, i).cwiseAbs().maxCoeff());
+    });
+    centre /= f.mass;
+    // No prediction since the commit: the positions lag by the translation once.
+    const Vec3d shift = lost.shiftsPositions ? shiftToGiveBack(f, lost.translation, reach) : Vec3d::Zero();
+    forEachIslandParticle(k, [&](uint32_t i) {
+      giveBack(lost, i, load3d(x, i) - centre);
+      if (shift != Vec3d::Zero()) shiftParticle(i, shift, {&x});
+    });
+  }
+  forgetLostMomenta();  // what is still pending is below 4 ulps: a step depends on the state alone
+}
+
+/// The settle's substeps run from rest and their velocities are dropped: so is what round-off took in them.
+void World::Impl::forgetLostMomenta() {
+  for (IslandFrame& f : islandFrames) f.lostLinear.setZero(), f.lostAngular.setZero(), f.pendingShift.setZero();
+}
+
+void World::Impl::addVelocity(uint32_t i, const Vec3d& dv) {
+  for (int a = 0; a < 3; ++a) v[3 * i + a] += Real(dv[a]);
 }
 
 /// Stops at the first pinned particle: a pinned cloth's island is told apart at its corner, not after a walk.
@@ -133,34 +253,50 @@ Vec3d World::Impl::lever(uint32_t i, bool bdf2) const {
   return bdf2 ? (4.0 * load3d(x, i) - load3d(xPrev, i)) / 3.0 : load3d(x, i);
 }
 
-Vec3d World::Impl::islandTorqueSum(uint32_t k) const {
+World::Impl::IslandSums World::Impl::islandSums(uint32_t k) const {
   const IslandFrame& f = islandFrames[k];
-  Vec3d T = Vec3d::Zero();
+  IslandSums sums{Vec3d::Zero(), Vec3d::Zero()};
   forEachIslandParticle(k, [&](uint32_t i) {
-    T += (1.0 / w[i]) * (lever(i, f.bdf2) - f.centre).cross(load3d(p, i) - f.centre);
+    const double m = 1.0 / w[i];
+    const Vec3d q = load3d(p, i);
+    sums.torque += m * (lever(i, f.bdf2) - f.centre).cross(q - f.centre);
+    sums.linear += m * q;
   });
-  return T;
+  return sums;
 }
 
 void World::Impl::beginInternalProjections() {
   if (!anyFreeIsland) return;
   for (uint32_t k = 0; k < islandFrames.size(); ++k)
-    if (islandFrames[k].free) islandFrames[k].before = islandTorqueSum(k);
+    if (islandFrames[k].free) islandFrames[k].before = islandSums(k);
 }
 
 void World::Impl::endInternalProjections() {
   if (!anyFreeIsland) return;
   for (uint32_t k = 0; k < islandFrames.size(); ++k) {
-    const IslandFrame& f = islandFrames[k];
+    IslandFrame& f = islandFrames[k];
     if (!f.free) continue;
-    const Vec3d theta = f.inverseInertia * (f.before - islandTorqueSum(k));
+    const IslandSums after = islandSums(k);
+    f.lostLinear += f.before.linear - after.linear;
+    const Vec3d theta = f.inverseInertia * (f.before.torque - after.torque);
     // A rotation of more than kMaxGuardAngle in one iteration is no round-off of the sweep's order: the body is being
     // torn apart (or is non-finite, for the step's guard to roll back), and a linearized rotation that large would
-    // stretch it further. Left alone.
+    // stretch it further. Left alone, and no angular momentum is given back for it.
     if (!(theta.norm() <= kMaxGuardAngle)) continue;
+    f.lostAngular += f.before.torque - after.torque;
     forEachIslandParticle(k, [&](uint32_t i) {
-      const Vec3d d = theta.cross(lever(i, f.bdf2) - f.centre);
-      for (int a = 0; a < 3; ++a) p[3 * i + a] += Real(d[a]);
+      const Vec3d a = lever(i, f.bdf2) - f.centre;
+      const Vec3d d = theta.cross(a);
+      Vec3d realized;
+      for (int c = 0; c < 3; ++c) {
+        Real& q = p[3 * i + c];
+        const Real was = q;
+        q += Real(d[c]);
+        realized[c] = double(q) - double(was);
+      }
+      const double m = 1.0 / w[i];
+      f.lostLinear -= m * realized;
+      f.lostAngular -= m * a.cross(realized);
     });
   }
 }
@@ -170,8 +306,8 @@ void World::Impl::endInternalProjections() {
 ///   L⁰ = Σ m (x⁰ − c) × v,   L¹ = Σ m (x − c) × v,   ω = I⁺ (L⁰ − L¹),   v_i += ω × (x_i − c)
 /// with c and I of the settled positions (prepareIslandFrames); Σ m ω × (x − c) = 0 adds no linear momentum. Islands
 /// with a pin are left alone, as the guard leaves them.
-void World::Impl::keepIslandAngularMomenta(const std::vector<Real>& x0) {
-  prepareIslandFrames(false);
+void World::Impl::keepIslandAngularMomenta(const std::vector<Real>& x0, Real h) {
+  prepareIslandFrames(false, h);
   if (!anyFreeIsland) return;
   for (uint32_t k = 0; k < islandFrames.size(); ++k) {
     const IslandFrame& f = islandFrames[k];
@@ -181,10 +317,7 @@ void World::Impl::keepIslandAngularMomenta(const std::vector<Real>& x0) {
       change += (1.0 / w[i]) * (load3d(x0, i) - load3d(x, i)).cross(load3d(v, i));
     });
     const Vec3d omega = f.inverseInertia * change;
-    forEachIslandParticle(k, [&](uint32_t i) {
-      const Vec3d dv = omega.cross(load3d(x, i) - f.centre);
-      for (int a = 0; a < 3; ++a) v[3 * i + a] += Real(dv[a]);
-    });
+    forEachIslandParticle(k, [&](uint32_t i) { addVelocity(i, omega.cross(load3d(x, i) - f.centre)); });
   }
 }
 

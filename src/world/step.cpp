@@ -120,12 +120,12 @@ void World::Impl::runSubsteps(Real dt, bool settleFirst) {
     findSelfCollisionPairs();
     findContinuousSelfContacts();  // cloth_self_collision.cpp: bodies with continuous self-collision on
     clock.lap(timings.broadPhaseMs);
-    const Real invH2 = substepInvH2(h, useBdf2);
-    solveConstraints(useBdf2, invH2, stepFraction,
+    solveConstraints(h, useBdf2, stepFraction,
                      recordResiduals ? size_t(s) * size_t(settings.iterations) : kNoResiduals,
                      advanceInSolve ? &advance : nullptr);
     clock.lap(timings.solveMs);
     addLateContacts(h);
+    markTouchedIslands();  // internal_momentum.cpp
     clock.lap(timings.colliderContactsMs);
     freezeFailedSelfContacts();  // cloth_self_collision.cpp
     if (useBdf2) {
@@ -146,6 +146,7 @@ void World::Impl::runSubsteps(Real dt, bool settleFirst) {
     updateContactVelocities(h);
     clock.lap(timings.colliderContactsMs);
   }
+  giveBackLostMomenta();  // internal_momentum.cpp: the last substep's round-off; the others' went back in the next
   for (Attachment& a : attachments) a.startTarget = a.target;
   for (Collider& c : colliders) c.startPosition = c.def.position, c.startRotation = c.def.rotation;
 }
@@ -180,21 +181,23 @@ void World::Impl::settle(Real h) {
     generateContacts(h);
     findSelfCollisionPairs();
     findContinuousSelfContacts();
-    solveConstraints(false, substepInvH2(h, false), 0, kNoResiduals, nullptr);
+    solveConstraints(h, false, 0, kNoResiduals, nullptr);
     addLateContacts(h);
     freezeFailedSelfContacts();
     commitPositions(h);
   }
   std::copy(savedV.begin(), savedV.end(), v.begin());  // step() saved x and v before the substeps
-  keepIslandAngularMomenta(savedX);  // internal_momentum.cpp: moved positions under kept velocities change x × v
+  forgetLostMomenta();
+  keepIslandAngularMomenta(savedX, h);  // internal_momentum.cpp: moved positions under kept velocities change x × v
   clock.lap(timings.solveMs);
 }
 
 /// The constraint iterations of one substep: every multiplier back to 0, then HPBD's coarse pre-pass if on, then
 /// `iterations` passes over every constraint kind, the contacts last. With `advance`, the first distance pass starts
 /// with the particle pass and the contacts are generated after it (particlePassJoinsSolve).
-void World::Impl::solveConstraints(bool useBdf2, Real invH2, Real stepFraction, size_t pass,
+void World::Impl::solveConstraints(Real h, bool useBdf2, Real stepFraction, size_t pass,
                                    const AdvanceStages* advance) {
+  const Real invH2 = substepInvH2(h, useBdf2);
   zeroDistanceMultipliers();
   std::fill(attachmentLambda.begin(), attachmentLambda.end(), Real(0));
   std::fill(dihedralLambda.begin(), dihedralLambda.end(), Real(0));
@@ -204,7 +207,7 @@ void World::Impl::solveConstraints(bool useBdf2, Real invH2, Real stepFraction, 
   std::fill(triangleStrainLambda.begin(), triangleStrainLambda.end(), Real(0));
   std::fill(shapeMatchingLambda.begin(), shapeMatchingLambda.end(), Real(0));
   const bool xpbd = settings.method == Method::Xpbd;
-  prepareIslandFrames(useBdf2);  // internal_momentum.cpp: the guard brackets every internal projection below
+  prepareIslandFrames(useBdf2, h);  // internal_momentum.cpp: the guard brackets every internal projection below
   // HPBD's pre-pass: the coarse levels move the particles once per substep, then the iterations refine.
   if (settings.solver == Solver::Hierarchical) {
     beginInternalProjections();

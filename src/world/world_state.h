@@ -219,19 +219,36 @@ struct World::Impl {
                                               // compare the joined pass with the separate one
   std::vector<Real> contactView;              // World::lastContacts(): x,y,z, nx,ny,nz per contact, filled on demand
 
-  // The angular momentum guard of internal constraints (internal_momentum.cpp): islands of bodies joined by internal
+  // The momentum guard of internal constraints (internal_momentum.cpp): islands of bodies joined by internal
   // constraints, rebuilt before the next step when `islandsDirty` (bodies or constraints added, removed or loaded).
+  struct IslandSums {
+    Eigen::Vector3d torque;  // T = Σ m a × (p − c), kg m²
+    Eigen::Vector3d linear;  // P = Σ m p, kg m
+  };
   struct IslandFrame {
     bool free = false;              // no pinned particle and at least two particles: the guard acts this substep
+    bool touched = false;           // a contact or attachment acted on it this substep: nothing is given back
     bool bdf2 = false;              // the lever is (4x − x⁻)/3 (BDF2's velocity) rather than x
     Eigen::Vector3d centre;         // c: the mass-weighted centre of the levers, m
     Eigen::Matrix3d inverseInertia; // I⁺ of the levers about c, 1/(kg m²)
-    Eigen::Vector3d before;         // T⁰ = Σ m a × (p − c) before the internal projections, kg m²
+    double mass = 0;                // M = Σ m of the particles the guard covers, kg
+    double velocityPerPosition = 0; // what the commit makes of a change of p in v: 1/h (Euler), 3/(2h) (BDF2), 1/s
+    IslandSums before;              // T⁰, P⁰ before the internal projections
+    Eigen::Vector3d lostLinear = Eigen::Vector3d::Zero();   // Σ m Δp round-off took this substep, kg m
+    Eigen::Vector3d lostAngular = Eigen::Vector3d::Zero();  // Σ m a × Δp round-off took this substep, kg m²
+    Eigen::Vector3d pendingShift = Eigen::Vector3d::Zero(); // M × the translation the positions are still owed, kg m
     uint32_t next = 0;              // scratch while listing the bodies by island
+  };
+  struct LostMotion {                // what round-off took from an island in a substep, as a rigid displacement
+    bool any = false;
+    Eigen::Vector3d translation;     // m, to every particle of the island
+    Eigen::Vector3d rotation;        // rad: rotation × (x − c) to each particle
+    double velocityPerPosition = 0;  // the substep's IslandFrame::velocityPerPosition
+    bool shiftsPositions = false;    // the substep was implicit Euler's: the positions get the translation back too
   };
   std::vector<uint32_t> islandBodies;      // body indices, grouped by island, islands in the order of their first body
   std::vector<uint32_t> islandBegin;       // island k is islandBodies[islandBegin[k], islandBegin[k + 1])
-  std::vector<uint32_t> islandScratch;     // union-find parents while building
+  std::vector<uint32_t> islandOfBody;      // each body's island (union-find parents while building)
   std::vector<IslandFrame> islandFrames;   // one per island
   std::vector<uint8_t> islandConstrained;  // per particle: 1 = some internal constraint holds it (the guard skips 0)
   bool islandsDirty = true;
@@ -282,7 +299,7 @@ struct World::Impl {
   // The constraint iterations of one substep on p, from the multipliers' reset to the last pass; `pass` numbers the
   // substep's first pass for the residual record (kNoResiduals: record none).
   // `advance`: the substep's particle pass, still to run, and then the contact generation (particlePassJoinsSolve).
-  void solveConstraints(bool useBdf2, Real invH2, Real stepFraction, size_t pass, const AdvanceStages* advance);
+  void solveConstraints(Real h, bool useBdf2, Real stepFraction, size_t pass, const AdvanceStages* advance);
   static constexpr size_t kNoResiduals = ~size_t(0);
   // True when the step about to run converges differently from the last one (step.cpp).
   bool solveChangedSinceLastStep() const;
@@ -362,15 +379,26 @@ struct World::Impl {
   static Real substepInvH2(Real h, bool useBdf2) { return useBdf2 ? Real(9) / (4 * h * h) : 1 / (h * h); }
   void solveProjective(Real invH2);       // one PD local/global iteration on p (distances, dihedrals, tets)
   void projectTethers();
-  // internal_momentum.cpp: the angular momentum guard around the internal projections
+  // internal_momentum.cpp: the momentum guard around the internal projections
   void reserveIslands(size_t bodyCount, size_t particleCount);  // room for the islands (may throw)
   void refreshIslands();                      // rebuilds them if dirty (never allocates after the reserve)
-  void prepareIslandFrames(bool bdf2);        // per substep: free islands, their centres and inertia
-  void beginInternalProjections();            // T⁰ per free island
-  void keepIslandAngularMomenta(const std::vector<Real>& x0);  // after the settle: Σ m x × v as it was at x0
-  void endInternalProjections();              // removes the angular impulse the projections added since T⁰
+  void prepareIslandFrames(bool bdf2, Real h);  // per substep: free islands, their centres and inertia; gives back
+                                                // what round-off took in the last substep
+  void beginInternalProjections();            // T⁰, P⁰ per free island
+  void endInternalProjections();              // removes the angular impulse the projections added since T⁰; keeps
+                                              // what round-off took
+  void giveBackLostMomenta();                 // after the last substep: what round-off took, into the velocities
+  void forgetLostMomenta();                   // after the settle, whose velocities are dropped
+  void markTouchedIslands();                  // after a substep's contacts: islands that exchanged momentum
+  void keepIslandAngularMomenta(const std::vector<Real>& x0, Real h);  // after the settle: Σ m x × v as at x0
+  LostMotion takeLostMotion(IslandFrame& frame) const;
+  void giveBack(const LostMotion& lost, uint32_t particle, const Eigen::Vector3d& lever);
+  Eigen::Vector3d shiftToGiveBack(IslandFrame& frame, const Eigen::Vector3d& lag, double reach);
+  Eigen::Vector3d shiftParticle(uint32_t particle, const Eigen::Vector3d& shift,
+                                std::initializer_list<std::vector<Real>*> positions);
+  void addVelocity(uint32_t particle, const Eigen::Vector3d& dv);
   Eigen::Vector3d lever(uint32_t particle, bool bdf2) const;
-  Eigen::Vector3d islandTorqueSum(uint32_t island) const;
+  IslandSums islandSums(uint32_t island) const;
   bool islandHasPin(uint32_t island) const;
   template <class F>
   void forEachIslandParticle(uint32_t island, F f) const {
