@@ -1,5 +1,5 @@
-import type { BufferGeometry, Intersection, Material, Mesh, Vector3 } from 'three';
-import type { BodyRange, ClothOptions, Embedding, MeshBody, Pbd, SoftBodyOptions, TetrahedralizeOptions,
+import type { BufferGeometry, Camera, EventDispatcher, Intersection, Material, Mesh, Vector3 } from 'three';
+import type { BodyRange, ClothOptions, Embedding, MeshBody, Pbd, SoftBodyOptions, Strength, TetrahedralizeOptions,
   TriangleMeshOptions, World } from './index';
 
 /** A triangulated grid whose position attribute is a view of the cloth's particles (no copy). */
@@ -118,6 +118,81 @@ export declare function pickParticle(intersection: Intersection | undefined): {
   /** A copy of the hit point, m. */
   point: Vector3;
 } | null;
+
+/** The events of PbdDragControls, by type. */
+export interface PbdDragControlsEventMap {
+  /** A press on a body attached its particle to the pointer. */
+  dragstart: {
+    /** The body mesh that was pressed. */
+    object: PbdBodyMesh;
+    /** The held particle, as a world particle index. */
+    particle: number;
+    /** Where the press hit the body, m; the attachment's first target. */
+    point: Vector3;
+  };
+  /** The pointer moved while holding: `point` (m, on the drag plane) is where the particle is pulled next. Listeners
+   * may change it in place (e.g. keep it above the ground) before it is applied. */
+  drag: {
+    /** The body mesh being dragged. */
+    object: PbdBodyMesh;
+    /** The held particle, as a world particle index. */
+    particle: number;
+    /** The attachment's next target, m. */
+    point: Vector3;
+  };
+  /** The particle was let go (pointer up or cancelled, dispose(), or its body disposed or world deleted). */
+  dragend: {
+    /** The body mesh that was held. */
+    object: PbdBodyMesh;
+    /** The particle that was held, as a world particle index. */
+    particle: number;
+    /** The velocity it was thrown with, m/s: the pointer's over the drag's last 50 ms (zero when it stood still or
+     * there was no pointer event, as in dispose()). */
+    velocity: Vector3;
+  };
+}
+
+/**
+ * three's DragControls for simulated bodies: press on a body to attach its particle nearest to the hit point to the
+ * pointer (world.addAttachment), move to drag it on a plane facing the camera through that point, release to let go
+ * and throw it with the pointer's velocity (world.setVelocity). Mouse, pen and touch (pointer events; the element
+ * gets `touch-action: none`). A press that grabs is stopped before other listeners of the element (OrbitControls
+ * keeps still); a press that misses reaches them. It does not step the world. Throws InvalidArgumentError naming the
+ * argument when objects is not an array, camera not a Camera, domElement has no addEventListener, or an option key
+ * is unknown. Its events: PbdDragControlsEventMap.
+ */
+export declare class PbdDragControls extends EventDispatcher {
+  /**
+   * @param objects the bodies that can be grabbed; read at each press, so push to and remove from it freely.
+   * @param camera the camera the element shows.
+   * @param domElement the element that receives the pointer events, usually renderer.domElement.
+   */
+  constructor(objects: PbdBodyMesh[], camera: Camera, domElement: HTMLElement, options?: {
+    /** The attachment's strength. Default rigid: { compliance: 0, stiffness: 1 }. */
+    strength?: Strength;
+  });
+  /** The bodies that can be grabbed (the array given). */
+  objects: PbdBodyMesh[];
+  /** The camera the pointer aims through. */
+  camera: Camera;
+  /** The element listened to. */
+  readonly domElement: HTMLElement;
+  /** False: presses are ignored (a drag in progress goes on until released). Default true. */
+  enabled: boolean;
+  /** What is held while a particle is; else null. */
+  readonly held: {
+    /** The body mesh the particle belongs to. */
+    object: PbdBodyMesh;
+    /** The held particle, as a world particle index. */
+    particle: number;
+    /** The attachment that holds it (world.addAttachment's handle). */
+    attachment: number;
+    /** The attachment's current target, m. */
+    point: Vector3;
+  } | null;
+  /** Removes the listeners and lets go of a held particle (without throwing it). */
+  dispose(): void;
+}
 
 /**
  * The particle of `range` nearest to `point`, as a world particle index (not relative to the range): the first of

@@ -76,7 +76,7 @@ const checks = {
     canvas.dispatchEvent(new PointerEvent('pointerdown', pointerAt(canvas, ndc)));
     expect(world.constraintCount(), 'pointerdown on the cloth adds an attachment').toBe(constraints + 1);
     canvas.dispatchEvent(new PointerEvent('pointermove', pointerAt(canvas, { x: ndc.x, y: ndc.y + 0.2 })));
-    const goal = scope.target.clone();                      // where the block's drag plane put the pointer
+    const goal = scope.drag.held.point.clone();             // where the drag plane put the pointer
     expect(goal.y).toBeGreaterThan(aim.y + 0.05);           // up, as the pointer moved
     const distanceToGoal = () => {
       let nearest = Infinity;
@@ -86,7 +86,7 @@ const checks = {
       return nearest;
     };
     await until(() => distanceToGoal() < 0.01, 'the held particle to reach the pointer');
-    dispatchEvent(new PointerEvent('pointerup', pointerAt(canvas, ndc)));
+    canvas.dispatchEvent(new PointerEvent('pointerup', pointerAt(canvas, ndc)));
     expect(world.constraintCount(), 'pointerup removes the attachment').toBe(constraints);
   },
   'soft-body': async (scope) => {
