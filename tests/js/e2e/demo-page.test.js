@@ -3,11 +3,9 @@
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from 'vite';
-import { chromium } from 'playwright';
 import viteConfig, { isolationHeaders } from '../../../vite.config.js';
+import { launchChromium } from '../shared/chromium.js';
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--enable-unsafe-swiftshader', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
 const COLUMNS = 64;
 
 let browser;
@@ -70,7 +68,7 @@ function expectDraggedAndThrown({ grabbed, before, held, after, cursorMiss }) {
 }
 
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

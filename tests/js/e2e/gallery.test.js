@@ -4,12 +4,10 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from 'vite';
-import { chromium } from 'playwright';
 import viteConfig, { isolationHeaders } from '../../../vite.config.js';
+import { launchChromium } from '../shared/chromium.js';
 import { SCENES } from '../../../web/demo/scenes/index.js';
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--enable-unsafe-swiftshader', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
 const SCREENSHOTS = new URL('../../../build/screenshots/', import.meta.url).pathname;
 
 let browser;
@@ -23,7 +21,7 @@ beforeAll(async () => {
     server: { port: 0, host: '127.0.0.1', headers: isolationHeaders, hmr: false } });
   await server.listen();
   base = server.resolvedUrls.local[0];
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {

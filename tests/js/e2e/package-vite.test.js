@@ -2,27 +2,19 @@
 // into a new, empty Vite project, import `pbd-wasm` and `pbd-wasm/three` in ten lines, `vite build` with no
 // configuration, serve the build, and check in headless Chromium that a cloth falls: threaded when the server sends
 // COOP/COEP, single-threaded (the run-time fallback) when it does not.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { preview } from 'vite';
-import { chromium } from 'playwright';
 import { isolationHeaders } from '../../../vite.config.js';
+import { launchChromium } from '../shared/chromium.js';
+import { installPackedApp, run } from '../shared/packed-app.js';
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--enable-unsafe-swiftshader', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
-const root = new URL('../../../', import.meta.url).pathname;
 const scratch = mkdtempSync(join(tmpdir(), 'pbd-vite-app-'));
 const app = join(scratch, 'app');
 const servers = [];
 let browser;
-
-const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'],
-  timeout: 180_000, env: { ...process.env, npm_config_loglevel: 'error', npm_config_fund: 'false',
-    npm_config_audit: 'false' } });
-const versionOf = (name) => JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version;
 
 const MAIN_JS = `import { createPbd } from 'pbd-wasm';
 import { PbdCloth } from 'pbd-wasm/three';
@@ -38,17 +30,12 @@ window.result = { variant: pbd.variant, threads: pbd.threads, fell: start - clot
 `;
 
 beforeAll(async () => {
-  const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', scratch], root))[0];
-  mkdirSync(app);
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
-  // The same three and vite versions as this repository's lock file, so the npm cache serves them.
-  run('npm', ['install', '--prefer-offline', join(scratch, packed.filename), `three@${versionOf('three')}`,
-    `vite@${versionOf('vite')}`], app);
+  installPackedApp(scratch, app);
   writeFileSync(join(app, 'index.html'), '<!doctype html><html><body><script type="module" src="./main.js"></script>' +
     '</body></html>\n');
   writeFileSync(join(app, 'main.js'), MAIN_JS);
   run(join(app, 'node_modules/.bin/vite'), ['build', '--logLevel', 'error'], app);
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 }, 300_000);
 
 afterAll(async () => {
