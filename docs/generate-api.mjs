@@ -7,6 +7,7 @@ const root = new URL('../', import.meta.url);
 export const SOURCES = [
   { file: 'web/lib/index.d.ts', entry: 'pbd-wasm' },
   { file: 'web/lib/three.d.ts', entry: 'pbd-wasm/three' },
+  { file: 'web/lib/worker.d.ts', entry: 'pbd-wasm/worker' },
 ];
 
 /** Top-level chunks of a declaration file: a doc comment (if any) and the declaration it documents. */

@@ -19,13 +19,13 @@
 
 import { InvalidArgumentError, MeshParseError, PbdError, SnapshotError, passThrough, typedError } from './errors.js';
 import { checkOptions } from './options.js';
+import { isNode } from './environment.js';
 import { guardModule } from './stack-guard.js';
 import { addFixedStep } from './fixed-step.js';
 import { widenWorld } from './world-methods.js';
 
 export { InvalidArgumentError, MeshParseError, PbdError, SnapshotError };
 
-const isNode = typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
 
 const VARIANTS = ['threaded', 'single'];
 const MAX_THREADS = 64;

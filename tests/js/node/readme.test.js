@@ -12,6 +12,7 @@ import * as vite from 'vite';
 import { describe, expect, it } from 'vitest';
 import * as pbdWasm from '../../../web/lib/index.js';
 import * as pbdThree from '../../../web/lib/three.js';
+import * as pbdWorker from '../../../web/lib/worker.js';
 import { isolationHeaders } from '../../../vite.config.js';
 import { JS_LANGUAGES, RUNNERS, readmeBlocks, runBlock } from '../shared/readme-blocks.js';
 
@@ -23,7 +24,8 @@ const packageName = JSON.parse(readFileSync(new URL('package.json', root), 'utf8
 const blocks = readmeBlocks(README);
 const jsBlocks = blocks.filter((b) => JS_LANGUAGES.includes(b.lang));
 const nodeBlocks = jsBlocks.filter((b) => b.runner === 'node');
-const modules = { [packageName]: pbdWasm, [`${packageName}/three`]: pbdThree, three: THREE, vite };
+const modules = { [packageName]: pbdWasm, [`${packageName}/three`]: pbdThree, [`${packageName}/worker`]: pbdWorker,
+  three: THREE, vite };
 
 /** What each node block must have done, given its top-level bindings and what it logged. */
 const checks = {
@@ -37,6 +39,13 @@ const checks = {
     expect(y).toBeCloseTo(1.5, 2);
     expect(z).toBeCloseTo(1 - 119 / 240, 2);
     expect(scope.world.isDeleted()).toBe(true);
+  },
+  'worker': async (scope, logged) => {
+    expect(scope.remote.variant).toBe('threaded');
+    const line = logged.find((args) => args[0] === 'free corner at y =');
+    expect(line, 'the block logs the free corner').toBeDefined();
+    expect(line[1]).toBeLessThan(1.0);                          // half a second after release it has swung down
+    await expect(scope.remote.world.step(1 / 60)).rejects.toThrow(/terminated/);
   },
   'vite-config': async (scope) => {
     const config = scope.default;
