@@ -20,6 +20,7 @@
 import { InvalidArgumentError, MeshParseError, PbdError, SnapshotError, passThrough, typedError } from './errors.js';
 import { checkOptions } from './options.js';
 import { isNode } from './environment.js';
+import { markWorlds } from './module-of.js';
 import { guardModule } from './stack-guard.js';
 import { addFixedStep } from './fixed-step.js';
 import { widenWorld } from './world-methods.js';
@@ -167,7 +168,7 @@ export async function createPbd(options = {}) {
   addFixedStep(raw.World);
   const M = guardModule(raw, typedError);       // a failing call must not leak wasm stack (stack-guard.js)
   M.configureThreads(threads, poolSize);
-  return {
+  const pbd = {
     World: M.World,
     Embedding: M.Embedding,
     tetrahedralize: (positions, triangles, options) => tetrahedralize(M, positions, triangles, options),
@@ -199,6 +200,8 @@ export async function createPbd(options = {}) {
     terminate() { M.PThread?.terminateAllThreads(); },
     module: M,
   };
+  markWorlds(M.World, pbd);   // softBodyFromMesh(world, ...) finds the module's tetrahedralize through its world
+  return pbd;
 }
 
 export default createPbd;

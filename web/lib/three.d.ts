@@ -67,7 +67,7 @@ export declare class PbdSoftBody extends PbdBodyMesh {
     material?: Material;
     /** Drawn instead of the tet surface, embedded in the tets (same coordinates as options.positions); cloned. */
     renderGeometry?: BufferGeometry;
-    /** What createPbd() resolved to: needed with renderGeometry, for its Embedding. */
+    /** @deprecated Not needed: the Embedding comes from the world's own module. */
     pbd?: Pbd;
   });
   /** What world.addSoftBody returned. */
@@ -98,6 +98,17 @@ export declare function clothFromMesh(world: World, mesh: Mesh,
  * A soft body from a closed three.js Mesh: welded, tetrahedralized (synchronous: use a Worker for big meshes),
  * simulated, and drawn as the original geometry embedded in its tets.
  */
+export declare function softBodyFromMesh(world: World, mesh: Mesh,
+  options?: Omit<SoftBodyOptions, 'positions' | 'tets'> & Omit<TetrahedralizeOptions, 'extraPoints'> &
+    {
+      /** Vertices closer than this (m) are welded before tetrahedralizing. Default 1e-6. */
+      weldTolerance?: number;
+    },
+  view?: {
+    /** Default: a double-sided MeshStandardMaterial, disposed with the mesh. */
+    material?: Material;
+  }): PbdSoftBody;
+/** @deprecated The module is the world's own: softBodyFromMesh(world, mesh, options, view). */
 export declare function softBodyFromMesh(pbd: Pbd, world: World, mesh: Mesh,
   options?: Omit<SoftBodyOptions, 'positions' | 'tets'> & Omit<TetrahedralizeOptions, 'extraPoints'> &
     {

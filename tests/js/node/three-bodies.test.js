@@ -90,7 +90,7 @@ describe('bodies from three.js meshes', () => {
     const ball = new THREE.Mesh(new THREE.IcosahedronGeometry(0.3, 2));
     ball.position.set(0, 1, 0);
     const progress = [];
-    const body = softBodyFromMesh(pbd, world, ball, { resolution: 6, density: 200,
+    const body = softBodyFromMesh(world, ball, { resolution: 6, density: 200,
       onProgress: (f) => { progress.push(f); } });
     expect(progress.at(-1)).toBe(1);
     expect(body.embedding).not.toBeNull();
@@ -111,14 +111,30 @@ describe('bodies from three.js meshes', () => {
     world.delete();
   });
 
+  it('softBodyFromMesh takes the same leading arguments as clothFromMesh; the earlier (pbd, world, ...) still works', () => {
+    const world = new pbd.World();
+    const ball = new THREE.Mesh(new THREE.IcosahedronGeometry(0.3, 1));
+    const options = { resolution: 4, density: 200 };
+    const now = softBodyFromMesh(world, ball, options);
+    const before = softBodyFromMesh(pbd, world, ball, options);
+    expect(before.range.particleCount).toBe(now.range.particleCount);
+    expect(before.range.firstParticle).toBe(now.range.particleCount);
+    expect(() => softBodyFromMesh({}, ball, options))
+      .toThrow(/softBodyFromMesh: world must be a World made by createPbd \(got \[object Object\]\)/);
+    now.dispose();
+    before.dispose();
+    world.delete();
+  });
+
   it('a bad render mesh leaves the world unchanged', () => {
     const world = new pbd.World();
     const cube = tetCube(2, 0.5, [0, 1, 0]);
     const bad = new THREE.BufferGeometry();
     bad.setAttribute('position', new THREE.BufferAttribute(new Float32Array([0, 1, 0, NaN, 1, 0, 0, 1, 1]), 3));
-    expect(() => new PbdSoftBody(world, cube, { renderGeometry: bad, pbd })).toThrow(/renderPositions/);
+    expect(() => new PbdSoftBody(world, cube, { renderGeometry: bad })).toThrow(/renderPositions/);
     expect(world.particleCount()).toBe(0);
-    expect(() => new PbdSoftBody(world, cube, { renderGeometry: bad })).toThrow(/view.pbd/);
+    expect(() => new PbdSoftBody({ addSoftBody() {} }, cube, { renderGeometry: bad }))
+      .toThrow(/view.renderGeometry needs a World made by createPbd/);
     const good = new PbdSoftBody(world, cube);                              // tet surface, no embedding
     expect(good.embedding).toBeNull();
     expect(good.geometry.attributes.position.array.buffer).toBe(world.positions().buffer);

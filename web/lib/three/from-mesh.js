@@ -3,7 +3,8 @@
  * (welded, one particle per welded vertex) or a soft body (welded, tetrahedralized, the original geometry embedded).
  */
 import { BufferAttribute } from 'three';
-import { InvalidArgumentError } from '../errors.js';
+import { InvalidArgumentError, describeValue } from '../errors.js';
+import { pbdOf } from '../module-of.js';
 import { PbdBodyMesh } from './body-mesh.js';
 import { createMeshGeometry } from './geometry.js';
 import { PbdSoftBody } from './pbd-soft-body.js';
@@ -52,10 +53,15 @@ export function clothFromMesh(world, mesh, options = {}, view = {}) {
  * A soft body from a closed Mesh: welded, tetrahedralized (synchronously: call it in a Worker for big meshes), added
  * with `options` (see world.addSoftBody; plus the tetrahedralize options resolution, minQuality, surfaceMargin,
  * onProgress, signal, and weldTolerance, default 1e-6 m), and drawn as the original geometry embedded in the tets.
- * @param {object} pbd what createPbd returned.
+ * The earlier form softBodyFromMesh(pbd, world, mesh, ...) is still accepted.
  * @returns {PbdSoftBody}
  */
-export function softBodyFromMesh(pbd, world, mesh, options = {}, view = {}) {
+export function softBodyFromMesh(...args) {
+  const [world, mesh, options = {}, view = {}] = pbdOf(args[1]) && args[0] === pbdOf(args[1]) ? args.slice(1) : args;
+  const pbd = pbdOf(world);
+  if (!pbd) {
+    throw new InvalidArgumentError(`softBodyFromMesh: world must be a World made by createPbd (got ${describeValue(world)})`);
+  }
   const { resolution, minQuality, surfaceMargin, onProgress, signal, weldTolerance = 1e-6, ...bodyOptions } = options;
   const { positions, triangles } = meshArrays(mesh);
   const welded = pbd.weldVertices(positions, triangles, weldTolerance);
@@ -65,7 +71,7 @@ export function softBodyFromMesh(pbd, world, mesh, options = {}, view = {}) {
   const renderGeometry = mesh.geometry.clone().applyMatrix4(mesh.matrixWorld);
   try {
     return new PbdSoftBody(world, { ...bodyOptions, positions: tets.positions, tets: tets.tets },
-      { ...view, renderGeometry, pbd });
+      { ...view, renderGeometry });
   } finally {
     renderGeometry.dispose();
   }

@@ -5,6 +5,7 @@
  */
 import { BufferAttribute } from 'three';
 import { InvalidArgumentError } from '../errors.js';
+import { pbdOf } from '../module-of.js';
 import { PbdBodyMesh } from './body-mesh.js';
 import { createSoftBodyGeometry, refreshGeometry } from './geometry.js';
 import { forgetLeakWatch, watchForLeaks } from './leak-warning.js';
@@ -13,19 +14,19 @@ export class PbdSoftBody extends PbdBodyMesh {
   /**
    * @param {object} world a pbd World.
    * @param {import('../index').SoftBodyOptions} options what world.addSoftBody takes.
-   * @param {{material?: import('three').Material, renderGeometry?: import('three').BufferGeometry, pbd?: object}}
+   * @param {{material?: import('three').Material, renderGeometry?: import('three').BufferGeometry}}
    *   [view] renderGeometry: draw this geometry (same coordinates as options.positions) embedded in the tets instead
-   *   of the tet surface; needs `pbd` (what createPbd returned) for its Embedding. The geometry is cloned: its other
-   *   attributes (normals are recomputed, uv, colors) and its index are kept.
+   *   of the tet surface (an Embedding of the world's module). The geometry is cloned: its other attributes (normals
+   *   are recomputed, uv, colors) and its index are kept.
    */
   constructor(world, options, view = {}) {
-    if (view.renderGeometry && !view.pbd?.Embedding) {
-      throw new InvalidArgumentError(
-        'PbdSoftBody: view.renderGeometry needs view.pbd (the object createPbd returned)');
+    const pbd = view.pbd ?? pbdOf(world);
+    if (view.renderGeometry && !pbd?.Embedding) {
+      throw new InvalidArgumentError('PbdSoftBody: view.renderGeometry needs a World made by createPbd');
     }
     // The embedding is validated before the body is added, so a bad render mesh leaves the world unchanged.
     const embedding = view.renderGeometry
-      ? new view.pbd.Embedding(options.positions, options.tets, view.renderGeometry.attributes.position.array)
+      ? new pbd.Embedding(options.positions, options.tets, view.renderGeometry.attributes.position.array)
       : null;
     let range;
     try {
