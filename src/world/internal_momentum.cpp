@@ -129,7 +129,7 @@ void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
       const double m = 1.0 / w[i];
       mass += m;
       centre += m * lever(i, bdf2);
-      reach = std::max(reach, load3d(x, i).cwiseAbs().maxCoeff());
+      if (lost.shiftsPositions) reach = std::max(reach, load3d(x, i).cwiseAbs().maxCoeff());
       ++particles;
     });
     if (particles < 2) continue;
