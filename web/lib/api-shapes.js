@@ -1,6 +1,8 @@
 // The API's shapes as the JS layer needs them, written as in index.d.ts: the keys of every options type, and the
 // World methods whose arguments it widens (vectors in any shape, optional trailing arguments) or checks (options).
 // A member is `name`, `name?` (an optional trailing argument), `name: Type` or `...Type` (every member of Type).
+// In a World method, `...name: Type` is an options record given to the binding as its members' values, in order
+// (a strength: compliance, stiffness), so the method takes those numbers or one record.
 // Type is Vec3Like or QuatLike (vec3.js), an options type of OPTION_TYPES, or one of those followed by [] (an array
 // of it); other types are not named here: the bindings check them. tests/js/node/api-shapes.test.js checks both
 // tables against index.d.ts (and the optional arguments against wasm/js_world.h), so they cannot drift apart.
@@ -59,6 +61,8 @@ export const WORLD_METHODS = {
   setAttachmentTarget: 'attachment, target: Vec3Like',
   addCollider: 'options: ColliderOptions',
   setColliderPose: 'collider, position: Vec3Like, rotation: QuatLike',
+  setDistanceStrength: 'first, count, ...strength: Strength',
+  setConstraintStrength: 'kind, first, count, ...strength: Strength',
   addCloth: 'options: ClothOptions',
   addRope: 'options: RopeOptions',
   addSoftBody: 'options: SoftBodyOptions',
@@ -66,18 +70,27 @@ export const WORLD_METHODS = {
   addShapeMatching: 'options: ShapeMatchingOptions',
 };
 
+/** The defaults of a positional record's members left out (index.d.ts documents them on the type's members). */
+export const POSITIONAL_DEFAULTS = {
+  Strength: { compliance: 0, stiffness: 1 },
+};
+
 /** World methods written in JS (fixed-step.js), with no binding of their own: their signatures as in index.d.ts. */
 export const JS_WORLD_METHODS = {
   advance: 'elapsedSeconds, options?: AdvanceOptions',
 };
 
-/** 'name?: Type[]' → { name, optional, type, array }; '...Type' → { spread: Type }. */
+/**
+ * 'name?: Type[]' → { name, optional, type, array }; '...Type' → { spread: Type }; '...name: Type' → { name, type,
+ * positional: true } (a record passed as its members' values).
+ */
 export function parseMember(text) {
   const spread = /^\.\.\.(\w+)$/.exec(text.trim());
   if (spread) return { spread: spread[1] };
-  const match = /^(\w+)(\?)?(?:\s*:\s*(\w+)(\[\])?)?$/.exec(text.trim());
+  const match = /^(\.\.\.)?(\w+)(\?)?(?:\s*:\s*(\w+)(\[\])?)?$/.exec(text.trim());
   if (!match) throw new Error(`api-shapes: cannot read member '${text}'`);
-  return { name: match[1], optional: !!match[2], type: match[3], array: !!match[4] };
+  const member = { name: match[2], optional: !!match[3], type: match[4], array: !!match[5] };
+  return match[1] ? { ...member, positional: true } : member;
 }
 
 /** A WORLD_METHODS signature as its parameters. */

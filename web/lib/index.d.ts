@@ -672,6 +672,8 @@ export declare class World {
   dihedralConstraintCount(): number;
   /** Sets compliance and stiffness of distance constraints [first, first + count). */
   setDistanceStrength(first: number, count: number, compliance: number, stiffness: number): void;
+  /** The same with a Strength record, as options take it: { compliance, stiffness }, each defaulting as Strength's. */
+  setDistanceStrength(first: number, count: number, strength: Strength): void;
   /**
    * Sets compliance (XPBD, >= 0, in the kind's units) and stiffness (PBD, in [0, 1]) of the constraints
    * [first, first + count) of one kind, numbered per kind in the order added (0 .. that kind's count):
@@ -683,6 +685,8 @@ export declare class World {
    * world is then unchanged.
    */
   setConstraintStrength(kind: ConstraintKind, first: number, count: number, compliance: number, stiffness: number): void;
+  /** The same with a Strength record, as options take it: { compliance, stiffness }, each defaulting as Strength's. */
+  setConstraintStrength(kind: ConstraintKind, first: number, count: number, strength: Strength): void;
   /**
    * The compliance and stiffness of constraint `constraint` of `kind` (numbered as for setConstraintStrength), as
    * set or built: for strain triangles the compliance per unit area, as given. Throws an Error naming `kind` or

@@ -1,9 +1,9 @@
 // World methods that take more shapes than their Embind binding: a vector as x, y, z numbers or as one Vec3Like,
 // optional trailing arguments left out (Embind wants every declared argument), and options checked for unknown keys.
 // Each method of WORLD_METHODS (api-shapes.js) is replaced on the class's prototype, once, when the module loads.
-import { WORLD_METHODS, parseSignature } from './api-shapes.js';
+import { POSITIONAL_DEFAULTS, WORLD_METHODS, parseSignature } from './api-shapes.js';
 import { InvalidArgumentError } from './errors.js';
-import { checkOptions } from './options.js';
+import { checkOptions, optionMembers } from './options.js';
 import { VECTOR_TYPES, vectorComponents } from './vec3.js';
 
 /** Widens, in place, the methods of the Embind class World (before anything else wraps them: reads their arity). */
@@ -24,7 +24,8 @@ function widened(fn, binding, params) {
     for (const p of params) {
       if (i >= args.length) break;
       const vector = VECTOR_TYPES[p.type];
-      if (vector && typeof args[i] === 'object') out.push(...vectorArgument(fn, p.name, vector, args[i++]));
+      if (p.positional) i = recordArgument(fn, p.type, args, i, out);
+      else if (vector && typeof args[i] === 'object') out.push(...vectorArgument(fn, p.name, vector, args[i++]));
       else if (vector) for (let k = 0; k < vector.width && i < args.length; k++) out.push(args[i++]);
       else out.push(p.type ? checkOptions(fn, p.type, args[i++]) : args[i++]);
     }
@@ -32,6 +33,23 @@ function widened(fn, binding, params) {
     if (out.length < arity && out.length >= arity - optional) while (out.length < arity) out.push(undefined);
     return binding.apply(this, out);
   };
+}
+
+/**
+ * A record parameter (api-shapes.js `...name: Type`) at args[i], given as one object or as its members' values in
+ * order: pushes the values onto `out` (defaults for members left out of an object); returns the next argument's index.
+ */
+function recordArgument(fn, type, args, i, out) {
+  const keys = optionMembers(type).map((m) => m.name);
+  const value = args[i];
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const record = checkOptions(fn, type, value);
+    out.push(...keys.map((key) => record[key] ?? POSITIONAL_DEFAULTS[type][key]));
+    return i + 1;
+  }
+  const end = Math.min(args.length, i + keys.length);
+  out.push(...args.slice(i, end));
+  return end;
 }
 
 function vectorArgument(fn, name, vector, value) {

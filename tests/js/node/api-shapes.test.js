@@ -5,7 +5,8 @@
 // method of the table is registered with Embind with as many arguments as its positional form.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JS_WORLD_METHODS, OPTION_TYPES, WORLD_METHODS, parseSignature } from '../../../web/lib/api-shapes.js';
+import { JS_WORLD_METHODS, OPTION_TYPES, POSITIONAL_DEFAULTS, WORLD_METHODS, parseSignature }
+  from '../../../web/lib/api-shapes.js';
 import { createPbd } from '../../../web/lib/index.js';
 import { optionMembers } from '../../../web/lib/options.js';
 import { VECTOR_TYPES } from '../../../web/lib/vec3.js';
@@ -14,6 +15,7 @@ import { allMembers, readDeclarations } from '../shared/dts-reader.js';
 const read = (path) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
 const { types, aliases, worldMethods, text: declarations } = readDeclarations(read('web/lib/index.d.ts'));
 const jsWorld = read('wasm/js_world.h');
+const dtsText = read('web/lib/index.d.ts');   // with its doc comments
 
 /** The table's name for a declared type: a vector or options type (with [] for an array of one), else undefined. */
 function tableType(declared) {
@@ -27,6 +29,10 @@ const shown = ({ name, optional, type, array }) =>
   `${name}${optional ? '?' : ''}${type ? `: ${type}${array ? '[]' : ''}` : ''}`;
 const declared = (p, optional = p.optional) => shown({ name: p.name, optional, ...tableType(p.type) });
 const isVector = (p) => p.type in VECTOR_TYPES;
+/** How many binding arguments a table parameter is: a vector's width, a positional record's members, else 1. */
+const widthOf = (p) => VECTOR_TYPES[p.type]?.width ?? (p.positional ? optionMembers(p.type).length : 1);
+/** Whether a table parameter stands for several positional binding arguments. */
+const isSpread = (p) => isVector(p) || p.positional;
 
 describe('OPTION_TYPES', () => {
   it('has every options type of index.d.ts with exactly its keys, vectors and nested options', () => {
@@ -56,8 +62,9 @@ describe('OPTION_TYPES', () => {
   });
 });
 
-/** The overload the table describes: the one with a vector parameter, else the only one. */
-const vectorOverload = (overloads) => overloads.find((ps) => ps.some(isVector)) ?? overloads[0];
+/** The overload the table describes: the one with a vector or record parameter, else the only one. */
+const vectorOverload = (overloads) => overloads.find((ps) => ps.some(isVector))
+  ?? overloads.find((ps) => ps.some((p) => tableType(p.type))) ?? overloads[0];
 
 describe('WORLD_METHODS', () => {
   it('has every World method with a vector, an optional argument or options, as its vector overload declares ' +
@@ -74,17 +81,32 @@ describe('WORLD_METHODS', () => {
     expect(table).toEqual(expected);
   });
 
-  it('declares beside every vector overload one positional overload, with each vector as numbers', () => {
+  it('declares beside every vector or record overload one positional overload, with each as numbers', () => {
+    let records = 0;
     for (const [name, signature] of Object.entries(WORLD_METHODS)) {
       const params = parseSignature(signature);
-      if (!params.some(isVector)) continue;
-      const expected = params.flatMap((p) => (isVector(p)
-        ? Array(VECTOR_TYPES[p.type].width).fill('number')
-        : [declared(worldMethods.get(name).find((ps) => ps.some(isVector)).find((q) => q.name === p.name))]));
-      const positional = worldMethods.get(name).filter((ps) => !ps.some(isVector));
+      if (!params.some(isSpread)) continue;
+      records += params.filter((p) => p.positional).length;
+      const described = vectorOverload(worldMethods.get(name));
+      const expected = params.flatMap((p) => (isSpread(p)
+        ? Array(widthOf(p)).fill('number')
+        : [declared(described.find((q) => q.name === p.name))]));
+      const positional = worldMethods.get(name).filter((ps) => ps !== described);
       expect(positional, name).toHaveLength(1);
       const vectorSlot = (k) => expected[k] === 'number';
       expect(positional[0].map((p, k) => (vectorSlot(k) ? p.type : declared(p))), name).toEqual(expected);
+    }
+    expect(records).toBeGreaterThanOrEqual(2);   // the strength setters
+  });
+
+  it('gives a positional record\'s left-out members the defaults index.d.ts documents', () => {
+    for (const [type, defaults] of Object.entries(POSITIONAL_DEFAULTS)) {
+      const body = new RegExp(`export interface ${type} \\{([\\s\\S]*?)\\n\\}`).exec(dtsText)[1];
+      expect(Object.keys(defaults).sort(), type).toEqual(allMembers(types, type).map((m) => m.name).sort());
+      for (const [key, value] of Object.entries(defaults)) {
+        // The member's doc comment ends with "Default <value>." right above the member.
+        expect(body, `${type}.${key}`).toMatch(new RegExp(`Default ${value}\\. \\*/\\n\\s*${key}\\?:`));
+      }
     }
   });
 
@@ -136,7 +158,7 @@ describe('the bindings', () => {
     for (const [name, signature] of Object.entries(WORLD_METHODS)) {
       expect(bindings, name).toContain(`.function("${name}", &JsWorld::${name})`);
       expect(pbd.World.prototype[name], name).toBeTypeOf('function');
-      const arity = parseSignature(signature).reduce((n, p) => n + (VECTOR_TYPES[p.type]?.width ?? 1), 0);
+      const arity = parseSignature(signature).reduce((n, p) => n + widthOf(p), 0);
       const header = new RegExp(`\\n {2}[\\w:<>]+ ${name}\\(([^)]*)\\)`).exec(jsWorld);
       expect(header[1].split(',').length, name).toBe(arity);
     }

@@ -60,6 +60,22 @@ describe('setConstraintStrength', () => {
     world.delete();
   });
 
+  it('takes a Strength record as options do, members left out at Strength\'s defaults', () => {
+    const world = plate({ compliance: 0.5, stiffness: 0.25 });
+    world.setConstraintStrength('dihedral', 0, 2, { compliance: 0.125, stiffness: 0.75 });
+    expect(world.getConstraintStrength('dihedral', 1)).toEqual({ compliance: 0.125, stiffness: 0.75 });
+    world.setConstraintStrength('dihedral', 0, 1, { stiffness: 0.5 });        // compliance 0
+    expect(world.getConstraintStrength('dihedral', 0)).toEqual({ compliance: 0, stiffness: 0.5 });
+    world.setDistanceStrength(0, 1, { compliance: 0.25 });                    // stiffness 1
+    expect(world.getConstraintStrength('distance', 0)).toEqual({ compliance: 0.25, stiffness: 1 });
+    const before = world.saveSnapshot().slice();
+    expect(() => world.setDistanceStrength(0, 1, { complience: 1 }))
+      .toThrow("setDistanceStrength: unknown option 'complience' (did you mean 'compliance'?)");
+    expect(() => world.setConstraintStrength('dihedral', 0, 1, { compliance: -1 })).toThrow(/compliance must be >= 0/);
+    expect(Array.from(world.saveSnapshot())).toEqual(Array.from(before));
+    world.delete();
+  });
+
   it('bad input names the argument and leaves the world unchanged', () => {
     const world = plate({ compliance: 1, stiffness: 0.5 });
     const before = world.saveSnapshot().slice();
