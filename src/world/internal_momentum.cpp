@@ -54,6 +54,8 @@ Vec3d load3d(const std::vector<Real>& a, uint32_t i) { return Vec3d(a[3 * i], a[
 
 void World::Impl::reserveIslands(size_t bodyCount, size_t particleCount) {
   islandConstrained.reserve(particleCount);
+  islandMass.reserve(particleCount);
+  islandLever.reserve(particleCount);
   const size_t n = bodyCount;
   islandBodies.reserve(n);
   islandBegin.reserve(n + 1);
@@ -75,6 +77,8 @@ void World::Impl::refreshIslands() {
     return b;
   };
   islandConstrained.assign(count(), 0);
+  islandMass.assign(count(), 0.0);
+  islandLever.assign(count(), Vec3d::Zero());
   auto join = [&](uint32_t i, uint32_t j) {
     islandConstrained[i] = islandConstrained[j] = 1;
     const uint32_t a = root(bodyOf(i)), b = root(bodyOf(j));
@@ -127,6 +131,7 @@ void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
     uint32_t particles = 0;
     forEachIslandParticle(k, [&](uint32_t i) {
       const double m = 1.0 / w[i];
+      islandMass[i] = m;
       mass += m;
       centre += m * lever(i, bdf2);
       if (lost.shiftsPositions) reach = std::max(reach, load3d(x, i).cwiseAbs().maxCoeff());
@@ -139,9 +144,10 @@ void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
     Eigen::Matrix3d I = Eigen::Matrix3d::Zero();
     forEachIslandParticle(k, [&](uint32_t i) {
       const Vec3d a = lever(i, bdf2) - f.centre;
-      I += particleInertia(1.0 / w[i], a);
+      islandLever[i] = a;
+      I += particleInertia(islandMass[i], a);
       if (lost.any) giveBack(lost, i, a);
-      if (shift != Vec3d::Zero()) f.pendingShift -= (1.0 / w[i]) * shiftParticle(i, shift, {&p, &inertial});
+      if (shift != Vec3d::Zero()) f.pendingShift -= islandMass[i] * shiftParticle(i, shift, {&p, &inertial});
     });
     f.inverseInertia = inverseOnRange(I);
     f.mass = mass;
@@ -257,9 +263,9 @@ World::Impl::IslandSums World::Impl::islandSums(uint32_t k) const {
   const IslandFrame& f = islandFrames[k];
   IslandSums sums{Vec3d::Zero(), Vec3d::Zero()};
   forEachIslandParticle(k, [&](uint32_t i) {
-    const double m = 1.0 / w[i];
+    const double m = islandMass[i];
     const Vec3d q = load3d(p, i);
-    sums.torque += m * (lever(i, f.bdf2) - f.centre).cross(q - f.centre);
+    sums.torque += m * islandLever[i].cross(q - f.centre);
     sums.linear += m * q;
   });
   return sums;
@@ -285,7 +291,7 @@ void World::Impl::endInternalProjections() {
     if (!(theta.norm() <= kMaxGuardAngle)) continue;
     f.lostAngular += f.before.torque - after.torque;
     forEachIslandParticle(k, [&](uint32_t i) {
-      const Vec3d a = lever(i, f.bdf2) - f.centre;
+      const Vec3d& a = islandLever[i];
       const Vec3d d = theta.cross(a);
       Vec3d realized;
       for (int c = 0; c < 3; ++c) {
@@ -294,7 +300,7 @@ void World::Impl::endInternalProjections() {
         q += Real(d[c]);
         realized[c] = double(q) - double(was);
       }
-      const double m = 1.0 / w[i];
+      const double m = islandMass[i];
       f.lostLinear -= m * realized;
       f.lostAngular -= m * a.cross(realized);
     });

@@ -251,6 +251,10 @@ struct World::Impl {
   std::vector<uint32_t> islandOfBody;      // each body's island (union-find parents while building)
   std::vector<IslandFrame> islandFrames;   // one per island
   std::vector<uint8_t> islandConstrained;  // per particle: 1 = some internal constraint holds it (the guard skips 0)
+  // Per particle of a free island, set once a substep (prepareIslandFrames) for the guard's passes of every iteration:
+  // the mass 1 / w (kg) and the lever a = ℓ − c (m) about the island's centre.
+  std::vector<double> islandMass;
+  std::vector<Eigen::Vector3d> islandLever;
   bool islandsDirty = true;
   bool anyFreeIsland = false;              // some island is free this substep
 
