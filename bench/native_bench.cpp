@@ -172,7 +172,7 @@ static void CubeStep(benchmark::State& state) {
   world.addSoftBody(def);
   for (int f = 0; f < 30; ++f) world.step(1.0f / 60);
   for (auto _ : state) world.step(1.0f / 60);
-  const double projections = double(world.constraintCount() + world.volumeConstraintCount()) * s.substeps;
+  const double projections = double(world.constraintCount() + world.tetVolumeCount()) * s.substeps;
   state.counters["projections/s"] = benchmark::Counter(projections, benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(CubeStep)->ArgNames({"threads"})->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->Repetitions(5)

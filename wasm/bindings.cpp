@@ -91,7 +91,7 @@ EMSCRIPTEN_BINDINGS(pbd) {
       .function("addRope", &JsWorld::addRope)
       .function("addSoftBody", &JsWorld::addSoftBody)
       .function("addTriangleMesh", &JsWorld::addTriangleMesh)
-      .function("volumeConstraintCount", &JsWorld::volumeConstraintCount)
+      .function("tetVolumeCount", &JsWorld::tetVolumeCount)
       .function("addShapeMatching", &JsWorld::addShapeMatching)
       .function("shapeMatchingCount", &JsWorld::shapeMatchingCount)
       .function("triangleStrainCount", &JsWorld::triangleStrainCount)
@@ -115,7 +115,7 @@ EMSCRIPTEN_BINDINGS(pbd) {
       .function("contactCount", &JsWorld::contactCount)
       .function("contacts", &JsWorld::contacts)
       .function("neoHookeanCount", &JsWorld::neoHookeanCount)
-      .function("globalVolumeCount", &JsWorld::globalVolumeCount)
-      .function("globalVolume", &JsWorld::globalVolume)
-      .function("globalRestVolume", &JsWorld::globalRestVolume);
+      .function("surfaceVolumeCount", &JsWorld::surfaceVolumeCount)
+      .function("surfaceVolume", &JsWorld::surfaceVolume)
+      .function("surfaceRestVolume", &JsWorld::surfaceRestVolume);
 }

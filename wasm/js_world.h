@@ -406,7 +406,7 @@ class JsWorld {
     out.set("renderToParticle", copyToUint32Array(body.renderToParticle));
     return out;
   }
-  uint32_t volumeConstraintCount() const { return world_.volumeConstraintCount(); }
+  uint32_t tetVolumeCount() const { return world_.tetVolumeCount(); }
   /// {particles, compliance, stiffness} → the cluster's index.
   uint32_t addShapeMatching(val o) {
     return guarded("addShapeMatching", [&] {
@@ -483,18 +483,18 @@ class JsWorld {
   uint32_t constraintCount() const { return world_.constraintCount(); }
   uint32_t tetherCount() const { return world_.tetherCount(); }
   uint32_t contactCount() const { return world_.contactCount(); }
-  /// The last substep's contacts: x, y, z, nx, ny, nz per contact (World::lastContacts); valid until the next step.
+  /// The last substep's contacts: x, y, z, nx, ny, nz per contact (World::contacts); valid until the next step.
   val contacts() const {
-    const std::span<const Real> c = world_.lastContacts();
+    const std::span<const Real> c = world_.contacts();
     return view(c.data(), c.size());
   }
   uint32_t neoHookeanCount() const { return world_.neoHookeanCount(); }
-  uint32_t globalVolumeCount() const { return world_.globalVolumeCount(); }
-  double globalVolume(double k) const {
-    return guarded("globalVolume", [&] { return double(world_.globalVolume(toIndex("globalVolume", "k", k))); });
+  uint32_t surfaceVolumeCount() const { return world_.surfaceVolumeCount(); }
+  double surfaceVolume(double k) const {
+    return guarded("surfaceVolume", [&] { return double(world_.surfaceVolume(toIndex("surfaceVolume", "k", k))); });
   }
-  double globalRestVolume(double k) const {
-    return guarded("globalRestVolume", [&] { return double(world_.globalRestVolume(toIndex("globalRestVolume", "k", k))); });
+  double surfaceRestVolume(double k) const {
+    return guarded("surfaceRestVolume", [&] { return double(world_.surfaceRestVolume(toIndex("surfaceRestVolume", "k", k))); });
   }
 
   /// The core world, for the other binding files (embeddings read its positions).

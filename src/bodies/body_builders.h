@@ -44,9 +44,9 @@ struct BodyBlueprint {
   std::vector<uint32_t> renderToParticle;          ///< Mesh bodies: per render vertex, its local particle.
   std::vector<uint32_t> triangles;                 ///< Cloth and mesh bodies: the render triangles (local, 3 each),
                                                    ///< for continuous self-collision; empty for other bodies.
-  std::vector<uint32_t> surface;                   ///< Closed surface triangles (local, 3 each) of a global volume
+  std::vector<uint32_t> surface;                   ///< Closed surface triangles (local, 3 each) of a surface volume
                                                    ///< constraint; empty = none.
-  Real pressure = 0;                               ///< The global volume constraint's target: pressure x rest volume.
+  Real pressure = 0;                               ///< The surface volume constraint's target: pressure x rest volume.
   bool surfaceVolumeUnilateral = false;            ///< It only resists a volume below that target.
   Strength surfaceVolume;                          ///< And its strength.
 };
@@ -66,7 +66,7 @@ BodyBlueprint buildRope(const RopeDef& def);
 /// Validates `def` (throws InvalidArgument naming "addSoftBody: <field>") and builds edges, volumes and masses.
 BodyBlueprint buildSoftBody(const SoftBodyDef& def);
 /// Validates `def` (throws InvalidArgument naming "addTriangleMesh: <field>"), welds, and builds edges, hinges,
-/// masses by area and the optional global volume constraint.
+/// masses by area and the optional surface volume constraint.
 BodyBlueprint buildTriangleMesh(const TriangleMeshDef& def);
 
 }  // namespace pbd

@@ -1,5 +1,5 @@
 // Pieces shared by the kernels whose constraints act on several vertices through a deformation gradient
-// (neo_hookean.h, triangle_strain.h) or on a whole set of vertices (shape_matching.h, global_volume.h).
+// (neo_hookean.h, triangle_strain.h) or on a whole set of vertices (shape_matching.h, surface_volume.h).
 //
 //   F = [x1 - x0, ..., xN - x0] Dm⁻¹                 (Dm = the same edge matrix at rest, N = 3 for a tet, 2 for a triangle)
 //   ∇x_k C = column k-1 of (∂C/∂F) Dm⁻ᵀ  (k = 1..N),   ∇x0 C = -Σ_k ∇x_k C

@@ -1,4 +1,4 @@
-// Checks and measures of closed triangle surfaces, shared by the tetrahedralizer and the global volume constraint.
+// Checks and measures of closed triangle surfaces, shared by the tetrahedralizer and the surface volume constraint.
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,4 @@
-// World::lastContacts: the last substep's contacts as points and normals for debug drawing (not used by the step).
+// World::contacts: the last substep's contacts as points and normals for debug drawing (not used by the step).
 #include "world/collider_motion.h"
 #include "world/world_state.h"
 
@@ -24,7 +24,7 @@ void World::Impl::fillContactView() {
   }
 }
 
-std::span<const Real> World::lastContacts() const {
+std::span<const Real> World::contacts() const {
   impl_->fillContactView();
   return impl_->contactView;
 }

@@ -89,7 +89,7 @@ void World::Impl::refreshIslands() {
   for (const TetVolumeConstraint& t : volumes) join(t.p[0], t.p[1]), join(t.p[0], t.p[2]), join(t.p[0], t.p[3]);
   for (const NeoHookeanTet& e : neoHookeans) join(e.p[0], e.p[1]), join(e.p[0], e.p[2]), join(e.p[0], e.p[3]);
   for (const TriangleStrainConstraint& t : triangleStrains) join(t.p[0], t.p[1]), join(t.p[0], t.p[2]);
-  for (const GlobalVolumeConstraint& g : globalVolumes)
+  for (const SurfaceVolumeConstraint& g : surfaceVolumes)
     for (uint32_t k = 1; k < g.vertexCount; ++k)
       join(surfaceVertices[g.firstVertex], surfaceVertices[g.firstVertex + k]);
   for (const ShapeMatchingCluster& c : shapeMatchings)

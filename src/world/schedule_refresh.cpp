@@ -20,7 +20,7 @@ void World::Impl::refreshDerivedData() {
       e.deviatoricKPrime = symmetricSweepKPrime(e.deviatoricStiffness, kPrimeIterations);
       e.hydrostaticKPrime = symmetricSweepKPrime(e.hydrostaticStiffness, kPrimeIterations);
     }
-    for (GlobalVolumeConstraint& g : globalVolumes) g.kPrime = correctedStiffness(g.stiffness, kPrimeIterations);
+    for (SurfaceVolumeConstraint& g : surfaceVolumes) g.kPrime = correctedStiffness(g.stiffness, kPrimeIterations);
     for (TriangleStrainConstraint& t : triangleStrains) {
       t.stretchKPrime = correctedStiffness(t.stretchStiffness, kPrimeIterations);
       t.shearKPrime = correctedStiffness(t.shearStiffness, kPrimeIterations);

@@ -92,7 +92,7 @@ template <class S, class M> void volumesSection(S& s, M& m) { s.vec(m.volumes); 
 template <class S, class M> void tethersSection(S& s, M& m) { s.vec(m.tethers); }
 template <class S, class M> void neoHookeansSection(S& s, M& m) { s.vec(m.neoHookeans); }
 template <class S, class M> void surfacesSection(S& s, M& m) {
-  s.vec(m.globalVolumes), s.vec(m.surfaceVertices), s.vec(m.surfaceTriangles);
+  s.vec(m.surfaceVolumes), s.vec(m.surfaceVertices), s.vec(m.surfaceTriangles);
 }
 template <class S, class M> void strainsSection(S& s, M& m) { s.vec(m.triangleStrains); }
 template <class S, class M> void shapeMatchingSection(S& s, M& m) {
@@ -193,7 +193,7 @@ template <class M> constexpr std::array<Section<M>, 21> kSections = {{
     {tag("TVOL"), "volumes", volumesSection<Writer, M>, volumesSection<LoadReader, M>},
     {tag("TETH"), "tethers", tethersSection<Writer, M>, tethersSection<LoadReader, M>},
     {tag("NEOH"), "neoHookeans", neoHookeansSection<Writer, M>, neoHookeansSection<LoadReader, M>},
-    {tag("GVOL"), "globalVolumes", surfacesSection<Writer, M>, surfacesSection<LoadReader, M>},
+    {tag("GVOL"), "surfaceVolumes", surfacesSection<Writer, M>, surfacesSection<LoadReader, M>},
     {tag("STRN"), "triangleStrains", strainsSection<Writer, M>, strainsSection<LoadReader, M>},
     {tag("SHPM"), "shapeMatchings", shapeMatchingSection<Writer, M>, shapeMatchingSection<LoadReader, M>},
     {tag("ATCH"), "attachments", attachmentsSection<Writer, M>, attachmentsSection<LoadReader, M>},
@@ -374,10 +374,10 @@ template <class M> void buildSelfSurfaces(M& m, M& s) {
 /// Closed surfaces: each constraint's slices within the shared vertex and triangle arrays.
 template <class M> void checkSurfaces(const M& s) {
   const uint32_t n = uint32_t(s.w.size());
-  checkLength("globalVolumes: surfaceTriangles (a multiple of 3)", s.surfaceTriangles.size() % 3, 0);
-  for (size_t k = 0; k < s.globalVolumes.size(); ++k) {
-    const GlobalVolumeConstraint& g = s.globalVolumes[k];
-    const snapshot::ElementCheck c("globalVolumes", k);
+  checkLength("surfaceVolumes: surfaceTriangles (a multiple of 3)", s.surfaceTriangles.size() % 3, 0);
+  for (size_t k = 0; k < s.surfaceVolumes.size(); ++k) {
+    const SurfaceVolumeConstraint& g = s.surfaceVolumes[k];
+    const snapshot::ElementCheck c("surfaceVolumes", k);
     if (g.vertexCount == 0 || g.triangleCount == 0) c.fail("vertexCount", "and triangleCount must be > 0", g.vertexCount);
     c.index("firstVertex+vertexCount-1", uint64_t(g.firstVertex) + g.vertexCount - 1, s.surfaceVertices.size());
     c.index("firstTriangle+triangleCount-1", uint64_t(g.firstTriangle) + g.triangleCount - 1, s.surfaceTriangles.size() / 3);
@@ -493,7 +493,7 @@ template <class M> void build(World& fresh, M& m, M& s, const LoaderScratch& scr
   m.tethers = std::move(s.tethers);
   m.neoHookeans = std::move(s.neoHookeans);
   m.triangleStrains = std::move(s.triangleStrains);
-  m.globalVolumes = std::move(s.globalVolumes);
+  m.surfaceVolumes = std::move(s.surfaceVolumes);
   m.surfaceVertices = std::move(s.surfaceVertices);
   m.surfaceTriangles = std::move(s.surfaceTriangles);
   m.shapeMatchings = std::move(s.shapeMatchings);
@@ -512,11 +512,11 @@ template <class M> void build(World& fresh, M& m, M& s, const LoaderScratch& scr
   m.reserveIslands(m.bodies.size(), m.w.size());  // the islands of the angular momentum guard, rebuilt before the next step
   m.islandsDirty = true;
   m.triangleStrainLambda.assign(3 * m.triangleStrains.size(), 0);
-  m.globalVolumeLambda.assign(m.globalVolumes.size(), 0);
+  m.surfaceVolumeLambda.assign(m.surfaceVolumes.size(), 0);
   m.shapeMatchingLambda.assign(m.shapeMatchings.size(), 0);
   m.attachmentLambda.assign(m.attachments.size(), 0);
   uint32_t largestSurface = 0;
-  for (const GlobalVolumeConstraint& g : m.globalVolumes) largestSurface = std::max(largestSurface, g.vertexCount);
+  for (const SurfaceVolumeConstraint& g : m.surfaceVolumes) largestSurface = std::max(largestSurface, g.vertexCount);
   m.volumeGradient.resize(largestSurface);
   m.kPrimeIterations = s.kPrimeIterations;
   m.hasStepped = s.hasStepped;

@@ -40,7 +40,7 @@ template <class S> void describe(S& s, NeoHookeanTet& e) {
   s.all(e.p[0], e.p[1], e.p[2], e.p[3], e.restInverse, e.restVolume, e.gamma, e.deviatoricCompliance,
         e.hydrostaticCompliance, e.deviatoricStiffness, e.hydrostaticStiffness, e.deviatoricKPrime, e.hydrostaticKPrime);
 }
-template <class S> void describe(S& s, GlobalVolumeConstraint& g) {
+template <class S> void describe(S& s, SurfaceVolumeConstraint& g) {
   s.all(g.firstVertex, g.vertexCount, g.firstTriangle, g.triangleCount, g.restVolume, g.pressure, g.compliance,
         g.stiffness, g.kPrime, g.unilateral);
 }

@@ -202,7 +202,7 @@ void World::Impl::solveConstraints(Real h, bool useBdf2, Real stepFraction, size
   std::fill(attachmentLambda.begin(), attachmentLambda.end(), Real(0));
   std::fill(dihedralLambda.begin(), dihedralLambda.end(), Real(0));
   std::fill(volumeLambda.begin(), volumeLambda.end(), Real(0));
-  std::fill(globalVolumeLambda.begin(), globalVolumeLambda.end(), Real(0));
+  std::fill(surfaceVolumeLambda.begin(), surfaceVolumeLambda.end(), Real(0));
   std::fill(neoHookeanLambda.begin(), neoHookeanLambda.end(), Real(0));
   std::fill(triangleStrainLambda.begin(), triangleStrainLambda.end(), Real(0));
   std::fill(shapeMatchingLambda.begin(), shapeMatchingLambda.end(), Real(0));
@@ -263,7 +263,7 @@ void World::Impl::solveConstraints(Real h, bool useBdf2, Real stepFraction, size
       projectVolumes(xpbd, invH2);
       projectNeoHookeans(xpbd, invH2);
     }
-    projectGlobalVolumes(xpbd, invH2);
+    projectSurfaceVolumes(xpbd, invH2);
     projectShapeMatchingClusters(xpbd, invH2);
     endInternalProjections();
     projectTethers();
@@ -289,7 +289,7 @@ bool World::Impl::blocksAloneMoveParticles(bool useBdf2, size_t pass) const {
   const bool batchesAlone = blocks.unbanded.empty() && schedule.colourBegin[GraphColouring::kOverflow] ==
                                                            schedule.colourBegin[GraphColouring::kOverflow + 1];
   return coloured && !useBdf2 && pass == kNoResiduals && !anyFreeIsland && batchesAlone && triangleStrains.empty() &&
-         dihedrals.empty() && volumes.empty() && neoHookeans.empty() && globalVolumes.empty() &&
+         dihedrals.empty() && volumes.empty() && neoHookeans.empty() && surfaceVolumes.empty() &&
          shapeMatchings.empty() && tethers.empty() && selfCollisionPairs.empty() && selfContacts.empty() &&
          attachments.empty() && contacts.empty();
 }

@@ -48,7 +48,7 @@ size_t World::Impl::constraintsOfKind(const char* fn, ConstraintKind kind) const
     case ConstraintKind::TriangleStretch:
     case ConstraintKind::TriangleShear: return triangleStrains.size();
     case ConstraintKind::ShapeMatching: return shapeMatchings.size();
-    case ConstraintKind::SurfaceVolume: return globalVolumes.size();
+    case ConstraintKind::SurfaceVolume: return surfaceVolumes.size();
   }
   check::fail(fn, "kind", ("is not a constraint kind [0, " + std::to_string(kConstraintKindCount) + ")").c_str(),
               uint32_t(kind));
@@ -75,7 +75,7 @@ void World::Impl::setStrength(const char* fn, ConstraintKind kind, uint32_t firs
       setRange(shapeMatchings, first, count, s, correctedStiffness(s.stiffness, its));
       break;
     case ConstraintKind::SurfaceVolume:
-      setRange(globalVolumes, first, count, s, correctedStiffness(s.stiffness, its));
+      setRange(surfaceVolumes, first, count, s, correctedStiffness(s.stiffness, its));
       break;
     case ConstraintKind::TriangleStretch:
       setTriangleRange(triangleStrains, first, count, s, correctedStiffness(s.stiffness, its),
@@ -105,7 +105,7 @@ Strength World::constraintStrength(ConstraintKind kind, uint32_t constraint) con
     case ConstraintKind::ShapeMatching:
       return {m.shapeMatchings[constraint].compliance, m.shapeMatchings[constraint].stiffness};
     case ConstraintKind::SurfaceVolume:
-      return {m.globalVolumes[constraint].compliance, m.globalVolumes[constraint].stiffness};
+      return {m.surfaceVolumes[constraint].compliance, m.surfaceVolumes[constraint].stiffness};
     case ConstraintKind::TriangleStretch: {
       const TriangleStrainConstraint& t = m.triangleStrains[constraint];
       return {t.stretchCompliance * t.restArea, t.stretchStiffness};  // back to per unit area (triangleCompliance)

@@ -1,4 +1,4 @@
-// Global volume constraints of closed surfaces (balloons, shells that keep their volume): storage and projection.
+// Surface volume constraints of closed surfaces (balloons, shells that keep their volume): storage and projection.
 #include <algorithm>
 
 #include "bodies/body_builders.h"
@@ -8,12 +8,12 @@ namespace pbd {
 
 /// The body's surface (local particle indices) becomes one constraint: its distinct particles as a slice of
 /// surfaceVertices, its triangles re-indexed into that slice. The caller reserved the arrays.
-void World::Impl::appendGlobalVolume(const BodyBlueprint& b, uint32_t first) {
+void World::Impl::appendSurfaceVolume(const BodyBlueprint& b, uint32_t first) {
   if (b.surface.empty()) return;
   std::vector<uint32_t> local(b.surface);  // sorted distinct local particles of the surface
   std::sort(local.begin(), local.end());
   local.erase(std::unique(local.begin(), local.end()), local.end());
-  GlobalVolumeConstraint g{};
+  SurfaceVolumeConstraint g{};
   g.firstVertex = uint32_t(surfaceVertices.size());
   g.vertexCount = uint32_t(local.size());
   g.firstTriangle = uint32_t(surfaceTriangles.size() / 3);
@@ -22,28 +22,28 @@ void World::Impl::appendGlobalVolume(const BodyBlueprint& b, uint32_t first) {
   for (uint32_t i : b.surface) surfaceTriangles.push_back(uint32_t(std::lower_bound(local.begin(), local.end(), i) - local.begin()));
   const std::span<const uint32_t> vertices(surfaceVertices.data() + g.firstVertex, g.vertexCount);
   const std::span<const uint32_t> triangles(surfaceTriangles.data() + 3 * size_t(g.firstTriangle), 3 * size_t(g.triangleCount));
-  g.restVolume = surfaceVolume(vertices, triangles, asVec3(x));
+  g.restVolume = pbd::surfaceVolume(vertices, triangles, asVec3(x));
   g.pressure = b.pressure;
   g.compliance = b.surfaceVolume.compliance;
   g.stiffness = b.surfaceVolume.stiffness;
   g.kPrime = correctedStiffness(g.stiffness, settings.iterations);
   g.unilateral = b.surfaceVolumeUnilateral;
-  globalVolumes.push_back(g);
-  globalVolumeLambda.push_back(0);
+  surfaceVolumes.push_back(g);
+  surfaceVolumeLambda.push_back(0);
   if (volumeGradient.size() < g.vertexCount) volumeGradient.resize(g.vertexCount);
 }
 
 /// Serially: one surface's gradient touches all of its particles.
-void World::Impl::projectGlobalVolumes(bool xpbd, Real invH2) {
+void World::Impl::projectSurfaceVolumes(bool xpbd, Real invH2) {
   Vec3* P = asVec3(p);
-  for (size_t k = 0; k < globalVolumes.size(); ++k) {
-    const GlobalVolumeConstraint& g = globalVolumes[k];
+  for (size_t k = 0; k < surfaceVolumes.size(); ++k) {
+    const SurfaceVolumeConstraint& g = surfaceVolumes[k];
     const std::span<const uint32_t> vertices(surfaceVertices.data() + g.firstVertex, g.vertexCount);
     const std::span<const uint32_t> triangles(surfaceTriangles.data() + 3 * size_t(g.firstTriangle),
                                               3 * size_t(g.triangleCount));
-    globalVolumeLambda[k] += projectGlobalVolume(vertices, triangles, volumeGradient, P, w.data(), g.restVolume,
+    surfaceVolumeLambda[k] += projectSurfaceVolume(vertices, triangles, volumeGradient, P, w.data(), g.restVolume,
                                                  g.pressure, g.unilateral, xpbd, g.kPrime, g.compliance * invH2,
-                                                 globalVolumeLambda[k]);
+                                                 surfaceVolumeLambda[k]);
   }
 }
 

@@ -185,21 +185,21 @@ uint32_t World::particleCount() const { return impl_->count(); }
 uint32_t World::distanceConstraintCount() const { return uint32_t(impl_->distances.size()); }
 uint32_t World::constraintCount() const {
   return uint32_t(impl_->distances.size() + impl_->dihedrals.size() + impl_->volumes.size() + impl_->tethers.size() +
-                  impl_->neoHookeans.size() + impl_->globalVolumes.size() + impl_->triangleStrains.size() +
+                  impl_->neoHookeans.size() + impl_->surfaceVolumes.size() + impl_->triangleStrains.size() +
                   impl_->shapeMatchings.size() + impl_->attachments.size() - impl_->freeAttachments.size());
 }
 uint32_t World::neoHookeanCount() const { return uint32_t(impl_->neoHookeans.size()); }
-uint32_t World::globalVolumeCount() const { return uint32_t(impl_->globalVolumes.size()); }
-Real World::globalVolume(uint32_t k) const {
-  check::index("globalVolume", "k", k, impl_->globalVolumes.size());
-  const GlobalVolumeConstraint& g = impl_->globalVolumes[k];
-  return surfaceVolume({impl_->surfaceVertices.data() + g.firstVertex, g.vertexCount},
-                       {impl_->surfaceTriangles.data() + 3 * size_t(g.firstTriangle), 3 * size_t(g.triangleCount)},
-                       asVec3(impl_->x));
+uint32_t World::surfaceVolumeCount() const { return uint32_t(impl_->surfaceVolumes.size()); }
+Real World::surfaceVolume(uint32_t k) const {
+  check::index("surfaceVolume", "k", k, impl_->surfaceVolumes.size());
+  const SurfaceVolumeConstraint& g = impl_->surfaceVolumes[k];
+  return pbd::surfaceVolume({impl_->surfaceVertices.data() + g.firstVertex, g.vertexCount},
+                            {impl_->surfaceTriangles.data() + 3 * size_t(g.firstTriangle), 3 * size_t(g.triangleCount)},
+                            asVec3(impl_->x));
 }
-Real World::globalRestVolume(uint32_t k) const {
-  check::index("globalRestVolume", "k", k, impl_->globalVolumes.size());
-  return impl_->globalVolumes[k].restVolume;
+Real World::surfaceRestVolume(uint32_t k) const {
+  check::index("surfaceRestVolume", "k", k, impl_->surfaceVolumes.size());
+  return impl_->surfaceVolumes[k].restVolume;
 }
 uint32_t World::tetherCount() const { return uint32_t(impl_->tethers.size()); }
 uint32_t World::contactCount() const { return uint32_t(impl_->contacts.size()); }

@@ -71,8 +71,8 @@ BodyRange World::Impl::appendBody(const char* fn, const BodyBlueprint& b, const 
   neoHookeans.reserve(neoHookeans.size() + b.neoHookeans.size());
   neoHookeanLambda.reserve(2 * (neoHookeans.size() + b.neoHookeans.size()));
   if (!b.surface.empty()) {
-    globalVolumes.reserve(globalVolumes.size() + 1);
-    globalVolumeLambda.reserve(globalVolumes.size() + 1);
+    surfaceVolumes.reserve(surfaceVolumes.size() + 1);
+    surfaceVolumeLambda.reserve(surfaceVolumes.size() + 1);
     surfaceVertices.reserve(surfaceVertices.size() + b.positions.size() / 3);
     surfaceTriangles.reserve(surfaceTriangles.size() + b.surface.size());
     volumeGradient.reserve(std::max(volumeGradient.size(), b.positions.size() / 3));
@@ -114,7 +114,7 @@ BodyRange World::Impl::appendBody(const char* fn, const BodyBlueprint& b, const 
     neoHookeanLambda.insert(neoHookeanLambda.end(), {Real(0), Real(0)});
   }
   elementOrdersDirty = true;
-  appendGlobalVolume(b, first);
+  appendSurfaceVolume(b, first);
   appendTriangleStrains(b, first);
   appendShapeMatching(b.shapeMatching, first);
   bodyMaterials.back() = contact;
@@ -250,7 +250,7 @@ BodyRange World::addCloth(const ClothDef& def) {
 BodyRange World::addSoftBody(const SoftBodyDef& def) {
   return impl_->appendBody("addSoftBody", buildSoftBody(def), def.contact);
 }
-uint32_t World::volumeConstraintCount() const { return uint32_t(impl_->volumes.size()); }
+uint32_t World::tetVolumeCount() const { return uint32_t(impl_->volumes.size()); }
 BodyRange World::addRope(const RopeDef& def) { return impl_->appendBody("addRope", buildRope(def), def.contact); }
 
 MeshBody World::addTriangleMesh(const TriangleMeshDef& def) {

@@ -8,7 +8,7 @@
 
 #include "constraints/dihedral.h"
 #include "constraints/distance.h"
-#include "constraints/global_volume.h"
+#include "constraints/surface_volume.h"
 #include "constraints/neo_hookean.h"
 #include "constraints/self_contact.h"
 #include "constraints/shape_matching.h"
@@ -179,9 +179,9 @@ struct World::Impl {
   std::vector<Tether> tethers;                // at most one per particle, so all independent
   std::vector<NeoHookeanTet> neoHookeans;
   std::vector<Real> neoHookeanLambda;         // 2 per tet: deviatoric, hydrostatic
-  std::vector<GlobalVolumeConstraint> globalVolumes;
-  std::vector<Real> globalVolumeLambda;
-  std::vector<uint32_t> surfaceVertices;      // particle indices: one slice per global volume
+  std::vector<SurfaceVolumeConstraint> surfaceVolumes;
+  std::vector<Real> surfaceVolumeLambda;
+  std::vector<uint32_t> surfaceVertices;      // particle indices: one slice per surface volume
   std::vector<uint32_t> surfaceTriangles;     // 3 per triangle, indices into its surface's slice of surfaceVertices
   std::vector<Vec3> volumeGradient;           // scratch as large as the largest surface (step() never allocates)
   std::vector<TriangleStrainConstraint> triangleStrains;  // in the order added (Gauss-Seidel's order)
@@ -217,7 +217,7 @@ struct World::Impl {
   bool solveBoundParticles = false;           // this substep's solve left particleBoxes bounding p as it left it
   bool joinParticlePass = true;               // particlePassJoinsSolve may say yes; off only in the tests that
                                               // compare the joined pass with the separate one
-  std::vector<Real> contactView;              // World::lastContacts(): x,y,z, nx,ny,nz per contact, filled on demand
+  std::vector<Real> contactView;              // World::contacts(): x,y,z, nx,ny,nz per contact, filled on demand
 
   // The momentum guard of internal constraints (internal_momentum.cpp): islands of bodies joined by internal
   // constraints, rebuilt before the next step when `islandsDirty` (bodies or constraints added, removed or loaded).
@@ -414,9 +414,9 @@ struct World::Impl {
   template <class Batch, class One>  // constraint_passes.cpp: colouredSymmetricSweep on paddedP, copied in and out
   void sweepOnPaddedPositions(const ElementOrder& order, size_t batchesPerTask, Batch&& batch, One&& one);
   void projectVolumes(bool xpbd, Real invH2);
-  void projectGlobalVolumes(bool xpbd, Real invH2);
+  void projectSurfaceVolumes(bool xpbd, Real invH2);
   void projectNeoHookeans(bool xpbd, Real invH2);
-  void appendGlobalVolume(const BodyBlueprint& b, uint32_t first);  // after reserving: never throws
+  void appendSurfaceVolume(const BodyBlueprint& b, uint32_t first);  // after reserving: never throws
   void projectTriangleStrains(bool xpbd, Real invH2);
   void reserveTriangleStrains(const char* fn, size_t extra);
   void appendTriangleStrains(const BodyBlueprint& b, uint32_t first);  // after reserving: never throws

@@ -68,7 +68,7 @@ void checkBody(pbd::World& world, uint32_t particlesBefore, const pbd::BodyRange
   PBD_FUZZ_CHECK(world.particleCount() == particlesBefore + r.particleCount);
   PBD_FUZZ_CHECK(r.firstConstraint + r.constraintCount == world.distanceConstraintCount());
   PBD_FUZZ_CHECK(r.firstDihedral + r.dihedralCount == world.dihedralConstraintCount());
-  PBD_FUZZ_CHECK(r.firstVolume + r.volumeCount == world.volumeConstraintCount());
+  PBD_FUZZ_CHECK(r.firstVolume + r.volumeCount == world.tetVolumeCount());
   pbd::fuzz::checkFinite(world);
   for (int k = 0; k < 2; ++k) {
     world.step(Real(1) / 60);

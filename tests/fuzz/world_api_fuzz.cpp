@@ -402,9 +402,9 @@ class Interpreter {
       }
       case 1: PBD_FUZZ_CHECK(w_.distanceConstraintColour(k) <= 32); break;
       case 2: {
-        const uint32_t g = in_.index(w_.globalVolumeCount());
-        (void)w_.globalVolume(g);
-        (void)w_.globalRestVolume(g);
+        const uint32_t g = in_.index(w_.surfaceVolumeCount());
+        (void)w_.surfaceVolume(g);
+        (void)w_.surfaceRestVolume(g);
         break;
       }
       default: {

@@ -18,8 +18,8 @@ inline uint64_t worldHash(const World& w) {
   h.bytes(w.velocities(), 3 * sizeof(Real) * n);
   h.bytes(w.inverseMasses(), sizeof(Real) * n);
   for (uint32_t c : {w.constraintCount(), w.distanceConstraintCount(), w.tetherCount(), w.dihedralConstraintCount(),
-                     w.colliderCount(), w.volumeConstraintCount(), w.shapeMatchingCount(), w.triangleStrainCount(),
-                     w.neoHookeanCount(), w.globalVolumeCount()}) {
+                     w.colliderCount(), w.tetVolumeCount(), w.shapeMatchingCount(), w.triangleStrainCount(),
+                     w.neoHookeanCount(), w.surfaceVolumeCount()}) {
     h.value(c);
   }
   for (uint32_t k = 0; k < w.distanceConstraintCount(); ++k) {
@@ -27,7 +27,7 @@ inline uint64_t worldHash(const World& w) {
     h.value(d.i), h.value(d.j), h.value(d.minLength), h.value(d.maxLength);
     h.value(d.strength.compliance), h.value(d.strength.stiffness);
   }
-  for (uint32_t k = 0; k < w.globalVolumeCount(); ++k) h.value(w.globalRestVolume(k));
+  for (uint32_t k = 0; k < w.surfaceVolumeCount(); ++k) h.value(w.surfaceRestVolume(k));
   const SolverSettings& s = w.settings();
   h.value(s.method), h.value(s.solver), h.value(s.integrator), h.value(s.jacobiRelaxation);
   h.value(s.substeps), h.value(s.iterations), h.bytes(s.gravity.data(), 3 * sizeof(Real));

@@ -7,8 +7,8 @@
 export const KINDS = {
   dihedral: { kind: 'dihedral', count: (w) => w.dihedralConstraintCount(), label: 'bending (dihedral)',
     unit: '1/(N m)' },
-  tetVolume: { kind: 'tet-volume', count: (w) => w.volumeConstraintCount(), label: 'tet volume', unit: 'm⁶/J' },
-  surfaceVolume: { kind: 'surface-volume', count: (w) => w.globalVolumeCount(), label: 'surface volume (balloon)',
+  tetVolume: { kind: 'tet-volume', count: (w) => w.tetVolumeCount(), label: 'tet volume', unit: 'm⁶/J' },
+  surfaceVolume: { kind: 'surface-volume', count: (w) => w.surfaceVolumeCount(), label: 'surface volume (balloon)',
     unit: 'm⁶/J' },
   triangleStretch: { kind: 'triangle-stretch', count: (w) => w.triangleStrainCount(), label: 'strain stretch',
     unit: 'm/N per m²' },

@@ -678,9 +678,9 @@ export declare class World {
    * Sets compliance (XPBD, >= 0, in the kind's units) and stiffness (PBD, in [0, 1]) of the constraints
    * [first, first + count) of one kind, numbered per kind in the order added (0 .. that kind's count):
    * 'distance' (distanceConstraintCount, m/N), 'dihedral' (dihedralConstraintCount, 1/(N m) per rad²), 'tet-volume'
-   * (volumeConstraintCount, m⁶/J), 'triangle-stretch' / 'triangle-shear' (triangleStrainCount; compliance per unit
+   * (tetVolumeCount, m⁶/J), 'triangle-stretch' / 'triangle-shear' (triangleStrainCount; compliance per unit
    * area, divided by each triangle's rest area as the builder does), 'shape-matching' (shapeMatchingCount, s²),
-   * 'surface-volume' (globalVolumeCount, m⁶/J). Takes effect at the next step; setting the values a body was built
+   * 'surface-volume' (surfaceVolumeCount, m⁶/J). Takes effect at the next step; setting the values a body was built
    * with changes nothing. Throws an Error naming the bad argument (kind, first+count, compliance, stiffness); the
    * world is then unchanged.
    */
@@ -759,13 +759,13 @@ export declare class World {
   /** Neo-Hookean tets in the world. */
   neoHookeanCount(): number;
   /** Closed-surface volume constraints (triangle meshes with pressure > 0). */
-  globalVolumeCount(): number;
+  surfaceVolumeCount(): number;
   /** The volume the k-th closed surface encloses now, m³. */
-  globalVolume(k: number): number;
+  surfaceVolume(k: number): number;
   /** Its rest volume, m³. */
-  globalRestVolume(k: number): number;
+  surfaceRestVolume(k: number): number;
   /** Tet volume constraints (soft bodies with material 'volume'). */
-  volumeConstraintCount(): number;
+  tetVolumeCount(): number;
 
   /**
    * Advances by dt seconds, 0 < dt <= 1. If the step would leave any position or velocity NaN or Inf (extreme

@@ -187,7 +187,7 @@ struct TriangleMeshDef {
   Real tetherSlack = 1;               ///< >= 1: a tether allows this factor times the rest distance.
   Real pressure = 0;                  ///< 0 = no volume constraint. > 0: the mesh must be closed and manifold, and
                                       ///< keeps pressure x its rest volume (1 = keeps its volume, > 1 inflates).
-  Strength volume;                    ///< The global volume constraint (compliance in m⁶/J).
+  Strength volume;                    ///< The surface volume constraint (compliance in m⁶/J).
   bool volumeOnlyResistsCompression = false;  ///< true: the volume may grow past pressure x rest, never shrink below.
   ContactMaterial contact;            ///< Friction and restitution against colliders and the ground; as ClothDef.
   ContinuousSelfCollision continuousSelfCollision;  ///< Off by default; as ClothDef (the welded triangles are used).

@@ -11,12 +11,12 @@ namespace pbd {
 enum class ConstraintKind : uint32_t {
   Distance = 0,         ///< distanceConstraintCount(); compliance in m/N.
   Dihedral = 1,         ///< dihedralConstraintCount(); compliance in 1/(N m) per rad².
-  TetVolume = 2,        ///< volumeConstraintCount(); compliance in m⁶/J.
+  TetVolume = 2,        ///< tetVolumeCount(); compliance in m⁶/J.
   TriangleStretch = 3,  ///< triangleStrainCount(): the two stretches of each strain triangle; compliance per unit
                         ///< area (1 / stretch modulus, m/N), divided by each triangle's rest area as the builder does.
   TriangleShear = 4,    ///< triangleStrainCount(): the shear of each strain triangle; compliance per unit area.
   ShapeMatching = 5,    ///< shapeMatchingCount(); compliance in s².
-  SurfaceVolume = 6,    ///< globalVolumeCount() (closed-surface volume / pressure); compliance in m⁶/J.
+  SurfaceVolume = 6,    ///< surfaceVolumeCount() (closed-surface volume / pressure); compliance in m⁶/J.
 };
 
 /// One past the last ConstraintKind, for validation and loops.

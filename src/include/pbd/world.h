@@ -120,7 +120,7 @@ class World {
   /// whole mesh with setColliderPose, which is continuous. Throws for other shapes.
   void setColliderMeshVertices(uint32_t collider, std::span<const Real> positions);
   /// Removes a collider. The colliders after it move down one index (as in an array): collider k + 1 becomes k.
-  /// The last step's contacts (contactCount, lastContacts) are cleared with it.
+  /// The last step's contacts (contactCount, contacts) are cleared with it.
   void removeCollider(uint32_t collider);
   uint32_t colliderCount() const;
 
@@ -153,14 +153,14 @@ class World {
   /// Clusters are projected after the per-element constraints, serially in the order added.
   uint32_t addShapeMatching(const ShapeMatchingDef& def);
   uint32_t shapeMatchingCount() const;  ///< Clusters: addShapeMatching and SoftBodyDef::shapeMatching.
-  uint32_t volumeConstraintCount() const;
+  uint32_t tetVolumeCount() const;
   /// Strain triangles (ClothModel::StrainTriangles), projected right after the distance constraints.
   uint32_t triangleStrainCount() const;
   uint32_t neoHookeanCount() const;    ///< Neo-Hookean tets (SoftMaterial::NeoHookean).
-  uint32_t globalVolumeCount() const;  ///< Closed-surface volume constraints (TriangleMeshDef::pressure > 0).
+  uint32_t surfaceVolumeCount() const;  ///< Closed-surface volume constraints (TriangleMeshDef::pressure > 0).
   /// The volume the k-th closed surface encloses now, and at rest (m³).
-  Real globalVolume(uint32_t k) const;
-  Real globalRestVolume(uint32_t k) const;
+  Real surfaceVolume(uint32_t k) const;
+  Real surfaceRestVolume(uint32_t k) const;
 
   // --- Simulation ------------------------------------------------------------------------------------------
   /// Advances by dt seconds (> 0, finite, at most 1 s) in settings().substeps substeps.
@@ -192,8 +192,8 @@ class World {
   /// The contacts of the last substep of the last step, for debug drawing: 6 floats per contact (contactCount() of
   /// them), the contact point x, y, z on the surface (m, world frame; ground: below the particle at the ground's
   /// height) and the surface's outward unit normal nx, ny, nz. Computed on call from the current positions and the
-  /// colliders' last substep poses, so call it right after step(). Valid until the next step() or lastContacts().
-  std::span<const Real> lastContacts() const;
+  /// colliders' last substep poses, so call it right after step(). Valid until the next step() or contacts().
+  std::span<const Real> contacts() const;
   /// Particle pairs the last substep's self-collision kept apart.
   uint32_t selfCollisionPairCount() const;
   /// A distance constraint as stored: particles, resolved min/max lengths (never -1) and strength.

@@ -199,7 +199,7 @@ describe('soft bodies', () => {
     const positions = [0, 0.5, 0, 0.2, 0.5, 0, 0, 0.7, 0, 0, 0.5, 0.2];
     const body = w.addSoftBody({ positions, tets: [0, 1, 2, 3], density: 500 });
     expect(body).toMatchObject({ particleCount: 4, constraintCount: 6, volumeCount: 1 });
-    expect(w.volumeConstraintCount()).toBe(1);
+    expect(w.tetVolumeCount()).toBe(1);
     for (let f = 0; f < 120; f++) w.step(1 / 60);
     const x = w.positions();
     const v = (i) => [x[3 * i], x[3 * i + 1], x[3 * i + 2]];

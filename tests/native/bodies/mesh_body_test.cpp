@@ -68,11 +68,11 @@ TEST(MeshBody, WeldedUvSphereBecomesOneClosedBody) {
   EXPECT_EQ(body.range.particleCount, 16u * 11u + 2u) << "seam column and pole copies welded";
   EXPECT_EQ(body.renderToParticle.size(), sphere.positions.size() / 3);
   EXPECT_EQ(body.renderToParticle[sphere.grid[5][0]], body.renderToParticle[sphere.grid[5][16]]);
-  ASSERT_EQ(world.globalVolumeCount(), 1u);
+  ASSERT_EQ(world.surfaceVolumeCount(), 1u);
   // A UV sphere of radius 1 with 16 x 12 facets encloses a little less than 4/3 π.
-  EXPECT_LT(world.globalRestVolume(0), 4.0f / 3.0f * Real(M_PI));
-  EXPECT_GT(world.globalRestVolume(0), 0.9f * 4.0f / 3.0f * Real(M_PI));
-  EXPECT_EQ(world.globalVolume(0), world.globalRestVolume(0));
+  EXPECT_LT(world.surfaceRestVolume(0), 4.0f / 3.0f * Real(M_PI));
+  EXPECT_GT(world.surfaceRestVolume(0), 0.9f * 4.0f / 3.0f * Real(M_PI));
+  EXPECT_EQ(world.surfaceVolume(0), world.surfaceRestVolume(0));
   // Every edge of a closed mesh has two triangles: one hinge per edge, E = 3F/2.
   EXPECT_EQ(body.range.dihedralCount, sphere.triangles.size() / 2);
 }
@@ -83,7 +83,7 @@ TEST(MeshBody, BalloonDroppedOnTheGroundKeepsItsVolumeAndItsSeam) {
   const scenes::UvSphere sphere = scenes::uvSphere(24, 16, true, 0.5f, centre);
   const MeshBody body = world.addTriangleMesh(sphereDef(sphere, 1));
   for (int frame = 0; frame < 180; ++frame) world.step(1.0f / 60);
-  EXPECT_NEAR(world.globalVolume(0), world.globalRestVolume(0), 0.02f * world.globalRestVolume(0));
+  EXPECT_NEAR(world.surfaceVolume(0), world.surfaceRestVolume(0), 0.02f * world.surfaceRestVolume(0));
   EXPECT_EQ(largestSeamGap(world, sphere, body.renderToParticle), 0);
   Real lowest = 1e9f;
   for (uint32_t i = 0; i < body.range.particleCount; ++i) lowest = std::min(lowest, at(world, body.range.firstParticle + i).y());
@@ -100,7 +100,7 @@ TEST(MeshBody, WithoutPressureTheSameShellLosesVolume) {
   def.volume = Strength{1e30f, 0};
   world.addTriangleMesh(def);
   for (int frame = 0; frame < 180; ++frame) world.step(1.0f / 60);
-  EXPECT_LT(world.globalVolume(0), 0.9f * world.globalRestVolume(0));
+  EXPECT_LT(world.surfaceVolume(0), 0.9f * world.surfaceRestVolume(0));
 }
 
 TEST(MeshBody, PressureInflatesTheBalloon) {
@@ -114,7 +114,7 @@ TEST(MeshBody, PressureInflatesTheBalloon) {
   const TriangleMeshDef def = sphereDef(sphere, 1.5f);
   world.addTriangleMesh(def);
   for (int frame = 0; frame < 120; ++frame) world.step(1.0f / 60);
-  EXPECT_NEAR(world.globalVolume(0), 1.5f * world.globalRestVolume(0), 0.03f * world.globalRestVolume(0));
+  EXPECT_NEAR(world.surfaceVolume(0), 1.5f * world.surfaceRestVolume(0), 0.03f * world.surfaceRestVolume(0));
 }
 
 TEST(MeshBody, UnweldedSphereSplitsAlongItsSeam) {
@@ -167,7 +167,7 @@ TEST(MeshBody, BadMeshesAreRejectedNamingTheArgument) {
   def.pinned = {100000};
   expectError(def, "addTriangleMesh: pinned[0]");
   EXPECT_EQ(world.particleCount(), 0u);
-  EXPECT_EQ(world.globalVolumeCount(), 0u);
+  EXPECT_EQ(world.surfaceVolumeCount(), 0u);
 }
 
 TEST(MeshBody, OnlyCompressionResistingBalloonMayGrowButNotShrink) {
@@ -182,16 +182,16 @@ TEST(MeshBody, OnlyCompressionResistingBalloonMayGrowButNotShrink) {
     def.volumeOnlyResistsCompression = unilateral;
     def.stretch = Strength{100, 0};  // a skin that hardly pulls back: the volume constraint alone decides
     const MeshBody body = world.addTriangleMesh(def);
-    const Real rest = world.globalRestVolume(0);
+    const Real rest = world.surfaceRestVolume(0);
     const auto scaleBy = [&](Real factor) {
       for (uint32_t i = 0; i < body.range.particleCount; ++i) world.setPosition(i, factor * at(world, i));
     };
     scaleBy(1.1f);  // +33 % volume
     for (int f = 0; f < 10; ++f) world.step(1.0f / 60);
-    if (unilateral) EXPECT_GT(world.globalVolume(0), 1.2f * rest);
-    else EXPECT_NEAR(world.globalVolume(0), rest, 0.02f * rest);
+    if (unilateral) EXPECT_GT(world.surfaceVolume(0), 1.2f * rest);
+    else EXPECT_NEAR(world.surfaceVolume(0), rest, 0.02f * rest);
     scaleBy(0.7f);  // well below the rest volume either way
     for (int f = 0; f < 10; ++f) world.step(1.0f / 60);
-    EXPECT_GT(world.globalVolume(0), 0.98f * rest) << (unilateral ? "unilateral" : "bilateral");
+    EXPECT_GT(world.surfaceVolume(0), 0.98f * rest) << (unilateral ? "unilateral" : "bilateral");
   }
 }

@@ -98,7 +98,7 @@ TEST(StaticLoad, DihedralHingeUnderATorque) {
 }
 
 TEST(StaticLoad, ClosedSurfaceVolumeUnderAnApexLoad) {
-  // The closed surface of a tet, as a triangle mesh with a global volume constraint and nothing else (edges off):
+  // The closed surface of a tet, as a triangle mesh with a surface volume constraint and nothing else (edges off):
   // it encloses the tet's volume, so the answer is the tet's, V - V0 = -3 F α / A.
   World world = quietWorld();
   TriangleMeshDef def;
@@ -114,9 +114,9 @@ TEST(StaticLoad, ClosedSurfaceVolumeUnderAnApexLoad) {
   const uint32_t apex = body.renderToParticle[3];
   world.setInverseMass(apex, 1e4f);
   world.setExternalForce(apex, Vec3(0, -force, 0));
-  const double rest = world.globalRestVolume(0);
+  const double rest = world.surfaceRestVolume(0);
   EXPECT_NEAR(rest, 0.2 * 0.2 / 2 * 0.2 / 3, 1e-7);
-  const double change = settledMean(world, [&] { return world.globalVolume(0) - rest; });
+  const double change = settledMean(world, [&] { return world.surfaceVolume(0) - rest; });
   const double expected = -3.0 * force * alpha / (0.2 * 0.2 / 2);
   EXPECT_NEAR(change, expected, 0.02 * std::abs(expected));
 }

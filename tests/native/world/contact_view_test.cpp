@@ -1,4 +1,4 @@
-// World::lastContacts: the debug view of the last substep's contacts. A particle resting on a sphere has its contact
+// World::contacts: the debug view of the last substep's contacts. A particle resting on a sphere has its contact
 // point on the sphere's surface with a radial normal; one on the ground, its foot on the plane with +Y.
 #include <gtest/gtest.h>
 
@@ -24,7 +24,7 @@ TEST(ContactView, AParticleRestingOnASphereHasItsContactOnTheSurfaceWithARadialN
   world.addParticle(centre + Vec3(0.05f, radius + 0.2f, 0.02f), 1);
   for (int f = 0; f < 120; ++f) world.step(1.0f / 60);
   ASSERT_GE(world.contactCount(), 1u);
-  const std::span<const Real> view = world.lastContacts();
+  const std::span<const Real> view = world.contacts();
   ASSERT_EQ(view.size(), 6 * size_t(world.contactCount()));
   const Vec3 x(world.positions()[0], world.positions()[1], world.positions()[2]);
   for (uint32_t k = 0; k < world.contactCount(); ++k) {
@@ -47,7 +47,7 @@ TEST(ContactView, AParticleOnTheGroundHasItsFootOnThePlane) {
   world.addParticle(Vec3(2, 5, 0), 1);  // still falling: no contact
   for (int f = 0; f < 60; ++f) world.step(1.0f / 60);
   ASSERT_EQ(world.contactCount(), 1u);
-  const std::span<const Real> view = world.lastContacts();
+  const std::span<const Real> view = world.contacts();
   ASSERT_EQ(view.size(), 6u);
   EXPECT_EQ(view[0], world.positions()[0]);
   EXPECT_EQ(view[1], -0.3f);

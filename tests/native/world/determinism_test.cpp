@@ -93,7 +93,7 @@ TEST(DeterminismMatrix, TheSceneExercisesEveryConstraintKind) {
   EXPECT_GT(world.particleCount(), 8192u);  // the per-particle loops (4096 per task) split over threads
   EXPECT_GT(world.dihedralConstraintCount(), 0u);
   EXPECT_GT(world.tetherCount(), 0u);
-  EXPECT_GT(world.volumeConstraintCount(), 0u);
+  EXPECT_GT(world.tetVolumeCount(), 0u);
   EXPECT_GT(world.neoHookeanCount(), 0u);
   EXPECT_EQ(world.colliderCount(), 2u);
   EXPECT_GT(world.contactCount(), 0u);  // the cloth on the sphere and the cubes on the box and the ground
@@ -159,7 +159,7 @@ TEST(DeterminismMatrix, MixedSceneNativeAndWasmComputeTheSameBits) {
     scenes::driveMixedScene(world, scene, f);
     world.step(1.0f / 60);
   }
-  EXPECT_GT(world.volumeConstraintCount(), 0u);
+  EXPECT_GT(world.tetVolumeCount(), 0u);
   EXPECT_GT(world.tetherCount(), 0u);
   EXPECT_GT(world.dihedralConstraintCount(), 0u);
   EXPECT_GT(world.neoHookeanCount(), 0u);

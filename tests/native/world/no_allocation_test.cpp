@@ -245,9 +245,9 @@ TEST(NoAllocation, StrengthSettersAndTheStepsAfterThemNeverAllocate) {
         const ConstraintKind kind = ConstraintKind(k);
         const uint32_t n = kind == ConstraintKind::Distance ? world.distanceConstraintCount()
                            : kind == ConstraintKind::Dihedral ? world.dihedralConstraintCount()
-                           : kind == ConstraintKind::TetVolume ? world.volumeConstraintCount()
+                           : kind == ConstraintKind::TetVolume ? world.tetVolumeCount()
                            : kind == ConstraintKind::ShapeMatching ? world.shapeMatchingCount()
-                           : kind == ConstraintKind::SurfaceVolume ? world.globalVolumeCount()
+                           : kind == ConstraintKind::SurfaceVolume ? world.surfaceVolumeCount()
                                                                     : world.triangleStrainCount();
         world.setConstraintStrength(kind, 0, n, s);
       }

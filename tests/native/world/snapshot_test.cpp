@@ -12,7 +12,7 @@
 
 #include "constraints/dihedral.h"
 #include "constraints/distance.h"
-#include "constraints/global_volume.h"
+#include "constraints/surface_volume.h"
 #include "constraints/neo_hookean.h"
 #include "constraints/shape_matching.h"
 #include "constraints/tet_volume.h"
@@ -170,8 +170,8 @@ TEST(Snapshot, KeepsHandlesAndCountsAndLetsTheWorldGrow) {
   EXPECT_EQ(loaded.particleCount(), original.particleCount());
   EXPECT_EQ(loaded.constraintCount(), original.constraintCount());
   EXPECT_EQ(loaded.colliderCount(), 3u);
-  EXPECT_EQ(loaded.globalVolumeCount(), 1u);
-  EXPECT_EQ(loaded.globalRestVolume(0), original.globalRestVolume(0));
+  EXPECT_EQ(loaded.surfaceVolumeCount(), 1u);
+  EXPECT_EQ(loaded.surfaceRestVolume(0), original.surfaceRestVolume(0));
   for (uint32_t c = 0; c < original.distanceConstraintCount(); ++c) {
     ASSERT_EQ(loaded.distanceConstraintColour(c), original.distanceConstraintColour(c)) << c;
   }
@@ -335,7 +335,7 @@ TEST(SnapshotFormat, KnowsEveryField) {
   EXPECT_EQ(sizeof(TetVolumeConstraint), 36u);
   EXPECT_EQ(sizeof(Tether), 12u);
   EXPECT_EQ(sizeof(NeoHookeanTet), 84u);
-  EXPECT_EQ(sizeof(GlobalVolumeConstraint), 40u);
+  EXPECT_EQ(sizeof(SurfaceVolumeConstraint), 40u);
   EXPECT_EQ(sizeof(TriangleStrainConstraint), 56u);
   EXPECT_EQ(sizeof(ShapeMatchingCluster), 20u);
 }

@@ -127,11 +127,11 @@ void setEveryKindAsBuilt(World& world) {
     world.setConstraintStrength(ConstraintKind::Distance, k, 1, world.distanceConstraint(k).strength);
   }
   world.setConstraintStrength(ConstraintKind::Dihedral, 0, world.dihedralConstraintCount(), Strength{1e-4f, 0.5f});
-  world.setConstraintStrength(ConstraintKind::TetVolume, 0, world.volumeConstraintCount(), Strength{1e-6f, 0.9f});
+  world.setConstraintStrength(ConstraintKind::TetVolume, 0, world.tetVolumeCount(), Strength{1e-6f, 0.9f});
   world.setConstraintStrength(ConstraintKind::TriangleStretch, 0, world.triangleStrainCount(), Strength{1e-3f, 0.9f});
   world.setConstraintStrength(ConstraintKind::TriangleShear, 0, world.triangleStrainCount(), Strength{1e-2f, 0.5f});
   world.setConstraintStrength(ConstraintKind::ShapeMatching, 0, world.shapeMatchingCount(), Strength{1e-3f, 0.5f});
-  world.setConstraintStrength(ConstraintKind::SurfaceVolume, 0, world.globalVolumeCount(), Strength{0, 1});
+  world.setConstraintStrength(ConstraintKind::SurfaceVolume, 0, world.surfaceVolumeCount(), Strength{0, 1});
   world.setSoftBodyMaterial(3, 2e4f, 0.35f, 1);  // body 3: the Neo-Hookean cube
 }
 
@@ -169,7 +169,7 @@ TEST(StrengthSetter, PbdStiffnessOfBendingActsToo) {
 TEST(StrengthSetter, SofterVolumeComplianceLetsALoadedBlockCompressMore) {
   Block rigid(Strength{0, 1});
   Block softened(Strength{0, 1});
-  softened.world.setConstraintStrength(ConstraintKind::TetVolume, 0, softened.world.volumeConstraintCount(),
+  softened.world.setConstraintStrength(ConstraintKind::TetVolume, 0, softened.world.tetVolumeCount(),
                                        Strength{1e-6f, 1});
   const double rest = rigid.volume();
   runFrames(rigid.world, 120);
@@ -222,10 +222,10 @@ TEST(StrengthSetter, EachKindAndTheMaterialChangeTheMotion) {
   const std::vector<std::pair<const char*, void (*)(World&)>> changes = {
       {"distance", [](World& w) { w.setConstraintStrength(ConstraintKind::Distance, 0, w.distanceConstraintCount(), {1e-3f, 0.5f}); }},
       {"dihedral", [](World& w) { w.setConstraintStrength(ConstraintKind::Dihedral, 0, w.dihedralConstraintCount(), {1e-1f, 0.1f}); }},
-      {"volume", [](World& w) { w.setConstraintStrength(ConstraintKind::TetVolume, 0, w.volumeConstraintCount(), {1e-3f, 0.2f}); }},
+      {"volume", [](World& w) { w.setConstraintStrength(ConstraintKind::TetVolume, 0, w.tetVolumeCount(), {1e-3f, 0.2f}); }},
       {"stretch", [](World& w) { w.setConstraintStrength(ConstraintKind::TriangleStretch, 0, w.triangleStrainCount(), {0, 1}); }},
       {"shape", [](World& w) { w.setConstraintStrength(ConstraintKind::ShapeMatching, 0, w.shapeMatchingCount(), {1e-1f, 0.1f}); }},
-      {"surface", [](World& w) { w.setConstraintStrength(ConstraintKind::SurfaceVolume, 0, w.globalVolumeCount(), {1e-2f, 0.2f}); }},
+      {"surface", [](World& w) { w.setConstraintStrength(ConstraintKind::SurfaceVolume, 0, w.surfaceVolumeCount(), {1e-2f, 0.2f}); }},
       {"material", [](World& w) { w.setSoftBodyMaterial(3, 1e3f, 0.1f, 0.3f); }},
   };
   for (const auto& [name, change] : changes) {
@@ -291,9 +291,9 @@ TEST(StrengthSetter, TheGetterReturnsTheBuiltAndTheSetValuesOfEveryKind) {
                                   ConstraintKind::TriangleStretch, ConstraintKind::TriangleShear,
                                   ConstraintKind::ShapeMatching,   ConstraintKind::SurfaceVolume};
   const Strength built[] = {{1e-4f, 0.5f}, {1e-6f, 0.9f}, {1e-3f, 0.9f}, {1e-2f, 0.5f}, {1e-3f, 0.5f}, {0, 1}};
-  const uint32_t counts[] = {world.dihedralConstraintCount(), world.volumeConstraintCount(),
+  const uint32_t counts[] = {world.dihedralConstraintCount(), world.tetVolumeCount(),
                              world.triangleStrainCount(),     world.triangleStrainCount(),
-                             world.shapeMatchingCount(),      world.globalVolumeCount()};
+                             world.shapeMatchingCount(),      world.surfaceVolumeCount()};
   for (int k = 0; k < 6; ++k) {
     ASSERT_GT(counts[k], 0u) << "kind " << int(kinds[k]);
     const uint32_t last = counts[k] - 1;
@@ -310,7 +310,7 @@ TEST(StrengthSetter, TheGetterReturnsTheBuiltAndTheSetValuesOfEveryKind) {
   EXPECT_EQ(world.constraintStrength(ConstraintKind::Distance, 3).compliance, d.strength.compliance);
   EXPECT_EQ(world.constraintStrength(ConstraintKind::Distance, 3).stiffness, d.strength.stiffness);
   expectError([&] { (void)world.constraintStrength(ConstraintKind(7), 0); }, {"constraintStrength", "kind"});
-  expectError([&] { (void)world.constraintStrength(ConstraintKind::TetVolume, world.volumeConstraintCount()); },
+  expectError([&] { (void)world.constraintStrength(ConstraintKind::TetVolume, world.tetVolumeCount()); },
               {"constraintStrength", "constraint"});
 }
 
@@ -319,7 +319,7 @@ TEST(StrengthSetter, BadInputIsNamedAndLeavesTheWorldUnchanged) {
   scenes::buildEveryKind(world);
   const Blob before = world.saveSnapshot();
   const Real nan = std::nanf("");
-  const uint32_t volumes = world.volumeConstraintCount();
+  const uint32_t volumes = world.tetVolumeCount();
   expectError([&] { world.setConstraintStrength(ConstraintKind(7), 0, 1, {}); }, {"setConstraintStrength", "kind"});
   expectError([&] { world.setConstraintStrength(ConstraintKind::TetVolume, volumes, 1, {}); },
               {"setConstraintStrength", "first+count"});

@@ -153,8 +153,8 @@ export const cantileverFine = (pbd) => cantilever(pbd, 2);
 /**
  * A pressure balloon (a closed UV-sphere mesh, radius 0.25 m, 1 kg, pressure 1 with a rigid volume constraint, rigid
  * edges, default bending) dropped from 0.2 m onto the ground: after 3 s it rests, squashed by its weight, and must
- * still enclose its rest volume (the constraint's target 4/3 π r³ of the polyhedron, read by globalRestVolume).
- * Measured: globalVolume / globalRestVolume, the smallest over the last second.
+ * still enclose its rest volume (the constraint's target 4/3 π r³ of the polyhedron, read by surfaceRestVolume).
+ * Measured: surfaceVolume / surfaceRestVolume, the smallest over the last second.
  */
 export function balloonVolume(pbd) {
   const radius = 0.25;
@@ -163,7 +163,7 @@ export function balloonVolume(pbd) {
     world.addTriangleMesh({ positions, triangles, mass: 1, pressure: 1 });
     let min = Infinity;
     run(world, 180, (f) => {
-      if (f > 120) min = Math.min(min, world.globalVolume(0) / world.globalRestVolume(0));
+      if (f > 120) min = Math.min(min, world.surfaceVolume(0) / world.surfaceRestVolume(0));
     });
     return min;
   });

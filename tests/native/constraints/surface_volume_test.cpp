@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "constraints/global_volume.h"
+#include "constraints/surface_volume.h"
 #include "constraints/tet_volume.h"
 #include "scenes/finite_difference.h"
 #include "scenes/icosphere.h"
@@ -42,7 +42,7 @@ struct Surface {
   Real volume() const { return surfaceVolume(vertices, triangles, p.data()); }
   Real project(Real restVolume, Real pressure, bool unilateral, bool xpbd, Real kPrime, Real alphaTilde = 0,
                Real lambda = 0) {
-    return projectGlobalVolume(vertices, triangles, scratch, p.data(), w.data(), restVolume, pressure, unilateral,
+    return projectSurfaceVolume(vertices, triangles, scratch, p.data(), w.data(), restVolume, pressure, unilateral,
                                xpbd, kPrime, alphaTilde, lambda);
   }
 };
@@ -101,7 +101,7 @@ Real volumeAsTets(const Surface& s, const Vec3& o) {
 
 }  // namespace
 
-TEST(GlobalVolumeKernel, ValueMatchesTheCubeTheIcosahedronAndTheSphere) {
+TEST(SurfaceVolumeKernel, ValueMatchesTheCubeTheIcosahedronAndTheSphere) {
   const Surface cube = unitCube();
   EXPECT_EQ(cube.triangles.size(), 36u);
   EXPECT_NEAR(cube.volume(), 1, 1e-6f);
@@ -121,7 +121,7 @@ TEST(GlobalVolumeKernel, ValueMatchesTheCubeTheIcosahedronAndTheSphere) {
   }
 }
 
-TEST(GlobalVolumeKernel, GradientMatchesCentralDifferences) {
+TEST(SurfaceVolumeKernel, GradientMatchesCentralDifferences) {
   std::mt19937 rng(12);
   std::uniform_real_distribution<Real> u(-0.1f, 0.1f);
   for (int trial = 0; trial < 5; ++trial) {
@@ -141,7 +141,7 @@ TEST(GlobalVolumeKernel, GradientMatchesCentralDifferences) {
   }
 }
 
-TEST(GlobalVolumeKernel, NoCorrectionAtRestOrAfterARigidMotion) {
+TEST(SurfaceVolumeKernel, NoCorrectionAtRestOrAfterARigidMotion) {
   std::mt19937 rng(13);
   std::uniform_real_distribution<Real> u(-1, 1);
   for (int trial = 0; trial < 10; ++trial) {
@@ -160,7 +160,7 @@ TEST(GlobalVolumeKernel, NoCorrectionAtRestOrAfterARigidMotion) {
   }
 }
 
-TEST(GlobalVolumeKernel, CorrectionCarriesNoLinearOrAngularMomentum) {
+TEST(SurfaceVolumeKernel, CorrectionCarriesNoLinearOrAngularMomentum) {
   std::mt19937 rng(14);
   std::uniform_real_distribution<Real> u(-0.1f, 0.1f), mass(0.2f, 5);
   for (int trial = 0; trial < 10; ++trial) {
@@ -184,7 +184,7 @@ TEST(GlobalVolumeKernel, CorrectionCarriesNoLinearOrAngularMomentum) {
   }
 }
 
-TEST(GlobalVolumeKernel, PressureTwoInflatesToTwiceTheRestVolume) {
+TEST(SurfaceVolumeKernel, PressureTwoInflatesToTwiceTheRestVolume) {
   for (bool xpbd : {true, false}) {
     Surface s = icosphere(2, 1);
     const Real rest = s.volume();
@@ -206,7 +206,7 @@ TEST(GlobalVolumeKernel, PressureTwoInflatesToTwiceTheRestVolume) {
   EXPECT_NEAR(C + 1.0f * lambda, 0, 1e-3f * rest);
 }
 
-TEST(GlobalVolumeKernel, UnilateralOnlyPushesTheVolumeUp) {
+TEST(SurfaceVolumeKernel, UnilateralOnlyPushesTheVolumeUp) {
   Surface s = icosphere(2, 1);
   const Real rest = s.volume();
   // Inflated beyond the target: left alone.
@@ -223,7 +223,7 @@ TEST(GlobalVolumeKernel, UnilateralOnlyPushesTheVolumeUp) {
   EXPECT_LT(s.volume() / rest, 1.05f);
 }
 
-TEST(GlobalVolumeKernel, PinnedOrCollapsedSurfacesAndShortScratchAreLeftAlone) {
+TEST(SurfaceVolumeKernel, PinnedOrCollapsedSurfacesAndShortScratchAreLeftAlone) {
   Surface s = unitCube();
   std::fill(s.w.begin(), s.w.end(), Real(0));
   EXPECT_EQ(s.project(2, 1, false, true, 1), 0);  // every vertex pinned

@@ -26,7 +26,7 @@ namespace pbd {
 
 /// A closed surface as a world stores it: slices of a surface-vertex array (particle indices) and of a triangle array
 /// (3 entries per triangle, each an index into the surface's own vertex slice).
-struct GlobalVolumeConstraint {
+struct SurfaceVolumeConstraint {
   uint32_t firstVertex;    ///< First entry of the surface's vertices in the world's surface-vertex array.
   uint32_t vertexCount;    ///< Distinct vertices of the surface (>= 4); also the size of the gradient scratch.
   uint32_t firstTriangle;  ///< First triangle in the world's triangle array (3 local vertex indices per triangle).
@@ -67,7 +67,7 @@ inline Real surfaceVolume(std::span<const uint32_t> vertices, std::span<const ui
 
 /// Projects the volume constraint of one closed surface in place; returns Δλ. `gradient` is the caller's scratch of
 /// at least vertices.size() entries; p and w are indexed by particle.
-inline Real projectGlobalVolume(std::span<const uint32_t> vertices, std::span<const uint32_t> triangles,
+inline Real projectSurfaceVolume(std::span<const uint32_t> vertices, std::span<const uint32_t> triangles,
                                 std::span<Vec3> gradient, Vec3* p, const Real* w, Real restVolume, Real pressure,
                                 bool unilateral, bool xpbd, Real kPrime, Real alphaTilde, Real lambda) {
   if (vertices.empty() || gradient.size() < vertices.size()) return 0;
