@@ -6,7 +6,7 @@ import { createWorkerWorld } from 'pbd-wasm/worker';
 import { createClothGeometry, refreshGeometry, setGeometryPositions } from 'pbd-wasm/three';
 import { createStage } from './stage.js';
 
-const stage = createStage({ background: 0xe0e8f0, ground: 0xb4bcc8, cameraAt: [0, 1.6, 2.6], lookAt: [0, 0.5, 0] });
+const stage = createStage({ background: 0xe0e8f0, ground: 0xb4bcc8, cameraAt: [0.9, 1.1, 1.5], lookAt: [0, 0.4, 0] });
 
 const remote = await createWorkerWorld();
 const N = 64;   // 4096 particles; every call below runs in the Worker and returns a promise

@@ -2,7 +2,7 @@
 // (no access to this repository's files), each page served by `vite dev` and built by `vite build` (served by
 // `vite preview`), with the project's own vite.config.js. In headless Chromium each page loads without an error,
 // draws a canvas that is not blank, and its bodies move. The Node example runs against the same install.
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,9 @@ import { installPackedApp, run } from '../shared/packed-app.js';
 
 const examples = new URL('../../../examples/', import.meta.url).pathname;
 const SCREENSHOTS = new URL('../../../build/screenshots/', import.meta.url).pathname;   // git-ignored, to look at
+// `npm run screenshot` sets PBD_README_SCREENSHOT: this page's built screenshot becomes the README's picture.
+const README_PAGE = 'world-in-worker.html';
+const README_PICTURE = new URL('../../../docs/images/drape.png', import.meta.url).pathname;
 const scratch = mkdtempSync(join(tmpdir(), 'pbd-examples-'));
 const app = join(scratch, 'browser');
 const PAGES = readdirSync(join(examples, 'browser')).filter((f) => f.endsWith('.html') && f !== 'index.html');
@@ -122,7 +125,12 @@ describe('examples/browser, built by vite build', () => {
   });
 
   for (const page of PAGES) {
-    it(`${page} loads, draws and moves`, async () => { expectAlive(await watch(base, page)); }, 150_000);
+    it(`${page} loads, draws and moves`, async () => {
+      expectAlive(await watch(base, page));
+      if (page === README_PAGE && process.env.PBD_README_SCREENSHOT) {
+        copyFileSync(`${SCREENSHOTS}example-${page.replace('.html', '')}.png`, README_PICTURE);
+      }
+    }, 150_000);
   }
 });
 

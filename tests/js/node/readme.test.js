@@ -56,6 +56,16 @@ const checks = {
 };
 
 describe('README.md', () => {
+  it('shows docs/images/drape.png, the world-in-worker example as its test sees it (npm run screenshot)', () => {
+    const picture = /!\[[^\]]+\]\((docs\/images\/[\w-]+\.png)\)/.exec(README)?.[1];
+    expect(picture, 'a picture in the README').toBe('docs/images/drape.png');
+    const png = readFileSync(new URL(picture, root));
+    expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([640, 480]);   // IHDR: the examples test's viewport
+    expect(png.length, 'a drawn scene, not a blank page, which compresses to a few KB').toBeGreaterThan(10_000);
+  });
+
+
   it('names the language of every code block, and a runner (node or browser) for every JS block', () => {
     for (const b of blocks) expect(b.lang, `README.md line ${b.line}: a code block without a language`).not.toBe('');
     const ids = new Set();
