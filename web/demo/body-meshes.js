@@ -17,7 +17,48 @@ const STYLES = {
   rope3: { color: 0x9ad17b },
   chain: { color: 0xb8c4d0 },
 };
+const FABRIC_STYLES = new Set(['cloth', 'cloth2', 'curtain']);
 const colliderMaterial = new THREE.MeshStandardMaterial({ color: 0x8fa3b8, roughness: 0.5 });
+
+let weave = null;
+/**
+ * A plain-weave fabric: over-under threads, light across the thread and darker in the gaps, as a tiling texture that
+ * tints the material's colour and, as a bump map, catches the light. Made once, on a canvas.
+ */
+function weaveTexture() {
+  if (weave) return weave;
+  const size = 64, threads = 8, cell = size / threads;
+  const canvas = document.createElement('canvas');
+  canvas.width = canvas.height = size;
+  const g = canvas.getContext('2d');
+  g.fillStyle = '#b4b4b4';
+  g.fillRect(0, 0, size, size);
+  for (let i = 0; i < threads; i++) {
+    for (let j = 0; j < threads; j++) {
+      const warpOnTop = (i + j) % 2 === 0;   // the warp (vertical) thread passes over the weft here
+      const shade = g.createLinearGradient(i * cell, j * cell, warpOnTop ? (i + 1) * cell : i * cell,
+        warpOnTop ? j * cell : (j + 1) * cell);
+      shade.addColorStop(0, '#dedede');
+      shade.addColorStop(0.5, '#ffffff');
+      shade.addColorStop(1, '#dedede');
+      g.fillStyle = shade;
+      g.fillRect(i * cell + 0.5, j * cell + 0.5, cell - 1, cell - 1);
+    }
+  }
+  weave = new THREE.CanvasTexture(canvas);
+  weave.wrapS = weave.wrapT = THREE.RepeatWrapping;
+  weave.colorSpace = THREE.SRGBColorSpace;
+  weave.anisotropy = 4;
+  return weave;
+}
+
+/** A grid cloth's material: its style's colour woven, one 8-thread repeat every 6 cells of the grid. */
+function fabricMaterial(style, grid) {
+  const map = weaveTexture().clone();
+  map.repeat.set(grid.columns / 6, grid.rows / 6);
+  map.needsUpdate = true;
+  return new THREE.MeshStandardMaterial({ ...style, map, bumpMap: map, bumpScale: 0.4 });
+}
 const draggableMaterial = new THREE.MeshStandardMaterial({ color: 0x9fd3c7, roughness: 0.4 });
 
 /** A drawable's geometry over `view`: the grid (with UVs), its triangles, or its segments. */
@@ -34,7 +75,8 @@ export function createBodyMesh(d, view) {
   const style = STYLES[d.style] ?? STYLES.cloth;
   const object = d.segments
     ? new THREE.LineSegments(geometry, new THREE.LineBasicMaterial({ color: style.color }))
-    : new THREE.Mesh(geometry, new THREE.MeshStandardMaterial(style));
+    : new THREE.Mesh(geometry, d.grid && FABRIC_STYLES.has(d.style) ? fabricMaterial(style, d.grid)
+      : new THREE.MeshStandardMaterial(style));
   object.userData.drawable = d;
   object.frustumCulled = false;   // bounds change every frame
   return object;

@@ -84,7 +84,10 @@ function showBuild() {
 function clearScene() {
   for (const object of [...bodyMeshes, ...colliderMeshes]) {
     object.geometry.dispose();
-    if (object.userData.drawable) object.material.dispose();
+    if (object.userData.drawable) {
+      object.material.map?.dispose();   // a fabric's weave (its own clone of the shared canvas)
+      object.material.dispose();
+    }
     scene.remove(object);
   }
   bodyMeshes = [];
