@@ -24,7 +24,8 @@ function membersOf(type) {
 /** An options type's members, parsed (api-shapes.js parseMember), its spreads included. */
 export const optionMembers = (type) => [...membersOf(type).values()];
 
-function unknownOption(fn, path, key, keys) {
+/** The error for option `key` of call `fn` that is none of `keys`: it names the key and the nearest valid one. */
+export function unknownOption(fn, path, key, keys) {
   const guess = nearestName(key, keys);
   const hint = guess ? `did you mean '${guess}'?` : `valid: ${keys.join(', ')}`;
   return new InvalidArgumentError(`${fn}: unknown option '${path}${key}' (${hint})`);

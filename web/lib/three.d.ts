@@ -157,8 +157,8 @@ export interface PbdDragControlsEventMap {
     object: PbdBodyMesh;
     /** The particle that was held, as a world particle index. */
     particle: number;
-    /** The velocity it was thrown with, m/s: the pointer's over the drag's last 50 ms (zero when it stood still or
-     * there was no pointer event, as in dispose()). */
+    /** The velocity it was thrown with, m/s: the pointer's mean over the drag's throw window, a fixed 50 ms before
+     * the release (zero when it stood still for that long, or there was no pointer event, as in dispose()). */
     velocity: Vector3;
   };
 }

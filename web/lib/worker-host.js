@@ -2,7 +2,7 @@
 // sends, in order. Each reply carries the call's result (views over wasm memory copied: the page cannot read this
 // side's memory unless it is shared) and, when they changed, the positions the page reads: the shared buffer and
 // where the positions sit in it (threaded build), or a copy of them (single-threaded build).
-import { createPbd } from './index.js';
+import { PbdError, createPbd } from './index.js';
 import { describeError } from './worker-errors.js';
 
 let pbd = null;
@@ -31,6 +31,7 @@ function positionsUpdate() {
 
 async function handle({ id, target, method, args }) {
   if (method === 'init') {
+    if (pbd) throw new PbdError('pbd-wasm/worker: this Worker already holds a World');   // the first would leak
     pbd = await createPbd(args[0]);
     world = new pbd.World();
     return { variant: pbd.variant, threads: pbd.threads, maxThreads: pbd.maxThreads };

@@ -57,8 +57,8 @@ function compare(a, b) {
 }
 
 /**
- * Opens `page` of the server at `base`: the first screenshot once the scene is drawn, a second after the mouse crossed the view (0.6 s) (saved as
- * build/screenshots/example-<page>.png).
+ * Opens `page` of the server at `base`: the first screenshot once the scene is drawn, a second after the mouse has
+ * crossed the view (saved as build/screenshots/example-<page>.png).
  */
 async function watch(base, pageName) {
   const page = await browser.newPage({ viewport: { width: 640, height: 480 } });

@@ -172,5 +172,7 @@ describe('PbdDragControls', () => {
     expect(make([cloth], camera, 'canvas')).toThrow(/PbdDragControls: domElement .*\(got "canvas"\)/);
     expect(make([cloth], camera, element, { strenght: { compliance: 1e-3 } }))
       .toThrow(/PbdDragControls: unknown option 'strenght' \(did you mean 'strength'\?\)/);
+    expect(make([cloth], camera, element, { strength: { complience: 1e-3 } }))   // at once, not at the first grab
+      .toThrow(/PbdDragControls: unknown option 'strength.complience' \(did you mean 'compliance'\?\)/);
   });
 });

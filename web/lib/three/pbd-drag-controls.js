@@ -5,7 +5,7 @@
  */
 import { EventDispatcher, Plane, Raycaster, Vector2, Vector3 } from 'three';
 import { InvalidArgumentError, describeValue } from '../errors.js';
-import { nearestName } from '../nearest-name.js';
+import { checkOptions, unknownOption } from '../options.js';
 import { pickParticle } from './picking.js';
 
 /** The pointer's velocity at release is its mean velocity over this last stretch of the drag, ms. */
@@ -39,15 +39,14 @@ export class PbdDragControls extends EventDispatcher {
     if (!camera?.isCamera) throw fail('camera', 'must be a three.js Camera', camera);
     if (typeof domElement?.addEventListener !== 'function') throw fail('domElement', 'must be a DOM element', domElement);
     for (const key of Object.keys(options ?? {})) {
-      if (!OPTION_KEYS.includes(key)) {
-        throw new InvalidArgumentError(`PbdDragControls: unknown option '${key}' (did you mean ` +
-          `'${nearestName(key, OPTION_KEYS) ?? OPTION_KEYS[0]}'?)`);
-      }
+      if (!OPTION_KEYS.includes(key)) throw unknownOption('PbdDragControls', '', key, OPTION_KEYS);
     }
     this.objects = objects;
     this.camera = camera;
     this.domElement = domElement;
-    this.strength = { compliance: 0, stiffness: 1, ...options?.strength };
+    // Checked now, not at the first grab: a misspelt key names itself here.
+    this.strength = { compliance: 0, stiffness: 1, ...checkOptions('PbdDragControls', 'Strength', options?.strength ?? {},
+      'strength.') };
     /** False: presses are ignored (a drag in progress goes on until released). */
     this.enabled = true;
     /** While a particle is held: {object, particle, attachment, point}; else null. */
