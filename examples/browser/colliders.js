@@ -41,4 +41,4 @@ renderer.domElement.addEventListener('pointermove', (event) => {
   if (raycaster.ray.intersectPlane(level, sphereAt)) ball.position.copy(sphereAt);
 });
 
-animate(stage, world, [cloth], () => world.setColliderPose(sphere, sphereAt, [0, 0, 0, 1]));
+animate(stage, world, [cloth], { beforeFrame: () => world.setColliderPose(sphere, sphereAt, [0, 0, 0, 1]) });

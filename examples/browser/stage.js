@@ -31,14 +31,14 @@ export function createStage({ background, ground, cameraAt, lookAt }) {
 }
 
 /**
- * Every frame: `beforeStep()`, then whole fixed steps of `world` for the time since the last frame (world.advance:
- * the same speed on a 60 Hz and a 144 Hz screen), then each body's update() and a render.
+ * Every frame: `beforeFrame()`, then whole fixed steps of `world` for the time since the last frame (world.advance:
+ * the same speed on a 60 Hz and a 144 Hz screen), each after `beforeStep(dt)`, then each body's update() and a render.
  */
-export function animate({ renderer, scene, camera }, world, bodies, beforeStep = () => {}) {
+export function animate({ renderer, scene, camera }, world, bodies, { beforeFrame, beforeStep } = {}) {
   let last = performance.now();
   renderer.setAnimationLoop((now) => {
-    beforeStep();
-    world.advance((now - last) / 1000);
+    beforeFrame?.();
+    world.advance((now - last) / 1000, { beforeStep });
     last = now;
     for (const body of bodies) body.update();
     renderer.render(scene, camera);

@@ -36,7 +36,7 @@ export const OPTION_TYPES = {
   HierarchySettings: ['levels', 'parents', 'coarseIterations'],
   TetrahedralizeOptions: ['resolution', 'minQuality', 'surfaceMargin', 'extraPoints', 'onProgress', 'signal'],
   CreatePbdOptions: ['variant', 'threads'],
-  AdvanceOptions: ['step', 'maxSteps'],
+  AdvanceOptions: ['step', 'maxSteps', 'beforeStep'],
 };
 
 /**

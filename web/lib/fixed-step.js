@@ -23,7 +23,8 @@ export function addFixedStep(World) {
     if (options === null || typeof options !== 'object') {
       throw new InvalidArgumentError(`advance: options must be an object (got ${describe(options)})`);
     }
-    const { step = DEFAULT_STEP, maxSteps = DEFAULT_MAX_STEPS } = checkOptions('advance', 'AdvanceOptions', options);
+    const { step = DEFAULT_STEP, maxSteps = DEFAULT_MAX_STEPS, beforeStep } = checkOptions('advance', 'AdvanceOptions',
+      options);
     if (!(typeof step === 'number' && step > 0 && step <= 1)) {
       throw new InvalidArgumentError(`advance: options.step must be a number in (0, 1] seconds (got ${describe(step)})`);
     }
@@ -31,11 +32,15 @@ export function addFixedStep(World) {
       throw new InvalidArgumentError(
         `advance: options.maxSteps must be an integer in [1, ${MAX_STEPS}] (got ${describe(maxSteps)})`);
     }
+    if (!(beforeStep === undefined || typeof beforeStep === 'function')) {
+      throw new InvalidArgumentError(`advance: options.beforeStep must be a function (got ${describe(beforeStep)})`);
+    }
     // requestAnimationFrame's timestamp is the frame's start, which can precede a performance.now() taken just
     // before: a first frame time a few ms below zero is no time at all, not an error.
     let time = (carried.get(this) ?? 0) + Math.max(elapsedSeconds, 0);
     let steps = 0;
     while (steps < maxSteps && time + ROUNDING >= step) {
+      beforeStep?.(step);
       this.step(step);
       time -= step;
       steps++;

@@ -1000,6 +1000,13 @@ export interface AdvanceOptions {
   /** The most steps one call takes, an integer in [1, 1000]. Default 4: at 1/60 s a frame of up to 1/15 s is simulated
    * whole; a longer one runs in slow motion rather than falling further behind. */
   maxSteps?: number;
+  /**
+   * Called before each step with its length in seconds: set forces that depend on the state here (wind on a moving
+   * cloth, a spring to the pointer), so that every step sees its own instead of one frame's force held for several.
+   * A step that throws stops the call; the steps before it count. Not through `pbd-wasm/worker` (a function does not
+   * cross to a Worker). Default none.
+   */
+  beforeStep?: (step: number) => void;
 }
 
 /** Options of createPbd. */

@@ -1,8 +1,9 @@
 // The examples as a user runs them: examples/browser copied into a new project with the packed package installed
 // (no access to this repository's files), each page served by `vite dev` and built by `vite build` (served by
 // `vite preview`), with the project's own vite.config.js. In headless Chromium each page loads without an error,
-// draws a canvas that is not blank, and its bodies move. The Node example runs against the same install.
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+// draws a canvas that is not blank, and its bodies move. The Node example runs against the same install, and
+// make-model.mjs writes the committed glTF model again, byte for byte.
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -118,10 +119,12 @@ describe('examples/browser, built by vite build', () => {
     base = server.resolvedUrls.local[0];
   }, 60_000);
 
-  it('the build has every page', () => {
-    expect(PAGES.length).toBeGreaterThanOrEqual(3);
+  it('the build has every page, and public/ (the glTF model)', () => {
+    expect(PAGES).toEqual(expect.arrayContaining(['hanging-cloth.html', 'balloon.html', 'colliders.html',
+      'world-in-worker.html', 'flag.html', 'gltf-soft-body.html']));
     expect(readdirSync(join(app, 'dist')).filter((f) => f.endsWith('.html')).sort())
       .toEqual([...PAGES, 'index.html'].sort());
+    expect(readdirSync(join(app, 'dist'))).toContain('rounded-cube.glb');
   });
 
   for (const page of PAGES) {
@@ -132,6 +135,13 @@ describe('examples/browser, built by vite build', () => {
       }
     }, 150_000);
   }
+});
+
+it('examples/browser/make-model.mjs writes the public/rounded-cube.glb that is in the repository', () => {
+  const committed = readFileSync(join(examples, 'browser/public/rounded-cube.glb'));
+  run('node', [join(app, 'make-model.mjs')], app);   // overwrites the copy in the scratch project
+  expect(readFileSync(join(app, 'public/rounded-cube.glb')).equals(committed)).toBe(true);
+  expect(committed.length).toBeLessThan(50_000);
 });
 
 it('examples/node/hanging-cloth.mjs runs in Node against the installed package', () => {

@@ -72,6 +72,35 @@ it('counts a negative frame time (a requestAnimationFrame timestamp before the f
   w.delete();
 });
 
+it('calls beforeStep before each step with its length: a force that follows the state, set every step', () => {
+  // A wind-like force that depends on the velocity: through beforeStep it is set anew before every step, exactly as
+  // a loop of step() calls that sets it first would (same bits); held over a frame's steps it would differ.
+  const push = (w) => { const v = w.velocities(); w.setExternalForce(10, 0.5 - 0.1 * v[30], 0, 0.2); };
+  const viaAdvance = hangingClothWorld(pbd), byHand = hangingClothWorld(pbd);
+  const calls = [];
+  for (const frame of [3.2 / 60, 0.5 / 60, 2 / 60]) {
+    viaAdvance.advance(frame, { beforeStep: (dt) => { calls.push(dt); push(viaAdvance); } });
+  }
+  for (let k = 0; k < 5; k++) { push(byHand); byHand.step(1 / 60); }
+  expect(calls).toEqual([1, 1, 1, 1, 1].map(() => 1 / 60));   // 3 + 0 + 2 steps: 0.2 carried, 0.7, then 2.7
+  expect(state(viaAdvance)).toEqual(state(byHand));
+  const held = hangingClothWorld(pbd);
+  push(held);
+  held.advance(5 / 60, { maxSteps: 5 });
+  expect(state(held)).not.toEqual(state(byHand));
+  for (const w of [viaAdvance, byHand, held]) w.delete();
+});
+
+it('stops at a beforeStep that throws, with the steps before it counted', () => {
+  const w = hangingClothWorld(pbd);
+  let k = 0;
+  const fail = () => { if (++k === 3) throw new Error('from beforeStep'); };
+  expect(() => w.advance(4 / 60, { beforeStep: fail })).toThrow('from beforeStep');
+  expect(state(w)).toEqual(stepped(2));
+  expect(w.advance(0)).toBe(2);   // the two steps taken are not owed again; the failed one's time and the rest are
+  w.delete();
+});
+
 describe('bad input', () => {
   const bad = [
     [[Number.NaN], /advance: elapsedSeconds must be a finite number \(got NaN\)/],
@@ -85,6 +114,7 @@ describe('bad input', () => {
     [[1 / 60, { maxSteps: 0 }], /advance: options\.maxSteps must be an integer in \[1, 1000\] \(got 0\)/],
     [[1 / 60, { maxSteps: 2.5 }], /options\.maxSteps .*\(got 2\.5\)/],
     [[1 / 60, { maxStep: 2 }], /advance: unknown option 'maxStep' \(did you mean 'maxSteps'\?\)/],
+    [[1 / 60, { beforeStep: 1 }], /advance: options\.beforeStep must be a function \(got 1\)/],
   ];
   it.each(bad)('advance(%j) throws %s and changes nothing', (args, message) => {
     const w = hangingClothWorld(pbd);
