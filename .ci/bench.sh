@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm run bench`: native (Google Benchmark) and wasm (Node) figures: the Foundation cloth's step time, the
+# `npm run bench`: native (Google Benchmark) and wasm (Node) figures: the hanging cloth's step time, the
 # tetrahedralizer on the Stanford bunny at two resolutions, the soft bunny's step time, render-mesh binding, and the
 # self-collision scenes by stage from 64² to 256² (a cloth folding on the bunny, and a folded sheet whose contact
 # density does not change with the resolution).
@@ -13,8 +13,9 @@ echo "   resolution 10, XPBD 10 x 1, volume or Neo-Hookean tets; BindRenderMesh:
 ./build/native/bench/pbd_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
   --benchmark_min_time=0.5 2>&1 | grep -E 'Benchmark|----|_median'
 echo
-echo "== wasm in Node $(node --version)"
-node bench/wasm-bench.mjs
+echo "== wasm in Node $(node --version): the hanging cloth (ClothStep's scene) in bench:peers' pbd-wasm rows"
+node bench/peers/run.mjs --node --no-files --scenes=cloth32,cloth64,cloth128,cloth256 \
+  --configs=pbd-single,pbd-threaded-1,pbd-threaded-2
 echo
 node bench/wasm-mesh-bench.mjs
 echo

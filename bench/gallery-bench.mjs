@@ -19,7 +19,7 @@
 import { createServer } from 'vite';
 import { chromium } from 'playwright';
 import viteConfig, { isolationHeaders } from '../vite.config.js';
-import { SCENES } from '../web/demo/scenes/index.js';
+import { galleryNames } from './scenes.mjs';
 
 const args = process.argv.slice(2);
 const single = args.includes('--single');
@@ -27,7 +27,7 @@ const paused = args.includes('--paused');
 const option = (flag) => (args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined);
 const seconds = Number(option('--seconds')) || 4;
 const threads = option('--threads') === undefined ? undefined : Number(option('--threads'));
-const sceneNames = option('--scenes')?.split(',') ?? Object.keys(SCENES);
+const sceneNames = option('--scenes')?.split(',') ?? await galleryNames();
 const [width, height] = (option('--viewport') ?? '1024x640').split('x').map(Number);
 const quantile = (a, q) => {
   const s = [...a].sort((x, y) => x - y);

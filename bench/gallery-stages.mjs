@@ -6,12 +6,11 @@
 // window: frames per printed mean (a short one shows the peaks: fold's while it falls and folds); frames: how many.
 import { createPbd } from '../web/lib/index.js';
 import { ResidualRecord } from '../web/demo/residual-record.js';
-import { applyParams, buildScene, createAssets, sceneParams } from '../web/demo/scene-host.js';
+import { DT, galleryScene } from './scenes.mjs';
 
 const [scene = 'fold', variant = 'single', threads = '1', window = '120', frames = '600'] = process.argv.slice(2);
 const pbd = await createPbd({ variant, ...(variant === 'threaded' ? { threads: Number(threads) } : {}) });
-const built = buildScene(pbd, scene, createAssets(pbd));
-applyParams(built, sceneParams(scene));
+const built = await galleryScene(pbd, scene);
 for (const { world } of built.worlds) world.setStepTimings(true);
 console.log(`${scene}: wasm ${pbd.variant}, ${pbd.threads} thread(s); ms per 1/60 s frame, all worlds, mean per window`);
 const WINDOW = Number(window);
@@ -20,7 +19,7 @@ const record = new ResidualRecord(built.worlds);
 for (let frame = 1; frame <= Number(frames); frame++) {
   record.beforeStep();
   for (const { world } of built.worlds) {
-    world.step(1 / 60);
+    world.step(DT);
     for (const [stage, ms] of Object.entries(world.lastStepTimings())) sum[stage] = (sum[stage] ?? 0) + ms;
   }
   if (frame % WINDOW === 0) {

@@ -25,8 +25,8 @@
 
 using namespace pbd;
 
-// The cloth of bench/peers (scene-defs.mjs): n x n, two corners pinned, all rigid; g = 1: gravity, 0: at rest;
-// `substeps` passes per frame (substeps x 1 iteration).
+// The cloth of bench/scenes.mjs hangingCloth (bench:peers): n x n, two corners pinned, all rigid; g = 1: gravity,
+// 0: at rest; `substeps` passes per frame (substeps x 1 iteration).
 static void stepCloth(benchmark::State& state, int substeps) {
   const int n = int(state.range(0));
   const unsigned threads = unsigned(state.range(1));

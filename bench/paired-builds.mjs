@@ -10,14 +10,15 @@
 // slower than alone (11.5 against 7.9 ms on the 16³ cube), so thread scaling is not measured here.
 // DIR_A and DIR_B are copies of web/lib (index.js and its wasm/ folder), e.g. `cp -r web/lib /tmp/lib_before` before
 // the change and `cp -r web/lib /tmp/lib_after` after `bash .ci/build-wasm.sh`.
-// Scene: the Foundation cloth (n x n, 1 m, 1 kg, 2 corners pinned, XPBD rigid, stretch + shear + skip-one bend,
-// 10 substeps x 1 iteration, 1/60 s frames), gravity -9.81 or 0 (the rest variant of bench:peers), 120 warm-up
-// frames. --scene=cube: bench:peers' soft cube of n³ cells (6 tets each, rigid volumes and edges, dropped on the
-// ground, gravity -9.81). --damping (1/s) and --maxSpeed (m/s) turn on the cloth's linear damping and speed
+// Scene (bench/scenes.mjs): the hanging cloth (n x n, 1 m, 1 kg, 2 corners pinned, XPBD rigid, stretch + shear +
+// skip-one bend, 10 substeps x 1 iteration, 1/60 s frames), gravity -9.81 or 0 (the rest variant of bench:peers),
+// 120 warm-up frames. --scene=cube: the soft cube of n³ cells (6 tets each, rigid volumes and edges, dropped on the
+// ground, gravity -9.81). Both builds are driven by this checkout's scene code, so it must suit the older one. --damping (1/s) and --maxSpeed (m/s) turn on the cloth's linear damping and speed
 // clamp (0: off, as bench:peers). Prints min and median ms per frame of each build and the median of B/A.
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { pairedBlocks } from './paired-blocks.mjs';
+import { DT, GRAVITY, hangingCloth, softCube } from './scenes.mjs';
 import { median } from './solvers/metrics.mjs';
 
 function options(argv) {
@@ -39,34 +40,19 @@ function options(argv) {
 async function sceneWorld(dir, o) {
   const { createPbd } = await import(pathToFileURL(resolve(dir, 'index.js')).href);
   const pbd = await createPbd({ variant: o.variant, threads: o.threads });
-  if (o.scene === 'cube') return cubeWorld(pbd, o);
   const world = new pbd.World();
-  world.setMethod('xpbd');
-  world.setSubsteps(10);
-  world.setIterations(1);
-  world.setGround({ height: -2 });
-  world.setGravity(0, o.gravity ? -9.81 : 0, 0);
-  world.setLinearDamping(o.damping);
-  world.setMaxSpeed(o.maxSpeed);
-  world.addCloth({ columns: o.n, rows: o.n, spacing: 1 / (o.n - 1), origin: [-0.5, 1, 0], axisU: [1, 0, 0],
-    axisV: [0, 0, 1], mass: 1, pinned: [0, o.n - 1], bend: { compliance: 0, stiffness: 1 } });
-  for (let f = 0; f < 120; ++f) world.step(1 / 60);
+  if (o.scene === 'cube') softCube(world, o.n);
+  else hangingCloth(world, o.n, { gravity: o.gravity ? GRAVITY : 0, damping: o.damping, maxSpeed: o.maxSpeed });
+  for (let f = 0; f < 120; ++f) world.step(DT);
   return world;
-}
-
-async function cubeWorld(pbd, o) {
-  const { pbdCube } = await import('./peers/pbd-scenes.mjs');
-  const cube = pbdCube(pbd, o.n);  // steps at bench:peers' 1/60 s
-  for (let f = 0; f < 120; ++f) cube.step();
-  return { step: () => cube.step() };
 }
 
 const o = options(process.argv.slice(2));
 const [a, b] = [await sceneWorld(o.dirs[0], o), await sceneWorld(o.dirs[1], o)];
-const step = (world) => () => world.step(1 / 60);
+const step = (world) => () => world.step(DT);
 const { a: ta, b: tb, ratios: ratio } = pairedBlocks({ frame: step(a) }, { frame: step(b) }, o.pairs, 10);
 const f = (v) => v.toFixed(3);
-const what = o.scene === 'cube' ? `soft cube ${o.n}³ cells` : `cloth ${o.n}² g=${o.gravity ? -9.81 : 0}`;
+const what = o.scene === 'cube' ? `soft cube ${o.n}³ cells` : `cloth ${o.n}² g=${o.gravity ? GRAVITY : 0}`;
 console.log(`${what}, ${o.variant} build, ${o.threads} thread(s), ${o.pairs} pairs of 10 frames`);
 console.log(`A ${o.dirs[0]}: min ${f(Math.min(...ta))} median ${f(median(ta))} ms/frame`);
 console.log(`B ${o.dirs[1]}: min ${f(Math.min(...tb))} median ${f(median(tb))} ms/frame`);

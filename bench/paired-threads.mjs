@@ -3,9 +3,10 @@
 // frames, then timed in alternating 30-frame blocks; prints the medians, the median of the paired ratios B/A, and the
 // stage means (World.lastStepTimings) of each. Pairing keeps both at the same simulated time on a machine whose speed
 // drifts. Usage: node bench/paired-threads.mjs [scene=stack] [threadsA=1] [threadsB=2] [pairs=20] [warm=420]
-// A scene `clothN` or `clothNrest` is bench:peers' N x N cloth (bench/peers/pbd-scenes.mjs; rest: gravity 0) instead
-// of a gallery scene: issue #8's thread scaling, both thread counts timed within the same minute.
+// A scene id of bench/scenes.mjs (`clothN`, `clothNrest`, `clothNrestP`, `cubeC`: bench:peers' scenes) instead of a
+// gallery scene: issue #8's thread scaling, both thread counts timed within the same minute.
 import { pairedBlocks } from './paired-blocks.mjs';
+import { DT, benchScene, buildBenchScene, galleryScene } from './scenes.mjs';
 import { median } from './solvers/metrics.mjs';
 
 const [scene = 'stack', tA = '1', tB = '2', pairsArg = '20', warmArg = '420'] = process.argv.slice(2);
@@ -13,17 +14,15 @@ const [scene = 'stack', tA = '1', tB = '2', pairsArg = '20', warmArg = '420'] = 
 async function sceneFrame(threads) {
   const { createPbd } = await import('../web/lib/index.js');
   const pbd = await createPbd({ variant: 'threaded', threads });
-  const benchCloth = /^cloth(\d+)(rest)?$/.exec(scene);
-  if (benchCloth) {
-    const { pbdCloth } = await import('./peers/pbd-scenes.mjs');
-    const cloth = pbdCloth(pbd, Number(benchCloth[1]), benchCloth[2] ? { gravity: 0 } : {});
-    cloth.world.setStepTimings(true);
-    return { worlds: [cloth.world], frame: cloth.step };
+  const bench = benchScene(scene);
+  if (bench) {
+    const world = new pbd.World();
+    buildBenchScene(world, bench);
+    world.setStepTimings(true);
+    return { worlds: [world], frame: () => world.step(DT) };
   }
-  const host = await import('../web/demo/scene-host.js');
   const { ResidualRecord } = await import('../web/demo/residual-record.js');
-  const built = host.buildScene(pbd, scene, host.createAssets(pbd));
-  host.applyParams(built, host.sceneParams(scene));
+  const built = await galleryScene(pbd, scene);
   const record = new ResidualRecord(built.worlds);  // turns the worlds' step timings on
   const worlds = built.worlds.map(({ world }) => world);
   return { worlds, frame: () => { record.beforeStep(); for (const world of worlds) world.step(1 / 60); } };

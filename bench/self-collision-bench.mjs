@@ -1,12 +1,14 @@
 // Issue #5's self-collision benchmark in wasm under Node, the twin of bench/native_bench.cpp ClothOnBunnyStep
-// (tests/scenes/cloth_on_bunny.h): an n x n cloth, 1 m, 1 kg, continuous self-collision on (thickness 0.45 x the
-// spacing), dropped from 0.1 m above the Stanford bunny (0.5 m tall, a triangle-mesh collider, thickness 1 cm) onto
-// the ground; XPBD 10 substeps x 1 iteration, 1/60 s frames. Timed from 0.5 s in, with the step split into stages
-// (world.lastStepTimings()): broad and narrow phase of self-collision, solve, collider contacts; and the
-// self-collision cost per particle (broad + narrow, µs per frame), which should stay flat as the cloth grows.
+// (bench/scenes.mjs clothOnBunny, tests/scenes/cloth_on_bunny.h): an n x n cloth, 1 m, 1 kg, continuous
+// self-collision on (thickness 0.45 x the spacing), dropped from 0.1 m above the Stanford bunny (0.5 m tall, a
+// triangle-mesh collider, thickness 1 cm) onto the ground; XPBD 10 substeps x 1 iteration, 1/60 s frames. Timed
+// from 0.5 s in, with the step split into stages (world.lastStepTimings()): broad and narrow phase of
+// self-collision, solve, collider contacts; and the self-collision cost per particle (broad + narrow, µs per frame),
+// which should stay flat as the cloth grows.
 // Usage: node bench/self-collision-bench.mjs [--sizes=64,128,256] [--frames=10] [--runs=3]
 import { createPbd } from '../web/lib/index.js';
 import { bunnyMesh } from '../web/demo/bunny-mesh.js';
+import { DT, clothOnBunny } from './scenes.mjs';
 
 const opt = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')));
 const SIZES = (opt.sizes ?? '64,128,256').split(',').map(Number);
@@ -15,25 +17,7 @@ const RUNS = Number(opt.runs ?? 3);
 const WARMUP = 30;  // 0.5 s: the cloth is on the bunny and folding
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-function clothOnBunny(world, n) {
-  world.setMethod('xpbd');
-  world.setSubsteps(10);
-  world.setIterations(1);
-  world.setLinearDamping(0.1);
-  const bunny = bunnyMesh(0.05, 0);
-  world.addCollider({ shape: 'mesh', positions: bunny.positions, indices: bunny.triangles, thickness: 0.01, friction: 0.4 });
-  let top = -Infinity, cx = 0, cz = 0;
-  const count = bunny.positions.length / 3;
-  for (let i = 0; i < count; i++) {
-    top = Math.max(top, bunny.positions[3 * i + 1]);
-    cx += bunny.positions[3 * i] / count;
-    cz += bunny.positions[3 * i + 2] / count;
-  }
-  const spacing = 1 / (n - 1);
-  return world.addCloth({ columns: n, rows: n, spacing, origin: [cx - 0.5, top + 0.1, cz - 0.5], axisU: [1, 0, 0],
-    axisV: [0, 0, 1], mass: 1, bend: { compliance: 1e-3, stiffness: 1 },
-    continuousSelfCollision: { enabled: true, thickness: 0.45 * spacing } });
-}
+const bunny = bunnyMesh(0.05, 0);
 
 console.log(`self-collision: n x n cloth on the Stanford bunny, continuous self-collision on, XPBD 10 x 1, 1/60 s;`);
 console.log(`median of ${RUNS} runs x ${FRAMES} frames after ${WARMUP} frames; ms per frame by stage (lastStepTimings)`);
@@ -42,14 +26,14 @@ for (const [variant, threads] of [['single', 1], ['threaded', 2]]) {
   const pbd = await createPbd({ variant, threads });
   for (const n of SIZES) {
     const world = new pbd.World();
-    const cloth = clothOnBunny(world, n);
-    for (let f = 0; f < WARMUP; f++) world.step(1 / 60);
+    const cloth = clothOnBunny(world, n, bunny);
+    for (let f = 0; f < WARMUP; f++) world.step(DT);
     world.setStepTimings(true);
     const runs = [];
     for (let r = 0; r < RUNS; r++) {
       const sum = { totalMs: 0, broadPhaseMs: 0, narrowPhaseMs: 0, solveMs: 0, colliderContactsMs: 0 };
       for (let f = 0; f < FRAMES; f++) {
-        world.step(1 / 60);
+        world.step(DT);
         const t = world.lastStepTimings();
         for (const k of Object.keys(sum)) sum[k] += t[k] / FRAMES;
       }

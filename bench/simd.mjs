@@ -1,8 +1,8 @@
 // SIMD against scalar, wasm, one thread (issue #4's target: the SIMD kernels at least 1.5x faster than the scalar
 // build of the same kernels). Loads the single-threaded package build (-msimd128) and the scalar build of the same
 // sources (.ci/build-wasm-scalar.sh: no -msimd128, math/wide_float.h's scalar path) and times the coloured
-// Gauss-Seidel solve of the 128² hanging cloth (tests/scenes/scenes.h's scene: stretch, shear and skip-one bending
-// constraints, all through the batched distance kernel).
+// Gauss-Seidel solve of the 128² hanging cloth (bench/scenes.mjs hangingCloth, tests/scenes/scenes.h's scene: stretch,
+// shear and skip-one bending constraints, all through the batched distance kernel).
 //
 // The kernel figure isolates the projections: a step of 1 substep with N iterations minus a step with 1 iteration,
 // divided by N - 1, is the cost of one pass over the distance constraints (prediction, commit and the other
@@ -14,6 +14,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
+import { DT, hangingCloth } from './scenes.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
@@ -37,28 +38,17 @@ async function loadModule(dir) {
     locateFile: (file) => fileURLToPath(new URL(file, dirUrl)) });
 }
 
-function hangingCloth(M, n, substeps, iterations) {
-  const world = new M.World();
-  world.setMethod('xpbd');
-  world.setSolver('coloured-gauss-seidel');
-  world.setSubsteps(substeps);
-  world.setIterations(iterations);
-  world.setGround({ height: -2 });
-  world.addCloth({ columns: n, rows: n, spacing: 1 / (n - 1), origin: [-0.5, 1, 0], axisU: [1, 0, 0], axisV: [0, 0, 1],
-    mass: 1, pinned: [0, n - 1], bend: { compliance: 0, stiffness: 1 } });
-  return world;
-}
-
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Median ms per frame of `frames` frames, over RUNS runs, after the warm-up. */
 function msPerFrame(M, substeps, iterations) {
-  const world = hangingCloth(M, N, substeps, iterations);
-  for (let f = 0; f < WARMUP_FRAMES; f++) world.step(1 / 60);
+  const world = new M.World();
+  hangingCloth(world, N, { solver: 'coloured-gauss-seidel', substeps, iterations });
+  for (let f = 0; f < WARMUP_FRAMES; f++) world.step(DT);
   const runs = [];
   for (let r = 0; r < RUNS; r++) {
     const t0 = performance.now();
-    for (let f = 0; f < FRAMES_PER_RUN; f++) world.step(1 / 60);
+    for (let f = 0; f < FRAMES_PER_RUN; f++) world.step(DT);
     runs.push((performance.now() - t0) / FRAMES_PER_RUN);
   }
   const constraints = world.distanceConstraintCount();

@@ -3,6 +3,7 @@
 // 128², coloured Gauss-Seidel on 2 threads against 1, and BDF2 against implicit Euler on a spring pendulum.
 //
 //   node bench/solvers.mjs [--quick] [--scenes=cloth32,chain1000,...] [--iterations=N] [--runs=N]
+//   node bench/solvers.mjs --hpbd-sweep [--scenes=cloth128] [--levels=3,5,8] [--coarse=8,32,128,256]   (npm run bench:hpbd)
 //
 // Protocol per scene: warm the scene up (30 frames of PD, 1 substep x 3: see warmState), keep its positions and
 // velocities; from that same state, in a world of the scene that never stepped (so nothing settles first), each
@@ -12,15 +13,21 @@
 // iteration at which a solver's RMS is at or below it. "ms/step" is the median of --runs steps of 10 iterations
 // (1 thread); "ms to level" the median of steps with exactly "iters" iterations. "stretch" is the worst edge stretch
 // after the N-iteration step.
+//
+// --hpbd-sweep: issue #4's HPBD target over a grid of hierarchy settings instead. On each scene (default the 128²
+// cloth; same warm state, one step of one substep, single-threaded build), the fewest fine iterations (in steps of 5,
+// up to 100) with which hierarchical PBD reaches the stretch residual that Gauss-Seidel reaches after 100, for every
+// levels x coarse iterations pair (k = 2 parents), and that step's ms. "-" = not reached within 100.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPbd } from '../web/lib/index.js';
 import { iterationsToReach } from './solvers/metrics.mjs';
-import { residualCurve, SOLVERS, stepTime, stretchAfterStep, threadScaling, warmState } from './solvers/measure.mjs';
+import { SOLVER_SCENES as SCENES } from './scenes.mjs';
+import { fewestHpbdIterations, residualCurve, SOLVERS, stepTime, stretchAfterStep, threadScaling, warmState }
+  from './solvers/measure.mjs';
 import { pendulumEnergy, PENDULUM } from './solvers/pendulum.mjs';
 import { curvesCsv, curvesSvg, table } from './solvers/report.mjs';
-import { SCENES } from './solvers/scenes.mjs';
 
 const REFERENCE_ITERATIONS = 100;  // the level: Gauss-Seidel's RMS residual after this many iterations
 const TIMING_ITERATIONS = 10;
@@ -31,13 +38,20 @@ const WARMUP_FRAMES = 30;
 const PD_ITERATIONS = 30;
 
 function options(argv) {
+  const known = ['quick', 'hpbd-sweep', 'scenes', 'iterations', 'runs', 'levels', 'coarse'];
+  for (const a of argv) {
+    if (!known.includes(/^--([\w-]+)/.exec(a)?.[1])) throw new Error(`unknown option ${a} (have --${known.join(', --')})`);
+  }
   const get = (name) => argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
-  const quick = argv.includes('--quick');
-  const scenes = (get('scenes') ?? (quick ? 'cloth32,cloth64,cloth128,chain1000,beam' : Object.keys(SCENES).join(','))).split(',');
+  const list = (text) => text.split(',').map(Number);
+  const quick = argv.includes('--quick'), sweep = argv.includes('--hpbd-sweep');
+  const scenes = (get('scenes') ?? (sweep ? 'cloth128' : quick ? 'cloth32,cloth64,cloth128,chain1000,beam'
+    : Object.keys(SCENES).join(','))).split(',');
   for (const s of scenes) if (!SCENES[s]) throw new Error(`--scenes: unknown scene '${s}' (known: ${Object.keys(SCENES).join(', ')})`);
   const iterations = Number(get('iterations') ?? (quick ? 120 : 150));
   if (!(iterations >= REFERENCE_ITERATIONS)) throw new Error(`--iterations must be >= ${REFERENCE_ITERATIONS}`);
-  return { scenes, iterations, runs: Number(get('runs') ?? 3) };
+  return { scenes, iterations, runs: Number(get('runs') ?? 3), sweep, levels: list(get('levels') ?? '3,5,8'),
+    coarse: list(get('coarse') ?? '8,32,128,256') };
 }
 
 const fmt = (x, digits = 3) => (x === null || x === undefined ? '-' : Number(x).toPrecision(digits));
@@ -78,7 +92,7 @@ function hpbdTarget(scene) {
 /**
  * The issue's HPBD target on its own measure, the stretch residual (RMS of max(0, d - L) over the stretch edges):
  * Gauss-Seidel's after 100 iterations, and the fewest fine iterations (in steps of 5) with which HPBD reaches it,
- * for the default hierarchy, a deeper one, and the setting that meets the target (bench/hpbd-sweep.mjs). Compression is
+ * for the default hierarchy, a deeper one, and the setting that meets the target (--hpbd-sweep). Compression is
  * left out: the coarse levels only resist stretching.
  */
 function hpbdStretchTarget(pbd, scene) {
@@ -88,11 +102,7 @@ function hpbdStretchTarget(pbd, scene) {
   const hierarchies = [{ levels: 3, parents: 2, coarseIterations: 2 }, { levels: 5, parents: 2, coarseIterations: 8 },
     { levels: 8, parents: 2, coarseIterations: 256 }];
   for (const hierarchy of hierarchies) {
-    let hit = null;
-    for (let n = 5; n <= REFERENCE_ITERATIONS && !hit; n += 5) {
-      const h = stretchAfterStep(pbd, scene.warm, 'hierarchical', n, hierarchy);
-      if (h.rms <= gs.rms) hit = { n, ...h };
-    }
+    const hit = fewestHpbdIterations(pbd, scene.warm, hierarchy, gs.rms, REFERENCE_ITERATIONS);
     console.log(`  levels ${hierarchy.levels}, coarse iterations ${hierarchy.coarseIterations}: ` + (hit
       ? `${hit.n} fine iterations (${(REFERENCE_ITERATIONS / hit.n).toFixed(1)}x fewer; target >= 4x), ${hit.ms.toFixed(1)} ms`
       : `not reached in ${REFERENCE_ITERATIONS}`));
@@ -118,7 +128,31 @@ function pendulumReport(pbd) {
     `${(bdf2.end - bdf2.start).toFixed(3)} J.`);
 }
 
+/** --hpbd-sweep: the fewest fine iterations to Gauss-Seidel's stretch residual for every levels x coarse pair. */
+function hpbdSweep(pbd, name, opts) {
+  const scene = SCENES[name];
+  const warm = warmState(pbd, scene, WARMUP_FRAMES);
+  const gs = stretchAfterStep(pbd, warm, 'gauss-seidel', REFERENCE_ITERATIONS);
+  console.log(`${scene.label}: Gauss-Seidel's stretch residual after ${REFERENCE_ITERATIONS} iterations ` +
+    `${gs.rms.toExponential(3)} m (${gs.ms.toFixed(1)} ms, single-threaded wasm)`);
+  console.log('fine iterations to reach it (ms of that step), HPBD with k = 2 parents; target: <= 25 (4x fewer)');
+  console.log(['levels \\ coarse it.', ...opts.coarse.map(String)].map((s) => s.padStart(12)).join(''));
+  for (const levels of opts.levels) {
+    const row = [String(levels)];
+    for (const coarseIterations of opts.coarse) {
+      const hit = fewestHpbdIterations(pbd, warm, { levels, parents: 2, coarseIterations }, gs.rms, REFERENCE_ITERATIONS);
+      row.push(hit ? `${hit.n} (${hit.ms.toFixed(1)})` : '-');
+    }
+    console.log(row.map((s) => s.padStart(12)).join(''));
+  }
+}
+
 const opts = options(process.argv.slice(2));
+if (opts.sweep) {
+  const pbd = await createPbd({ variant: 'single' });
+  for (const name of opts.scenes) hpbdSweep(pbd, name, opts);
+  process.exit(0);
+}
 const outDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'build', 'bench', 'solvers');
 mkdirSync(outDir, { recursive: true });
 const pbd = await createPbd({ variant: 'threaded', threads: 2 });

@@ -1,7 +1,9 @@
 // Mesh figures in wasm under Node: tetrahedralizing the Stanford bunny at two resolutions, and the soft bunny's step
-// time (the scenes of bench/native_bench.cpp: TetrahedralizeBunny and SoftBunnyStep). Medians of several runs.
+// time (the scenes of bench/native_bench.cpp: TetrahedralizeBunny and SoftBunnyStep; bench/scenes.mjs softBunny).
+// Medians of several runs.
 import { createPbd } from '../web/lib/index.js';
 import { bunnyMesh } from '../web/demo/bunny-mesh.js';
+import { DT, softBunny } from './scenes.mjs';
 
 const RUNS = 5;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -22,12 +24,9 @@ for (const variant of ['threaded', 'single']) {
   const mesh = pbd.tetrahedralize(positions, triangles, { resolution: 10 });
   for (const material of ['volume', 'neo-hookean']) {
     const world = new pbd.World();
-    world.setMethod('xpbd');
-    world.setSubsteps(10);
-    world.addSoftBody({ positions: mesh.positions, tets: mesh.tets, density: 500, edges: { compliance: 1e-6 }, material,
-      edgeConstraints: material === 'volume' });
-    for (let f = 0; f < 60; f++) world.step(1 / 60);
-    const ms = median(Array.from({ length: RUNS }, () => time(() => { for (let f = 0; f < 10; f++) world.step(1 / 60); }) / 10));
+    softBunny(world, mesh, material);
+    for (let f = 0; f < 60; f++) world.step(DT);
+    const ms = median(Array.from({ length: RUNS }, () => time(() => { for (let f = 0; f < 10; f++) world.step(DT); }) / 10));
     console.log(`wasm ${variant.padEnd(10)}  soft bunny step, ${material}, 10 substeps x 1`.padEnd(62) + ms.toFixed(2).padStart(10));
     world.delete();
   }

@@ -1,6 +1,6 @@
-// The peer benchmark's scenes (scene-defs.mjs) built in Jolt Physics (npm jolt-physics) soft bodies. Each builder
-// returns the same small handle as its twin in pbd-scenes.mjs: step() advances one frame, positions() copies
-// world-space xyz, delete() frees the world.
+// The peer benchmark's scenes (bench/scenes.mjs clothDef, cubeDef) built in Jolt Physics (npm jolt-physics) soft
+// bodies. Each builder returns the same small handle as its twin in pbd-scenes.mjs: step() advances one frame,
+// positions() copies world-space xyz, delete() frees the world.
 //
 // Builds: jolt-physics ships 'wasm' (one thread, no SIMD), 'wasm-compat' (the same with the wasm inlined as
 // base64), 'asm' and, with SIMD and pthreads, 'wasm-multithread' / 'wasm-compat-multithread'. loadJolt() imports
@@ -8,7 +8,7 @@
 // a patched multithread glue, jolt-node.mjs). No Node-only imports here: headless Chromium loads this file too.
 import {
   CLOTH_GROUND_Y, CUBE_FRICTION, GRAVITY, SUBSTEPS, DT, clothDef, cubeDef,
-} from './scene-defs.mjs';
+} from '../scenes.mjs';
 
 /** build: 'wasm' (official single-threaded build) or 'wasm-multithread' (SIMD + pthreads; not in Node). */
 export async function loadJolt(build = 'wasm') {
@@ -104,7 +104,13 @@ function addSoftBody(J, sys, shared, def, { pinnedToWorld = false, substeps = SU
   const position = new J.RVec3(0, 0, 0);
   const rotation = new J.Quat(0, 0, 0, 1);
   const cs = new J.SoftBodyCreationSettings(shared, position, rotation, LAYER_MOVING);
-  cs.mNumIterations = substeps;  // = substeps, see scene-defs.mjs
+  // A Jolt soft-body "iteration" is a substep: SoftBodyMotionProperties::InitializeUpdateContext sets
+  // mSubStepDeltaTime = dt / mNumIterations, and every iteration integrates velocities and positions over that
+  // substep, applies each constraint once (XPBD, alpha = compliance / substep²), resolves collisions and recomputes
+  // velocities, exactly the substep loop of pbd-wasm (Macklin et al. 2019, "Small Steps in Physics Simulation").
+  // What differs: Jolt finds collision planes once per step (per frame) and reuses them in all substeps; pbd-wasm
+  // tests the ground plane every substep.
+  cs.mNumIterations = substeps;
   cs.mLinearDamping = 0;          // Jolt's default is 0.1 1/s; pbd-wasm's is 0
   cs.mGravityFactor = 1;
   cs.mFriction = CUBE_FRICTION;   // combined with the floor's as sqrt(f1 f2) = 0.5
@@ -158,8 +164,8 @@ function addSoftBody(J, sys, shared, def, { pinnedToWorld = false, substeps = SU
 }
 
 /**
- * The hanging cloth. layout 'same' (default): exactly pbd-wasm's constraint set (scene-defs clothDef: stretch, shear,
- * skip-one bend, all compliance 0) added as Jolt edge constraints. layout 'jolt': the constraints Jolt's own
+ * The hanging cloth. layout 'same' (default): exactly pbd-wasm's constraint set (bench/scenes.mjs clothDef: stretch,
+ * shear, skip-one bend, all compliance 0) added as Jolt edge constraints. layout 'jolt': the constraints Jolt's own
  * SoftBodySharedSettings::CreateConstraints derives from the faces, as a Jolt user would build this cloth: stretch =
  * triangle edges, shear = the other diagonal of each quad-like triangle pair, bend = a distance constraint across
  * every other shared edge (EBendType_Distance: between the two vertices opposite that edge, a knight's move on the
@@ -190,7 +196,7 @@ export function joltCloth(J, n, { threads = 1, layout = 'same', gravity = GRAVIT
   shared.Optimize();
   const h = addSoftBody(J, sys, shared, def, { pinnedToWorld: true, substeps });
   if (layout === 'same' && h.constraintCount !== def.constraintCount) {
-    throw new Error(`joltCloth: ${h.constraintCount} constraints, scene-defs expects ${def.constraintCount}`);
+    throw new Error(`joltCloth: ${h.constraintCount} constraints, clothDef expects ${def.constraintCount}`);
   }
   return h;
 }

@@ -5,21 +5,13 @@
 // jolt-node.mjs; the browser imports the published one) and where progress lines go.
 import { loadPbd, pbdCloth, pbdCube } from './pbd-scenes.mjs';
 import { joltCloth, joltCube } from './jolt-scenes.mjs';
-import {
-  CLOTH_SIZES, CUBE_CELLS, DT, GRAVITY, clothDef, REST_SIZES, SUBSTEPS, TARGET_PASSES, TARGET_PASSES_SIZE, TARGET_SCENE_ID,
-  clothSanity, cubeSanity, restLengths,
-} from './scene-defs.mjs';
+import { CLOTH_SIZES, CUBE_CELLS, DT, REST_SIZES, TARGET_SCENE_ID, benchScene, clothDef } from '../scenes.mjs';
+import { clothSanity, cubeSanity, restLengths } from './sanity.mjs';
 
-// substeps: passes per frame (substeps x 1 pass), on both sides.
-export const SCENES = [
-  ...CLOTH_SIZES.map((n) => ({ id: `cloth${n}`, label: `cloth ${n}x${n}`, kind: 'cloth', size: n, gravity: GRAVITY,
-    substeps: SUBSTEPS })),
-  ...REST_SIZES.map((n) => ({ id: `cloth${n}rest`, label: `cloth ${n}x${n} g=0`, kind: 'cloth', size: n, gravity: 0,
-    substeps: SUBSTEPS })),
-  { id: TARGET_SCENE_ID, label: `cloth ${TARGET_PASSES_SIZE}² g=0 ${TARGET_PASSES}x1`,
-    kind: 'cloth', size: TARGET_PASSES_SIZE, gravity: 0, substeps: TARGET_PASSES },
-  { id: `cube${CUBE_CELLS}`, label: `cube ${CUBE_CELLS}^3 cells`, kind: 'cube', size: CUBE_CELLS, substeps: SUBSTEPS },
-];
+// The scenes (bench/scenes.mjs benchScene: { id, label, kind, size, gravity, substeps }); substeps: passes per frame
+// (substeps x 1 pass), on both sides.
+export const SCENES = [...CLOTH_SIZES.map((n) => `cloth${n}`), ...REST_SIZES.map((n) => `cloth${n}rest`), TARGET_SCENE_ID,
+  `cube${CUBE_CELLS}`].map(benchScene);
 
 // patched: 'node' = the row runs a patched copy of Jolt's glue in Node only (jolt-node.mjs); the browser loads the
 // published glue as is. environments: where a config can run (default: both).

@@ -2,7 +2,8 @@
 // from Node or posted back by headless Chromium): the table with the ratio to Jolt's single-threaded build, the
 // issue #8 targets, the cost growth, pbd-wasm's memory figures, the footnote and the CSV. Plain console output, no
 // Node-only imports.
-import { COMPARABLE, DT, SUBSTEPS, TARGET_PASSES, TARGET_PASSES_SIZE, TARGET_SCENE_ID } from './scene-defs.mjs';
+import { DT, SUBSTEPS, TARGET_PASSES, TARGET_PASSES_SIZE, TARGET_SCENE_ID } from '../scenes.mjs';
+import { COMPARABLE } from './sanity.mjs';
 
 /** The lines above an environment's table. envText: the environment (runtime, version, cores, load). */
 export function printHeader(joltVersion, envText, o) {
@@ -139,7 +140,7 @@ export function printReport({ environment, results, memory, warmup }) {
     "thr = threads incl. the caller.\nown constr. = the cloth built with Jolt's CreateConstraints instead of pbd-wasm's " +
     "constraint set. 'x jolt-wasm' = jolt wasm's median / this\nrow's median (same environment, same run); in " +
     "parentheses when either row 'blew up' or is 'unstable' (its timing then\nmeasures a broken motion). verdict " +
-    "(scene-defs.mjs): 'stretched' = 1 % of the edges > 1.1x rest or one > 1.5x; 'unstable' =\nan edge > 3x or " +
+    "(sanity.mjs): 'stretched' = 1 % of the edges > 1.1x rest or one > 1.5x; 'unstable' =\nan edge > 3x or " +
     "< 0.25x; 'blew up' = NaN or a particle > 10 m away.");
 }
 

@@ -1,5 +1,5 @@
 // `npm run bench:peers`: pbd-wasm side by side with Jolt Physics soft bodies (npm jolt-physics), same scenes
-// (scene-defs.mjs), same solver work, in two environments, each on its own: first Node (both engines as wasm in this
+// (bench/scenes.mjs), same solver work, in two environments, each on its own: first Node (both engines as wasm in this
 // process, plus pbd-wasm's native build), then headless Chromium (both engines as wasm in a module Worker of a
 // cross-origin isolated page; browser.mjs). Per environment, engine build, thread count and scene: WARMUP frames
 // (2 s of simulated time, past the JIT's tier-up), the sanity figures at that moment, then RUNS runs of FRAMES frames
@@ -11,12 +11,13 @@
 // environment, 'node' or 'chromium'; a run with one environment writes only its rows).
 //
 // Options: --node (Node only) --browser (Chromium only); neither or both: Node, then Chromium.
+//          --no-files: print only, leave build/reports/bench-peers.* as they are (npm run bench's pbd-wasm rows).
 //          --runs=N (7) --frames=N (30) --warmup=N (120)
 //          --scenes=cloth32,cloth64,cloth128,cloth256,cloth128rest,cloth256rest,cloth256rest20,cube10
 //          --configs=pbd-single,pbd-threaded-1,pbd-threaded-2,pbd-native-1,pbd-native-2,jolt-wasm,jolt-wasm-own,
 //                    jolt-mt-1,jolt-mt-2   (the pbd-native rows are Node's only)
 //
-// What is and is not comparable (see also the comments in scene-defs.mjs and jolt-scenes.mjs):
+// What is and is not comparable (see also the comments in bench/scenes.mjs and jolt-scenes.mjs):
 // - Same particles, masses, pins, gravity, ground, friction and the same constraint set, all XPBD compliance 0,
 //   same frame (1/60 s) split into 10 substeps with one pass over the constraints each.
 // - Constraint ordering differs: pbd-wasm runs graph-coloured Gauss-Seidel (strips of particles, each colour by
@@ -43,15 +44,15 @@ import { runInChromium } from './browser.mjs';
 import { joltVersion, loadJoltNode } from './jolt-node.mjs';
 import { runBench, selectConfigs, selectScenes } from './measure.mjs';
 import { printHeader, printReport, toCsv } from './report.mjs';
-import { SUBSTEPS, DT, TARGET_PASSES } from './scene-defs.mjs';
+import { SUBSTEPS, DT, TARGET_PASSES } from '../scenes.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 function options(argv) {
   const o = { runs: 7, frames: 30, warmup: 120, scenes: null, configs: null };
-  const flags = { node: false, browser: false };
+  const flags = { node: false, browser: false, 'no-files': false };
   for (const a of argv) {
-    const m = /^--(\w+)(?:=(.*))?$/.exec(a);
+    const m = /^--([\w-]+)(?:=(.*))?$/.exec(a);
     if (m && m[2] === undefined && m[1] in flags) flags[m[1]] = true;
     else if (m && m[2] !== undefined && m[1] in o) {
       o[m[1]] = ['scenes', 'configs'].includes(m[1]) ? m[2].split(',') : Number(m[2]);
@@ -61,6 +62,7 @@ function options(argv) {
   if (!(o.runs >= 1 && o.frames >= 1 && o.warmup >= 0)) throw new Error('--runs and --frames must be >= 1');
   const both = flags.node === flags.browser;
   o.environments = [...(both || flags.node ? ['node'] : []), ...(both || flags.browser ? ['chromium'] : [])];
+  o.files = !flags['no-files'];
   return o;
 }
 
@@ -162,9 +164,9 @@ async function main() {
     results.push(...run.results);
     if (run.meta) environments[env] = run.meta;
   }
-  if (!results.length) {
-    console.log('nothing measured: build/reports/bench-peers.* left as they were');
-    return 0;
+  if (!results.length || !o.files) {
+    console.log(`${results.length ? '--no-files' : 'nothing measured'}: build/reports/bench-peers.* left as they were`);
+    return results.some((r) => r.error) ? 1 : 0;
   }
   const dir = join(ROOT, 'build', 'reports');
   await mkdir(dir, { recursive: true });

@@ -88,6 +88,19 @@ export function stretchAfterStep(pbd, warm, solver, iterations, hierarchy, runs 
 }
 
 /**
+ * The fewest fine iterations, in steps of 5 up to `most`, with which hierarchical PBD (World.setHierarchy
+ * `hierarchy`) reaches the stretch residual `target` from the warm state: { n, rms, ms } of that step
+ * (stretchAfterStep), or null when none does.
+ */
+export function fewestHpbdIterations(pbd, warm, hierarchy, target, most) {
+  for (let n = 5; n <= most; n += 5) {
+    const h = stretchAfterStep(pbd, warm, 'hierarchical', n, hierarchy);
+    if (h.rms <= target) return { n, ...h };
+  }
+  return null;
+}
+
+/**
  * Median ms of `runs` steps (one substep, `iterations` iterations) continuing from the warm state. The first step
  * is not timed: it holds the one-off work of a solver switch (PD's factorization, HPBD's hierarchy, colouring).
  */

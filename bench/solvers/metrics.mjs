@@ -1,5 +1,6 @@
 // Pure numbers of the solver benchmark: medians, iterations to reach a residual, edge stretch, a pendulum's energy.
 // No wasm here, so tests/js/node/solvers-bench.test.js checks them on made-up data.
+import { edgeLengths } from '../scenes.mjs';
 
 /** The median of a non-empty list (the upper one of the middle two for an even count). */
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -21,16 +22,6 @@ export function splitResiduals(pairs) {
   const max = [], rms = [];
   for (let k = 0; k + 1 < pairs.length; k += 2) max.push(pairs[k]), rms.push(pairs[k + 1]);
   return { max, rms };
-}
-
-/** Rest lengths of `edges` (pairs of particle indices, flat) in the positions xyz. */
-export function edgeLengths(xyz, edges) {
-  const out = new Float64Array(edges.length / 2);
-  for (let e = 0; e < out.length; e++) {
-    const a = 3 * edges[2 * e], b = 3 * edges[2 * e + 1];
-    out[e] = Math.hypot(xyz[a] - xyz[b], xyz[a + 1] - xyz[b + 1], xyz[a + 2] - xyz[b + 2]);
-  }
-  return out;
 }
 
 /**

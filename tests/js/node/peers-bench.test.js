@@ -6,7 +6,8 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPbd, pbdCloth, pbdCube } from '../../../bench/peers/pbd-scenes.mjs';
 import { joltCloth, joltCube, loadJolt } from '../../../bench/peers/jolt-scenes.mjs';
-import { CLOTH_SIZES, CUBE_CELLS, CUBE_DROP, CUBE_SIZE, clothSanity, cubeSanity } from '../../../bench/peers/scene-defs.mjs';
+import { clothSanity, cubeSanity } from '../../../bench/peers/sanity.mjs';
+import { CLOTH_SIZES, CUBE_CELLS, CUBE_DROP, CUBE_SIZE } from '../../../bench/scenes.mjs';
 
 const n = Math.min(...CLOTH_SIZES);
 const FRAMES = 30;  // 0.5 s

@@ -1,10 +1,10 @@
-// Smoke test of `npm run bench:solvers`' pure helpers (bench/solvers/): iterations to a residual on made-up curves,
-// stretch and energy against hand-computed values, the tet beam's mesh (right-handed, fills the box), and the CSV
-// and SVG writers. Not a benchmark: nothing is timed and no wasm is loaded.
+// Smoke test of `npm run bench:solvers`' pure helpers (bench/solvers/, and bench/scenes.mjs' tet beam): iterations to
+// a residual on made-up curves, stretch and energy against hand-computed values, the tet beam's mesh (right-handed,
+// fills the box), and the CSV and SVG writers. Not a benchmark: nothing is timed and no wasm is loaded.
 import { describe, expect, it } from 'vitest';
-import { edgeLengths, iterationsToReach, maxStretch, median, splitResiduals, springPendulumEnergy, stretchRms } from '../../../bench/solvers/metrics.mjs';
+import { beamMesh, edgeLengths, signedTetVolume } from '../../../bench/scenes.mjs';
+import { iterationsToReach, maxStretch, median, splitResiduals, springPendulumEnergy, stretchRms } from '../../../bench/solvers/metrics.mjs';
 import { curvesCsv, curvesSvg, table } from '../../../bench/solvers/report.mjs';
-import { beamMesh, signedVolume } from '../../../bench/solvers/scenes.mjs';
 
 describe('bench:solvers helpers', () => {
   it('counts iterations to a residual level on a made-up curve', () => {
@@ -46,7 +46,7 @@ describe('bench:solvers helpers', () => {
     expect(tets.length / 4).toBe(6 * nx * ny * nz);
     let total = 0;
     for (let t = 0; t < tets.length; t += 4) {
-      const v = signedVolume(positions, tets.subarray(t, t + 4));
+      const v = signedTetVolume(positions, ...tets.subarray(t, t + 4));
       expect(v).toBeGreaterThan(0);
       total += v;
     }

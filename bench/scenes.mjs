@@ -1,0 +1,430 @@
+// The benchmarks' scenes, one module for every JS suite (bench/README.md, "Scenes"): what each scene is, as data and
+// as a pbd-wasm World builder. A suite builds its scenes here, so two suites that name the same scene build the same
+// particles, constraints and settings, and a comparison (pbd-wasm against Jolt, one build against another, one thread
+// count against another) compares like with like.
+//
+// No Node-only imports and no engine loading: headless Chromium loads this file too (bench:peers --browser). The
+// builders take a World (the package's, or a raw Emscripten module's: bench/simd.mjs) and return what they built.
+// The demo's gallery scenes stay in web/demo/scenes/; galleryScene() below builds them as the page's worker does.
+//
+// Native twins (C++, tests/scenes/): hangingCloth is scenes::hangingCloth, softCube is the tet cube of CubeStep,
+// clothOnBunny is scenes/cloth_on_bunny.h, softBunny is SoftBunnyStep's (bench/native_bench.cpp).
+
+/** Frame length, s. Every suite steps 1/60 s frames. */
+export const DT = 1 / 60;
+/** Solver work per frame: 10 XPBD substeps x 1 pass over the constraints (Jolt: see peers/jolt-scenes.mjs). */
+export const SUBSTEPS = 10;
+/** m/s², y. The rest ("g = 0") variants use 0. */
+export const GRAVITY = -9.81;
+/** Ground friction (dynamic Coulomb) of the cloth's and the cube's ground, pbd-wasm's default. */
+export const CUBE_FRICTION = 0.5;
+
+// ---------------------------------------------------------------------------------------------------------------
+// The hanging cloth (the "Foundation cloth"; tests/scenes/scenes.h hangingCloth). n x n particles, 1 m square in the
+// XZ plane at y = 1 (particle (row r, column c) at (-0.5 + c s, 1, r s), index r n + c), 1 kg spread evenly,
+// particles 0 and n - 1 (the two corners of row 0) pinned, every constraint rigid (XPBD compliance 0): stretch (grid
+// edges), shear (both cell diagonals), bend (skip-one distance constraints along rows and columns). It falls and
+// swings about the pinned edge. The ground plane sits at y = -2, out of reach (the cloth hangs at most 1 m below its
+// pins). Scene ids: clothN, clothNrest (g = 0), clothNrestP (g = 0, P substeps x 1 pass).
+
+export const CLOTH_SIZES = [32, 64, 128, 256];
+/** Rest variants (gravity 0) for throughput where every engine stays finite (issue #8). */
+export const REST_SIZES = [128, 256];
+export const CLOTH_GROUND_Y = -2;
+/** The 60 fps target of issue #8: the 256² rest cloth at 20 passes per frame (20 substeps x 1 pass). */
+export const TARGET_PASSES = 20;
+export const TARGET_PASSES_SIZE = 256;
+export const TARGET_SCENE_ID = `cloth${TARGET_PASSES_SIZE}rest${TARGET_PASSES}`;
+
+/** Particles, masses, pins and the constraint pairs (the same set pbd-wasm's addCloth builds), for any engine. */
+export function clothDef(n) {
+  const s = 1 / (n - 1);
+  const positions = new Float32Array(3 * n * n);
+  for (let r = 0; r < n; r++) {
+    for (let c = 0; c < n; c++) {
+      const i = r * n + c;
+      positions[3 * i] = -0.5 + c * s;
+      positions[3 * i + 1] = 1;
+      positions[3 * i + 2] = r * s;
+    }
+  }
+  const id = (c, r) => r * n + c;
+  const pairs = (dc0, dr0, dc1, dr1) => {
+    const out = [];
+    const dc = Math.max(dc0, dc1), dr = Math.max(dr0, dr1);
+    for (let r = 0; r + dr < n; r++) for (let c = 0; c + dc < n; c++) out.push([id(c + dc0, r + dr0), id(c + dc1, r + dr1)]);
+    return out;
+  };
+  const stretch = [...pairs(0, 0, 1, 0), ...pairs(0, 0, 0, 1)];
+  const shear = [...pairs(0, 0, 1, 1), ...pairs(1, 0, 0, 1)];
+  const bend = [...pairs(0, 0, 2, 0), ...pairs(0, 0, 0, 2)];
+  // Render triangles (Jolt faces): cell (c, r) split along its (c, r)-(c+1, r+1) diagonal.
+  const triangles = [];
+  for (let r = 0; r + 1 < n; r++) {
+    for (let c = 0; c + 1 < n; c++) {
+      triangles.push(id(c, r), id(c, r + 1), id(c + 1, r + 1), id(c, r), id(c + 1, r + 1), id(c + 1, r));
+    }
+  }
+  const pinned = [0, n - 1];
+  const inverseMasses = new Float32Array(n * n).fill(n * n / 1);  // 1 kg over all n² particles, pinned ones too
+  for (const p of pinned) inverseMasses[p] = 0;
+  return {
+    n, spacing: s, mass: 1, positions, inverseMasses, pinned, stretch, shear, bend, triangles,
+    freeCorner: id(n - 1, n - 1),
+    constraintCount: stretch.length + shear.length + bend.length,
+  };
+}
+
+/**
+ * Solver settings and ground of the cloth and the cube: XPBD, `substeps` x `iterations`, gravity (0, g, 0), the
+ * ground at y = groundY (friction 0.5, no restitution, no thickness); linear damping and the speed clamp (`damping`
+ * 1/s, `maxSpeed` m/s) off unless given. `solver`: World.setSolver's name, or the default (coloured Gauss-Seidel).
+ */
+function configure(world, groundY, { gravity = GRAVITY, substeps = SUBSTEPS, iterations = 1, solver, damping = 0,
+  maxSpeed = 0 } = {}) {
+  world.setMethod('xpbd');
+  if (solver) world.setSolver(solver);
+  world.setSubsteps(substeps);
+  world.setIterations(iterations);
+  world.setGravity(0, gravity, 0);
+  world.setLinearDamping(damping);
+  if (maxSpeed) world.setMaxSpeed(maxSpeed);
+  world.setGround({ height: groundY, friction: CUBE_FRICTION, restitution: 0, thickness: 0 });
+}
+
+/**
+ * The hanging cloth in a pbd-wasm World (clothDef(n)'s constraint set; the builder throws if addCloth built another).
+ * options: gravity, substeps, iterations, solver, damping, maxSpeed (configure above). Returns addCloth's body.
+ */
+export function hangingCloth(world, n, options = {}) {
+  const def = clothDef(n);
+  configure(world, CLOTH_GROUND_Y, options);
+  const body = world.addCloth({ columns: n, rows: n, spacing: def.spacing, origin: [-0.5, 1, 0], axisU: [1, 0, 0],
+    axisV: [0, 0, 1], mass: def.mass, pinned: def.pinned, stretch: { compliance: 0 }, shear: { compliance: 0 },
+    bend: { compliance: 0, stiffness: 1 }, bendModel: 'skip-one', tethers: 'none' });
+  if (body.constraintCount !== def.constraintCount || body.tetherCount !== 0) {
+    throw new Error(`hangingCloth: ${body.constraintCount} constraints, clothDef expects ${def.constraintCount}`);
+  }
+  return body;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The soft cube: a 1 m cube of (cells)³ grid cells, each split into 6 tets (the Kuhn split Jolt's SoftBodyCreator::
+// CreateCube uses), with a rigid volume constraint per tet and a rigid distance constraint on every distinct tet
+// edge (what pbd-wasm's addSoftBody builds: grid edges, one diagonal per face, one body diagonal per cell),
+// density 1000 kg/m³ with vertex masses lumped from tet volumes. Its bottom starts 0.5 m above the ground plane
+// y = 0, it falls, lands at t ~ 0.32 s and comes to rest on it (friction 0.5, no restitution). Scene id: cubeC.
+// The same mesh as the demo's tetCube(cells, 1, [-0.5, 0.5, -0.5]) (web/demo/tet-cube.js) but for the order of the
+// tets and of their corners, which the colouring follows: kept so that its figures stay comparable.
+
+export const CUBE_CELLS = 10;
+export const CUBE_SIZE = 1;
+export const CUBE_DROP = 0.5;
+export const CUBE_DENSITY = 1000;
+
+const KUHN = [  // per cell: 6 tets, corners as (dx, dy, dz) offsets
+  [[0, 0, 0], [0, 1, 1], [0, 0, 1], [1, 1, 1]],
+  [[0, 0, 0], [0, 1, 0], [0, 1, 1], [1, 1, 1]],
+  [[0, 0, 0], [0, 0, 1], [1, 0, 1], [1, 1, 1]],
+  [[0, 0, 0], [1, 0, 1], [1, 0, 0], [1, 1, 1]],
+  [[0, 0, 0], [1, 1, 0], [0, 1, 0], [1, 1, 1]],
+  [[0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 1]],
+];
+
+/** Signed volume of tet (a, b, c, d) in the flat positions p (positive: right-handed, as pbd-wasm wants). */
+export function signedTetVolume(p, a, b, c, d) {
+  const ax = p[3 * b] - p[3 * a], ay = p[3 * b + 1] - p[3 * a + 1], az = p[3 * b + 2] - p[3 * a + 2];
+  const bx = p[3 * c] - p[3 * a], by = p[3 * c + 1] - p[3 * a + 1], bz = p[3 * c + 2] - p[3 * a + 2];
+  const cx = p[3 * d] - p[3 * a], cy = p[3 * d + 1] - p[3 * a + 1], cz = p[3 * d + 2] - p[3 * a + 2];
+  return (ax * (by * cz - bz * cy) - ay * (bx * cz - bz * cx) + az * (bx * cy - by * cx)) / 6;
+}
+
+/** The cube's particles, tets, distinct edges, lumped inverse masses and boundary triangles, for any engine. */
+export function cubeDef(cells = CUBE_CELLS) {
+  const m = cells + 1, h = CUBE_SIZE / cells;
+  const id = (x, y, z) => x + y * m + z * m * m;
+  const positions = new Float32Array(3 * m * m * m);
+  for (let z = 0; z < m; z++) {
+    for (let y = 0; y < m; y++) {
+      for (let x = 0; x < m; x++) {
+        const i = id(x, y, z);
+        positions[3 * i] = x * h - CUBE_SIZE / 2;
+        positions[3 * i + 1] = y * h + CUBE_DROP;
+        positions[3 * i + 2] = z * h - CUBE_SIZE / 2;
+      }
+    }
+  }
+  const tets = [];
+  for (let z = 0; z < cells; z++) {
+    for (let y = 0; y < cells; y++) {
+      for (let x = 0; x < cells; x++) {
+        for (const t of KUHN) {
+          const q = t.map(([dx, dy, dz]) => id(x + dx, y + dy, z + dz));
+          if (signedTetVolume(positions, ...q) < 0) [q[2], q[3]] = [q[3], q[2]];  // pbd-wasm wants positive volume
+          tets.push(...q);
+        }
+      }
+    }
+  }
+  const edgeSet = new Set();
+  const edges = [];
+  const mass = new Float64Array(m * m * m);
+  let restVolume = 0;
+  for (let t = 0; t < tets.length; t += 4) {
+    const q = tets.slice(t, t + 4);
+    const v = signedTetVolume(positions, ...q);
+    restVolume += v;
+    for (const k of q) mass[k] += CUBE_DENSITY * v / 4;
+    for (let a = 0; a < 4; a++) {
+      for (let b = a + 1; b < 4; b++) {
+        const i = Math.min(q[a], q[b]), j = Math.max(q[a], q[b]);
+        const key = i * m * m * m + j;
+        if (!edgeSet.has(key)) edgeSet.add(key), edges.push([i, j]);
+      }
+    }
+  }
+  const inverseMasses = Float32Array.from(mass, (w) => 1 / w);
+  // Boundary faces (for Jolt's SoftBodyShape; pbd-wasm needs none): the tet faces that belong to one tet only.
+  const faceCount = new Map();
+  const faceOf = (a, b, c) => [a, b, c].sort((u, w) => u - w).join(',');
+  for (let t = 0; t < tets.length; t += 4) {
+    const [a, b, c, d] = tets.slice(t, t + 4);
+    for (const f of [[a, c, b], [a, b, d], [a, d, c], [b, c, d]]) {  // outward for a positive tet
+      const key = faceOf(...f);
+      const e = faceCount.get(key);
+      faceCount.set(key, e ? { ...e, count: e.count + 1 } : { tri: f, count: 1 });
+    }
+  }
+  const triangles = [];
+  for (const { tri, count } of faceCount.values()) if (count === 1) triangles.push(...tri);
+  return {
+    cells, positions, tets: Uint32Array.from(tets), edges, inverseMasses, triangles, restVolume,
+    totalMass: mass.reduce((a, b) => a + b, 0),
+  };
+}
+
+/** The soft cube in a pbd-wasm World (cubeDef(cells)'s constraints; throws if addSoftBody built others). */
+export function softCube(world, cells = CUBE_CELLS) {
+  const def = cubeDef(cells);
+  configure(world, 0);
+  const body = world.addSoftBody({ positions: def.positions, tets: def.tets, density: CUBE_DENSITY, material: 'volume',
+    edgeConstraints: true, edges: { compliance: 0 }, volume: { compliance: 0 } });
+  if (body.constraintCount !== def.edges.length || body.volumeCount !== def.tets.length / 4) {
+    throw new Error('softCube: constraint counts differ from cubeDef');
+  }
+  return body;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Scene ids: the cloth and the cube by name, as bench:peers, paired-threads.mjs and paired-builds.mjs take them.
+
+/**
+ * 'cloth128' (gravity), 'cloth128rest' (g = 0), 'cloth256rest20' (g = 0, 20 substeps x 1 pass), 'cube10' ->
+ * { id, label, kind: 'cloth' | 'cube', size, gravity, substeps }; null for any other name.
+ */
+export function benchScene(id) {
+  const cloth = /^cloth(\d+)(?:(rest)(\d+)?)?$/.exec(id);
+  if (cloth) {
+    const n = Number(cloth[1]), rest = Boolean(cloth[2]), passes = cloth[3] ? Number(cloth[3]) : SUBSTEPS;
+    const label = cloth[3] ? `cloth ${n}² g=0 ${passes}x1` : `cloth ${n}x${n}${rest ? ' g=0' : ''}`;
+    return { id, label, kind: 'cloth', size: n, gravity: rest ? 0 : GRAVITY, substeps: passes };
+  }
+  const cube = /^cube(\d+)$/.exec(id);
+  if (cube) return { id, label: `cube ${cube[1]}^3 cells`, kind: 'cube', size: Number(cube[1]), substeps: SUBSTEPS };
+  return null;
+}
+
+/** Builds a benchScene() into a pbd-wasm World; returns its body. */
+export function buildBenchScene(world, scene) {
+  return scene.kind === 'cloth'
+    ? hangingCloth(world, scene.size, { gravity: scene.gravity, substeps: scene.substeps })
+    : softCube(world, scene.size);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The solvers' scenes (bench:solvers): each returns the edges whose stretch is reported (flat particle-index pairs)
+// with their rest lengths. Every one is rigid XPBD (compliance 0) with the ground off, so the recorded residual
+// r = C + α̃λ is the constraint violation C for every solver alike (PD keeps no λ).
+
+/** Lengths of `edges` (pairs of particle indices, flat) in the positions xyz. */
+export function edgeLengths(xyz, edges) {
+  const out = new Float64Array(edges.length / 2);
+  for (let e = 0; e < out.length; e++) {
+    const a = 3 * edges[2 * e], b = 3 * edges[2 * e + 1];
+    out[e] = Math.hypot(xyz[a] - xyz[b], xyz[a + 1] - xyz[b + 1], xyz[a + 2] - xyz[b + 2]);
+  }
+  return out;
+}
+
+function withRest(world, edges) {
+  return { edges: new Uint32Array(edges), rest: edgeLengths(world.positions(), edges) };
+}
+
+/**
+ * Issue #4's hanging cloth: n x n particles, 1 m, 1 kg, two corners pinned, rigid stretch (grid edges) and shear
+ * (both cell diagonals) distance constraints, no bending. Built particle by particle rather than with addCloth,
+ * whose rigid skip-one bend edges (or serial dihedrals) would over-constrain it: a hanging cloth cannot meet them
+ * all, every residual curve then flattens on that conflict and no solver's convergence shows. Stretch and shear
+ * alone can all be met (a plate of rigid quads hinged along the grid lines). So not hangingCloth above.
+ */
+export function stretchShearCloth(world, n) {
+  world.setGround({ enabled: false });
+  const xyz = new Float32Array(3 * n * n), invMass = new Float32Array(n * n).fill(n * n);  // 1 kg in all
+  for (let r = 0; r < n; r++) {
+    for (let c = 0; c < n; c++) xyz.set([-0.5 + c / (n - 1), 1, r / (n - 1)], 3 * (r * n + c));
+  }
+  invMass[0] = invMass[n - 1] = 0;
+  const first = world.addParticles(xyz, invMass);
+  const id = (r, c) => first + r * n + c;
+  const rigid = { compliance: 0, stiffness: 1 };
+  const edges = [];
+  for (let r = 0; r < n; r++) {
+    for (let c = 0; c < n; c++) {
+      if (c + 1 < n) edges.push(id(r, c), id(r, c + 1));
+      if (r + 1 < n) edges.push(id(r, c), id(r + 1, c));
+    }
+  }
+  for (let k = 0; k < edges.length; k += 2) world.addDistanceConstraint(edges[k], edges[k + 1], rigid);
+  for (let r = 0; r + 1 < n; r++) {
+    for (let c = 0; c + 1 < n; c++) {
+      world.addDistanceConstraint(id(r, c), id(r + 1, c + 1), rigid);
+      world.addDistanceConstraint(id(r, c + 1), id(r + 1, c), rigid);
+    }
+  }
+  return withRest(world, edges);
+}
+
+/** A chain of `links` rigid links, 1 kg, 10 m long, pinned at one end, starting horizontal (it swings down). */
+export function chain(world, links) {
+  world.setGround({ enabled: false });
+  const body = world.addRope({ segments: links, start: [0, 0, 0], end: [10, 0, 0], mass: 1, pinned: [0],
+    stretch: { compliance: 0, stiffness: 1 } });
+  const edges = [];
+  for (let k = 0; k < links; k++) edges.push(body.firstParticle + k, body.firstParticle + k + 1);
+  return withRest(world, edges);
+}
+
+/**
+ * A soft tet beam, cells nx x ny x nz of side `cell` m, clamped at x = 0, sagging under gravity: each cube split
+ * into the 6 Kuhn tets around its main diagonal, rigid tet edges and incompressible tet volumes (density 1000).
+ */
+export function tetBeam(world, nx = 16, ny = 4, nz = 4, cell = 0.05) {
+  world.setGround({ enabled: false });
+  const { positions, tets } = beamMesh(nx, ny, nz, cell);
+  const pinned = [];
+  for (let v = 0; v < positions.length / 3; v++) if (positions[3 * v] === 0) pinned.push(v);
+  const body = world.addSoftBody({ positions, tets, density: 1000, pinned });
+  const seen = new Set(), edges = [];
+  for (let t = 0; t < tets.length; t += 4) {
+    for (let a = 0; a < 4; a++) {
+      for (let b = a + 1; b < 4; b++) {
+        const i = Math.min(tets[t + a], tets[t + b]), j = Math.max(tets[t + a], tets[t + b]);
+        if (!seen.has(i * 1e6 + j)) seen.add(i * 1e6 + j), edges.push(body.firstParticle + i, body.firstParticle + j);
+      }
+    }
+  }
+  return withRest(world, edges);
+}
+
+/**
+ * Grid points and right-handed Kuhn tets of an nx x ny x nz block of cubes (pure). The demo's tetCube's split, with
+ * x the slowest index instead of z.
+ */
+export function beamMesh(nx, ny, nz, cell) {
+  const positions = [], tets = [];
+  const id = (i, j, k) => (i * (ny + 1) + j) * (nz + 1) + k;
+  for (let i = 0; i <= nx; i++) {
+    for (let j = 0; j <= ny; j++) for (let k = 0; k <= nz; k++) positions.push(i * cell, j * cell, k * cell);
+  }
+  const axes = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
+  const orders = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+  for (let i = 0; i < nx; i++) {
+    for (let j = 0; j < ny; j++) {
+      for (let k = 0; k < nz; k++) {
+        for (const order of orders) {
+          const corner = [i, j, k], tet = [id(i, j, k)];
+          for (const a of order) {
+            corner[0] += axes[a][0], corner[1] += axes[a][1], corner[2] += axes[a][2];
+            tet.push(id(corner[0], corner[1], corner[2]));
+          }
+          if (signedTetVolume(positions, ...tet) < 0) [tet[2], tet[3]] = [tet[3], tet[2]];
+          tets.push(...tet);
+        }
+      }
+    }
+  }
+  return { positions: new Float32Array(positions), tets: new Uint32Array(tets) };
+}
+
+/** bench:solvers' scenes by name: { label, build(world) -> { edges, rest } }. */
+export const SOLVER_SCENES = {
+  cloth32: { label: 'hanging cloth 32x32', build: (w) => stretchShearCloth(w, 32) },
+  cloth64: { label: 'hanging cloth 64x64', build: (w) => stretchShearCloth(w, 64) },
+  cloth128: { label: 'hanging cloth 128x128', build: (w) => stretchShearCloth(w, 128) },
+  cloth256: { label: 'hanging cloth 256x256', build: (w) => stretchShearCloth(w, 256) },
+  chain1000: { label: 'chain of 1,000 links', build: (w) => chain(w, 1000) },
+  beam: { label: 'soft tet beam 16x4x4 cells (volume tets + edges)', build: (w) => tetBeam(w) },
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// The Stanford bunny's scenes (npm run bench). `bunny` / `mesh` come from the caller (web/demo/bunny-mesh.js
+// bunnyMesh, pbd.tetrahedralize), which keeps the npm 'bunny' package out of this file (and out of the browser).
+
+/**
+ * Issue #5's self-collision scene (tests/scenes/cloth_on_bunny.h): an n x n cloth, 1 m, 1 kg, continuous
+ * self-collision on (thickness 0.45 x the spacing), dropped from 0.1 m above the bunny (bunnyMesh(0.05, 0): 0.5 m
+ * tall on y = 0, a triangle-mesh collider of thickness 1 cm, friction 0.4) onto the ground; XPBD 10 substeps x 1
+ * iteration, linear damping 0.1 1/s. Returns the cloth's body.
+ */
+export function clothOnBunny(world, n, bunny) {
+  world.setMethod('xpbd');
+  world.setSubsteps(10);
+  world.setIterations(1);
+  world.setLinearDamping(0.1);
+  world.addCollider({ shape: 'mesh', positions: bunny.positions, indices: bunny.triangles, thickness: 0.01,
+    friction: 0.4 });
+  let top = -Infinity, cx = 0, cz = 0;
+  const count = bunny.positions.length / 3;
+  for (let i = 0; i < count; i++) {
+    top = Math.max(top, bunny.positions[3 * i + 1]);
+    cx += bunny.positions[3 * i] / count;
+    cz += bunny.positions[3 * i + 2] / count;
+  }
+  const spacing = 1 / (n - 1);
+  return world.addCloth({ columns: n, rows: n, spacing, origin: [cx - 0.5, top + 0.1, cz - 0.5], axisU: [1, 0, 0],
+    axisV: [0, 0, 1], mass: 1, bend: { compliance: 1e-3, stiffness: 1 },
+    continuousSelfCollision: { enabled: true, thickness: 0.45 * spacing } });
+}
+
+/**
+ * The soft bunny of SoftBunnyStep: `mesh` (pbd.tetrahedralize of the bunny) as a soft body, density 500, XPBD 10
+ * substeps; material 'volume' (with edge constraints, compliance 1e-6) or 'neo-hookean'. Returns its body.
+ */
+export function softBunny(world, mesh, material) {
+  world.setMethod('xpbd');
+  world.setSubsteps(10);
+  return world.addSoftBody({ positions: mesh.positions, tets: mesh.tets, density: 500, edges: { compliance: 1e-6 },
+    material, edgeConstraints: material === 'volume' });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The demo's gallery (web/demo/scenes/): built as the page's simulation worker builds it (web/demo/scene-host.js),
+// with the panel's starting values. Imported on demand: the demo's modules pull in the npm 'bunny' package.
+
+/** The gallery's scene names, in the page's order. */
+export async function galleryNames() {
+  return Object.keys((await import('../web/demo/scenes/index.js')).SCENES);
+}
+
+/** The assets the gallery scenes share (the tetrahedralized bunny): build once, pass to several galleryScene calls. */
+export async function galleryAssets(pbd) {
+  return (await import('../web/demo/scene-host.js')).createAssets(pbd);
+}
+
+/** A gallery scene as the demo's worker builds it: { worlds: [{ world, ... }], ... } (scene-host.js buildScene). */
+export async function galleryScene(pbd, name, assets) {
+  const host = await import('../web/demo/scene-host.js');
+  const built = host.buildScene(pbd, name, assets ?? host.createAssets(pbd));
+  host.applyParams(built, host.sceneParams(name));
+  return built;
+}
