@@ -99,6 +99,7 @@ EMSCRIPTEN_BINDINGS(pbd) {
       .function("setColliderPose", &JsWorld::setColliderPose)
       .function("setColliderMeshVertices", &JsWorld::setColliderMeshVertices)
       .function("removeCollider", &JsWorld::removeCollider)
+      .function("removeBody", &JsWorld::removeBody)
       .function("colliderCount", &JsWorld::colliderCount)
       .function("step", &JsWorld::step)
       .function("lastStepReport", &JsWorld::lastStepReport)

@@ -393,6 +393,18 @@ class JsWorld {
     guarded("removeCollider", [&] { world_.removeCollider(toIndex("removeCollider", "collider", k)); });
   }
   uint32_t colliderCount() const { return world_.colliderCount(); }
+  /// BodyRemoval as {body, firstParticle, particleCount, distanceRuns, dihedralRuns, volumeRuns} (runs: Uint32Array).
+  val removeBody(double body) {
+    const BodyRemoval r = guarded("removeBody", [&] { return world_.removeBody(toIndex("removeBody", "body", body)); });
+    val out = val::object();
+    out.set("body", r.body);
+    out.set("firstParticle", r.firstParticle);
+    out.set("particleCount", r.particleCount);
+    out.set("distanceRuns", copyToUint32Array(r.distanceRuns));
+    out.set("dihedralRuns", copyToUint32Array(r.dihedralRuns));
+    out.set("volumeRuns", copyToUint32Array(r.volumeRuns));
+    return out;
+  }
 
   val addSoftBody(val o) {
     return bodyRangeToJs(guarded("addSoftBody", [&] { return world_.addSoftBody(softBodyDefFromJs("addSoftBody", o)); }));

@@ -30,6 +30,7 @@
 #include <string>
 
 #include "constraints/multiplier.h"
+#include "world/body_removal.h"
 #include "world/snapshot_checks.h"
 #include "world/body_materials.h"
 #include "world/snapshot_codec.h"
@@ -541,6 +542,19 @@ void World::loadSnapshot(const uint8_t* data, size_t size) {
     throw SnapshotError(what.rfind(kFn, 0) == 0 ? what : std::string(kFn) + ": " + what);
   }
   impl_.swap(fresh.impl_);  // the old state goes with `fresh`; nothing above touched this world
+}
+
+BodyRemoval World::removeBody(uint32_t body) {
+  check::index("removeBody", "body", body, bodyCount());
+  const std::vector<uint8_t> blob = saveSnapshot();
+  auto staged = std::make_unique<Impl>();
+  LoaderScratch scratch;
+  parse(blob.data(), blob.size(), *staged, scratch);
+  BodyRemoval removed = body_removal::removeBody(*staged, scratch, body);
+  World fresh(impl_->tasks == &impl_->serial ? nullptr : impl_->tasks);
+  build(fresh, *fresh.impl_, *staged, scratch);  // what is left passed every check when it was added
+  impl_.swap(fresh.impl_);
+  return removed;
 }
 
 std::vector<uint8_t> World::saveSnapshot() const {

@@ -37,6 +37,9 @@ export const OPTION_TYPES = {
   TetrahedralizeOptions: ['resolution', 'minQuality', 'surfaceMargin', 'extraPoints', 'onProgress', 'signal'],
   CreatePbdOptions: ['variant', 'threads'],
   AdvanceOptions: ['step', 'maxSteps', 'beforeStep'],
+  // Not options: the record an add-body call returned, which removeBody takes as the body's handle (body-handles.js).
+  BodyRange: ['firstParticle', 'particleCount', 'firstConstraint', 'constraintCount', 'tetherCount', 'firstDihedral',
+    'dihedralCount', 'firstVolume', 'volumeCount', 'body', 'removed'],
 };
 
 /**

@@ -359,6 +359,32 @@ export interface BodyRange {
   /** The body's index (setBodyMaterial, lastStepReport().body): bodies are numbered in the order added, and every
    * addParticle / addParticles call adds one too. */
   body: number;
+  /**
+   * true once World.removeBody removed this body. The record is a handle: removeBody updates every record the world
+   * returned in place (`body`, `firstParticle` and the first constraint indices move down), so it keeps naming the
+   * same body.
+   */
+  removed?: boolean;
+}
+
+/**
+ * What World.removeBody removed. Particles after the body's move down by particleCount, bodies after it by one,
+ * and constraints of every kind keep their order and move down past the removed ones. The runs list the removed
+ * constraints' old indices as [begin, end) pairs in increasing order.
+ */
+export interface BodyRemoval {
+  /** The removed body's index (before the removal). */
+  body: number;
+  /** Its first particle's index (before the removal). */
+  firstParticle: number;
+  /** Its particles: the particles after it move down by this many. */
+  particleCount: number;
+  /** Removed distance constraints (its own and any that touched it), as [begin, end) pairs of old indices. */
+  distanceRuns: Uint32Array;
+  /** Removed dihedral constraints, as [begin, end) pairs of old indices. */
+  dihedralRuns: Uint32Array;
+  /** Removed tet volume constraints, as [begin, end) pairs of old indices. */
+  volumeRuns: Uint32Array;
 }
 
 /**
@@ -614,6 +640,18 @@ export declare class World {
   getMaxSpeed(): number;
   /** Bodies added so far (every add* of a body or of particles adds one). */
   bodyCount(): number;
+  /**
+   * Removes a body, by index or by the record an add-body call returned, with everything that touches its particles:
+   * constraints of every kind (also those added between it and another body), closed surfaces and shape matching
+   * clusters with a member in it, tethers, its self-collision; an attachment on it frees its handle. What comes after
+   * moves down and keeps its order: the records this world returned are updated in place (BodyRange.removed on the
+   * removed one), while plain particle, body and constraint numbers after it must be shifted by the caller (see
+   * BodyRemoval). Invalidates the views (positions(), velocities(), inverseMasses()...): take them again. Clears the
+   * last step's contacts(). O(size of the world): for an occasional edit, not every frame. Throws an
+   * InvalidArgumentError naming `body` for an index out of range, a removed record or a record of another world, and
+   * then changes nothing.
+   */
+  removeBody(body: number | BodyRange): BodyRemoval;
   /** Changes the given fields of a body's contact material (see ContactMaterial); takes effect at the next step. */
   setBodyMaterial(body: number, material: ContactMaterial): void;
   /**

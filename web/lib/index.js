@@ -22,6 +22,7 @@ import { checkOptions } from './options.js';
 import { isNode } from './environment.js';
 import { markWorlds } from './module-of.js';
 import { guardModule } from './stack-guard.js';
+import { addBodyHandles } from './body-handles.js';
 import { addFixedStep } from './fixed-step.js';
 import { widenWorld } from './world-methods.js';
 
@@ -166,6 +167,7 @@ export async function createPbd(options = {}) {
   const raw = await factory(moduleArgs);
   widenWorld(raw.World);                        // reads the bindings' arity: before guardModule wraps the methods
   addFixedStep(raw.World);
+  addBodyHandles(raw.World);                    // records that removeBody keeps up to date
   const M = guardModule(raw, typedError);       // a failing call must not leak wasm stack (stack-guard.js)
   M.configureThreads(threads, poolSize);
   const pbd = {

@@ -42,9 +42,13 @@ export declare class PbdBodyMesh extends Mesh {
   nearestParticle(point: Vector3): number;
   /** A copy of the position of world particle i, m, written into `target` if one is given. */
   particlePosition(i: number, target?: Vector3): Vector3;
-  /** Frees the geometry, the material if the mesh created it, and any wasm memory it holds (an Embedding); removes
-   * it from its parent. The particles stay in the world (world.delete() frees them). */
-  dispose(): void;
+  /**
+   * Frees the geometry, the material if the mesh created it, and any wasm memory it holds (an Embedding); removes
+   * it from its parent. The body stays in the world unless `removeBody` is true (default false): then
+   * world.removeBody removes it too. The mesh follows its body's record, so removing other bodies keeps it drawing
+   * the right particles; once its own body is removed, update() throws.
+   */
+  dispose(options?: { removeBody?: boolean }): void;
 }
 
 /** A rectangular cloth: `new PbdCloth(world, options)` adds it to the world and draws it. */

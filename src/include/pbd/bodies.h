@@ -218,6 +218,19 @@ struct BodyRange {
                                   ///< numbered in the order added, and every addParticle(s) call adds one too.
 };
 
+/// What World::removeBody removed. Particles after the body's move down by particleCount; bodies after it down by
+/// one; constraints of every kind keep their order and move down past the removed ones. The runs list the removed
+/// constraints' old indices as [begin, end) pairs in increasing order, so a later index k moves down by the sum of
+/// end - begin over the runs that end at or before k.
+struct BodyRemoval {
+  uint32_t body = 0;                      ///< The removed body's index.
+  uint32_t firstParticle = 0;             ///< Its first particle's index.
+  uint32_t particleCount = 0;             ///< Its particles.
+  std::vector<uint32_t> distanceRuns;     ///< Removed distance constraints (its own and any touching it).
+  std::vector<uint32_t> dihedralRuns;     ///< Removed dihedral constraints.
+  std::vector<uint32_t> volumeRuns;       ///< Removed tet volume constraints.
+};
+
 /// A body built from a render mesh: where it landed, and which particle each render vertex follows.
 struct MeshBody {
   BodyRange range;

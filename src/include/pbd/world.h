@@ -132,6 +132,13 @@ class World {
   /// Cloth, shell or balloon from a render mesh (welded); rejects degenerate triangles, and open or non-manifold
   /// meshes when def.pressure > 0.
   MeshBody addTriangleMesh(const TriangleMeshDef& def);
+  /// Removes body `body` (0 .. bodyCount() - 1, else InvalidArgument and no change) with everything that touches its
+  /// particles: constraints of every kind (also those added between it and another body), closed surfaces and shape
+  /// matching clusters with a member in it, tethers, its self-collision; an attachment on it frees its handle. What
+  /// comes after moves down and keeps its order (see BodyRemoval), so particle, body and constraint indices after it
+  /// change, and the views (positions() and the like) must be taken again. The world is then as loadSnapshot of its
+  /// snapshot without the body would make it (the last step's contacts are cleared). O(size of the world).
+  BodyRemoval removeBody(uint32_t body);
   /// Bodies added so far: every addCloth, addRope, addSoftBody, addTriangleMesh, addParticle and addParticles call
   /// adds one (numbered 0, 1, ... in that order; BodyRange::body).
   uint32_t bodyCount() const;

@@ -12,7 +12,8 @@ import { InvalidArgumentError } from '../errors.js';
 export class PbdBodyMesh extends Mesh {
   /**
    * @param {object} world the pbd World the body lives in.
-   * @param {{firstParticle: number, particleCount: number}} range the body's particles.
+   * @param {{firstParticle: number, particleCount: number, body?: number}} range the body's particles: the record an
+   *   add-body call returned follows world.removeBody (body-handles.js), and so does the mesh.
    * @param {import('three').BufferGeometry} geometry its position attribute is a view of the world's positions.
    * @param {import('three').Material} [material] default: a double-sided standard material.
    */
@@ -21,6 +22,7 @@ export class PbdBodyMesh extends Mesh {
     this.ownsMaterial = material === undefined;
     this.world = world;
     this.range = { firstParticle: range.firstParticle, particleCount: range.particleCount };
+    this.record = range;   // the live record: where the body is after removals of others
     this.matrixAutoUpdate = false;
     this.disposed = false;
   }
@@ -28,6 +30,7 @@ export class PbdBodyMesh extends Mesh {
   /** Call once per rendered frame: follows the particles (zero-copy), recomputes normals and bounds. */
   update() {
     this.checkAlive('update');
+    this.followRecord('update');
     this.refreshView();
     refreshGeometry(this.geometry);
   }
@@ -47,6 +50,7 @@ export class PbdBodyMesh extends Mesh {
   /** The body's particle nearest to `point` (simulation coordinates), or -1 for an empty body. */
   nearestParticle(point) {
     this.checkAlive('nearestParticle');
+    this.followRecord('nearestParticle');
     return nearestParticle(this.world.positions(), this.range, point);
   }
 
@@ -57,15 +61,34 @@ export class PbdBodyMesh extends Mesh {
   }
 
   /**
-   * Frees the geometry (and the material if the mesh made it). The body's particles stay in the world: a World
-   * frees them in world.delete(). Subclasses holding wasm memory free it here too.
+   * Frees the geometry (and the material if the mesh made it). The body stays in the world unless `removeBody`:
+   * then world.removeBody removes it (it must be a body's record, see the constructor). Subclasses holding wasm
+   * memory free it here too.
    */
-  dispose() {
+  dispose({ removeBody = false } = {}) {
     if (this.disposed) return;
+    if (removeBody && !this.record.removed) {
+      if (!Number.isInteger(this.record.body)) {
+        throw new InvalidArgumentError(`${this.constructor.name}.dispose: removeBody needs the body's record (its range ` +
+          'has no body index)');
+      }
+      this.world.removeBody(this.record);
+    }
     this.disposed = true;
     this.geometry.dispose();
     if (this.ownsMaterial) this.material.dispose();
     this.removeFromParent();
+  }
+
+  /** Takes the body's place from its record, which world.removeBody moves down when a body before it goes. */
+  followRecord(fn) {
+    if (this.record.removed) {
+      throw new InvalidArgumentError(`${this.constructor.name}.${fn}: its body was removed from the world`);
+    }
+    const first = this.record.firstParticle;
+    if (first === this.range.firstParticle) return;
+    this.range.firstParticle = first;
+    if (this.geometry.userData.pbdRange) this.geometry.userData.pbdRange.firstParticle = first;
   }
 
   checkAlive(fn) {

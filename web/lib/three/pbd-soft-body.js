@@ -57,9 +57,9 @@ export class PbdSoftBody extends PbdBodyMesh {
     }
   }
 
-  dispose() {
+  dispose(options) {
     if (this.disposed) return;
-    super.dispose();
+    super.dispose(options);
     if (this.embedding) {
       this.embedding.delete();
       this.embedding = null;

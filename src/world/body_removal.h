@@ -1,0 +1,175 @@
+// World::removeBody's edit of a parsed snapshot (snapshot.cpp): the body's particles go, and with them every
+// constraint, surface, cluster, tether and attachment that touches one. Everything after them moves down and keeps
+// its order, so the world that snapshot.cpp builds from the result is the world as if the body had never been added
+// (colours, which only need to stay a valid colouring, are kept).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <iterator>
+#include <vector>
+
+#include "pbd/bodies.h"
+
+namespace pbd::body_removal {
+
+/// Keeps the elements of `v` for which keep(element, index) is true, in order; records the removed indices as runs
+/// [begin, end) appended to `runs` (if not null).
+template <class T, class Keep>
+void keepIf(std::vector<T>& v, Keep keep, std::vector<uint32_t>* runs = nullptr) {
+  size_t out = 0;
+  for (size_t k = 0; k < v.size(); ++k) {
+    if (keep(v[k], k)) {
+      if (out != k) v[out] = std::move(v[k]);
+      ++out;
+    } else if (runs) {
+      if (!runs->empty() && runs->back() == k) ++runs->back();
+      else runs->insert(runs->end(), {uint32_t(k), uint32_t(k + 1)});
+    }
+  }
+  v.resize(out);
+}
+
+/// Erases [begin, end) of `v` when `v` reaches that far (optional per-particle or per-body arrays may be empty).
+template <class T>
+void eraseRange(std::vector<T>& v, size_t begin, size_t end) {
+  if (v.size() >= end) v.erase(v.begin() + ptrdiff_t(begin), v.begin() + ptrdiff_t(end));
+}
+
+/// Particle indices after the removal of [begin, end): those after move down; `gone` says which were removed.
+struct ParticleMap {
+  uint32_t begin, end;
+  bool gone(uint32_t i) const { return i >= begin && i < end; }
+  uint32_t operator()(uint32_t i) const { return i >= end ? i - (end - begin) : i; }
+  /// Remaps every index of `p` (count of them); false, unchanged, if one of them was removed.
+  bool remap(uint32_t* p, size_t count) const {
+    for (size_t k = 0; k < count; ++k) {
+      if (gone(p[k])) return false;
+    }
+    for (size_t k = 0; k < count; ++k) p[k] = (*this)(p[k]);
+    return true;
+  }
+};
+
+/// Element arrays whose particles are a fixed array `p` (tets, strain triangles): kept and remapped, or dropped.
+template <class T>
+void removeElements(std::vector<T>& v, const ParticleMap& map, std::vector<uint32_t>* runs = nullptr) {
+  keepIf(v, [&](T& e, size_t) { return map.remap(e.p, std::size(e.p)); }, runs);
+}
+
+/// Closed surfaces (surface volume constraints): one with a removed vertex goes with its vertex and triangle
+/// slices; the others are remapped and packed in order (triangles index their surface's vertices, so stay as they are).
+template <class M>
+void removeSurfaces(M& s, const ParticleMap& map) {
+  std::vector<uint32_t> vertices, triangles;
+  keepIf(s.surfaceVolumes, [&](auto& g, size_t) {
+    std::vector<uint32_t> slice(s.surfaceVertices.begin() + g.firstVertex,
+                                s.surfaceVertices.begin() + g.firstVertex + g.vertexCount);
+    if (!map.remap(slice.data(), slice.size())) return false;
+    const auto corners = s.surfaceTriangles.begin() + 3 * ptrdiff_t(g.firstTriangle);
+    g.firstVertex = uint32_t(vertices.size());
+    g.firstTriangle = uint32_t(triangles.size() / 3);
+    vertices.insert(vertices.end(), slice.begin(), slice.end());
+    triangles.insert(triangles.end(), corners, corners + 3 * ptrdiff_t(g.triangleCount));
+    return true;
+  });
+  s.surfaceVertices = std::move(vertices);
+  s.surfaceTriangles = std::move(triangles);
+}
+
+/// Shape matching clusters: one with a removed member goes with its slices of the three member arrays.
+template <class M>
+void removeClusters(M& s, const ParticleMap& map) {
+  std::vector<uint32_t> members;
+  std::vector<Vec3> offsets;
+  std::vector<Real> masses;
+  keepIf(s.shapeMatchings, [&](auto& c, size_t) {
+    const ptrdiff_t f = c.firstMember, n = c.memberCount;
+    std::vector<uint32_t> slice(s.shapeMatchingMembers.begin() + f, s.shapeMatchingMembers.begin() + f + n);
+    if (!map.remap(slice.data(), slice.size())) return false;
+    c.firstMember = uint32_t(members.size());
+    members.insert(members.end(), slice.begin(), slice.end());
+    offsets.insert(offsets.end(), s.shapeMatchingRestOffsets.begin() + f, s.shapeMatchingRestOffsets.begin() + f + n);
+    masses.insert(masses.end(), s.shapeMatchingMasses.begin() + f, s.shapeMatchingMasses.begin() + f + n);
+    return true;
+  });
+  s.shapeMatchingMembers = std::move(members);
+  s.shapeMatchingRestOffsets = std::move(offsets);
+  s.shapeMatchingMasses = std::move(masses);
+}
+
+/// Attachments keep their handles: one on a removed particle becomes a free slot (its handle is handed out again),
+/// the others follow their particle. With no particle left, no slot can name one: all go.
+template <class M>
+void removeAttachments(M& s, const ParticleMap& map, uint32_t particlesLeft) {
+  for (size_t k = 0; k < s.attachments.size(); ++k) {
+    auto& a = s.attachments[k];
+    if (!map.gone(a.particle)) {
+      a.particle = map(a.particle);
+      continue;
+    }
+    a.particle = 0;
+    if (a.active) a.active = false, s.freeAttachments.push_back(uint32_t(k));
+  }
+  if (particlesLeft == 0) s.attachments.clear(), s.freeAttachments.clear();
+}
+
+/// Removes body `body` from the staged world `s` (World::Impl) and the loader's scratch (snapshot.cpp's
+/// LoaderScratch); returns what went.
+template <class M, class Scratch>
+BodyRemoval removeBody(M& s, Scratch& scratch, uint32_t body) {
+  const ParticleMap map{s.bodies[body].begin, s.bodies[body].end};
+  const uint32_t count = map.end - map.begin;
+  BodyRemoval removed;
+  removed.body = body;
+  removed.firstParticle = map.begin;
+  removed.particleCount = count;
+  for (std::vector<Real>* a : {&s.x, &s.v, &s.force, &s.restX, &s.xPrev, &s.vPrev}) {
+    eraseRange(*a, 3 * size_t(map.begin), 3 * size_t(map.end));
+  }
+  eraseRange(s.w, map.begin, map.end);
+  for (auto& mesh : scratch.meshes) eraseRange(mesh.inside, map.begin, map.end);
+
+  s.bodies.erase(s.bodies.begin() + body);
+  for (size_t b = body; b < s.bodies.size(); ++b) s.bodies[b].begin -= count, s.bodies[b].end -= count;
+  eraseRange(s.bodyMaterials, body, body + 1);
+  eraseRange(scratch.bodyStaticFriction, body, body + 1);
+  eraseRange(scratch.bodyThickness, body, body + 1);
+  keepIf(s.selfSurfaces, [&](auto& surface, size_t) {
+    if (surface.body == body) return false;
+    if (surface.body > body) --surface.body;
+    return true;
+  });
+
+  // Distances and their colours (parallel): a subset of a colouring is a colouring.
+  std::vector<uint8_t> keptDistance(s.distances.size(), 0);
+  keepIf(s.distances, [&](auto& c, size_t k) {
+    uint32_t ij[2] = {c.i, c.j};
+    if (!map.remap(ij, 2)) return false;
+    c.i = ij[0], c.j = ij[1];
+    keptDistance[k] = 1;
+    return true;
+  }, &removed.distanceRuns);
+  keepIf(s.distanceColour, [&](auto&, size_t k) { return keptDistance[k] != 0; });
+  keepIf(s.dihedrals, [&](auto& d, size_t) {
+    uint32_t p[4] = {d.p0, d.p1, d.p2, d.p3};
+    if (!map.remap(p, 4)) return false;
+    d.p0 = p[0], d.p1 = p[1], d.p2 = p[2], d.p3 = p[3];
+    return true;
+  }, &removed.dihedralRuns);
+  removeElements(s.volumes, map, &removed.volumeRuns);
+  removeElements(s.neoHookeans, map);
+  removeElements(s.triangleStrains, map);
+  keepIf(s.tethers, [&](auto& t, size_t) {
+    uint32_t pa[2] = {t.particle, t.anchor};
+    if (!map.remap(pa, 2)) return false;
+    t.particle = pa[0], t.anchor = pa[1];
+    return true;
+  });
+  removeSurfaces(s, map);
+  removeClusters(s, map);
+  removeAttachments(s, map, uint32_t(s.w.size()));
+  return removed;
+}
+
+}  // namespace pbd::body_removal
