@@ -20,7 +20,11 @@ export declare class WorkerWorld {
   readonly threads: number;
   /** The most threads pbd.setThreads can give. */
   readonly maxThreads: number;
-  /** The World's methods, each returning a promise of its result (views of wasm memory come as copies). */
+  /**
+   * The World's methods, each returning a promise of its result (views of wasm memory come as copies). Results are
+   * structured clones: a body's record here is a copy, not the handle world.removeBody keeps up to date, so remove a
+   * body by its index (`record.body`, shifted down by one for each earlier body removed).
+   */
   readonly world: Remote<World>;
   /** The module's functions (tetrahedralize, readObj, weldVertices, readTetGen, setThreads, heapBytesInUse...). */
   readonly pbd: Remote<Pbd>;
