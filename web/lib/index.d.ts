@@ -759,7 +759,11 @@ export declare class World {
   /** Removes an attachment; a later addAttachment may reuse its handle. */
   removeAttachment(attachment: number): void;
 
-  /** Adds a collider; returns its index. */
+  /**
+   * Adds a collider; returns its handle, a number that names it in the collider methods until removeCollider,
+   * whatever else is removed (handles are not reused). Before any removal the handles are 0, 1, 2... in the order
+   * added; loadSnapshot numbers the loaded colliders so again.
+   */
   addCollider(options: ColliderOptions): number;
   /**
    * Moves a collider: over the next step it goes linearly from its current pose to this one, and drags touching
@@ -773,11 +777,12 @@ export declare class World {
    */
   setColliderMeshVertices(collider: number, positions: Float32Array | ArrayLike<number>): void;
   /**
-   * Removes a collider. The colliders after it move down one index (as in an array): collider k + 1 becomes k.
-   * The last step's contacts() are cleared with it.
+   * Removes a collider; the other colliders keep their handles (in C++, World::removeCollider moves the later ones
+   * down an index instead). The last step's contacts() are cleared with it. A handle that names no collider of this
+   * world throws an InvalidArgumentError ("collider is out of range") and changes nothing.
    */
   removeCollider(collider: number): void;
-  /** Colliders in the world; they are numbered 0 .. count - 1. */
+  /** Colliders in the world now. */
   colliderCount(): number;
 
   /** Adds a rectangular cloth; returns where it landed. */

@@ -23,6 +23,7 @@ import { isNode } from './environment.js';
 import { markWorlds } from './module-of.js';
 import { guardModule } from './stack-guard.js';
 import { addBodyHandles } from './body-handles.js';
+import { addColliderHandles } from './collider-handles.js';
 import { addFixedStep } from './fixed-step.js';
 import { widenWorld } from './world-methods.js';
 
@@ -168,6 +169,7 @@ export async function createPbd(options = {}) {
   widenWorld(raw.World);                        // reads the bindings' arity: before guardModule wraps the methods
   addFixedStep(raw.World);
   addBodyHandles(raw.World);                    // records that removeBody keeps up to date
+  addColliderHandles(raw.World);                // collider numbers that removeCollider does not shift
   const M = guardModule(raw, typedError);       // a failing call must not leak wasm stack (stack-guard.js)
   M.configureThreads(threads, poolSize);
   const pbd = {

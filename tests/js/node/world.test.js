@@ -138,7 +138,7 @@ describe('colliders', () => {
     w.delete();
   });
 
-  it('every shape can be created, moved and removed; removing one shifts the later ones down', () => {
+  it('every shape can be created, moved and removed; the others keep their handles when one is removed', () => {
     const w = new pbd.World();
     w.setGround({ height: -5 });
     const shapes = [
@@ -153,16 +153,23 @@ describe('colliders', () => {
     const onTop = [-4, -2, 0, 2].map((x, k) => w.addParticle(x, tops[k] + 0.3, 0, 1));
     for (let f = 0; f < 60; f++) w.step(1 / 60);
     onTop.forEach((i, k) => expect(w.positions()[3 * i + 1]).toBeCloseTo(tops[k], 3));
-    w.removeCollider(2);  // the box: its particle falls to the plane; the plane and the mesh move down one index
+    w.removeCollider(2);  // the box: its particle falls to the plane; the plane and the mesh keep handles 3 and 4
     expect(w.colliderCount()).toBe(4);
-    for (let f = 1; f <= 120; f++) {  // the plane (now collider 2) rises 0.5 m over a second, then stays
-      w.setColliderPose(2, 0, -3 + 0.5 * Math.min(f / 60, 1), 0, 0, 0, 0, 1);
+    for (let f = 1; f <= 120; f++) {  // the plane rises 0.5 m over a second, then stays
+      w.setColliderPose(3, 0, -3 + 0.5 * Math.min(f / 60, 1), 0, 0, 0, 0, 1);
       w.step(1 / 60);
     }
     expect(w.positions()[3 * onTop[2] + 1]).toBeCloseTo(-2.5, 3);
-    expect(w.positions()[3 * onTop[3] + 1]).toBeCloseTo(0, 3);  // still on the mesh (now collider 3)
-    expect(() => w.removeCollider(4)).toThrow(/removeCollider: collider is out of range/);
+    expect(w.positions()[3 * onTop[3] + 1]).toBeCloseTo(0, 3);  // still on the mesh
+    expect(() => w.removeCollider(2)).toThrow(/removeCollider: collider is out of range: 2 names no collider of this world \(its handles: 0, 1, 3, 4\)/);
+    expect(w.addCollider({ shape: 'sphere', position: [9, 0, 0] })).toBe(5);   // handles are not reused
+    w.removeCollider(0);
+    w.setColliderPose(5, 8, 0, 0, 0, 0, 0, 1);
     expect(w.colliderCount()).toBe(4);
+    w.loadSnapshot(w.saveSnapshot());   // numbered 0 .. 3 again, in order: capsule, plane, mesh, sphere
+    expect(() => w.setColliderPose(4, 0, 0, 0, 0, 0, 0, 1)).toThrow(/setColliderPose: collider is out of range/);
+    w.removeCollider(3);
+    expect(w.colliderCount()).toBe(3);
     w.delete();
   });
 });
