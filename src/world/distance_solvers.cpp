@@ -48,7 +48,7 @@ bool World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
   const uint32_t n = count(), m = blocks.bandParticles;
   // What the copy in and out run over: particles, or banded the layout's blocks; no batch, nothing to copy. Their
   // phases count runs of kBoxParticles of them, so that every range starts a run of particleBoxes
-  // (copiesBoundParticles).
+  // (copyOutBoundsParticles).
   const size_t copied = blocks.batches.empty() ? 0 : banded ? m : n;
   const size_t copiedRuns = (copied + kBoxParticles - 1) / kBoxParticles;
   auto runStart = [copied](size_t run) { return std::min(copied, run * kBoxParticles); };

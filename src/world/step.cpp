@@ -132,12 +132,7 @@ void World::Impl::runSubsteps(Real dt, bool settleFirst) {
       commitBdf2(h);
     } else {
       if (seedsBdf2) historyValid = true;
-      // Nothing between this commit and the next substep's first pass over the particles reads or writes x or v
-      // when there is no contact or self-collision velocity to update: that pass then commits each chunk before its
-      // own stages (one sweep and one dispatch to the threads instead of two; the same bits).
-      const bool nextSubstepCommits = s + 1 < settings.substeps && settings.integrator == Integrator::ImplicitEuler &&
-                                      contacts.empty() && selfCollisionPairs.empty() && !selfFrozeThisSubstep;
-      if (nextSubstepCommits) commitPending = true;
+      if (commitJoinsNextPass(s + 1 < settings.substeps)) commitPending = true;
       else commitPositions(h);
     }
     updateSelfCollisionVelocities();
@@ -216,7 +211,7 @@ void World::Impl::solveConstraints(Real h, bool useBdf2, Real stepFraction, size
   }
   // The late contact pass scans p as the solve leaves it. When nothing moves p after the blocks' last copy out, that
   // copy bounds the particles as it writes them: one pass over them and one dispatch to the threads fewer a substep.
-  auto boundInCopyOut = [&](bool keepPadded) { return keepPadded && scansParticles() && copiesBoundParticles(); };
+  auto boundInCopyOut = [&](bool keepPadded) { return keepPadded && scansParticles() && copyOutBoundsParticles(); };
   solveBoundParticles = false;
   // The particle pass and the first distance pass as one job. The contacts it would have generated before the
   // pass: none when no box reached the ground (the predicate leaves no other source); else the job stopped after
@@ -276,51 +271,6 @@ void World::Impl::solveConstraints(Real h, bool useBdf2, Real stepFraction, size
       clock.lap(timings.residualMs);
     }
   }
-}
-
-/// Whether nothing but the coloured solver's blocks moves a particle between two of its iterations in this substep:
-/// no other constraint, contact, guard or record touches p, and every distance is in a batch. The blocks' positions
-/// then stay in paddedP from the first iteration to the last (copied in once and out once, not every iteration: two
-/// passes over the particles and two barriers fewer an iteration; copying out and in again changes no bit). Every
-/// stage of solveConstraints' iteration loop above has its term here: a stage added there needs one.
-bool World::Impl::blocksAloneMoveParticles(bool useBdf2, size_t pass) const {
-  const bool coloured = settings.solver == Solver::ColouredGaussSeidel || settings.solver == Solver::Hierarchical;
-  const BlockSchedule& blocks = schedule.blocks;
-  const bool batchesAlone = blocks.unbanded.empty() && schedule.colourBegin[GraphColouring::kOverflow] ==
-                                                           schedule.colourBegin[GraphColouring::kOverflow + 1];
-  return coloured && !useBdf2 && pass == kNoResiduals && !anyFreeIsland && batchesAlone && triangleStrains.empty() &&
-         dihedrals.empty() && volumes.empty() && neoHookeans.empty() && surfaceVolumes.empty() &&
-         shapeMatchings.empty() && tethers.empty() && selfCollisionPairs.empty() && selfContacts.empty() &&
-         attachments.empty() && contacts.empty();
-}
-
-/// Whether the substep's particle pass (integrateAndPredict) can run inside the coloured pass's first copy in, each
-/// range predicted just before it is padded: one dispatch to the threads fewer a substep, and p padded from the cache.
-/// Nothing between the two may read or write the particles, or depend on the contacts: the pass is one pass (no rigid
-/// damping, not BDF2), no collider or self-collision searches p, no free island (prepareIslandFrames reads x), no
-/// HPBD pre-pass, and the copies' ranges are the boxes' runs (the prediction bounds p for the ground scan). The
-/// ground's contacts, found after the pass, are none while no box is in its reach; so not when the last substep had
-/// contacts, as it then would most likely stop after the copy in.
-bool World::Impl::particlePassJoinsSolve(bool useBdf2) const {
-  if (!joinParticlePass || settings.solver != Solver::ColouredGaussSeidel || useBdf2 || settings.rigidDamping > 0 ||
-      !colliders.empty() || !contacts.empty() || settings.selfCollision.enabled || !copiesBoundParticles()) {
-    return false;
-  }
-  for (const SelfCollidingSurface& s : selfSurfaces) {
-    if (s.settings.enabled) return false;
-  }
-  for (uint32_t k = 0; k + 1 < islandBegin.size(); ++k) {
-    if (!islandHasPin(k)) return false;
-  }
-  return true;
-}
-
-/// Whether the coloured pass's copy out can bound the particles (PaddedCopies::bound): it has batches, so it copies,
-/// and its ranges start runs of kBoxParticles particles, as particleBoxes' runs do; banded, the bands' starts
-/// (multiples of m) must then be such starts too.
-bool World::Impl::copiesBoundParticles() const {
-  const BlockSchedule& blocks = schedule.blocks;
-  return !blocks.batches.empty() && (!blocks.banded || blocks.bandParticles % kBoxParticles == 0);
 }
 
 /// (5)-(7): the damping, the forces, the speed clamp and the prediction. Each is per particle except Müller's damping

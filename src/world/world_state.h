@@ -59,7 +59,7 @@ struct PaddedCopies {
   bool in = true;      ///< p into paddedP before the blocks (false: paddedP already holds p; see
                        ///< blocksAloneMoveParticles)
   bool out = true;     ///< back after them (false: paddedP keeps them for the next iteration)
-  bool bound = false;  ///< with out: particleBoxes from p as each range is copied back (copiesBoundParticles)
+  bool bound = false;  ///< with out: particleBoxes from p as each range is copied back (copyOutBoundsParticles)
   /// With in: the substep's particle pass, run on each range just before its copy in (particlePassJoinsSolve), with
   /// its boxes; null: none. When a box then reaches the ground, the pass stops after the copy in.
   const AdvanceStages* advance = nullptr;
@@ -215,8 +215,8 @@ struct World::Impl {
                                               // pass's last copy out or by boundAllParticles; kept growing by the
                                               // late pass's pushes)
   bool solveBoundParticles = false;           // this substep's solve left particleBoxes bounding p as it left it
-  bool joinParticlePass = true;               // particlePassJoinsSolve may say yes; off only in the tests that
-                                              // compare the joined pass with the separate one
+  bool fusePasses = true;                     // the step may fuse passes over the particles (pass_fusion.cpp); off
+                                              // only in the tests that compare the fused step with the unfused one
   std::vector<Real> contactView;              // World::contacts(): x,y,z, nx,ny,nz per contact, filled on demand
 
   // The momentum guard of internal constraints (internal_momentum.cpp): islands of bodies joined by internal
@@ -370,9 +370,11 @@ struct World::Impl {
   /// False only when copies.advance found the ground in reach and the pass stopped after its copy in (p is then the
   /// prediction, with its boxes).
   bool projectDistancesColoured(bool xpbd, Real invH2, bool backward = false, PaddedCopies copies = {});
-  bool copiesBoundParticles() const;
+  // pass_fusion.cpp: where passes over the particles are fused (each off with fusePasses).
+  bool copyOutBoundsParticles() const;
   bool particlePassJoinsSolve(bool useBdf2) const;
   bool blocksAloneMoveParticles(bool useBdf2, size_t pass) const;
+  bool commitJoinsNextPass(bool nextSubstep) const;
   void zeroDistanceMultipliers();
   void projectDistancesJacobi(bool xpbd, Real invH2);
   void refreshHierarchy();  // hierarchical_stage.cpp

@@ -496,7 +496,7 @@ TEST(BlockSchedule, TheParticlePassJoinedToTheFirstCopyInChangesNoBit) {
         s.ground.height = 0.4f;
         world.setSettings(s);
         WorldImpl& impl = WorldInternals::of(world);
-        impl.joinParticlePass = joined;
+        impl.fusePasses = joined;
         int joinedSteps = 0, contactSteps = 0;
         for (int f = 0; f < 90; ++f) {
           joinedSteps += impl.particlePassJoinsSolve(false);
