@@ -1,7 +1,7 @@
 // The step's fused passes over the particles (world/pass_fusion.cpp) change no bit: every scene below gives the same
 // state hash with every fusion on and with all of them off (World::Impl::fusePasses), serially and on a pool of two
 // workers. The scenes between them take every fused path and every reason not to: a pinned cloth in free space
-// (unbanded and banded, one and three iterations), the same over a raised ground it falls onto, the mixed scene and
+// (unbanded at one and three iterations, banded at one), the same over a raised ground it falls onto, the mixed scene and
 // the every-kind scene (all constraint kinds, colliders, attachments, self-collision), a free soft cube (the momentum
 // guard's islands), and a cloth folding onto itself (continuous self-collision).
 #include <gtest/gtest.h>
@@ -35,6 +35,7 @@ std::vector<Scene> scenesToCompare() {
   std::vector<Scene> out;
   for (int n : {32, 64}) {
     for (int iterations : {1, 3}) {
+      if (n == 64 && iterations == 3) continue;  // the banded layout once is enough (the suite runs under sanitizers)
       const std::string suffix = std::to_string(n) + "² × " + std::to_string(iterations);
       out.push_back({"hanging cloth " + suffix, 40, [=](World& w) {
                        scenes::hangingCloth(w, n);
