@@ -2,6 +2,7 @@
 // world (a view of the shared wasm memory, or the last transferred copy), and one mesh per collider.
 import * as THREE from 'three';
 import { createClothGeometry, createMeshGeometry, refreshGeometry, setGeometryPositions } from 'pbd-wasm/three';
+import { shadowed } from './shadows.js';
 
 const STYLES = {
   cloth: { color: 0xd9603b, side: THREE.DoubleSide, roughness: 0.8 },
@@ -79,7 +80,7 @@ export function createBodyMesh(d, view) {
       : new THREE.MeshStandardMaterial(style));
   object.userData.drawable = d;
   object.frustumCulled = false;   // bounds change every frame
-  return object;
+  return shadowed(object);
 }
 
 export function repointBodyMesh(object, view) { setGeometryPositions(object.geometry, view); }
@@ -107,5 +108,5 @@ export function createColliderMesh(c) {
   mesh.position.fromArray(def.position ?? [0, 0, 0]);
   if (def.rotation) mesh.quaternion.fromArray(def.rotation);
   mesh.userData.collider = c;
-  return mesh;
+  return shadowed(mesh);
 }

@@ -4,11 +4,13 @@ import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { createBodyMesh, createColliderMesh, refreshBodyMesh, repointBodyMesh } from './body-meshes.js';
 import { ContactsView } from './contacts-view.js';
+import { LaneLabels } from './labels.js';
 import { createPanel } from './panel.js';
 import { Plots } from './plots.js';
 import { Pointer } from './pointer.js';
 import { DEFAULT_SCENE, SCENES } from './scenes/index.js';
 import { probeRenderer } from './renderer-info.js';
+import { enableShadows, fitShadowCamera, shadowCoverage } from './shadows.js';
 import { readUrlParams } from './share-link.js';
 
 const $ = (id) => document.getElementById(id);
@@ -32,18 +34,24 @@ const camera = new THREE.PerspectiveCamera(45, innerWidth / innerHeight, 0.01, 1
 const controls = new OrbitControls(camera, renderer.domElement);
 scene.add(new THREE.HemisphereLight(0xdde8ff, 0x303030, 1.6));
 const sun = new THREE.DirectionalLight(0xffffff, 2.2);
-sun.position.set(1.5, 3, 4);  // from the camera side, so hanging cloth faces the light
+// From the camera side, so hanging cloth faces the light, and high, so that shadows fall under the bodies, in view.
+sun.position.set(1.5, 5, 4);
 scene.add(sun);
 const ground = new THREE.Mesh(new THREE.PlaneGeometry(8, 8), new THREE.MeshStandardMaterial({ color: 0x3a3f48 }));
 ground.rotation.x = -Math.PI / 2;
 scene.add(ground);
 scene.add(new THREE.GridHelper(8, 32, 0x555b66, 0x474c55));
+scene.add(sun.target);   // moved by fitShadowCamera
+enableShadows(renderer, sun, ground, { software: drawnBy.software });
 const contactsView = new ContactsView(scene);   // the panel's 'draw contacts' toggle
+const laneLabels = new LaneLabels($('app'));      // what each world of a side-by-side scene runs, above its bodies
+laneLabels.setSize(innerWidth, innerHeight);
 
 addEventListener('resize', () => {
   camera.aspect = innerWidth / innerHeight;
   camera.updateProjectionMatrix();
   renderer.setSize(innerWidth, innerHeight);
+  laneLabels.setSize(innerWidth, innerHeight);
 });
 
 // --- The scene's objects, per world -------------------------------------------------------------------------------
@@ -53,6 +61,7 @@ let embeddingViews = [];   // per embedded render mesh (dropped files): the same
 let bodyMeshes = [];       // one per drawable, in order
 let colliderMeshes = [];   // one per collider, in order
 let copiesOwned = false;   // single-threaded build: `views` are ours, later frames are copied into them
+let shadowFitted = false;  // the sun's shadow camera fitted around this scene's bodies (once all are drawn)
 
 /** ?pixelRatio=r where it is a number in (0, 4]; else `fallback` (a bad value is named on the page). */
 function askedPixelRatio(fallback) {
@@ -102,6 +111,9 @@ function useScene(desc) {
   views = [];
   embeddingViews = [];
   copiesOwned = false;
+  shadowFitted = false;
+  laneLabels.use(desc);
+  plots.setLegend(desc.lanes.map((lane) => lane?.name ?? null));
   colliderMeshes = desc.colliders.map(createColliderMesh);
   for (const mesh of colliderMeshes) scene.add(mesh);
   $('title').textContent = desc.title;
@@ -172,10 +184,14 @@ worker.onmessage = ({ data }) => {
       state.threads = data.threads;
       showBuild();
       break;
+    case 'lanes':   // the worlds' settings changed
+      laneLabels.setLanes(data.lanes);
+      break;
     case 'mesh-added': {
       const i = state.desc.drawables.push(data.drawable) - 1;
       bodyMeshes[i] = createBodyMesh(data.drawable, embeddingViews[data.drawable.embedding]);
       scene.add(bodyMeshes[i]);
+      shadowFitted = false;   // and around it too
       $('progress').textContent = `${data.name}: ${data.tets} tets`;
       showProgress(null);
       break;
@@ -295,7 +311,7 @@ function showProgress(fraction) {
 $('cancel').addEventListener('click', () => { if (cancelFlag) Atomics.store(cancelFlag, 0, 1); });
 
 // --- Frame loop ----------------------------------------------------------------------------------------------------
-const plots = new Plots($('residuals'), $('energy'), $('solver-ms'));
+const plots = new Plots($('residuals'), $('energy'), $('solver-ms'), $('residual-legend'));
 let fps = 0;
 let lastTime = performance.now();
 const frameMs = [];   // the last 120 render-frame intervals, for the bench
@@ -307,19 +323,29 @@ renderer.setAnimationLoop((time) => {
   if (frameMs.length > 120) frameMs.shift();
   lastTime = time;
   for (const object of bodyMeshes) if (object) refreshBodyMesh(object);
+  if (!shadowFitted && meshesReady()) {
+    fitShadowCamera(sun, [...bodyMeshes, ...colliderMeshes]);
+    shadowFitted = true;
+  }
   controls.update();
   renderer.render(scene, camera);
+  laneLabels.render(camera, (world) => views[world]);
   $('stats').textContent = `${fps.toFixed(0)} fps · solver ${state.solverMs.toFixed(2)} ms per step`;
   plots.draw();
   mainMs.push(performance.now() - start);
   if (mainMs.length > 120) mainMs.shift();
 });
 
+/** Whether every drawable of the scene has its mesh (its positions arrived). */
+function meshesReady() {
+  return state.ready && bodyMeshes.filter(Boolean).length === (state.desc?.drawables.length ?? -1);
+}
+
 // --- Hooks for the end-to-end tests (read-only) --------------------------------------------------------------------
 /** The first cloth-like drawable: what the tests grab and measure. */
 const clothDrawable = () => state.desc?.drawables.find((d) => d.label === 'cloth' || d.grid);
 window.__pbdDemo = {
-  get ready() { return state.ready && bodyMeshes.filter(Boolean).length === (state.desc?.drawables.length ?? -1); },
+  get ready() { return meshesReady(); },
   get variant() { return state.variant; },
   get threads() { return state.threads; },
   /** What draws the page: {name, software, rasterizer} (renderer-info.js), the pixel ratio it draws at, and
@@ -334,6 +360,24 @@ window.__pbdDemo = {
   get scene() { return state.desc?.scene; },
   get scenes() { return Object.keys(SCENES); },
   get worlds() { return views.length; },
+  /** The labels over the worlds of a side-by-side scene: name, settings lines, whether shown, page rect (CSS px). */
+  get labels() { return laneLabels.shown; },
+  /** The residual plot's legend ({name, colour, world} an entry) and the curves last drawn ({world, colour}). */
+  get residualLegend() {
+    return { entries: [...$('residual-legend').children].map((e) => ({ name: e.textContent, colour: e.dataset.colour,
+      world: Number(e.dataset.world) })), curves: plots.drawnCurves };
+  },
+  /**
+   * The shadow setup: map on and its type, the sun casting (map size, camera fitted), what casts and receives, and
+   * the fraction of every world's particles inside the sun's shadow camera (`covered`).
+   */
+  get shadows() {
+    return { enabled: renderer.shadowMap.enabled, type: renderer.shadowMap.type, sunCasts: sun.castShadow,
+      mapSize: sun.shadow.mapSize.x, fitted: shadowFitted, covered: shadowCoverage(sun, views),
+      groundReceives: ground.receiveShadow, bodiesCast: bodyMeshes.filter(Boolean).every((m) => m.castShadow),
+      collidersCast: colliderMeshes.every((m) => m.castShadow),
+      bodiesReceive: [...bodyMeshes, ...colliderMeshes].filter(Boolean).every((m) => m.receiveShadow) };
+  },
   /** Contacts drawn now (0 while the panel's 'draw contacts' is off). */
   get contactsDrawn() { return contactsView.count; },
   /** Drops OBJ text as if a file had been dropped on the page. */

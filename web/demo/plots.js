@@ -1,6 +1,9 @@
 // Live plots on the page, cheap enough to leave on: the residual per projection pass of the last step (convergence),
-// kinetic + potential energy over time, and solver milliseconds per step. One small 2D canvas each.
+// kinetic + potential energy over time, and solver milliseconds per step. One small 2D canvas each; the residual
+// plot of a scene of several named worlds (the solver comparison) has a legend under it, a colour and a name a curve.
 const HISTORY = 300;   // frames kept for the time plots (5 s at 60 fps)
+const RESIDUAL_COLOURS = ['#7fd4ff', '#ffb36b', '#a4e37c', '#f07fd0', '#fff27f', '#c3a6ff'];
+const residualColour = (world) => RESIDUAL_COLOURS[world % RESIDUAL_COLOURS.length];
 
 function line(ctx, values, { lo, hi, colour, width, height }) {
   ctx.strokeStyle = colour;
@@ -19,10 +22,30 @@ function caption(ctx, text, height) {
 }
 
 export class Plots {
-  constructor(residualCanvas, energyCanvas, timeCanvas) {
+  constructor(residualCanvas, energyCanvas, timeCanvas, residualLegend) {
     this.canvases = { residual: residualCanvas, energy: energyCanvas, time: timeCanvas };
+    this.legend = residualLegend;
     this.energy = [];
     this.ms = [];
+    this.drawnCurves = [];   // the residual curves last drawn: {world, colour}
+  }
+
+  /**
+   * The residual legend: one entry per named world, in the colour of that world's curve (`names` per world, null
+   * for none). Fewer than two names: no legend (one curve needs none).
+   */
+  setLegend(names) {
+    const entries = names.map((name, world) => ({ name, world })).filter((e) => e.name);
+    this.legend.replaceChildren(...(entries.length < 2 ? [] : entries.map(({ name, world }) => {
+      const entry = document.createElement('span');
+      entry.dataset.world = world;
+      entry.dataset.colour = residualColour(world);
+      const swatch = entry.appendChild(document.createElement('i'));
+      swatch.style.background = residualColour(world);
+      entry.append(name);
+      return entry;
+    })));
+    this.legend.style.display = entries.length < 2 ? 'none' : '';
   }
 
   /** One frame's figures: residual pairs per world, energy {kinetic, potential} in J, solver ms. */
@@ -45,15 +68,19 @@ export class Plots {
     const ctx = canvas.getContext('2d');
     const { width, height } = canvas;
     ctx.clearRect(0, 0, width, height);
-    const lanes = (this.residuals ?? []).filter((r) => r.length);
+    // One line per world that recorded (the solver comparison shows all of them), in its world's colour, whether
+    // or not a world before it recorded: the legend's colours are per world.
+    const lanes = (this.residuals ?? []).map((r, world) => ({ r, world })).filter(({ r }) => r.length);
+    this.drawnCurves = lanes.map(({ world }) => ({ world, colour: residualColour(world) }));
     if (!lanes.length) return;
-    // RMS per pass, log scale, one line per world (the solver comparison shows all of them).
-    const curves = lanes.map((r) => Array.from({ length: r.length / 2 }, (_, k) => Math.log10(Math.max(r[2 * k + 1], 1e-12))));
+    // RMS per pass, log scale.
+    const curves = lanes.map(({ r }) => Array.from({ length: r.length / 2 },
+      (_, k) => Math.log10(Math.max(r[2 * k + 1], 1e-12))));
     const all = curves.flat();
     const lo = Math.min(...all) - 0.2, hi = Math.max(...all) + 0.2;
-    const colours = ['#7fd4ff', '#ffb36b', '#a4e37c', '#f07fd0', '#fff27f', '#c3a6ff'];
-    curves.forEach((c, k) => line(ctx, c, { lo, hi, colour: colours[k % colours.length], width, height }));
-    const last = lanes[0][lanes[0].length - 1];
+    curves.forEach((c, k) => line(ctx, c, { lo, hi, colour: residualColour(lanes[k].world), width, height }));
+    const first = lanes[0].r;
+    const last = first[first.length - 1];
     caption(ctx, `RMS residual per pass (log), last ${last.toExponential(1)} m`, height);
   }
 

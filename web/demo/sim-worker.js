@@ -4,6 +4,7 @@
 import { createPbd } from 'pbd-wasm';
 import { SOFT_BUNNY } from './cloth-scene.js';
 import { DROP, prepareDroppedMesh } from './dropped-mesh.js';
+import { describeLane } from './lane-settings.js';
 import { ResidualRecord } from './residual-record.js';
 import { applyParams, buildScene, createAssets, disposeScene, sceneParams } from './scene-host.js';
 import { packSnapshots, unpackSnapshots } from './snapshot-file.js';
@@ -71,11 +72,16 @@ function build() {
   applyParams(built, params);
 }
 
+/** Per world, what the label over its bodies says (lane-settings.js), or null: read from the worlds as they are. */
+function lanes() {
+  return built.worlds.map(({ world, lane }) => describeLane(world, lane, built.tunable.find((t) => t.world === world)));
+}
+
 /** What the page needs to draw the scene. */
 function describe() {
   const { scene } = built;
   return { scene: sceneName, title: scene.title, hint: scene.hint, camera: scene.camera, params,
-    lanes: built.worlds.map(({ lane }) => lane.label ?? null), drawables: built.drawables.map(plain),
+    lanes: lanes(), drawables: built.drawables.map(plain),
     colliders: built.colliders.map(plain), info: built.info, acceptsDroppedMeshes: !!scene.acceptsDroppedMeshes };
 }
 
@@ -162,6 +168,7 @@ const handlers = {
     applyParams(built, params);
     if (params.threads > 0 && pbd.variant === 'threaded') pbd.setThreads(params.threads);
     postMessage({ type: 'threads', threads: pbd.threads });
+    postMessage({ type: 'lanes', lanes: lanes() });
   },
   pause(msg) { paused = msg.value; },
   step() { publish({ solverMs: stepOnce(true), paused }); },
@@ -210,6 +217,7 @@ const handlers = {
     userPins.clear();       // and their inverse masses: a pin toggled before belongs to the replaced state
     shared.length = 0;      // new arrays: the page gets the new views
     publish({ solverMs: 0, paused });
+    postMessage({ type: 'lanes', lanes: lanes() });   // the snapshots brought their worlds' settings
     postMessage({ type: 'snapshot-loaded', bytes: msg.bytes.length });
   },
   togglePin(msg) {

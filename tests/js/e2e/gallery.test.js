@@ -1,12 +1,14 @@
 // Every gallery scene of the demo page in headless Chromium (served cross-origin isolated): it loads, simulates and
-// renders a non-blank canvas without errors; a screenshot of each is saved under build/screenshots/ (git-ignored) for
-// looking at. A panel change reaches the simulation, and an unknown scene name falls back with a message.
+// renders a non-blank canvas, with the bodies' shadows on, without errors; a screenshot of each is saved under
+// build/screenshots/ (git-ignored) for looking at. A panel change reaches the simulation, the solver comparison labels
+// its cloths and its residual legend names every curve, and an unknown scene name falls back with a message.
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from 'vite';
 import viteConfig, { isolationHeaders } from '../../../vite.config.js';
 import { launchChromium } from '../shared/chromium.js';
 import { SCENES } from '../../../web/demo/scenes/index.js';
+import { LANES } from '../../../web/demo/scenes/solvers.js';
 
 const SCREENSHOTS = new URL('../../../build/screenshots/', import.meta.url).pathname;
 
@@ -29,8 +31,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function open(query) {
-  const page = await browser.newPage({ viewport: { width: 800, height: 600 } });
+async function open(query, viewport = { width: 800, height: 600 }) {
+  const page = await browser.newPage({ viewport });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(`${base}?${query}`);
@@ -47,7 +49,8 @@ describe('every gallery scene', () => {
       const info = await page.evaluate(() => ({ scene: __pbdDemo.scene, stats: __pbdDemo.canvasStats(),
         error: document.getElementById('error').style.display === 'block'
           ? document.getElementById('error').textContent : null,
-        title: document.getElementById('title').textContent, worlds: __pbdDemo.worlds }));
+        title: document.getElementById('title').textContent, worlds: __pbdDemo.worlds, shadows: __pbdDemo.shadows,
+        software: __pbdDemo.renderer.software }));
       await page.screenshot({ path: `${SCREENSHOTS}${name}.png` });
       expect(info.scene).toBe(name);
       expect(info.title).toBe(SCENES[name].title);
@@ -58,6 +61,11 @@ describe('every gallery scene', () => {
       // give more than 20 colours, so the line above cannot tell), and in shades, not one flat colour.
       expect(info.stats.bodyPixels).toBeGreaterThan(40);             // thin ropes: ~90 of 160 x 120
       expect(info.stats.bodyColours).toBeGreaterThan(8);
+      // Shadows on, the sun's shadow camera fitted around this scene's bodies: all of them cast. Drawn in software
+      // (as here, headless), on the ground only and from a smaller map.
+      expect(info.shadows).toMatchObject({ enabled: true, sunCasts: true, fitted: true, groundReceives: true,
+        bodiesCast: true, collidersCast: true, bodiesReceive: !info.software, mapSize: info.software ? 512 : 2048 });
+      expect(info.shadows.covered).toBeGreaterThan(0.99);
       expect(errors).toEqual([]);
       await page.close();
     }, 150_000);
@@ -159,6 +167,67 @@ describe('the panel and the URL', () => {
     await page.waitForFunction(() => document.getElementById('error').style.display === 'block');
     expect(await page.evaluate(() => document.getElementById('error').textContent)).toMatch(/loadSnapshot: /);
     expect(await page.evaluate(() => __pbdDemo.positions(0))).toEqual(saved);       // and nothing changed
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 150_000);
+
+  it('the solver comparison labels each cloth above it with its solver and settings, and its residual legend names ' +
+    'each curve', async () => {
+    const { page, errors } = await open('scene=solvers', { width: 1280, height: 720 });
+    const labels = () => page.evaluate(() => __pbdDemo.labels);
+    // Shown once the positions arrive; looked at once the cloths hang (they start level and swing down).
+    await page.waitForFunction(() => __pbdDemo.labels.every((l) => l.visible) && __pbdDemo.frames > 150, null,
+      { timeout: 100_000 });
+    let shown = await labels();
+    expect(shown.map((l) => l.name)).toEqual(LANES.map((l) => l.label));
+    const { substeps, iterations } = SCENES.solvers.params;
+    shown.forEach((label, k) => {
+      const method = LANES[k].method === 'pbd' ? 'PBD, stiffness 1' : 'XPBD, compliance 0 m/N';
+      expect(label.settings.slice(0, 2)).toEqual([method, `${substeps} substeps × ${iterations} iter.`]);
+    });
+    expect(shown[LANES.findIndex((l) => l.solver === 'jacobi')].settings[2]).toMatch(/^relaxation ω = /);
+    expect(shown[LANES.findIndex((l) => l.solver === 'hierarchical')].settings[2]).toMatch(/^\d+ levels, \d+ parents$/);
+    // Where they hang: each label just above its own cloth's highest particle and over its middle; side by side, left
+    // to right, none over another, all on the page with their settings (not crowded at 1280 px).
+    const clothTops = await page.evaluate(() => __pbdDemo.drawables.map((d) => {
+      const x = __pbdDemo.positions(d.worldIndex);
+      let top = -Infinity, lo = Infinity, hi = -Infinity;
+      for (let i = d.firstParticle; i < d.firstParticle + d.particleCount; i++) {
+        top = Math.max(top, x[3 * i + 1]);
+        lo = Math.min(lo, x[3 * i]);
+        hi = Math.max(hi, x[3 * i]);
+      }
+      return { top, middle: (lo + hi) / 2, half: (hi - lo) / 2 };
+    }));
+    shown = await labels();
+    shown.forEach((label, k) => {
+      expect(label.anchor[1]).toBeGreaterThan(clothTops[k].top);
+      expect(label.anchor[1]).toBeLessThan(clothTops[k].top + 0.2);
+      expect(Math.abs(label.anchor[0] - clothTops[k].middle)).toBeLessThan(clothTops[k].half);
+      expect(label.compact).toBe(false);
+      expect(label.rect.top).toBeGreaterThan(0);
+      if (k > 0) expect(label.rect.left).toBeGreaterThanOrEqual(shown[k - 1].rect.right);
+    });
+    await page.screenshot({ path: `${SCREENSHOTS}solvers-labels.png` });
+    // The labels follow the worlds' settings: a panel change shows in every one.
+    await page.evaluate(() => __pbdDemo.setParams({ iterations: 3 }));
+    await page.waitForFunction(() => __pbdDemo.labels.every((l) => l.settings[1].endsWith('× 3 iter.')), null,
+      { timeout: 100_000 });
+    // The legend: every lane by name, in the colour of its own curve, every colour different.
+    await page.waitForFunction(() => __pbdDemo.residualLegend.curves.length > 0, null, { timeout: 100_000 });
+    const legend = await page.evaluate(() => __pbdDemo.residualLegend);
+    expect(legend.entries.map((e) => e.name)).toEqual(LANES.map((l) => l.label));
+    expect(new Set(legend.entries.map((e) => e.colour)).size).toBe(LANES.length);
+    expect(legend.curves.map((c) => c.world)).toEqual(LANES.map((_, k) => k));   // every world's curve is drawn
+    for (const curve of legend.curves) expect(legend.entries[curve.world].colour).toBe(curve.colour);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 150_000);
+
+  it('a scene of one world has neither labels nor a legend', async () => {
+    const { page, errors } = await open('scene=ropes');
+    expect(await page.evaluate(() => __pbdDemo.labels)).toEqual([]);
+    expect(await page.evaluate(() => __pbdDemo.residualLegend.entries)).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
   }, 150_000);

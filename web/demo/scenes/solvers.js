@@ -5,7 +5,8 @@ import { gridDrawable } from './drawables.js';
 
 const N = 40;
 const WIDTH = 0.8;
-const LANES = [
+/** The lanes, left to right: each label names a world's solver (and, for the last, its method). */
+export const LANES = [
   { label: 'Gauss-Seidel', solver: 'gauss-seidel' },
   { label: 'Jacobi', solver: 'jacobi' },
   { label: 'coloured GS', solver: 'coloured-gauss-seidel' },
@@ -17,7 +18,7 @@ const LANES = [
 export default {
   title: 'Solvers side by side',
   hint: LANES.map((l) => l.label).join(' · ') + ' (left to right), same substeps × iterations',
-  camera: { position: [0, 1.2, 4.6], target: [0, 0.8, 0] },
+  camera: { position: [0, 1.25, 5], target: [0, 0.85, 0] },   // the six lanes and their labels
   params: { substeps: 5, iterations: 2 },
   build({ addWorld }) {
     const drawables = [];
