@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/growth.h"
 #include "collision/shape_distance.h"
 #include "constraints/plane_contact.h"
 #include "math/wide_float.h"
@@ -91,9 +92,10 @@ void forEachBelowGround(const Impl& m, Visit visit) {
 }  // namespace
 
 void World::Impl::reserveContacts(size_t particles, size_t colliderCount) {
-  particleBoxes.reserve((particles + kBoxParticles - 1) / kBoxParticles);
+  const size_t runs = (particles + kBoxParticles - 1) / kBoxParticles;
+  particleBoxes.reserve(grownRoom(runs, particleBoxes.capacity()));
   // Each particle can touch the ground and every collider, and the late pass can add as many again.
-  contacts.reserve(2 * particles * (colliderCount + 1));
+  contacts.reserve(grownRoom(2 * particles * (colliderCount + 1), contacts.capacity()));
   for (MeshShape& m : meshShapes) {  // new particles: their inside flags exist before they do, and are unknown
     if (m.inside.size() < particles) m.resizeParticles(particles), m.insideUnknown = true;
   }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "base/checks.h"
+#include "base/growth.h"
 #include "bodies/body_builders.h"
 #include "constraints/multiplier.h"
 #include "world/body_materials.h"
@@ -39,12 +40,13 @@ void checkDistance(const char* fn, const DistanceConstraintDef& d, const std::ve
 void World::Impl::reserveDistances(size_t extra) {
   const size_t total = distances.size() + extra;
   if (total > kMaxConstraints) check::fail("addDistanceConstraint", "constraint count", "would exceed the limit", total);
-  distances.reserve(total);
-  distanceLambda.reserve(total);
-  distanceColour.reserve(total);
-  schedule.constraints.reserve(total);
-  schedule.lambda.reserve(total);
-  schedule.blocks.reserve(count(), total);
+  const size_t room = std::min(grownRoom(total, distances.capacity()), size_t(kMaxConstraints));
+  distances.reserve(room);
+  distanceLambda.reserve(room);
+  distanceColour.reserve(room);
+  schedule.constraints.reserve(room);
+  schedule.lambda.reserve(room);
+  schedule.blocks.reserve(count(), room);
 }
 
 void World::Impl::appendDistance(const DistanceConstraintDef& d) {

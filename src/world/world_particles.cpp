@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "base/checks.h"
+#include "base/growth.h"
 #include "world/world_state.h"
 
 namespace pbd {
@@ -33,20 +34,22 @@ uint32_t World::Impl::appendParticles(const char* fn, const Real* xyz, const Rea
   }
   // Reserve everything first (may throw, nothing changed yet), then append without throwing.
   const size_t newCount = count() + n;
+  const size_t room = grownRoom(newCount, w.capacity());  // every per-particle array below grows with w
   for (auto* a : {&x, &p, &inertial, &v, &force, &jacobiDelta, &savedX, &savedV, &restX, &xPrev, &vPrev}) {
-    a->reserve(3 * newCount);
+    a->reserve(3 * room);
   }
-  if (settings.selfCollision.enabled) reserveSelfCollision(newCount);
-  w.reserve(newCount);
-  paddedP.reserve(4 * (newCount + BlockSchedule::kMaxBlocks));
+  if (settings.selfCollision.enabled) reserveSelfCollision(room);
+  w.reserve(room);
+  paddedP.reserve(4 * (room + BlockSchedule::kMaxBlocks));
   reserveContacts(newCount, colliders.size());
-  schedule.constraintsPerParticle.reserve(newCount);
-  schedule.blocks.reserve(newCount, distances.capacity());
-  colouring.reserveParticles(newCount);
-  reserveElementOrders(newCount);
-  bodies.reserve(bodies.size() + 1);
-  bodyMaterials.reserve(bodies.size() + 1);
-  reserveIslands(bodies.size() + 1, newCount);
+  schedule.constraintsPerParticle.reserve(room);
+  schedule.blocks.reserve(room, distances.capacity());
+  colouring.reserveParticles(room);
+  reserveElementOrders(room);
+  const size_t bodyRoom = grownRoom(bodies.size() + 1, bodies.capacity());
+  bodies.reserve(bodyRoom);
+  bodyMaterials.reserve(bodyRoom);
+  reserveIslands(bodyRoom, room);
   const uint32_t first = count();
   x.insert(x.end(), xyz, xyz + 3 * n);
   p.insert(p.end(), xyz, xyz + 3 * n);
