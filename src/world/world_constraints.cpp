@@ -152,8 +152,9 @@ uint32_t World::addDihedralConstraint(const DihedralConstraintDef& def) {
     }
   }
   if (m.dihedrals.size() >= kMaxConstraints) check::fail(fn, "constraint count", "is at the limit", m.dihedrals.size());
-  m.dihedrals.reserve(m.dihedrals.size() + 1);
-  m.dihedralLambda.reserve(m.dihedrals.size() + 1);
+  const size_t room = grownRoom(m.dihedrals.size() + 1, m.dihedrals.capacity());
+  m.dihedrals.reserve(room);
+  m.dihedralLambda.reserve(room);
   m.reserveElementOrders(m.count());
   m.elementOrdersDirty = true;
   m.islandsDirty = true;
@@ -219,9 +220,10 @@ uint32_t World::addAttachment(const AttachmentDef& def) {
     return handle;
   }
   if (m.attachments.size() >= kMaxConstraints) check::fail(fn, "attachment count", "is at the limit", m.attachments.size());
-  m.attachments.reserve(m.attachments.size() + 1);
-  m.attachmentLambda.reserve(m.attachments.size() + 1);
-  m.freeAttachments.reserve(m.attachments.size() + 1);  // so removeAttachment never allocates
+  const size_t room = grownRoom(m.attachments.size() + 1, m.attachments.capacity());
+  m.attachments.reserve(room);
+  m.attachmentLambda.reserve(room);
+  m.freeAttachments.reserve(room);  // so removeAttachment never allocates
   m.attachments.push_back(a);
   m.attachmentLambda.push_back(0);
   return uint32_t(m.attachments.size() - 1);

@@ -1,6 +1,7 @@
-// Building a world one call at a time costs O(1) per call, amortized: adding n particles or n distance constraints
-// one by one reallocates each array O(log n) times (each time by half as much again), not once per call, which copied
-// everything so far on every call (a 128² cloth's constraints added one by one took seconds).
+// Building a world one call at a time costs O(1) per call, amortized: adding n particles, distance constraints,
+// attachments or dihedral constraints one by one reallocates each array O(log n) times (each time by half as much
+// again), not once per call, which copied everything so far on every call (a 128² cloth's constraints added one by
+// one took seconds).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -43,8 +44,16 @@ TEST(SetupGrowth, ParticlesAndConstraintsAddedOneAtATimeReallocateLogarithmicall
     world.addDistanceConstraint({uint32_t(i), uint32_t(i + 1), -1, -1, {}});
     distances.note(), lambda.note();
   }
+  Growths<std::vector<Attachment>> attachments{m.attachments, {}};
+  Growths<std::vector<DihedralConstraint>> dihedrals{m.dihedrals, {}};
+  for (int i = 0; i + 3 < kCount; i += 2) {
+    world.addAttachment({uint32_t(i), Vec3(Real(i) * 0.01f, 1, 0), {}});
+    world.addDihedralConstraint({uint32_t(i), uint32_t(i + 3), uint32_t(i + 1), uint32_t(i + 2), 0, {}});
+    attachments.note(), dihedrals.note();
+  }
   // 1.5 ^ 25 > 20000: at most about 25 growths each (a few more from the first, tiny capacities).
-  for (size_t n : {x.seen.size(), bodies.seen.size(), contacts.seen.size(), distances.seen.size(), lambda.seen.size()}) {
+  for (size_t n : {x.seen.size(), bodies.seen.size(), contacts.seen.size(), distances.seen.size(), lambda.seen.size(),
+                   attachments.seen.size(), dihedrals.seen.size()}) {
     EXPECT_LE(n, 32u);
   }
   EXPECT_EQ(world.particleCount(), uint32_t(kCount));

@@ -1,0 +1,45 @@
+// Set-up cost through the public API, one call at a time: an n² cloth's particles by addParticle and its stretch and
+// shear constraints by addDistanceConstraint, then its first step. Linear in n² since the arrays grow geometrically
+// (src/base/growth.h); before, every call copied every array.
+// Usage: node bench/setup-cost.mjs [--sizes=32,64,128,256] [--lib=web/lib] [--runs=3]   (median of the runs, ms)
+import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+
+const args = Object.fromEntries(process.argv.slice(2).map((a) => /^--(\w+)=(.*)$/.exec(a)?.slice(1) ?? [a, '']));
+const sizes = (args.sizes ?? '32,64,128,256').split(',').map(Number);
+const runs = Number(args.runs ?? 3);
+const { createPbd } = await import(pathToFileURL(resolve(args.lib ?? 'web/lib', 'index.js')).href);
+const pbd = await createPbd({ variant: 'single' });
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+function once(n) {
+  const world = new pbd.World();
+  const t0 = performance.now();
+  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) world.addParticle(c / (n - 1), 1, r / (n - 1), 1);
+  const t1 = performance.now();
+  const id = (r, c) => r * n + c;
+  for (let r = 0; r < n; r++) {
+    for (let c = 0; c < n; c++) {
+      if (c + 1 < n) world.addDistanceConstraint(id(r, c), id(r, c + 1));
+      if (r + 1 < n) world.addDistanceConstraint(id(r, c), id(r + 1, c));
+      if (c + 1 < n && r + 1 < n) {
+        world.addDistanceConstraint(id(r, c), id(r + 1, c + 1));
+        world.addDistanceConstraint(id(r, c + 1), id(r + 1, c));
+      }
+    }
+  }
+  const t2 = performance.now();
+  world.step(1 / 60);
+  const t3 = performance.now();
+  const constraints = world.distanceConstraintCount();
+  world.delete();
+  return { particles: t1 - t0, constraints: t2 - t1, step: t3 - t2, count: constraints };
+}
+
+console.log('| cloth | particles | addParticle × n², ms | constraints | addDistanceConstraint × each, ms | first step, ms |');
+console.log('|---|---|---|---|---|---|');
+for (const n of sizes) {
+  const r = Array.from({ length: runs }, () => once(n));
+  console.log(`| ${n}² | ${n * n} | ${median(r.map((x) => x.particles)).toFixed(0)} | ${r[0].count} | ` +
+    `${median(r.map((x) => x.constraints)).toFixed(0)} | ${median(r.map((x) => x.step)).toFixed(0)} |`);
+}
