@@ -76,6 +76,7 @@ EMSCRIPTEN_BINDINGS(pbd) {
       .function("setPosition", &JsWorld::setPosition)
       .function("setExternalForce", &JsWorld::setExternalForce)
       .function("addDistanceConstraint", &JsWorld::addDistanceConstraint)
+      .function("addDistanceConstraints", &JsWorld::addDistanceConstraints)
       .function("setDistanceStrength", &JsWorld::setDistanceStrength)
       .function("setConstraintStrength", &JsWorld::setConstraintStrength)
       .function("getConstraintStrength", &JsWorld::getConstraintStrength)

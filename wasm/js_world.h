@@ -252,6 +252,21 @@ class JsWorld {
       return world_.addDistanceConstraint(d);
     });
   }
+  /// pairs: 2 particle indices per constraint (array or typed array); options: {compliance, stiffness, restLengths}.
+  uint32_t addDistanceConstraints(val pairs, val options) {
+    return guarded("addDistanceConstraints", [&] {
+      const char* fn = "addDistanceConstraints";
+      const std::vector<uint32_t> indices = indexArray(fn, "pairs", pairs);
+      std::vector<Real> rest;
+      Strength strength;
+      if (!options.isUndefined()) {
+        requireObject(fn, "options", options);
+        if (!options["restLengths"].isUndefined()) rest = floatArray(fn, "restLengths", options["restLengths"]);
+        strength = strengthOf(fn, options, strength);
+      }
+      return world_.addDistanceConstraints(indices, rest, strength);
+    });
+  }
   uint32_t addDihedralConstraint(double p0, double p1, double p2, double p3, val options) {
     return guarded("addDihedralConstraint", [&] {
       const char* fn = "addDihedralConstraint";

@@ -135,11 +135,19 @@ inline Strength strengthField(const char* fn, const val& obj, const std::string&
 
 /// obj[key] as indices (an array or typed array), empty when absent. Converted in one copy, then checked, so that
 /// large meshes do not cross into JS once per element.
+inline std::vector<uint32_t> indexArray(const char* fn, const std::string& key, const val& v);
+
 inline std::vector<uint32_t> indexArrayField(const char* fn, const val& obj, const std::string& key) {
-  std::vector<uint32_t> out;
   const val v = obj[key];
-  if (v.typeOf().as<std::string>() == "undefined") return out;
-  if (v.isNull() || v.isString() || !v["length"].isNumber()) {  // a string has a length too: not an array
+  if (v.typeOf().as<std::string>() == "undefined") return {};
+  return indexArray(fn, key, v);
+}
+
+/// v as indices (an array or typed array of integers in [0, 2³²)): one copy out of JS, then checked, naming the
+/// first bad element.
+inline std::vector<uint32_t> indexArray(const char* fn, const std::string& key, const val& v) {
+  std::vector<uint32_t> out;
+  if (v.isUndefined() || v.isNull() || v.isString() || !v["length"].isNumber()) {  // a string has a length too
     throw InvalidArgument(std::string(fn) + ": " + key + " must be an array of indices");
   }
   const std::vector<double> numbers = emscripten::convertJSArrayToNumberVector<double>(v);

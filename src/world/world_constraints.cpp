@@ -3,6 +3,8 @@
 #include "pbd/world.h"
 
 #include <algorithm>
+#include <cmath>
+#include <string>
 #include <vector>
 
 #include "base/checks.h"
@@ -131,6 +133,36 @@ uint32_t World::addDistanceConstraint(const DistanceConstraintDef& def) {
   m.reserveDistances(1);
   m.appendDistance(def);
   return uint32_t(m.distances.size() - 1);
+}
+
+uint32_t World::addDistanceConstraints(std::span<const uint32_t> pairs, std::span<const Real> restLengths,
+                                       const Strength& strength) {
+  Impl& m = *impl_;
+  const char* fn = "addDistanceConstraints";
+  if (pairs.size() % 2 != 0) check::fail(fn, "pairs", "length must be even (two particles per constraint)", pairs.size());
+  const size_t n = pairs.size() / 2;
+  if (!restLengths.empty() && restLengths.size() != n) {
+    check::fail(fn, "restLengths", ("length must equal the pair count " + std::to_string(n)).c_str(), restLengths.size());
+  }
+  checkStrength(fn, strength);
+  const uint32_t count = m.count();
+  auto element = [](const char* array, size_t k) { return std::string(array) + "[" + std::to_string(k) + "]"; };
+  for (size_t k = 0; k < n; ++k) {  // names are formatted only for a bad value: a string per element was slow
+    const uint32_t i = pairs[2 * k], j = pairs[2 * k + 1];
+    if (i >= count) check::index(fn, element("pairs", 2 * k), i, count);
+    if (j >= count) check::index(fn, element("pairs", 2 * k + 1), j, count);
+    if (i == j) check::fail(fn, element("pairs", 2 * k + 1), "must differ from the particle before it", j);
+    if (!restLengths.empty() && !(std::isfinite(restLengths[k]) && restLengths[k] >= 0)) {
+      check::atLeast(fn, element("restLengths", k), restLengths[k], 0);
+    }
+  }
+  m.reserveDistances(n);
+  const uint32_t first = uint32_t(m.distances.size());
+  for (size_t k = 0; k < n; ++k) {
+    const Real rest = restLengths.empty() ? Real(-1) : restLengths[k];
+    m.appendDistance({pairs[2 * k], pairs[2 * k + 1], rest, rest, strength});
+  }
+  return first;
 }
 
 uint32_t World::addDihedralConstraint(const DihedralConstraintDef& def) {

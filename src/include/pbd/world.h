@@ -78,6 +78,12 @@ class World {
   // --- Constraints -----------------------------------------------------------------------------------------
   /// Returns the distance constraint's index (distance constraints are numbered 0, 1, ... in order of addition).
   uint32_t addDistanceConstraint(const DistanceConstraintDef& def);
+  /// Adds a bilateral distance constraint between particles pairs[2k] and pairs[2k + 1] for each k, in that order, at
+  /// restLengths[k] (m, finite, >= 0) or, with restLengths empty, at the particles' current distance, all with
+  /// `strength`. Everything is checked first (an InvalidArgument names the element, e.g. "pairs[7]"), so a bad call
+  /// adds none. Returns the first one's index; the others follow it. O(pairs): one call for a whole mesh's edges.
+  uint32_t addDistanceConstraints(std::span<const uint32_t> pairs, std::span<const Real> restLengths,
+                                  const Strength& strength);
   /// Sets the strength of `count` distance constraints starting at `first`.
   void setDistanceStrength(uint32_t first, uint32_t count, const Strength& strength);
   /// Sets the strength of `count` constraints of `kind` starting at `first` (numbered per kind, see ConstraintKind):

@@ -16,6 +16,7 @@ const fixture = () => hangingClothWorld(pbd);
 const calls = {
   addParticles: { required: [[0, 2, 0, 0.1, 2, 0]], defaults: [[1, 1]] },
   addDistanceConstraint: { required: [4, 10], defaults: [{ compliance: 0, stiffness: 1 }] },
+  addDistanceConstraints: { required: [[4, 10, 5, 11]], defaults: [{ compliance: 0, stiffness: 1 }] },
   addDihedralConstraint: { required: [0, 5, 1, 4], defaults: [{}] },
   addAttachment: { required: [15, 0.3, 0.8, 0.3], defaults: [{ compliance: 0, stiffness: 1 }] },
 };
