@@ -108,6 +108,7 @@ FreeBodyDrift freeCubeDrift(int substeps, Real spin) {
 // 2 s, and its centre of mass left its line by 5e-2 m, before the guard gave back what round-off takes. The positions
 // still round (the centre of mass lags by what a substep's round-off took, a random walk).
 TEST(Momentum, AFreeBodyKeepsItsMomentaAtEverySubstepCount) {
+  PBD_LONG_SCENE();  // 86 s under the sanitizers, the longest test of npm test's sanitized suite
   for (int substeps : {1, 10, 40, 64}) {
     for (Real spin : {0.3f, 8.0f}) {  // the physics report has 1.3 rad/s
       const FreeBodyDrift d = freeCubeDrift(substeps, spin);

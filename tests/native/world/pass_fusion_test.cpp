@@ -17,6 +17,7 @@
 #include "scenes/mixed_scene.h"
 #include "scenes/scenes.h"
 #include "scenes/tet_cube.h"
+#include "native/long_scene.h"
 #include "native/world_internals.h"
 
 using namespace pbd;
@@ -96,6 +97,7 @@ uint64_t run(const Scene& scene, bool fused, TaskSystem* tasks) {
 }  // namespace
 
 TEST(PassFusion, TheFusedAndTheUnfusedStepGiveTheSameBitsOnEveryScene) {
+  PBD_LONG_SCENE();  // 12 s under the sanitizers
   ThreadPool pool(1);  // a pool of two: the calling thread and one worker
   for (const Scene& scene : scenesToCompare()) {
     for (TaskSystem* tasks : {static_cast<TaskSystem*>(nullptr), static_cast<TaskSystem*>(&pool)}) {
