@@ -49,6 +49,15 @@ struct ParticleMap {
     for (size_t k = 0; k < count; ++k) p[k] = (*this)(p[k]);
     return true;
   }
+  /// remap over the named index fields of one element (a distance's i and j, a dihedral's four, a tether's two).
+  template <class... Ids>
+  bool remapFields(Ids&... ids) const {
+    uint32_t p[] = {ids...};
+    if (!remap(p, sizeof...(ids))) return false;
+    size_t k = 0;
+    ((ids = p[k++]), ...);
+    return true;
+  }
 };
 
 /// Element arrays whose particles are a fixed array `p` (tets, strain triangles): kept and remapped, or dropped.
@@ -144,28 +153,15 @@ BodyRemoval removeBody(M& s, Scratch& scratch, uint32_t body) {
   // Distances and their colours (parallel): a subset of a colouring is a colouring.
   std::vector<uint8_t> keptDistance(s.distances.size(), 0);
   keepIf(s.distances, [&](auto& c, size_t k) {
-    uint32_t ij[2] = {c.i, c.j};
-    if (!map.remap(ij, 2)) return false;
-    c.i = ij[0], c.j = ij[1];
-    keptDistance[k] = 1;
-    return true;
+    keptDistance[k] = map.remapFields(c.i, c.j);
+    return keptDistance[k] != 0;
   }, &removed.distanceRuns);
   keepIf(s.distanceColour, [&](auto&, size_t k) { return keptDistance[k] != 0; });
-  keepIf(s.dihedrals, [&](auto& d, size_t) {
-    uint32_t p[4] = {d.p0, d.p1, d.p2, d.p3};
-    if (!map.remap(p, 4)) return false;
-    d.p0 = p[0], d.p1 = p[1], d.p2 = p[2], d.p3 = p[3];
-    return true;
-  }, &removed.dihedralRuns);
+  keepIf(s.dihedrals, [&](auto& d, size_t) { return map.remapFields(d.p0, d.p1, d.p2, d.p3); }, &removed.dihedralRuns);
   removeElements(s.volumes, map, &removed.volumeRuns);
   removeElements(s.neoHookeans, map);
   removeElements(s.triangleStrains, map);
-  keepIf(s.tethers, [&](auto& t, size_t) {
-    uint32_t pa[2] = {t.particle, t.anchor};
-    if (!map.remap(pa, 2)) return false;
-    t.particle = pa[0], t.anchor = pa[1];
-    return true;
-  });
+  keepIf(s.tethers, [&](auto& t, size_t) { return map.remapFields(t.particle, t.anchor); });
   removeSurfaces(s, map);
   removeClusters(s, map);
   removeAttachments(s, map, uint32_t(s.w.size()));

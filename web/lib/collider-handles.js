@@ -20,7 +20,7 @@ function table(world) {
 function indexOf(world, fn, handle) {
   if (typeof handle !== 'number') return handle;
   const { ids } = table(world);
-  const index = ids.indexOf(handle);
+  const index = ids[handle] === handle ? handle : ids.indexOf(handle);   // equal until a removal: no search
   if (index < 0) {
     throw new InvalidArgumentError(`${fn}: collider is out of range: ${describe(handle)} names no collider of this ` +
       `world (${ids.length > 0 ? `its handles: ${ids.join(', ')}` : 'it has none'})`);
