@@ -4,6 +4,7 @@
 // Usage: node bench/setup-cost.mjs [--sizes=32,64,128,256] [--lib=web/lib] [--runs=3]   (median of the runs, ms)
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
+import { clothDef } from './scenes.mjs';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => /^--(\w+)=(.*)$/.exec(a)?.slice(1) ?? [a, '']));
 const sizes = (args.sizes ?? '32,64,128,256').split(',').map(Number);
@@ -12,25 +13,13 @@ const { createPbd } = await import(pathToFileURL(resolve(args.lib ?? 'web/lib', 
 const pbd = await createPbd({ variant: 'single' });
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
-/** The cloth's stretch and shear edges as index pairs: along rows, along columns, both diagonals of every cell. */
-function clothPairs(n) {
-  const id = (r, c) => r * n + c, pairs = [];
-  for (let r = 0; r < n; r++) {
-    for (let c = 0; c < n; c++) {
-      if (c + 1 < n) pairs.push(id(r, c), id(r, c + 1));
-      if (r + 1 < n) pairs.push(id(r, c), id(r + 1, c));
-      if (c + 1 < n && r + 1 < n) pairs.push(id(r, c), id(r + 1, c + 1), id(r, c + 1), id(r + 1, c));
-    }
-  }
-  return Uint32Array.from(pairs);
-}
-
 function once(n) {
+  const { positions: xyz, stretch, shear } = clothDef(n);   // the benchmarks' hanging cloth, its pins left free
+  const pairs = Uint32Array.from([...stretch, ...shear].flat());
   const world = new pbd.World();
   const t0 = performance.now();
-  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) world.addParticle(c / (n - 1), 1, r / (n - 1), 1);
+  for (let i = 0; i < n * n; i++) world.addParticle(xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2], 1);
   const t1 = performance.now();
-  const pairs = clothPairs(n);
   for (let k = 0; k < pairs.length; k += 2) world.addDistanceConstraint(pairs[k], pairs[k + 1]);
   const t2 = performance.now();
   world.step(1 / 60);
@@ -38,8 +27,6 @@ function once(n) {
   const constraints = world.distanceConstraintCount();
   world.delete();
   const bulk = new pbd.World();
-  const xyz = new Float32Array(3 * n * n);
-  for (let k = 0; k < n * n; k++) xyz.set([(k % n) / (n - 1), 1, Math.floor(k / n) / (n - 1)], 3 * k);
   bulk.addParticles(xyz);
   const t4 = performance.now();
   bulk.addDistanceConstraints(pairs);
