@@ -29,7 +29,7 @@ struct MeshContactPlane {
   Point3d normal;  ///< n, unit, pointing to where the particle belongs.
 };
 
-/// The mesh of a TriangleMesh collider (World::Impl::meshShapes[Collider::mesh]).
+/// The mesh of a TriangleMesh collider (CollisionState::meshShapes[Collider::mesh]).
 struct MeshShape {
   mesh::SurfaceBvh surface;     ///< Local-frame triangles: BVH, closest points, segment hits, winding number.
   bool closed = false;          ///< Every edge on exactly 2 triangles, once each way: the inside is defined.

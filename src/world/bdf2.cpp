@@ -13,14 +13,15 @@ void World::Impl::predictBdf2(Real h) {
     for (size_t i = begin; i < end; ++i) {
       for (int a = 0; a < 3; ++a) {
         const size_t k = 3 * i + a;
-        const Real accel = w[i] == 0 ? Real(0) : g[a] + w[i] * force[k];
-        const Real predicted = x[k] + (x[k] - xPrev[k]) / 3 + Real(8) / 9 * h * v[k] - Real(2) / 9 * h * vPrev[k] +
+        const Real accel = particles.w[i] == 0 ? Real(0) : g[a] + particles.w[i] * particles.force[k];
+        const Real predicted = particles.x[k] + (particles.x[k] - particles.xPrev[k]) / 3 +
+                               Real(8) / 9 * h * particles.v[k] - Real(2) / 9 * h * particles.vPrev[k] +
                                Real(4) / 9 * h * h * accel;
-        inertial[k] = w[i] == 0 ? x[k] + h * v[k] : predicted;
-        p[k] = inertial[k];
+        particles.inertial[k] = particles.w[i] == 0 ? particles.x[k] + h * particles.v[k] : predicted;
+        particles.p[k] = particles.inertial[k];
       }
     }
-    if (boxes) boundParticles(p.data(), begin, end, boxes);
+    if (boxes) boundParticles(particles.p.data(), begin, end, boxes);
   };
   forEachParticleRangeWithBoxes(scansParticles(), body);
 }
@@ -36,14 +37,15 @@ void World::Impl::commitBdf2(Real h) {
     for (size_t i = begin; i < end; ++i) {
       for (int a = 0; a < 3; ++a) {
         const size_t k = 3 * i + a;
-        const Real accel = w[i] == 0 ? Real(0) : g[a] + w[i] * force[k];
-        const Real vNew = w[i] == 0 ? (p[k] - x[k]) * invH
-                                    : v[k] + (v[k] - vPrev[k]) / 3 + Real(2) / 3 * h * accel +
-                                          Real(1.5) * (p[k] - inertial[k]) * invH;
-        xPrev[k] = x[k];
-        vPrev[k] = v[k];
-        v[k] = vNew;
-        x[k] = p[k];
+        const Real accel = particles.w[i] == 0 ? Real(0) : g[a] + particles.w[i] * particles.force[k];
+        const Real vNew = particles.w[i] == 0
+                              ? (particles.p[k] - particles.x[k]) * invH
+                              : particles.v[k] + (particles.v[k] - particles.vPrev[k]) / 3 + Real(2) / 3 * h * accel +
+                                    Real(1.5) * (particles.p[k] - particles.inertial[k]) * invH;
+        particles.xPrev[k] = particles.x[k];
+        particles.vPrev[k] = particles.v[k];
+        particles.v[k] = vNew;
+        particles.x[k] = particles.p[k];
       }
     }
   };

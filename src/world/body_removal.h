@@ -71,19 +71,19 @@ void removeElements(std::vector<T>& v, const ParticleMap& map, std::vector<uint3
 template <class M>
 void removeSurfaces(M& s, const ParticleMap& map) {
   std::vector<uint32_t> vertices, triangles;
-  keepIf(s.surfaceVolumes, [&](auto& g, size_t) {
-    std::vector<uint32_t> slice(s.surfaceVertices.begin() + g.firstVertex,
-                                s.surfaceVertices.begin() + g.firstVertex + g.vertexCount);
+  keepIf(s.constraints.surfaceVolumes, [&](auto& g, size_t) {
+    std::vector<uint32_t> slice(s.constraints.surfaceVertices.begin() + g.firstVertex,
+                                s.constraints.surfaceVertices.begin() + g.firstVertex + g.vertexCount);
     if (!map.remap(slice.data(), slice.size())) return false;
-    const auto corners = s.surfaceTriangles.begin() + 3 * ptrdiff_t(g.firstTriangle);
+    const auto corners = s.constraints.surfaceTriangles.begin() + 3 * ptrdiff_t(g.firstTriangle);
     g.firstVertex = uint32_t(vertices.size());
     g.firstTriangle = uint32_t(triangles.size() / 3);
     vertices.insert(vertices.end(), slice.begin(), slice.end());
     triangles.insert(triangles.end(), corners, corners + 3 * ptrdiff_t(g.triangleCount));
     return true;
   });
-  s.surfaceVertices = std::move(vertices);
-  s.surfaceTriangles = std::move(triangles);
+  s.constraints.surfaceVertices = std::move(vertices);
+  s.constraints.surfaceTriangles = std::move(triangles);
 }
 
 /// Shape matching clusters: one with a removed member goes with its slices of the three member arrays.
@@ -92,79 +92,89 @@ void removeClusters(M& s, const ParticleMap& map) {
   std::vector<uint32_t> members;
   std::vector<Vec3> offsets;
   std::vector<Real> masses;
-  keepIf(s.shapeMatchings, [&](auto& c, size_t) {
+  keepIf(s.constraints.shapeMatchings, [&](auto& c, size_t) {
     const ptrdiff_t f = c.firstMember, n = c.memberCount;
-    std::vector<uint32_t> slice(s.shapeMatchingMembers.begin() + f, s.shapeMatchingMembers.begin() + f + n);
+    std::vector<uint32_t> slice(s.constraints.shapeMatchingMembers.begin() + f,
+                                s.constraints.shapeMatchingMembers.begin() + f + n);
     if (!map.remap(slice.data(), slice.size())) return false;
     c.firstMember = uint32_t(members.size());
     members.insert(members.end(), slice.begin(), slice.end());
-    offsets.insert(offsets.end(), s.shapeMatchingRestOffsets.begin() + f, s.shapeMatchingRestOffsets.begin() + f + n);
-    masses.insert(masses.end(), s.shapeMatchingMasses.begin() + f, s.shapeMatchingMasses.begin() + f + n);
+    offsets.insert(offsets.end(), s.constraints.shapeMatchingRestOffsets.begin() + f,
+                   s.constraints.shapeMatchingRestOffsets.begin() + f + n);
+    masses.insert(masses.end(), s.constraints.shapeMatchingMasses.begin() + f,
+                  s.constraints.shapeMatchingMasses.begin() + f + n);
     return true;
   });
-  s.shapeMatchingMembers = std::move(members);
-  s.shapeMatchingRestOffsets = std::move(offsets);
-  s.shapeMatchingMasses = std::move(masses);
+  s.constraints.shapeMatchingMembers = std::move(members);
+  s.constraints.shapeMatchingRestOffsets = std::move(offsets);
+  s.constraints.shapeMatchingMasses = std::move(masses);
 }
 
 /// Attachments keep their handles: one on a removed particle becomes a free slot (its handle is handed out again),
 /// the others follow their particle. With no particle left, no slot can name one: all go.
 template <class M>
 void removeAttachments(M& s, const ParticleMap& map, uint32_t particlesLeft) {
-  for (size_t k = 0; k < s.attachments.size(); ++k) {
-    auto& a = s.attachments[k];
+  for (size_t k = 0; k < s.constraints.attachments.size(); ++k) {
+    auto& a = s.constraints.attachments[k];
     if (!map.gone(a.particle)) {
       a.particle = map(a.particle);
       continue;
     }
     a.particle = 0;
-    if (a.active) a.active = false, s.freeAttachments.push_back(uint32_t(k));
+    if (a.active) a.active = false, s.constraints.freeAttachments.push_back(uint32_t(k));
   }
-  if (particlesLeft == 0) s.attachments.clear(), s.freeAttachments.clear();
+  if (particlesLeft == 0) s.constraints.attachments.clear(), s.constraints.freeAttachments.clear();
 }
 
 /// Removes body `body` from the staged world `s` (World::Impl) and the loader's scratch (snapshot.cpp's
 /// LoaderScratch); returns what went.
 template <class M, class Scratch>
 BodyRemoval removeBody(M& s, Scratch& scratch, uint32_t body) {
-  const ParticleMap map{s.bodies[body].begin, s.bodies[body].end};
+  const ParticleMap map{s.particles.bodies[body].begin, s.particles.bodies[body].end};
   const uint32_t count = map.end - map.begin;
   BodyRemoval removed;
   removed.body = body;
   removed.firstParticle = map.begin;
   removed.particleCount = count;
-  for (std::vector<Real>* a : {&s.x, &s.v, &s.force, &s.restX, &s.xPrev, &s.vPrev}) {
+  for (std::vector<Real>* a : {&s.particles.x, &s.particles.v, &s.particles.force, &s.particles.restX,
+                               &s.particles.xPrev, &s.particles.vPrev}) {
     eraseRange(*a, 3 * size_t(map.begin), 3 * size_t(map.end));
   }
-  eraseRange(s.w, map.begin, map.end);
+  eraseRange(s.particles.w, map.begin, map.end);
   for (auto& mesh : scratch.meshes) eraseRange(mesh.inside, map.begin, map.end);
 
-  s.bodies.erase(s.bodies.begin() + body);
-  for (size_t b = body; b < s.bodies.size(); ++b) s.bodies[b].begin -= count, s.bodies[b].end -= count;
-  eraseRange(s.bodyMaterials, body, body + 1);
+  s.particles.bodies.erase(s.particles.bodies.begin() + body);
+  for (size_t b = body; b < s.particles.bodies.size(); ++b)
+    s.particles.bodies[b].begin -= count, s.particles.bodies[b].end -= count;
+  eraseRange(s.particles.bodyMaterials, body, body + 1);
   eraseRange(scratch.bodyStaticFriction, body, body + 1);
   eraseRange(scratch.bodyThickness, body, body + 1);
-  keepIf(s.selfSurfaces, [&](auto& surface, size_t) {
+  keepIf(s.selfCollision.selfSurfaces, [&](auto& surface, size_t) {
     if (surface.body == body) return false;
     if (surface.body > body) --surface.body;
     return true;
   });
 
   // Distances and their colours (parallel): a subset of a colouring is a colouring.
-  std::vector<uint8_t> keptDistance(s.distances.size(), 0);
-  keepIf(s.distances, [&](auto& c, size_t k) {
-    keptDistance[k] = map.remapFields(c.i, c.j);
-    return keptDistance[k] != 0;
-  }, &removed.distanceRuns);
-  keepIf(s.distanceColour, [&](auto&, size_t k) { return keptDistance[k] != 0; });
-  keepIf(s.dihedrals, [&](auto& d, size_t) { return map.remapFields(d.p0, d.p1, d.p2, d.p3); }, &removed.dihedralRuns);
-  removeElements(s.volumes, map, &removed.volumeRuns);
-  removeElements(s.neoHookeans, map);
-  removeElements(s.triangleStrains, map);
-  keepIf(s.tethers, [&](auto& t, size_t) { return map.remapFields(t.particle, t.anchor); });
+  std::vector<uint8_t> keptDistance(s.constraints.distances.size(), 0);
+  keepIf(
+      s.constraints.distances,
+      [&](auto& c, size_t k) {
+        keptDistance[k] = map.remapFields(c.i, c.j);
+        return keptDistance[k] != 0;
+      },
+      &removed.distanceRuns);
+  keepIf(s.constraints.distanceColour, [&](auto&, size_t k) { return keptDistance[k] != 0; });
+  keepIf(
+      s.constraints.dihedrals, [&](auto& d, size_t) { return map.remapFields(d.p0, d.p1, d.p2, d.p3); },
+      &removed.dihedralRuns);
+  removeElements(s.constraints.volumes, map, &removed.volumeRuns);
+  removeElements(s.constraints.neoHookeans, map);
+  removeElements(s.constraints.triangleStrains, map);
+  keepIf(s.constraints.tethers, [&](auto& t, size_t) { return map.remapFields(t.particle, t.anchor); });
   removeSurfaces(s, map);
   removeClusters(s, map);
-  removeAttachments(s, map, uint32_t(s.w.size()));
+  removeAttachments(s, map, uint32_t(s.particles.w.size()));
   return removed;
 }
 

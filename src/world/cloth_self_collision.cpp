@@ -123,13 +123,13 @@ void checkSelfCollisionThickness(const char* fn, const std::string& arg, const C
 }
 
 SelfCollidingSurface* World::Impl::selfSurfaceOf(uint32_t body) {
-  const auto it = std::lower_bound(selfSurfaces.begin(), selfSurfaces.end(), body,
+  const auto it = std::lower_bound(selfCollision.selfSurfaces.begin(), selfCollision.selfSurfaces.end(), body,
                                    [](const SelfCollidingSurface& s, uint32_t b) { return s.body < b; });
-  return it != selfSurfaces.end() && it->body == body ? &*it : nullptr;
+  return it != selfCollision.selfSurfaces.end() && it->body == body ? &*it : nullptr;
 }
 
 void World::Impl::reserveSelfSurface(const SelfCollidingSurface& surface) {
-  selfSurfaces.reserve(selfSurfaces.size() + 1);
+  selfCollision.selfSurfaces.reserve(selfCollision.selfSurfaces.size() + 1);
   reserveSelfContacts(surface);
 }
 
@@ -138,18 +138,21 @@ void World::Impl::reserveSelfSurface(const SelfCollidingSurface& surface) {
 void World::Impl::reserveSelfContacts(const SelfCollidingSurface& surface) {
   if (!surface.settings.enabled) return;
   const size_t elements = surface.bvh.vertices().size() + surface.edges.size() / 2;
-  selfContacts.reserve(selfContacts.capacity() + kSelfContactsPerElement * elements);
-  selfCandidates.reserve(kSelfCandidateBlock);
-  selfCandidateContacts.resize(kSelfCandidateBlock);
-  selfCandidateHit.resize(kSelfCandidateBlock);
+  selfCollision.selfContacts.reserve(selfCollision.selfContacts.capacity() + kSelfContactsPerElement * elements);
+  selfCollision.selfCandidates.reserve(kSelfCandidateBlock);
+  selfCollision.selfCandidateContacts.resize(kSelfCandidateBlock);
+  selfCollision.selfCandidateHit.resize(kSelfCandidateBlock);
 }
 
-void World::Impl::appendSelfSurface(SelfCollidingSurface&& surface) { selfSurfaces.push_back(std::move(surface)); }
+void World::Impl::appendSelfSurface(SelfCollidingSurface&& surface) {
+  selfCollision.selfSurfaces.push_back(std::move(surface));
+}
 
 BodyRange World::Impl::appendSurfaceBody(const char* fn, const BodyBlueprint& b, const ContactMaterial& contact,
                                          const ContinuousSelfCollision& self) {
   check::continuousSelfCollision(fn, "continuousSelfCollision", self);
-  SelfCollidingSurface surface = makeSelfCollidingSurface(fn, uint32_t(bodies.size()), b.positions, b.triangles, self);
+  SelfCollidingSurface surface =
+      makeSelfCollidingSurface(fn, uint32_t(particles.bodies.size()), b.positions, b.triangles, self);
   checkSelfCollisionThickness(fn, "continuousSelfCollision", self, surface.triangles, b.positions);
   reserveSelfSurface(surface);
   const BodyRange range = appendBody(fn, b, contact);
@@ -230,7 +233,7 @@ void markNodesWithFrozenParticles(SelfCollidingSurface& s, uint8_t round) {
 }  // namespace
 
 void World::Impl::forgetSelfCandidateLists() {
-  for (SelfCollidingSurface& s : selfSurfaces) forgetCandidateList(s);
+  for (SelfCollidingSurface& s : selfCollision.selfSurfaces) forgetCandidateList(s);
 }
 
 // Broad phase: each vertex's path over the substep is boxed and grown by half the thickness, so any two elements
@@ -244,24 +247,28 @@ void World::Impl::forgetSelfCandidateLists() {
 // anew) or when a list cannot be made (a vertex moves further than the reach within the substep, or the list does
 // not fit): then the substep walks as described, without a list.
 void World::Impl::findContinuousSelfContacts() {
-  selfContacts.clear();
-  for (SelfCollidingSurface& s : selfSurfaces) {
+  selfCollision.selfContacts.clear();
+  for (SelfCollidingSurface& s : selfCollision.selfSurfaces) {
     if (!s.settings.enabled) continue;
-    const uint32_t first = bodies[s.body].begin;
+    const uint32_t first = particles.bodies[s.body].begin;
     const Real pad = halfPad(s.settings.thickness);
     auto gather = [&](uint32_t a, uint32_t b, uint32_t c, uint32_t d, bool pointTriangle) {
-      if (w[first + a] == 0 && w[first + b] == 0 && w[first + c] == 0 && w[first + d] == 0) return;
-      if (selfCandidates.size() == selfCandidates.capacity()) testSelfCandidates();
-      selfCandidates.push_back({{first + a, first + b, first + c, first + d}, s.settings.thickness, pointTriangle});
+      if (particles.w[first + a] == 0 && particles.w[first + b] == 0 && particles.w[first + c] == 0 &&
+          particles.w[first + d] == 0)
+        return;
+      if (selfCollision.selfCandidates.size() == selfCollision.selfCandidates.capacity()) testSelfCandidates();
+      selfCollision.selfCandidates.push_back(
+          {{first + a, first + b, first + c, first + d}, s.settings.thickness, pointTriangle});
     };
-    bool listed = listHolds(s, x, p, first);
-    if (!listed && makeCandidateList(s, x, p, first, pad, *tasks)) listed = true, ++report.selfCandidateLists;
+    bool listed = listHolds(s, particles.x, particles.p, first);
+    if (!listed && makeCandidateList(s, particles.x, particles.p, first, pad, *tasks))
+      listed = true, ++diagnostics.report.selfCandidateLists;
     if (listed) {
-      sweepVertices(s, x, p, first, pad);
+      sweepVertices(s, particles.x, particles.p, first, pad);
       forEachListedCandidate(s, gather);
     } else {
-      ++report.selfTreeWalks;
-      sweepSurface(s, x, p, first, pad, *tasks);
+      ++diagnostics.report.selfTreeWalks;
+      sweepSurface(s, particles.x, particles.p, first, pad, *tasks);
       forEachSelfCandidate(s, *tasks, gather, [&](int32_t a, int32_t b) { return foldFree(s, a, b); });
     }
     testSelfCandidates();
@@ -276,40 +283,42 @@ void World::Impl::testGatheredSelfCandidates(Test test) {
     for (size_t k = begin; k < end; ++k) {
       Point3d start[4], finish[4];
       for (int j = 0; j < 4; ++j) {
-        start[j] = particleAt(x, selfCandidates[k].particle[j]).cast<double>();
-        finish[j] = particleAt(p, selfCandidates[k].particle[j]).cast<double>();
+        start[j] = particleAt(particles.x, selfCollision.selfCandidates[k].particle[j]).cast<double>();
+        finish[j] = particleAt(particles.p, selfCollision.selfCandidates[k].particle[j]).cast<double>();
       }
       test(k, start, finish);
     }
   };
-  tasks->parallelFor(selfCandidates.size(), kSelfCandidatesPerTask, range);
+  tasks->parallelFor(selfCollision.selfCandidates.size(), kSelfCandidatesPerTask, range);
 }
 
 // Narrow phase of one batch: every candidate is tested on its own (in parallel ranges when there are threads), then
 // the contacts are appended in candidate order, so the result does not depend on the thread count. When the room
 // reserved for contacts is full the rest are counted in the step report and dropped.
 void World::Impl::testSelfCandidates() {
-  clock.lap(timings.broadPhaseMs);
+  diagnostics.clock.lap(diagnostics.timings.broadPhaseMs);
   testGatheredSelfCandidates([&](size_t k, const Point3d* start, const Point3d* finish) {
-    const SelfContactCandidate& c = selfCandidates[k];
+    const SelfContactCandidate& c = selfCollision.selfCandidates[k];
     const std::optional<ContinuousContact> hit = c.pointTriangle ? pointTriangleContact(start, finish, c.thickness)
                                                                       : edgeEdgeContact(start, finish, c.thickness);
-    selfCandidateHit[k] = hit.has_value();
+    selfCollision.selfCandidateHit[k] = hit.has_value();
     if (!hit) return;
-    SelfContact& contact = selfCandidateContacts[k];
+    SelfContact& contact = selfCollision.selfCandidateContacts[k];
     contact = SelfContact{{c.particle[0], c.particle[1], c.particle[2], c.particle[3]}, {}, hit->normal.cast<Real>(),
                           c.thickness};
     for (int j = 0; j < 4; ++j) contact.weight[j] = Real(hit->weight[j]);
   });
-  report.selfCandidates += uint32_t(selfCandidates.size());
-  for (size_t k = 0; k < selfCandidates.size(); ++k) {
-    if (!selfCandidateHit[k]) continue;
-    ++report.selfContactsFound;
-    if (selfContacts.size() < selfContacts.capacity()) selfContacts.push_back(selfCandidateContacts[k]);
-    else ++report.droppedSelfContacts;
+  diagnostics.report.selfCandidates += uint32_t(selfCollision.selfCandidates.size());
+  for (size_t k = 0; k < selfCollision.selfCandidates.size(); ++k) {
+    if (!selfCollision.selfCandidateHit[k]) continue;
+    ++diagnostics.report.selfContactsFound;
+    if (selfCollision.selfContacts.size() < selfCollision.selfContacts.capacity())
+      selfCollision.selfContacts.push_back(selfCollision.selfCandidateContacts[k]);
+    else
+      ++diagnostics.report.droppedSelfContacts;
   }
-  selfCandidates.clear();
-  clock.lap(timings.narrowPhaseMs);
+  selfCollision.selfCandidates.clear();
+  diagnostics.clock.lap(diagnostics.timings.narrowPhaseMs);
 }
 
 // The failsafe after the solve (Bridson et al. 2002 end theirs with rigid impact zones; this freezes instead). The
@@ -323,67 +332,70 @@ void World::Impl::testSelfCandidates() {
 // before. Pairs that cannot move (every particle pinned or frozen) are left alone, so a pair that started too close
 // is not held there forever.
 void World::Impl::freezeFailedSelfContacts() {
-  selfFrozeThisSubstep = false;
-  for (SelfCollidingSurface& s : selfSurfaces) {
+  selfCollision.selfFrozeThisSubstep = false;
+  for (SelfCollidingSurface& s : selfCollision.selfSurfaces) {
     if (!s.settings.enabled) continue;
-    const ParticleRange body = bodies[s.body];
+    const ParticleRange body = particles.bodies[s.body];
     const double separation = kFailsafeFraction * double(s.settings.thickness);
-    auto moving = [&](uint32_t i) { return w[i] != 0 && particleAt(p, i) != particleAt(x, i); };
+    auto moving = [&](uint32_t i) {
+      return particles.w[i] != 0 && particleAt(particles.p, i) != particleAt(particles.x, i);
+    };
     // Puts particle i back where the substep began; stamp: 1 + the round (kFailsafeRounds + 1: the whole body).
     auto freeze = [&](uint32_t i, int stamp) {
-      std::copy_n(&x[3 * size_t(i)], 3, &p[3 * size_t(i)]);
+      std::copy_n(&particles.x[3 * size_t(i)], 3, &particles.p[3 * size_t(i)]);
       s.frozenInRound[i - body.begin] = uint8_t(stamp);
-      ++report.selfFrozenParticles;
-      selfFrozeThisSubstep = true;
+      ++diagnostics.report.selfFrozenParticles;
+      selfCollision.selfFrozeThisSubstep = true;
     };
     std::fill(s.frozenInRound.begin(), s.frozenInRound.end(), uint8_t(0));
     // The step's candidate list, while the paths stay within its reach: the solve's, then each round's (a frozen
     // particle's p = x moves the mean displacement of p, which the reach is counted from). Otherwise the tree, fitted
     // to the paths in the first round that walks.
-    bool listed = listHolds(s, x, p, body.begin), fitted = false;
+    bool listed = listHolds(s, particles.x, particles.p, body.begin), fitted = false;
     bool settled = false;
     for (int round = 0; round < kFailsafeRounds && !settled; ++round) {
       uint32_t frozen = 0;
       auto freezeFailed = [&] {
-        clock.lap(timings.broadPhaseMs);
+        diagnostics.clock.lap(diagnostics.timings.broadPhaseMs);
         testGatheredSelfCandidates([&](size_t k, const Point3d* start, const Point3d* finish) {
-          selfCandidateHit[k] = failsafeViolation(start, finish, selfCandidates[k].pointTriangle, separation);
+          selfCollision.selfCandidateHit[k] =
+              failsafeViolation(start, finish, selfCollision.selfCandidates[k].pointTriangle, separation);
         });
-        for (size_t k = 0; k < selfCandidates.size(); ++k) {  // in order: the same for any thread count
-          if (!selfCandidateHit[k]) continue;
-          for (uint32_t i : selfCandidates[k].particle) {
+        for (size_t k = 0; k < selfCollision.selfCandidates.size(); ++k) {  // in order: the same for any thread count
+          if (!selfCollision.selfCandidateHit[k]) continue;
+          for (uint32_t i : selfCollision.selfCandidates[k].particle) {
             if (!moving(i)) continue;
             freeze(i, round + 1);
             ++frozen;
           }
         }
-        selfCandidates.clear();
-        clock.lap(timings.narrowPhaseMs);
+        selfCollision.selfCandidates.clear();
+        diagnostics.clock.lap(diagnostics.timings.narrowPhaseMs);
       };
       // Round 0 takes every pair; a later one only pairs with a particle the round before froze.
       auto recent = [&](uint32_t local) { return round == 0 || s.frozenInRound[local] == round; };
-      if (round > 0 && listed) listed = listHolds(s, x, p, body.begin);
+      if (round > 0 && listed) listed = listHolds(s, particles.x, particles.p, body.begin);
       if (round == 0 && listed) {
-        sweepVertices(s, x, p, body.begin, halfPad(Real(separation)));
+        sweepVertices(s, particles.x, particles.p, body.begin, halfPad(Real(separation)));
       } else if (!listed && !fitted) {
-        sweepSurface(s, x, p, body.begin, halfPad(Real(separation)), *tasks);
+        sweepSurface(s, particles.x, particles.p, body.begin, halfPad(Real(separation)), *tasks);
         fitted = true;
         if (round > 0) markNodesWithFrozenParticles(s, uint8_t(round));
       } else if (!listed) {
-        fitNormalCones(s, x, p, body.begin, *tasks);  // the frozen triangles turned
+        fitNormalCones(s, particles.x, particles.p, body.begin, *tasks);  // the frozen triangles turned
         markNodesWithFrozenParticles(s, uint8_t(round));
       }
       auto visit = [&](uint32_t a, uint32_t b, uint32_t c, uint32_t d, bool pointTriangle) {
         if (!recent(a) && !recent(b) && !recent(c) && !recent(d)) return;
         const uint32_t q[4] = {body.begin + a, body.begin + b, body.begin + c, body.begin + d};
         if (!moving(q[0]) && !moving(q[1]) && !moving(q[2]) && !moving(q[3])) return;
-        if (selfCandidates.size() == selfCandidates.capacity()) freezeFailed();
-        selfCandidates.push_back({{q[0], q[1], q[2], q[3]}, Real(separation), pointTriangle});
+        if (selfCollision.selfCandidates.size() == selfCollision.selfCandidates.capacity()) freezeFailed();
+        selfCollision.selfCandidates.push_back({{q[0], q[1], q[2], q[3]}, Real(separation), pointTriangle});
       };
       if (listed) {
         forEachListedCandidate(s, visit);
       } else {
-        ++report.selfTreeWalks;
+        ++diagnostics.report.selfTreeWalks;
         forEachSelfCandidate(s, *tasks, visit, [&](int32_t na, int32_t nb) {
           return (round > 0 && !s.nodeFrozen[size_t(na)] && !s.nodeFrozen[size_t(nb)]) || foldFree(s, na, nb);
         });
@@ -395,40 +407,42 @@ void World::Impl::freezeFailedSelfContacts() {
     for (uint32_t i = body.begin; i < body.end; ++i) {
       if (moving(i)) freeze(i, kFailsafeRounds + 1);
     }
-    clock.lap(timings.narrowPhaseMs);
+    diagnostics.clock.lap(diagnostics.timings.narrowPhaseMs);
   }
 }
 
 // A frozen particle stays where the substep began, and stops: BDF2's velocity carries the history (it would be
 // about -(x - x_prev)/(2h), a bounce back), and Euler's commit, v += (p - inertial)/h, would keep a rounding.
 void World::Impl::stopFrozenParticles() {
-  if (!selfFrozeThisSubstep) return;
-  for (const SelfCollidingSurface& s : selfSurfaces) {
+  if (!selfCollision.selfFrozeThisSubstep) return;
+  for (const SelfCollidingSurface& s : selfCollision.selfSurfaces) {
     if (!s.settings.enabled) continue;
-    const uint32_t first = bodies[s.body].begin;
+    const uint32_t first = particles.bodies[s.body].begin;
     for (uint32_t i = 0; i < s.frozenInRound.size(); ++i) {
-      if (s.frozenInRound[i]) std::fill_n(&v[3 * size_t(first + i)], 3, Real(0));
+      if (s.frozenInRound[i]) std::fill_n(&particles.v[3 * size_t(first + i)], 3, Real(0));
     }
   }
 }
 
 void World::Impl::projectContinuousSelfContacts() {
-  Vec3* P = asVec3(p);
-  for (const SelfContact& c : selfContacts) {
+  Vec3* P = asVec3(particles.p);
+  for (const SelfContact& c : selfCollision.selfContacts) {
     Vec3* const xs[4] = {&P[c.particle[0]], &P[c.particle[1]], &P[c.particle[2]], &P[c.particle[3]]};
-    const Real ws[4] = {w[c.particle[0]], w[c.particle[1]], w[c.particle[2]], w[c.particle[3]]};
+    const Real ws[4] = {particles.w[c.particle[0]], particles.w[c.particle[1]], particles.w[c.particle[2]],
+                        particles.w[c.particle[3]]};
     projectSelfContact(xs, ws, c.weight, c.normal, c.thickness);
   }
 }
 
 void World::setContinuousSelfCollision(uint32_t body, const ContinuousSelfCollision& settings) {
   const char* fn = "setContinuousSelfCollision";
-  check::index(fn, "body", body, impl_->bodies.size());
+  check::index(fn, "body", body, impl_->particles.bodies.size());
   SelfCollidingSurface* s = impl_->selfSurfaceOf(body);
   if (!s) check::fail(fn, "body", "has no triangles (only cloth and triangle-mesh bodies self-collide)", body);
   check::continuousSelfCollision(fn, "", settings);
-  const ParticleRange range = impl_->bodies[body];
-  const std::span<const Real> rest(impl_->restX.data() + 3 * size_t(range.begin), 3 * size_t(range.end - range.begin));
+  const ParticleRange range = impl_->particles.bodies[body];
+  const std::span<const Real> rest(impl_->particles.restX.data() + 3 * size_t(range.begin),
+                                   3 * size_t(range.end - range.begin));
   checkSelfCollisionThickness(fn, "", settings, s->triangles, rest);
   if (settings.enabled && s->edges.empty()) {
     // Switched on for the first time: build the index and the contact room (may throw; nothing changed yet).
@@ -445,12 +459,12 @@ void World::setContinuousSelfCollision(uint32_t body, const ContinuousSelfCollis
 
 const ContinuousSelfCollision& World::continuousSelfCollision(uint32_t body) const {
   const char* fn = "continuousSelfCollision";
-  check::index(fn, "body", body, impl_->bodies.size());
+  check::index(fn, "body", body, impl_->particles.bodies.size());
   const SelfCollidingSurface* s = impl_->selfSurfaceOf(body);
   if (!s) check::fail(fn, "body", "has no triangles (only cloth and triangle-mesh bodies self-collide)", body);
   return s->settings;
 }
 
-uint32_t World::continuousSelfContactCount() const { return uint32_t(impl_->selfContacts.size()); }
+uint32_t World::continuousSelfContactCount() const { return uint32_t(impl_->selfCollision.selfContacts.size()); }
 
 }  // namespace pbd

@@ -11,55 +11,59 @@ namespace pbd {
 /// last, so the batched element kernels load whole vectors.
 template <class Batch, class One>
 void World::Impl::sweepOnPaddedPositions(const ElementOrder& order, size_t batchesPerTask, Batch&& batch, One&& one) {
-  Real* xyzw = paddedP.data();
+  Real* xyzw = solverData.paddedP.data();
   colouredSymmetricSweep(
       *tasks, order, batchesPerTask, batch, one, count(), kParticlesPerTask,
-      [&](size_t b, size_t e) { padPositions(p.data(), w.data(), b, e, xyzw); },
-      [&](size_t b, size_t e) { unpadPositions(xyzw, b, e, p.data()); });
+      [&](size_t b, size_t e) { padPositions(particles.p.data(), particles.w.data(), b, e, xyzw); },
+      [&](size_t b, size_t e) { unpadPositions(xyzw, b, e, particles.p.data()); });
 }
 
 /// Dihedral bending in a symmetric sweep in colour order: four at a time within a colour, on paddedP (p with the
 /// inverse mass as a fourth float, as the coloured distance pass uses it). A batch then loads and stores each
 /// particle as one vector instead of 16 gathers and 12 scatters of four values (docs/performance.md, "Tuned constants").
 void World::Impl::projectDihedrals(bool xpbd, Real invH2) {
-  Real* xyzw = paddedP.data();
+  Real* xyzw = solverData.paddedP.data();
   sweepOnPaddedPositions(
-      dihedralOrder, kDihedralBatchesPerTask,
+      solverData.dihedralOrder, kDihedralBatchesPerTask,
       [&](uint32_t b, uint32_t e) {
-        projectDihedralsBatched(dihedrals.data(), dihedralOrder.order().data(), b, e, dihedralLambda.data(), xyzw,
-                                xpbd, invH2);
+        projectDihedralsBatched(constraints.dihedrals.data(), solverData.dihedralOrder.order().data(), b, e,
+                                constraints.dihedralLambda.data(), xyzw, xpbd, invH2);
       },
-      [&](uint32_t k) { projectDihedralPadded(dihedrals[k], xyzw, xpbd, invH2, dihedralLambda[k]); });
+      [&](uint32_t k) {
+        projectDihedralPadded(constraints.dihedrals[k], xyzw, xpbd, invH2, constraints.dihedralLambda[k]);
+      });
 }
 
 /// Tet volumes in a symmetric sweep in colour order (symmetric_sweep.h): four at a time within a colour, on paddedP
 /// as the dihedrals are.
 void World::Impl::projectVolumes(bool xpbd, Real invH2) {
-  Real* xyzw = paddedP.data();
+  Real* xyzw = solverData.paddedP.data();
   sweepOnPaddedPositions(
-      volumeOrder, kElementBatchesPerTask,
+      solverData.volumeOrder, kElementBatchesPerTask,
       [&](uint32_t b, uint32_t e) {
-        projectTetVolumesBatched(volumes.data(), volumeOrder.order().data(), b, e, volumeLambda.data(), xyzw, xpbd,
-                                 invH2);
+        projectTetVolumesBatched(constraints.volumes.data(), solverData.volumeOrder.order().data(), b, e,
+                                 constraints.volumeLambda.data(), xyzw, xpbd, invH2);
       },
-      [&](uint32_t k) { projectTetVolumePadded(volumes[k], xyzw, xpbd, invH2, volumeLambda[k]); });
+      [&](uint32_t k) {
+        projectTetVolumePadded(constraints.volumes[k], xyzw, xpbd, invH2, constraints.volumeLambda[k]);
+      });
 }
 
 /// Neo-Hookean tets in a symmetric sweep in colour order (symmetric_sweep.h), each with its two constraints solved
 /// together; one at a time (no batched kernel), the colours shared out across threads all the same.
 void World::Impl::projectNeoHookeans(bool xpbd, Real invH2) {
-  Vec3* P = asVec3(p);
+  Vec3* P = asVec3(particles.p);
   auto one = [&](uint32_t k) {
-    const NeoHookeanTet& e = neoHookeans[k];
+    const NeoHookeanTet& e = constraints.neoHookeans[k];
     Vec3* ps[4] = {&P[e.p[0]], &P[e.p[1]], &P[e.p[2]], &P[e.p[3]]};
-    const Real ws[4] = {w[e.p[0]], w[e.p[1]], w[e.p[2]], w[e.p[3]]};
+    const Real ws[4] = {particles.w[e.p[0]], particles.w[e.p[1]], particles.w[e.p[2]], particles.w[e.p[3]]};
     const Real kPrime[2] = {e.deviatoricKPrime, e.hydrostaticKPrime};
     const Real alphaTilde[2] = {e.deviatoricCompliance * invH2, e.hydrostaticCompliance * invH2};
-    projectNeoHookean(ps, ws, e.restInverse, e.gamma, xpbd, kPrime, alphaTilde, &neoHookeanLambda[2 * k]);
+    projectNeoHookean(ps, ws, e.restInverse, e.gamma, xpbd, kPrime, alphaTilde, &constraints.neoHookeanLambda[2 * k]);
   };
-  const uint32_t* order = neoHookeanOrder.order().data();
+  const uint32_t* order = solverData.neoHookeanOrder.order().data();
   colouredSymmetricSweep(
-      *tasks, neoHookeanOrder, kElementBatchesPerTask,
+      *tasks, solverData.neoHookeanOrder, kElementBatchesPerTask,
       [&](uint32_t b, uint32_t e) {
         for (uint32_t n = b; n < e; ++n) one(order[n]);
       },
@@ -69,26 +73,27 @@ void World::Impl::projectNeoHookeans(bool xpbd, Real invH2) {
 /// Tethers after the distance constraints: whatever stretch the iteration left, no particle ends it further from
 /// its anchor than allowed. Each tether moves only its own particle, so they run in parallel.
 void World::Impl::projectTethers() {
-  if (tethers.empty()) return;
-  Vec3* P = asVec3(p);
+  if (constraints.tethers.empty()) return;
+  Vec3* P = asVec3(particles.p);
   auto body = [&](size_t begin, size_t end) {
     for (size_t k = begin; k < end; ++k) {
-      const Tether& t = tethers[k];
-      if (w[t.particle] != 0) projectTether(P[t.particle], P[t.anchor], t.maxLength);
+      const Tether& t = constraints.tethers[k];
+      if (particles.w[t.particle] != 0) projectTether(P[t.particle], P[t.anchor], t.maxLength);
     }
   };
-  tasks->parallelFor(tethers.size(), kParticlesPerTask, body);
+  tasks->parallelFor(constraints.tethers.size(), kParticlesPerTask, body);
 }
 
 /// Attachments, then contacts last, so that contacts hold when the iteration ends.
 void World::Impl::projectAttachmentsAndContacts(bool xpbd, Real invH2, Real stepFraction) {
-  Vec3* P = asVec3(p);
-  for (size_t a = 0; a < attachments.size(); ++a) {
-    const Attachment& at = attachments[a];
+  Vec3* P = asVec3(particles.p);
+  for (size_t a = 0; a < constraints.attachments.size(); ++a) {
+    const Attachment& at = constraints.attachments[a];
     if (!at.active) continue;
     const Vec3 target = at.startTarget + stepFraction * (at.target - at.startTarget);
-    attachmentLambda[a] += projectAttachment(P[at.particle], w[at.particle], target, xpbd, at.kPrime,
-                                             at.compliance * invH2, attachmentLambda[a]);
+    constraints.attachmentLambda[a] +=
+        projectAttachment(P[at.particle], particles.w[at.particle], target, xpbd, at.kPrime, at.compliance * invH2,
+                          constraints.attachmentLambda[a]);
   }
   projectContacts();
 }

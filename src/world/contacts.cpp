@@ -19,11 +19,11 @@ const Vec3 kUp(0, 1, 0);
 /// whose box boxInReach(box, margin) finds in reach, with the body's contact thickness, in particle order.
 template <class Impl, class BoxInReach, class Visit>  // Impl: World::Impl (private; deduced)
 void forEachRunInReach(const Impl& m, BoxInReach boxInReach, Visit visit) {
-  const ParticleBox* boxes = m.particleBoxes.data();
-  for (size_t b = 0; b < m.bodies.size(); ++b) {
-    const Real margin = m.bodyMaterials[b].thickness;
-    const uint32_t end = m.bodies[b].end;
-    for (uint32_t i = m.bodies[b].begin; i < end;) {
+  const ParticleBox* boxes = m.collision.particleBoxes.data();
+  for (size_t b = 0; b < m.particles.bodies.size(); ++b) {
+    const Real margin = m.particles.bodyMaterials[b].thickness;
+    const uint32_t end = m.particles.bodies[b].end;
+    for (uint32_t i = m.particles.bodies[b].begin; i < end;) {
       const uint32_t run = i / kBoxParticles, runEnd = std::min(end, (run + 1) * kBoxParticles);
       if (boxInReach(boxes[run], margin)) visit(i, runEnd, margin);
       i = runEnd;
@@ -42,8 +42,8 @@ void forEachPenetration(const Impl& m, const Collider& c, Visit visit) {
   forEachRunInReach(m, boxInReach, [&](uint32_t begin, uint32_t end, Real margin) {
     const Real reach = radius + margin;
     for (uint32_t i = begin; i < end; ++i) {
-      if (m.w[i] == 0) continue;
-      const Vec3 pi = particleAt(m.p, i);
+      if (m.particles.w[i] == 0) continue;
+      const Vec3 pi = particleAt(m.particles.p, i);
       if ((pi - c.subEndPosition).squaredNorm() > reach * reach) continue;
       const ShapeDistance d = worldDistance(c, pi);
       if (d.phi < c.def.thickness + margin) visit(i, pi, d, margin);
@@ -78,8 +78,8 @@ bool forEachBelow(const Real* p, Real limit, uint32_t begin, uint32_t end, Test 
 template <class Impl, class Visit>
 void forEachBelowGround(const Impl& m, Visit visit) {
   const Real surface = m.groundSurface();
-  const Real* p = m.p.data();
-  const Real* w = m.w.data();
+  const Real* p = m.particles.p.data();
+  const Real* w = m.particles.w.data();
   auto boxInReach = [&](const ParticleBox& box, Real margin) { return !(box.lo[1] >= surface + margin); };
   forEachRunInReach(m, boxInReach, [&](uint32_t begin, uint32_t end, Real margin) {
     forEachBelow(p, surface + margin, begin, end, [&](uint32_t k) {
@@ -93,10 +93,11 @@ void forEachBelowGround(const Impl& m, Visit visit) {
 
 void World::Impl::reserveContacts(size_t particles, size_t colliderCount) {
   const size_t runs = (particles + kBoxParticles - 1) / kBoxParticles;
-  particleBoxes.reserve(grownRoom(runs, particleBoxes.capacity()));
+  collision.particleBoxes.reserve(grownRoom(runs, collision.particleBoxes.capacity()));
   // Each particle can touch the ground and every collider, and the late pass can add as many again.
-  contacts.reserve(grownRoom(2 * particles * (colliderCount + 1), contacts.capacity()));
-  for (MeshShape& m : meshShapes) {  // new particles: their inside flags exist before they do, and are unknown
+  collision.contacts.reserve(grownRoom(2 * particles * (colliderCount + 1), collision.contacts.capacity()));
+  for (MeshShape& m :
+       collision.meshShapes) {  // new particles: their inside flags exist before they do, and are unknown
     if (m.inside.size() < particles) m.resizeParticles(particles), m.insideUnknown = true;
   }
 }
@@ -104,7 +105,7 @@ void World::Impl::reserveContacts(size_t particles, size_t colliderCount) {
 // A collider that does not turn keeps its rotation exactly: slerp between two equal rotations rounds, and the
 // substeps' poses would then differ by ~1e-8, a surface motion that friction would drag resting particles with.
 void World::Impl::updateColliderPoses(Real fractionStart, Real fractionEnd) {
-  for (Collider& c : colliders) {
+  for (Collider& c : collision.colliders) {
     c.subStartPosition = c.startPosition + fractionStart * (c.def.position - c.startPosition);
     c.subEndPosition = c.startPosition + fractionEnd * (c.def.position - c.startPosition);
     const bool turning = c.startRotation.coeffs() != c.def.rotation.coeffs();
@@ -115,7 +116,7 @@ void World::Impl::updateColliderPoses(Real fractionStart, Real fractionEnd) {
 
 bool World::Impl::scansParticles() const {
   if (settings.ground.enabled) return true;
-  for (const Collider& c : colliders) {
+  for (const Collider& c : collision.colliders) {
     if (c.mesh == kNoMesh) return true;
   }
   return false;
@@ -123,34 +124,34 @@ bool World::Impl::scansParticles() const {
 
 void World::Impl::boundAllParticles() {
   forEachParticleRangeWithBoxes(true, [&](size_t begin, size_t end, ParticleBox* boxes) {
-    boundParticles(p.data(), begin, end, boxes);
+    boundParticles(particles.p.data(), begin, end, boxes);
   });
 }
 
 void World::Impl::moveInLatePass(uint32_t i, const Vec3& to) {
-  for (int a = 0; a < 3; ++a) p[3 * size_t(i) + a] = to[a];
-  if (i / kBoxParticles >= particleBoxes.size()) return;  // no scan bounded the particles this substep
-  ParticleBox& box = particleBoxes[i / kBoxParticles];
+  for (int a = 0; a < 3; ++a) particles.p[3 * size_t(i) + a] = to[a];
+  if (i / kBoxParticles >= collision.particleBoxes.size()) return;  // no scan bounded the particles this substep
+  ParticleBox& box = collision.particleBoxes[i / kBoxParticles];
   for (int a = 0; a < 3; ++a) box.lo[a] = std::min(box.lo[a], to[a]), box.hi[a] = std::max(box.hi[a], to[a]);
 }
 
 /// (8) generateCollisionConstraints: a contact for every free particle predicted inside the ground or a collider.
 void World::Impl::generateContacts(Real h) {
-  contacts.clear();
+  collision.contacts.clear();
   if (settings.ground.enabled) {  // the prediction bounded the particles as it wrote p
     forEachBelowGround(*this, [&](uint32_t i, Real margin) {
-      contacts.push_back({i, kGroundCollider, v[3 * i + 1], 0, kUp, margin});
+      collision.contacts.push_back({i, kGroundCollider, particles.v[3 * i + 1], 0, kUp, margin});
     });
   }
-  for (uint32_t k = 0; k < colliders.size(); ++k) {
-    const Collider& c = colliders[k];
+  for (uint32_t k = 0; k < collision.colliders.size(); ++k) {
+    const Collider& c = collision.colliders[k];
     if (c.mesh != kNoMesh) {
       generateMeshContacts(k, h);
       continue;
     }
     forEachPenetration(*this, c, [&](uint32_t i, const Vec3& pi, const ShapeDistance& d, Real margin) {
-      const Vec3 relative = particleAt(v, i) - colliderVelocity(c, pi, 1 / h);
-      contacts.push_back({i, k, d.n.dot(relative), 0, d.n, margin});
+      const Vec3 relative = particleAt(particles.v, i) - colliderVelocity(c, pi, 1 / h);
+      collision.contacts.push_back({i, k, d.n.dot(relative), 0, d.n, margin});
     });
   }
 }
@@ -158,17 +159,19 @@ void World::Impl::generateContacts(Real h) {
 /// The dynamic Coulomb coefficient of a contact: the particle's body material mixed with the surface's
 /// (contact_material.h).
 Real World::Impl::contactFriction(const Contact& c) const {
-  const ContactMaterial& body = bodyMaterials[bodyOf(c.particle)];
-  return mixFriction(body.friction, c.collider == kGroundCollider ? settings.ground.friction : colliders[c.collider].def.friction);
+  const ContactMaterial& body = particles.bodyMaterials[bodyOf(c.particle)];
+  return mixFriction(body.friction, c.collider == kGroundCollider ? settings.ground.friction
+                                                                  : collision.colliders[c.collider].def.friction);
 }
 
 /// The static coefficient: each side's μ_s (its μ_d where unset), mixed by the same rule. With every staticFriction at
 /// its default this is exactly contactFriction (mixFriction(-1, μ) returns μ untouched).
 Real World::Impl::contactStaticFriction(const Contact& c) const {
-  const ContactMaterial& body = bodyMaterials[bodyOf(c.particle)];
+  const ContactMaterial& body = particles.bodyMaterials[bodyOf(c.particle)];
   const bool ground = c.collider == kGroundCollider;
-  const Real surfaceStatic = ground ? settings.ground.staticFriction : colliders[c.collider].def.staticFriction;
-  const Real surface = ground ? settings.ground.friction : colliders[c.collider].def.friction;
+  const Real surfaceStatic =
+      ground ? settings.ground.staticFriction : collision.colliders[c.collider].def.staticFriction;
+  const Real surface = ground ? settings.ground.friction : collision.colliders[c.collider].def.friction;
   return mixFriction(staticOrDynamic(body.staticFriction, body.friction), staticOrDynamic(surfaceStatic, surface));
 }
 
@@ -185,9 +188,10 @@ Real World::Impl::contactStaticFriction(const Contact& c) const {
 /// push them on the next, and the patch creeps by stick-slip even where μ_s > tan θ (any asymmetry starts it).
 void World::Impl::holdStaticFriction(Contact& c) {
   if (!(c.normalPush > 0)) return;
-  const Vec3 pi = particleAt(p, c.particle);
-  const Vec3 surfaceMotion = c.collider == kGroundCollider ? Vec3::Zero() : colliderVelocity(colliders[c.collider], pi, 1);
-  const Vec3 delta = pi - particleAt(x, c.particle) - surfaceMotion;
+  const Vec3 pi = particleAt(particles.p, c.particle);
+  const Vec3 surfaceMotion =
+      c.collider == kGroundCollider ? Vec3::Zero() : colliderVelocity(collision.colliders[c.collider], pi, 1);
+  const Vec3 delta = pi - particleAt(particles.x, c.particle) - surfaceMotion;
   const Vec3 tangential = delta - delta.dot(c.normal) * c.normal;
   const Real muStatic = contactStaticFriction(c);
   Vec3 shift = tangential;  // held: all of it
@@ -198,13 +202,13 @@ void World::Impl::holdStaticFriction(Contact& c) {
     c.kineticShift += shift;
   }
   const Vec3 moved = pi - shift;
-  for (int a = 0; a < 3; ++a) p[3 * c.particle + a] = moved[a];
+  for (int a = 0; a < 3; ++a) particles.p[3 * c.particle + a] = moved[a];
 }
 
 /// Moves the contact's particle from pi by `push` (m, > 0) along the surface normal n, and records both.
 void World::Impl::pushOut(Contact& c, const Vec3& pi, Real push, const Vec3& n) {
   const Vec3 corrected = pi + push * n;
-  for (int a = 0; a < 3; ++a) p[3 * c.particle + a] = corrected[a];
+  for (int a = 0; a < 3; ++a) particles.p[3 * c.particle + a] = corrected[a];
   c.normalPush += push;
   c.normal = n;
 }
@@ -213,14 +217,14 @@ void World::Impl::pushOut(Contact& c, const Vec3& pi, Real push, const Vec3& n) 
 /// along it if static friction can.
 void World::Impl::projectContacts() {
   const Real surface = groundSurface();
-  for (Contact& c : contacts) {
+  for (Contact& c : collision.contacts) {
     if (c.collider == kGroundCollider) {
-      c.normalPush += projectGroundContact(p[3 * c.particle + 1], surface + c.margin);
+      c.normalPush += projectGroundContact(particles.p[3 * c.particle + 1], surface + c.margin);
       holdStaticFriction(c);
       continue;
     }
-    const Collider& col = colliders[c.collider];
-    const Vec3 pi = particleAt(p, c.particle);
+    const Collider& col = collision.colliders[c.collider];
+    const Vec3 pi = particleAt(particles.p, c.particle);
     if (col.mesh != kNoMesh) {  // a fixed plane: C(p) = (p - q)·n - thickness >= 0
       const Real push = col.def.thickness + c.margin - (pi - c.point).dot(c.normal);
       if (push > 0) pushOut(c, pi, push, c.normal);
@@ -238,21 +242,23 @@ void World::Impl::projectContacts() {
 /// just not kept for the velocity pass (step() never allocates).
 void World::Impl::addLateContacts(Real h) {
   auto keep = [&](const Contact& c) {
-    if (contacts.size() < contacts.capacity()) contacts.push_back(c);
-    else ++report.droppedContacts;
+    if (collision.contacts.size() < collision.contacts.capacity())
+      collision.contacts.push_back(c);
+    else
+      ++diagnostics.report.droppedContacts;
   };
-  if (scansParticles() && !solveBoundParticles) boundAllParticles();
+  if (scansParticles() && !collision.solveBoundParticles) boundAllParticles();
   if (settings.ground.enabled) {
     const Real surface = groundSurface();
     forEachBelowGround(*this, [&](uint32_t i, Real margin) {
-      Vec3 to = particleAt(p, i);
+      Vec3 to = particleAt(particles.p, i);
       const Real push = projectGroundContact(to.y(), surface + margin);
       moveInLatePass(i, to);
-      keep({i, kGroundCollider, v[3 * i + 1], push, kUp, margin});
+      keep({i, kGroundCollider, particles.v[3 * i + 1], push, kUp, margin});
     });
   }
-  for (uint32_t k = 0; k < colliders.size(); ++k) {
-    const Collider& c = colliders[k];
+  for (uint32_t k = 0; k < collision.colliders.size(); ++k) {
+    const Collider& c = collision.colliders[k];
     if (c.mesh != kNoMesh) {
       addLateMeshContacts(k, h);
       continue;
@@ -260,7 +266,7 @@ void World::Impl::addLateContacts(Real h) {
     forEachPenetration(*this, c, [&](uint32_t i, const Vec3& pi, const ShapeDistance& d, Real margin) {
       const Real push = c.def.thickness + margin - d.phi;
       moveInLatePass(i, pi + push * d.n);
-      keep({i, k, d.n.dot(particleAt(v, i) - colliderVelocity(c, pi, 1 / h)), push, d.n, margin});
+      keep({i, k, d.n.dot(particleAt(particles.v, i) - colliderVelocity(c, pi, 1 / h)), push, d.n, margin});
     });
   }
 }
@@ -272,14 +278,16 @@ void World::Impl::addLateContacts(Real h) {
 void World::Impl::updateContactVelocities(Real h) {
   const Real invH = 1 / h;
   const Real threshold = settings.ground.restitutionThreshold;
-  for (const Contact& c : contacts) {
+  for (const Contact& c : collision.contacts) {
     const bool ground = c.collider == kGroundCollider;
-    const ContactMaterial& body = bodyMaterials[bodyOf(c.particle)];
+    const ContactMaterial& body = particles.bodyMaterials[bodyOf(c.particle)];
     const Real friction = contactFriction(c);
-    const Real restitution =
-        mixRestitution(body.restitution, ground ? settings.ground.restitution : colliders[c.collider].def.restitution);
-    const Vec3 surfaceVelocity = ground ? Vec3::Zero() : colliderVelocity(colliders[c.collider], particleAt(p, c.particle), invH);
-    const Vec3 relative = particleAt(v, c.particle) - surfaceVelocity;
+    const Real restitution = mixRestitution(
+        body.restitution, ground ? settings.ground.restitution : collision.colliders[c.collider].def.restitution);
+    const Vec3 surfaceVelocity =
+        ground ? Vec3::Zero()
+               : colliderVelocity(collision.colliders[c.collider], particleAt(particles.p, c.particle), invH);
+    const Vec3 relative = particleAt(particles.v, c.particle) - surfaceVelocity;
     const Real vn = relative.dot(c.normal);
     Vec3 tangential = relative - vn * c.normal;
     const Real vt = tangential.norm();
@@ -288,7 +296,7 @@ void World::Impl::updateContactVelocities(Real h) {
     Real newNormal = vn;
     if (restitution > 0 && -c.approachSpeed > threshold) newNormal = std::max(vn, -restitution * c.approachSpeed);
     const Vec3 result = surfaceVelocity + newNormal * c.normal + tangential;
-    for (int a = 0; a < 3; ++a) v[3 * c.particle + a] = result[a];
+    for (int a = 0; a < 3; ++a) particles.v[3 * c.particle + a] = result[a];
   }
 }
 

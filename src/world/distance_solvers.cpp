@@ -30,8 +30,8 @@ void projectRange(const DistanceConstraint* cs, Real* lambda, size_t begin, size
 
 /// (9-11) Gauss-Seidel: each constraint in the order added (or in reverse), seeing the corrections of all before it.
 void World::Impl::projectDistancesGaussSeidel(bool xpbd, Real invH2, bool backward) {
-  projectRange(distances.data(), distanceLambda.data(), 0, distances.size(), asVec3(p), w.data(), xpbd, invH2,
-               backward);
+  projectRange(constraints.distances.data(), constraints.distanceLambda.data(), 0, constraints.distances.size(),
+               asVec3(particles.p), particles.w.data(), xpbd, invH2, backward);
 }
 
 /// Gauss-Seidel over the block schedule (schedule/block_schedule.h): one phase per non-empty block colour, whose
@@ -42,7 +42,7 @@ void World::Impl::projectDistancesGaussSeidel(bool xpbd, Real invH2, bool backwa
 /// of the same job (as `copies` asks); the unbanded constraints then run serially on p, before the overflow group.
 /// Backward (BDF2's return sweep) runs the same order reversed.
 bool World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward, PaddedCopies copies) {
-  BlockSchedule& blocks = schedule.blocks;
+  BlockSchedule& blocks = solverData.schedule.blocks;
   constexpr uint32_t kGroups = BlockSchedule::kGroups;
   const bool banded = blocks.banded;
   const uint32_t n = count(), m = blocks.bandParticles;
@@ -55,12 +55,12 @@ bool World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
   ParticleBox* boxes = nullptr;
   const bool advanceBounds = copies.advance && copies.advance->predict && scansParticles();
   if ((copies.out && copies.bound && copied) || advanceBounds) {
-    particleBoxes.resize((size_t(n) + kBoxParticles - 1) / kBoxParticles);  // within reserveContacts'
-    boxes = particleBoxes.data();
-    solveBoundParticles = copies.out && copies.bound && copied;
+    collision.particleBoxes.resize((size_t(n) + kBoxParticles - 1) / kBoxParticles);  // within reserveContacts'
+    boxes = collision.particleBoxes.data();
+    collision.solveBoundParticles = copies.out && copies.bound && copied;
   }
   const AdvancedParticles advanced = advancedParticles();
-  const Real groundReach = groundSurface() + largestBodyMargin;  // forEachBelowGround's, for any body
+  const Real groundReach = groundSurface() + particles.largestBodyMargin;  // forEachBelowGround's, for any body
   std::atomic<bool> groundInReach{false};
   // The particle pass of particles [begin, end) with their boxes, and whether one reaches the ground.
   auto advanceRange = [&](size_t begin, size_t end) {
@@ -81,7 +81,7 @@ bool World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
   auto add = [&](Kind kind, uint32_t group, size_t size, size_t minRange) {
     plan[phases] = {kind, group}, sizes[phases] = size, minRanges[phases++] = minRange;
   };
-  const uint32_t* colourBegin = schedule.colourBegin;
+  const uint32_t* colourBegin = solverData.schedule.colourBegin;
   const uint32_t overflowBegin = colourBegin[GraphColouring::kOverflow];
   const size_t overflowSize = colourBegin[GraphColouring::kOverflow + 1] - overflowBegin;
   // The copies go a task's particles to a range, or a run when the blocks are shared out anyway: the job's barriers
@@ -110,7 +110,7 @@ bool World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
   }
   const DistanceBatch* batches = blocks.batches.data();
   const DistanceBatchStrength* strengths = blocks.strengths.data();
-  Real* padded = paddedP.data();
+  Real* padded = solverData.paddedP.data();
   auto segment = [&](const BlockSchedule::Segment& s) {
     auto project = [&](size_t begin, size_t end, Real* lambda, BatchMethod method) {
       if (banded) projectBandedDistanceBatches(batches, strengths, begin, end, lambda, padded, method, invH2, s.shift);
@@ -125,22 +125,22 @@ bool World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
     if (plan[phase].kind != Kind::Pad && groundInReach.load(std::memory_order_relaxed)) return;
     switch (plan[phase].kind) {
       case Kind::Overflow:
-        projectRange(schedule.constraints.data(), schedule.lambda.data(), overflowBegin + b, overflowBegin + e,
-                     asVec3(p), w.data(), xpbd, invH2, backward);
+        projectRange(solverData.schedule.constraints.data(), solverData.schedule.lambda.data(), overflowBegin + b,
+                     overflowBegin + e, asVec3(particles.p), particles.w.data(), xpbd, invH2, backward);
         break;
       case Kind::Unbanded:
-        projectRange(schedule.constraints.data(), schedule.lambda.data(), b, e, asVec3(p), w.data(), xpbd, invH2,
-                     backward, blocks.unbanded.data());
+        projectRange(solverData.schedule.constraints.data(), solverData.schedule.lambda.data(), b, e,
+                     asVec3(particles.p), particles.w.data(), xpbd, invH2, backward, blocks.unbanded.data());
         break;
       case Kind::Pad: {
         const size_t first = runStart(b), last = runStart(e);
         if (!banded) {
           if (copies.advance) advanceRange(first, last);
-          padPositions(p.data(), w.data(), first, last, padded);
+          padPositions(particles.p.data(), particles.w.data(), first, last, padded);
           break;
         }
         if (copies.advance) forEachBandSpan(n, m, first, last, advanceRange);  // the particles these blocks hold
-        padBandsRange(p.data(), w.data(), n, m, first, last, padded);
+        padBandsRange(particles.p.data(), particles.w.data(), n, m, first, last, padded);
         break;
       }
       case Kind::Blocks:
@@ -153,14 +153,14 @@ bool World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
       case Kind::Unpad: {
         const size_t first = runStart(b), last = runStart(e);
         if (!banded) {
-          unpadPositions(padded, first, last, p.data());
-          if (boxes) boundParticles(p.data(), first, last, boxes);
+          unpadPositions(padded, first, last, particles.p.data());
+          if (boxes) boundParticles(particles.p.data(), first, last, boxes);
           break;
         }
-        unpadBandsRange(padded, n, m, first, last, p.data());
-        if (boxes) forEachBandSpan(n, m, first, last, [&](size_t begin, size_t end) {
-          boundParticles(p.data(), begin, end, boxes);
-        });
+        unpadBandsRange(padded, n, m, first, last, particles.p.data());
+        if (boxes)
+          forEachBandSpan(n, m, first, last,
+                          [&](size_t begin, size_t end) { boundParticles(particles.p.data(), begin, end, boxes); });
         break;
       }
     }
@@ -174,17 +174,17 @@ bool World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
 /// two particles (the same factor at both ends), not by each particle's own count; a particle thus moves by at most
 /// the mean of its corrections, times ω. Colours fix the summation order, so the result is deterministic.
 void World::Impl::projectDistancesJacobi(bool xpbd, Real invH2) {
-  std::fill(jacobiDelta.begin(), jacobiDelta.end(), Real(0));
-  const Vec3* P = asVec3(p);
-  Vec3* D = asVec3(jacobiDelta);
-  const DistanceConstraint* cs = schedule.constraints.data();
-  const uint32_t* perParticle = schedule.constraintsPerParticle.data();
-  Real* lambda = schedule.lambda.data();
+  std::fill(solverData.jacobiDelta.begin(), solverData.jacobiDelta.end(), Real(0));
+  const Vec3* P = asVec3(particles.p);
+  Vec3* D = asVec3(solverData.jacobiDelta);
+  const DistanceConstraint* cs = solverData.schedule.constraints.data();
+  const uint32_t* perParticle = solverData.schedule.constraintsPerParticle.data();
+  Real* lambda = solverData.schedule.lambda.data();
   auto accumulate = [&](size_t begin, size_t end) {
     for (size_t k = begin; k < end; ++k) {
       const DistanceConstraint& d = cs[k];
       Vec3 p1 = P[d.i], p2 = P[d.j];
-      lambda[k] += projectDistance(p1, p2, w[d.i], w[d.j], d.minLength, d.maxLength, xpbd, d.kPrime,
+      lambda[k] += projectDistance(p1, p2, particles.w[d.i], particles.w[d.j], d.minLength, d.maxLength, xpbd, d.kPrime,
                                    d.compliance * invH2, lambda[k]);
       const Real share = Real(1) / Real(std::max(perParticle[d.i], perParticle[d.j]));
       D[d.i] += share * (p1 - P[d.i]);
@@ -193,16 +193,18 @@ void World::Impl::projectDistancesJacobi(bool xpbd, Real invH2) {
   };
   // One phase per colour (the summation order per particle is the colour order, whatever the threads), the
   // overflow group serially, then the update of every particle.
-  const uint32_t* begin = schedule.colourBegin;
+  const uint32_t* begin = solverData.schedule.colourBegin;
   const Real omega = settings.jacobiRelaxation;
   constexpr size_t kApply = ColourSchedule::kPhases;
   size_t sizes[kApply + 1], minRanges[kApply + 1];
-  schedule.phases(sizes, minRanges);
+  solverData.schedule.phases(sizes, minRanges);
   sizes[kApply] = count();
   minRanges[kApply] = kParticlesPerTask;
   auto body = [&](size_t phase, size_t b, size_t e) {
-    if (phase == kApply) axpyRange(p.data(), p.data(), omega, jacobiDelta.data(), 3 * b, 3 * e);
-    else accumulate(begin[phase] + b, begin[phase] + e);
+    if (phase == kApply)
+      axpyRange(particles.p.data(), particles.p.data(), omega, solverData.jacobiDelta.data(), 3 * b, 3 * e);
+    else
+      accumulate(begin[phase] + b, begin[phase] + e);
   };
   tasks->parallelPhases(kApply + 1, sizes, minRanges, body);
 }
@@ -211,16 +213,21 @@ void World::Impl::projectDistancesJacobi(bool xpbd, Real invH2) {
 /// compliant batches' multipliers and the overflow group's (rigid batches read none).
 void World::Impl::zeroDistanceMultipliers() {
   switch (settings.solver) {
-    case Solver::GaussSeidel: std::fill(distanceLambda.begin(), distanceLambda.end(), Real(0)); break;
+    case Solver::GaussSeidel:
+      std::fill(constraints.distanceLambda.begin(), constraints.distanceLambda.end(), Real(0));
+      break;
     case Solver::ColouredGaussSeidel:
     case Solver::Hierarchical:
-      std::fill(schedule.lambda.begin() + schedule.colourBegin[GraphColouring::kOverflow], schedule.lambda.end(),
-                Real(0));
-      if (schedule.blocks.anyCompliant) std::fill(schedule.blocks.lambda.begin(), schedule.blocks.lambda.end(), Real(0));
-      for (uint32_t k : schedule.blocks.unbanded) schedule.lambda[k] = 0;
+      std::fill(solverData.schedule.lambda.begin() + solverData.schedule.colourBegin[GraphColouring::kOverflow],
+                solverData.schedule.lambda.end(), Real(0));
+      if (solverData.schedule.blocks.anyCompliant)
+        std::fill(solverData.schedule.blocks.lambda.begin(), solverData.schedule.blocks.lambda.end(), Real(0));
+      for (uint32_t k : solverData.schedule.blocks.unbanded) solverData.schedule.lambda[k] = 0;
       break;
     case Solver::Jacobi:
-    case Solver::ProjectiveDynamics: std::fill(schedule.lambda.begin(), schedule.lambda.end(), Real(0)); break;
+    case Solver::ProjectiveDynamics:
+      std::fill(solverData.schedule.lambda.begin(), solverData.schedule.lambda.end(), Real(0));
+      break;
   }
 }
 

@@ -17,11 +17,12 @@ namespace pbd {
 /// coloured solve there, e.g. a soft body made of tets only), so neither throws.
 void World::Impl::refreshHierarchy() {
   const HierarchyParams params{settings.hierarchyLevels, settings.hierarchyParents, settings.coarseIterations};
-  if (!hierarchy.dirty && hierarchy.params() == params) return;
-  hierarchy.build(distances.data(), distances.size(), restX.data(), w.data(), count(), params);
-  if (params.levels < 2 || hierarchy.levelCount() > 1 || distances.empty()) return;
-  hierarchy.dirty = true;  // not a usable build: try again (and fail again) at the next step
-  const size_t kept = hierarchy.refusedKept(), from = hierarchy.refusedFrom();
+  if (!solverData.hierarchy.dirty && solverData.hierarchy.params() == params) return;
+  solverData.hierarchy.build(constraints.distances.data(), constraints.distances.size(), particles.restX.data(),
+                             particles.w.data(), count(), params);
+  if (params.levels < 2 || solverData.hierarchy.levelCount() > 1 || constraints.distances.empty()) return;
+  solverData.hierarchy.dirty = true;  // not a usable build: try again (and fail again) at the next step
+  const size_t kept = solverData.hierarchy.refusedKept(), from = solverData.hierarchy.refusedFrom();
   const std::string why =
       "asks for coarse levels, but not even the first can be built: it would keep " + std::to_string(kept) +
       " of the " + std::to_string(from) + " particles, and a coarse level needs at least " +

@@ -53,66 +53,68 @@ Vec3d load3d(const std::vector<Real>& a, uint32_t i) { return Vec3d(a[3 * i], a[
 }  // namespace
 
 void World::Impl::reserveIslands(size_t bodyCount, size_t particleCount) {
-  islandConstrained.reserve(particleCount);
-  islandMass.reserve(particleCount);
-  islandLever.reserve(particleCount);
+  islands.islandConstrained.reserve(particleCount);
+  islands.islandMass.reserve(particleCount);
+  islands.islandLever.reserve(particleCount);
   const size_t n = bodyCount;
-  islandBodies.reserve(n);
-  islandBegin.reserve(n + 1);
-  islandOfBody.reserve(n);
-  islandFrames.reserve(n);
+  islands.islandBodies.reserve(n);
+  islands.islandBegin.reserve(n + 1);
+  islands.islandOfBody.reserve(n);
+  islands.islandFrames.reserve(n);
 }
 
 /// Union-find over bodies: every internal constraint joins the bodies of its particles. Islands are numbered in the
 /// order of their first body, and list their bodies in order, so the guard's sums run in a fixed order.
 void World::Impl::refreshIslands() {
-  if (!islandsDirty) return;
-  islandsDirty = false;
-  const uint32_t nBodies = uint32_t(bodies.size());
-  std::vector<uint32_t>& parent = islandOfBody;  // union-find parents, then each body's island
+  if (!islands.islandsDirty) return;
+  islands.islandsDirty = false;
+  const uint32_t nBodies = uint32_t(particles.bodies.size());
+  std::vector<uint32_t>& parent = islands.islandOfBody;  // union-find parents, then each body's island
   parent.resize(nBodies);
   std::iota(parent.begin(), parent.end(), 0u);
   auto root = [&](uint32_t b) {
     while (parent[b] != b) b = parent[b] = parent[parent[b]];
     return b;
   };
-  islandConstrained.assign(count(), 0);
-  islandMass.assign(count(), 0.0);
-  islandLever.assign(count(), Vec3d::Zero());
+  islands.islandConstrained.assign(count(), 0);
+  islands.islandMass.assign(count(), 0.0);
+  islands.islandLever.assign(count(), Vec3d::Zero());
   auto join = [&](uint32_t i, uint32_t j) {
-    islandConstrained[i] = islandConstrained[j] = 1;
+    islands.islandConstrained[i] = islands.islandConstrained[j] = 1;
     const uint32_t a = root(bodyOf(i)), b = root(bodyOf(j));
     if (a != b) parent[std::max(a, b)] = std::min(a, b);  // the root is the island's first body
   };
-  for (const DistanceConstraint& d : distances) join(d.i, d.j);
-  for (const DihedralConstraint& d : dihedrals) join(d.p0, d.p1), join(d.p0, d.p2), join(d.p0, d.p3);
-  for (const TetVolumeConstraint& t : volumes) join(t.p[0], t.p[1]), join(t.p[0], t.p[2]), join(t.p[0], t.p[3]);
-  for (const NeoHookeanTet& e : neoHookeans) join(e.p[0], e.p[1]), join(e.p[0], e.p[2]), join(e.p[0], e.p[3]);
-  for (const TriangleStrainConstraint& t : triangleStrains) join(t.p[0], t.p[1]), join(t.p[0], t.p[2]);
-  for (const SurfaceVolumeConstraint& g : surfaceVolumes)
+  for (const DistanceConstraint& d : constraints.distances) join(d.i, d.j);
+  for (const DihedralConstraint& d : constraints.dihedrals) join(d.p0, d.p1), join(d.p0, d.p2), join(d.p0, d.p3);
+  for (const TetVolumeConstraint& t : constraints.volumes)
+    join(t.p[0], t.p[1]), join(t.p[0], t.p[2]), join(t.p[0], t.p[3]);
+  for (const NeoHookeanTet& e : constraints.neoHookeans)
+    join(e.p[0], e.p[1]), join(e.p[0], e.p[2]), join(e.p[0], e.p[3]);
+  for (const TriangleStrainConstraint& t : constraints.triangleStrains) join(t.p[0], t.p[1]), join(t.p[0], t.p[2]);
+  for (const SurfaceVolumeConstraint& g : constraints.surfaceVolumes)
     for (uint32_t k = 1; k < g.vertexCount; ++k)
-      join(surfaceVertices[g.firstVertex], surfaceVertices[g.firstVertex + k]);
-  for (const ShapeMatchingCluster& c : shapeMatchings)
+      join(constraints.surfaceVertices[g.firstVertex], constraints.surfaceVertices[g.firstVertex + k]);
+  for (const ShapeMatchingCluster& c : constraints.shapeMatchings)
     for (uint32_t k = 1; k < c.memberCount; ++k)
-      join(shapeMatchingMembers[c.firstMember], shapeMatchingMembers[c.firstMember + k]);
+      join(constraints.shapeMatchingMembers[c.firstMember], constraints.shapeMatchingMembers[c.firstMember + k]);
   // Number the islands (a root precedes its members), then list the bodies by island: a counting sort.
   for (uint32_t b = 0; b < nBodies; ++b) parent[b] = root(b);
-  uint32_t islands = 0;
-  islandBegin.assign(1, 0);
+  uint32_t islandCount = 0;
+  islands.islandBegin.assign(1, 0);
   for (uint32_t b = 0; b < nBodies; ++b) {
     if (parent[b] == b) {  // a root: the island's first body
-      parent[b] = islands++;
-      islandBegin.push_back(0);
+      parent[b] = islandCount++;
+      islands.islandBegin.push_back(0);
     } else {
       parent[b] = parent[parent[b]];  // the root, an earlier body, already holds its island's number
     }
-    ++islandBegin[parent[b] + 1];
+    ++islands.islandBegin[parent[b] + 1];
   }
-  for (uint32_t k = 0; k < islands; ++k) islandBegin[k + 1] += islandBegin[k];
-  islandBodies.resize(nBodies);
-  islandFrames.resize(islands);
-  for (uint32_t k = 0; k < islands; ++k) islandFrames[k].next = islandBegin[k];
-  for (uint32_t b = 0; b < nBodies; ++b) islandBodies[islandFrames[parent[b]].next++] = b;
+  for (uint32_t k = 0; k < islandCount; ++k) islands.islandBegin[k + 1] += islands.islandBegin[k];
+  islands.islandBodies.resize(nBodies);
+  islands.islandFrames.resize(islandCount);
+  for (uint32_t k = 0; k < islandCount; ++k) islands.islandFrames[k].next = islands.islandBegin[k];
+  for (uint32_t b = 0; b < nBodies; ++b) islands.islandBodies[islands.islandFrames[parent[b]].next++] = b;
 }
 
 /// Once per substep: which islands are free (no pinned particle, at least two particles), and their lever frames.
@@ -120,45 +122,46 @@ void World::Impl::refreshIslands() {
 /// momentum added) with the last frame's I⁺ (it changes by O(h |ω|) a substep; what is given back is round-off, so
 /// the error of that is round-off of round-off).
 void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
-  anyFreeIsland = false;
-  for (uint32_t k = 0; k + 1 < islandBegin.size(); ++k) {
-    IslandFrame& f = islandFrames[k];
+  islands.anyFreeIsland = false;
+  for (uint32_t k = 0; k + 1 < islands.islandBegin.size(); ++k) {
+    IslandFrame& f = islands.islandFrames[k];
     const LostMotion lost = takeLostMotion(f);
     f.free = f.touched = false;
     if (islandHasPin(k)) continue;
     double mass = 0, reach = 0;
     Vec3d centre = Vec3d::Zero();
-    uint32_t particles = 0;
+    uint32_t members = 0;
     forEachIslandParticle(k, [&](uint32_t i) {
-      const double m = 1.0 / w[i];
-      islandMass[i] = m;
+      const double m = 1.0 / particles.w[i];
+      islands.islandMass[i] = m;
       mass += m;
       centre += m * lever(i, bdf2);
-      if (lost.shiftsPositions) reach = std::max(reach, load3d(x, i).cwiseAbs().maxCoeff());
-      ++particles;
+      if (lost.shiftsPositions) reach = std::max(reach, load3d(particles.x, i).cwiseAbs().maxCoeff());
+      ++members;
     });
-    if (particles < 2) continue;
+    if (members < 2) continue;
     f.centre = centre / mass;
     // The prediction ran with the velocities short by d / h, so the positions lag by twice the translation of d.
     const Vec3d shift = lost.shiftsPositions ? shiftToGiveBack(f, 2.0 * lost.translation, reach) : Vec3d::Zero();
     Eigen::Matrix3d I = Eigen::Matrix3d::Zero();
     forEachIslandParticle(k, [&](uint32_t i) {
       const Vec3d a = lever(i, bdf2) - f.centre;
-      islandLever[i] = a;
-      I += particleInertia(islandMass[i], a);
+      islands.islandLever[i] = a;
+      I += particleInertia(islands.islandMass[i], a);
       if (lost.any) giveBack(lost, i, a);
-      if (shift != Vec3d::Zero()) f.pendingShift -= islandMass[i] * shiftParticle(i, shift, {&p, &inertial});
+      if (shift != Vec3d::Zero())
+        f.pendingShift -= islands.islandMass[i] * shiftParticle(i, shift, {&particles.p, &particles.inertial});
     });
     f.inverseInertia = inverseOnRange(I);
     f.mass = mass;
     f.velocityPerPosition = (bdf2 ? 1.5 : 1.0) / double(h);
     f.bdf2 = bdf2;
-    f.free = anyFreeIsland = true;
+    f.free = islands.anyFreeIsland = true;
   }
 }
 
 /// The rigid displacement that gives back what round-off took from island frame `f` in its substep (and clears it).
-World::Impl::LostMotion World::Impl::takeLostMotion(IslandFrame& f) const {
+LostMotion World::Impl::takeLostMotion(IslandFrame& f) const {
   LostMotion lost;
   lost.any = f.free && !f.touched && (f.lostLinear != Vec3d::Zero() || f.lostAngular != Vec3d::Zero());
   if (f.touched) f.pendingShift.setZero();  // a contact sets where it is
@@ -205,34 +208,37 @@ Eigen::Vector3d World::Impl::shiftParticle(uint32_t i, const Vec3d& shift,
 /// momentum with the world or were stopped by the failsafe, which sets theirs; what round-off took from them in it is not given back (a body at rest on the
 /// ground would end the step with the round-off's velocity, which no contact pass removes).
 void World::Impl::markTouchedIslands() {
-  if (!anyFreeIsland) return;
-  for (const Contact& c : contacts) islandFrames[islandOfBody[bodyOf(c.particle)]].touched = true;
-  for (const Attachment& a : attachments)
-    if (a.active) islandFrames[islandOfBody[bodyOf(a.particle)]].touched = true;
+  if (!islands.anyFreeIsland) return;
+  for (const Contact& c : collision.contacts)
+    islands.islandFrames[islands.islandOfBody[bodyOf(c.particle)]].touched = true;
+  for (const Attachment& a : constraints.attachments)
+    if (a.active) islands.islandFrames[islands.islandOfBody[bodyOf(a.particle)]].touched = true;
   // Self-contacts are outside the bracket too, and the failsafe stops the particles it freezes.
-  for (const SelfCollisionPair& c : selfCollisionPairs) islandFrames[islandOfBody[bodyOf(c.i)]].touched = true;
-  for (const SelfContact& c : selfContacts) islandFrames[islandOfBody[bodyOf(c.particle[0])]].touched = true;
+  for (const SelfCollisionPair& c : selfCollision.selfCollisionPairs)
+    islands.islandFrames[islands.islandOfBody[bodyOf(c.i)]].touched = true;
+  for (const SelfContact& c : selfCollision.selfContacts)
+    islands.islandFrames[islands.islandOfBody[bodyOf(c.particle[0])]].touched = true;
 }
 
 /// After the step's last substep (committed: x = p): what round-off took in it, given back about the islands'
 /// present centres. Nothing is kept for the next step: a step depends on the state alone, as a snapshot has it.
 void World::Impl::giveBackLostMomenta() {
-  for (uint32_t k = 0; k < islandFrames.size(); ++k) {
-    IslandFrame& f = islandFrames[k];
+  for (uint32_t k = 0; k < islands.islandFrames.size(); ++k) {
+    IslandFrame& f = islands.islandFrames[k];
     const LostMotion lost = takeLostMotion(f);
     if (!lost.any) continue;
     Vec3d centre = Vec3d::Zero();
     double reach = 0;
     forEachIslandParticle(k, [&](uint32_t i) {
-      centre += (1.0 / w[i]) * load3d(x, i);
-      reach = std::max(reach, load3d(x, i).cwiseAbs().maxCoeff());
+      centre += (1.0 / particles.w[i]) * load3d(particles.x, i);
+      reach = std::max(reach, load3d(particles.x, i).cwiseAbs().maxCoeff());
     });
     centre /= f.mass;
     // No prediction since the commit: the positions lag by the translation once.
     const Vec3d shift = lost.shiftsPositions ? shiftToGiveBack(f, lost.translation, reach) : Vec3d::Zero();
     forEachIslandParticle(k, [&](uint32_t i) {
-      giveBack(lost, i, load3d(x, i) - centre);
-      if (shift != Vec3d::Zero()) shiftParticle(i, shift, {&x});
+      giveBack(lost, i, load3d(particles.x, i) - centre);
+      if (shift != Vec3d::Zero()) shiftParticle(i, shift, {&particles.x});
     });
   }
   forgetLostMomenta();  // what is still pending is below 4 ulps: a step depends on the state alone
@@ -240,47 +246,48 @@ void World::Impl::giveBackLostMomenta() {
 
 /// The settle's substeps run from rest and their velocities are dropped: so is what round-off took in them.
 void World::Impl::forgetLostMomenta() {
-  for (IslandFrame& f : islandFrames) f.lostLinear.setZero(), f.lostAngular.setZero(), f.pendingShift.setZero();
+  for (IslandFrame& f : islands.islandFrames) f.lostLinear.setZero(), f.lostAngular.setZero(), f.pendingShift.setZero();
 }
 
 void World::Impl::addVelocity(uint32_t i, const Vec3d& dv) {
-  for (int a = 0; a < 3; ++a) v[3 * i + a] += Real(dv[a]);
+  for (int a = 0; a < 3; ++a) particles.v[3 * i + a] += Real(dv[a]);
 }
 
 /// Stops at the first pinned particle: a pinned cloth's island is told apart at its corner, not after a walk.
 bool World::Impl::islandHasPin(uint32_t k) const {
-  for (uint32_t n = islandBegin[k]; n < islandBegin[k + 1]; ++n)
-    for (uint32_t i = bodies[islandBodies[n]].begin; i < bodies[islandBodies[n]].end; ++i)
-      if (islandConstrained[i] && w[i] == 0) return true;
+  for (uint32_t n = islands.islandBegin[k]; n < islands.islandBegin[k + 1]; ++n)
+    for (uint32_t i = particles.bodies[islands.islandBodies[n]].begin;
+         i < particles.bodies[islands.islandBodies[n]].end; ++i)
+      if (islands.islandConstrained[i] && particles.w[i] == 0) return true;
   return false;
 }
 
 Vec3d World::Impl::lever(uint32_t i, bool bdf2) const {
-  return bdf2 ? (4.0 * load3d(x, i) - load3d(xPrev, i)) / 3.0 : load3d(x, i);
+  return bdf2 ? (4.0 * load3d(particles.x, i) - load3d(particles.xPrev, i)) / 3.0 : load3d(particles.x, i);
 }
 
-World::Impl::IslandSums World::Impl::islandSums(uint32_t k) const {
-  const IslandFrame& f = islandFrames[k];
+IslandSums World::Impl::islandSums(uint32_t k) const {
+  const IslandFrame& f = islands.islandFrames[k];
   IslandSums sums{Vec3d::Zero(), Vec3d::Zero()};
   forEachIslandParticle(k, [&](uint32_t i) {
-    const double m = islandMass[i];
-    const Vec3d q = load3d(p, i);
-    sums.torque += m * islandLever[i].cross(q - f.centre);
+    const double m = islands.islandMass[i];
+    const Vec3d q = load3d(particles.p, i);
+    sums.torque += m * islands.islandLever[i].cross(q - f.centre);
     sums.linear += m * q;
   });
   return sums;
 }
 
 void World::Impl::beginInternalProjections() {
-  if (!anyFreeIsland) return;
-  for (uint32_t k = 0; k < islandFrames.size(); ++k)
-    if (islandFrames[k].free) islandFrames[k].before = islandSums(k);
+  if (!islands.anyFreeIsland) return;
+  for (uint32_t k = 0; k < islands.islandFrames.size(); ++k)
+    if (islands.islandFrames[k].free) islands.islandFrames[k].before = islandSums(k);
 }
 
 void World::Impl::endInternalProjections() {
-  if (!anyFreeIsland) return;
-  for (uint32_t k = 0; k < islandFrames.size(); ++k) {
-    IslandFrame& f = islandFrames[k];
+  if (!islands.anyFreeIsland) return;
+  for (uint32_t k = 0; k < islands.islandFrames.size(); ++k) {
+    IslandFrame& f = islands.islandFrames[k];
     if (!f.free) continue;
     const IslandSums after = islandSums(k);
     f.lostLinear += f.before.linear - after.linear;
@@ -291,16 +298,16 @@ void World::Impl::endInternalProjections() {
     if (!(theta.norm() <= kMaxGuardAngle)) continue;
     f.lostAngular += f.before.torque - after.torque;
     forEachIslandParticle(k, [&](uint32_t i) {
-      const Vec3d& a = islandLever[i];
+      const Vec3d& a = islands.islandLever[i];
       const Vec3d d = theta.cross(a);
       Vec3d realized;
       for (int c = 0; c < 3; ++c) {
-        Real& q = p[3 * i + c];
+        Real& q = particles.p[3 * i + c];
         const Real was = q;
         q += Real(d[c]);
         realized[c] = double(q) - double(was);
       }
-      const double m = islandMass[i];
+      const double m = islands.islandMass[i];
       f.lostLinear -= m * realized;
       f.lostAngular -= m * a.cross(realized);
     });
@@ -314,16 +321,16 @@ void World::Impl::endInternalProjections() {
 /// with a pin are left alone, as the guard leaves them.
 void World::Impl::keepIslandAngularMomenta(const std::vector<Real>& x0, Real h) {
   prepareIslandFrames(false, h);
-  if (!anyFreeIsland) return;
-  for (uint32_t k = 0; k < islandFrames.size(); ++k) {
-    const IslandFrame& f = islandFrames[k];
+  if (!islands.anyFreeIsland) return;
+  for (uint32_t k = 0; k < islands.islandFrames.size(); ++k) {
+    const IslandFrame& f = islands.islandFrames[k];
     if (!f.free) continue;
     Vec3d change = Vec3d::Zero();  // L⁰ − L¹ = Σ m (x⁰ − x) × v
     forEachIslandParticle(k, [&](uint32_t i) {
-      change += (1.0 / w[i]) * (load3d(x0, i) - load3d(x, i)).cross(load3d(v, i));
+      change += (1.0 / particles.w[i]) * (load3d(x0, i) - load3d(particles.x, i)).cross(load3d(particles.v, i));
     });
     const Vec3d omega = f.inverseInertia * change;
-    forEachIslandParticle(k, [&](uint32_t i) { addVelocity(i, omega.cross(load3d(x, i) - f.centre)); });
+    forEachIslandParticle(k, [&](uint32_t i) { addVelocity(i, omega.cross(load3d(particles.x, i) - f.centre)); });
   }
 }
 

@@ -18,9 +18,9 @@ MeshShape World::Impl::buildMeshShape(const char* fn, const ColliderDef& def) co
 void World::setColliderMeshVertices(uint32_t collider, std::span<const Real> positions) {
   const char* fn = "setColliderMeshVertices";
   Impl& m = *impl_;
-  check::index(fn, "collider", collider, m.colliders.size());
-  if (m.colliders[collider].mesh == kNoMesh) check::fail(fn, "collider", "is not a triangle mesh", collider);
-  MeshShape& shape = m.meshShapes[m.colliders[collider].mesh];
+  check::index(fn, "collider", collider, m.collision.colliders.size());
+  if (m.collision.colliders[collider].mesh == kNoMesh) check::fail(fn, "collider", "is not a triangle mesh", collider);
+  MeshShape& shape = m.collision.meshShapes[m.collision.colliders[collider].mesh];
   const TriangleBvh& bvh = shape.surface.bvh();
   if (positions.size() != 3 * bvh.vertices().size()) {
     check::fail(fn, "positions.size()", ("must be 3 x the mesh's " + std::to_string(bvh.vertices().size()) +

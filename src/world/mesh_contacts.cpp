@@ -49,23 +49,23 @@ constexpr size_t kMeshQueriesPerTask = 64;
 }  // namespace
 
 void World::Impl::markMeshInsideUnknown() {
-  for (MeshShape& m : meshShapes) m.insideUnknown = true, m.forgetClearances();
+  for (MeshShape& m : collision.meshShapes) m.insideUnknown = true, m.forgetClearances();
 }
 
 /// (8) for a mesh collider: each free particle's path over the substep, x (start pose) → p (end pose), in the
 /// collider's frame, against the mesh. Who starts inside a closed mesh is known from the last substep, or from
 /// winding numbers when that knowledge was lost (see MeshShape::insideUnknown).
 void World::Impl::generateMeshContacts(uint32_t k, Real h) {
-  const Collider& c = colliders[k];
-  MeshShape& m = meshShapes[c.mesh];
+  const Collider& c = collision.colliders[k];
+  MeshShape& m = collision.meshShapes[c.mesh];
   const TriangleBvh::Node& root = m.surface.bvh().nodes()[0];
   Point3d lo, hi;
-  grownRoot(largestBodyMargin, c, root, lo, hi);
+  grownRoot(particles.largestBodyMargin, c, root, lo, hi);
   const bool recheck = m.closed && m.insideUnknown;
   auto query = [&](uint32_t i, Real margin) {
     m.firstPlane[i].reset();
-    const Point3d a = toPoint(toLocalAtStart(c, particleAt(x, i)));
-    const Point3d b = toPoint(toLocalAtEnd(c, particleAt(p, i)));
+    const Point3d a = toPoint(toLocalAtStart(c, particleAt(particles.x, i)));
+    const Point3d b = toPoint(toLocalAtEnd(c, particleAt(particles.p, i)));
     if (recheck) m.inside[i] = segmentBoxOverlaps(a, a, root.lo, root.hi) && m.contains(a);
     const bool startsInside = m.inside[i] != 0;
     if (!startsInside && !segmentBoxOverlaps(a, b, lo, hi)) return;  // broad phase: the mesh's box
@@ -74,8 +74,9 @@ void World::Impl::generateMeshContacts(uint32_t k, Real h) {
   };
   forEachFreeParticleWithMarginInParallel(kMeshQueriesPerTask, query);
   forEachParticleWithMargin([&](uint32_t i, Real margin) {
-    if (w[i] == 0 || !m.firstPlane[i]) return;
-    contacts.push_back(worldContact(c, k, i, *m.firstPlane[i], particleAt(v, i), particleAt(p, i), 1 / h, 0, margin));
+    if (particles.w[i] == 0 || !m.firstPlane[i]) return;
+    collision.contacts.push_back(worldContact(c, k, i, *m.firstPlane[i], particleAt(particles.v, i),
+                                              particleAt(particles.p, i), 1 / h, 0, margin));
   });
   if (recheck) m.insideUnknown = false;
 }
@@ -86,24 +87,24 @@ void World::Impl::generateMeshContacts(uint32_t k, Real h) {
 /// started the substep (outside, by induction). A particle that started inside a closed mesh is pushed out once
 /// and checked with the winding number; it stays flagged until it is out.
 void World::Impl::addLateMeshContacts(uint32_t k, Real h) {
-  const Collider& c = colliders[k];
-  MeshShape& m = meshShapes[c.mesh];
+  const Collider& c = collision.colliders[k];
+  MeshShape& m = collision.meshShapes[c.mesh];
   const TriangleBvh::Node& root = m.surface.bvh().nodes()[0];
   Point3d lo, hi;
-  grownRoot(largestBodyMargin, c, root, lo, hi);
+  grownRoot(particles.largestBodyMargin, c, root, lo, hi);
   // Projects particle i onto the plane if it is closer than the thickness (beyond rounding); true if it moved.
   auto project = [&](uint32_t i, const MeshContactPlane& plane, Real margin) {
-    const Vec3 pi = particleAt(p, i);
+    const Vec3 pi = particleAt(particles.p, i);
     const Vec3 n = c.subEndRotation * plane.normal.cast<Real>();
     const Vec3 q = c.subEndPosition + c.subEndRotation * plane.point.cast<Real>();
     const Real thickness = c.def.thickness + margin;
     const Real push = thickness - (pi - q).dot(n);
     if (!(push > kLateSlack * thickness)) return false;
     moveInLatePass(i, pi + push * n);
-    if (contacts.size() < contacts.capacity()) {
-      contacts.push_back(worldContact(c, k, i, plane, particleAt(v, i), pi, 1 / h, push, margin));
+    if (collision.contacts.size() < collision.contacts.capacity()) {
+      collision.contacts.push_back(worldContact(c, k, i, plane, particleAt(particles.v, i), pi, 1 / h, push, margin));
     } else {
-      ++report.droppedContacts;
+      ++diagnostics.report.droppedContacts;
     }
     return true;
   };
@@ -111,9 +112,9 @@ void World::Impl::addLateMeshContacts(uint32_t k, Real h) {
   // started inside learns whether it still is).
   auto firstQuery = [&](uint32_t i, Real margin) {
     m.firstPlane[i].reset();
-    const Point3d a = toPoint(toLocalAtStart(c, particleAt(x, i)));
+    const Point3d a = toPoint(toLocalAtStart(c, particleAt(particles.x, i)));
     const bool startsInside = m.inside[i] != 0;
-    const Point3d b = toPoint(toLocalAtEnd(c, particleAt(p, i)));
+    const Point3d b = toPoint(toLocalAtEnd(c, particleAt(particles.p, i)));
     if (!startsInside && !segmentBoxOverlaps(a, b, lo, hi)) return;
     const double thickness = double(c.def.thickness) + double(margin);
     m.firstPlane[i] = m.particleContactPlane(i, a, b, startsInside, thickness);
@@ -122,23 +123,25 @@ void World::Impl::addLateMeshContacts(uint32_t k, Real h) {
   forEachFreeParticleWithMarginInParallel(kMeshQueriesPerTask, firstQuery);
   // The particles with a plane, in order: projected and queried again, a few rounds.
   forEachParticleWithMargin([&](uint32_t i, Real margin) {
-    if (w[i] == 0 || !m.firstPlane[i]) return;
-    const Point3d a = toPoint(toLocalAtStart(c, particleAt(x, i)));
+    if (particles.w[i] == 0 || !m.firstPlane[i]) return;
+    const Point3d a = toPoint(toLocalAtStart(c, particleAt(particles.x, i)));
     const bool startsInside = m.inside[i] != 0;
     const double thickness = double(c.def.thickness) + double(margin);
     bool moved = false;
     std::optional<MeshContactPlane> plane = m.firstPlane[i];
     for (int round = 0; round < kLateRounds; ++round) {
-      if (round > 0) plane = m.particleContactPlane(i, a, toPoint(toLocalAtEnd(c, particleAt(p, i))), startsInside, thickness);
+      if (round > 0)
+        plane =
+            m.particleContactPlane(i, a, toPoint(toLocalAtEnd(c, particleAt(particles.p, i))), startsInside, thickness);
       if (!plane || !project(i, *plane, margin)) break;
       moved = true;
       if (startsInside) break;  // pushed out by the shortest way: one move per substep
     }
-    const Point3d b = toPoint(toLocalAtEnd(c, particleAt(p, i)));
+    const Point3d b = toPoint(toLocalAtEnd(c, particleAt(particles.p, i)));
     if (startsInside) {
       m.inside[i] = m.contains(b);
     } else if (moved && m.crossingPlane(a, b)) {
-      moveInLatePass(i, particleAt(x, i));  // the last safe place
+      moveInLatePass(i, particleAt(particles.x, i));  // the last safe place
     }
   });
 }

@@ -17,13 +17,15 @@ namespace pbd {
 bool World::Impl::blocksAloneMoveParticles(bool useBdf2, size_t pass) const {
   if (!fusePasses) return false;
   const bool coloured = settings.solver == Solver::ColouredGaussSeidel || settings.solver == Solver::Hierarchical;
-  const BlockSchedule& blocks = schedule.blocks;
-  const bool batchesAlone = blocks.unbanded.empty() && schedule.colourBegin[GraphColouring::kOverflow] ==
-                                                           schedule.colourBegin[GraphColouring::kOverflow + 1];
-  return coloured && !useBdf2 && pass == kNoResiduals && !anyFreeIsland && batchesAlone && triangleStrains.empty() &&
-         dihedrals.empty() && volumes.empty() && neoHookeans.empty() && surfaceVolumes.empty() &&
-         shapeMatchings.empty() && tethers.empty() && selfCollisionPairs.empty() && selfContacts.empty() &&
-         attachments.empty() && contacts.empty();
+  const BlockSchedule& blocks = solverData.schedule.blocks;
+  const bool batchesAlone =
+      blocks.unbanded.empty() && solverData.schedule.colourBegin[GraphColouring::kOverflow] ==
+                                     solverData.schedule.colourBegin[GraphColouring::kOverflow + 1];
+  return coloured && !useBdf2 && pass == kNoResiduals && !islands.anyFreeIsland && batchesAlone &&
+         constraints.triangleStrains.empty() && constraints.dihedrals.empty() && constraints.volumes.empty() &&
+         constraints.neoHookeans.empty() && constraints.surfaceVolumes.empty() && constraints.shapeMatchings.empty() &&
+         constraints.tethers.empty() && selfCollision.selfCollisionPairs.empty() &&
+         selfCollision.selfContacts.empty() && constraints.attachments.empty() && collision.contacts.empty();
 }
 
 /// Whether the substep's particle pass (integrateAndPredict) can run inside the coloured pass's first copy in, each
@@ -35,13 +37,14 @@ bool World::Impl::blocksAloneMoveParticles(bool useBdf2, size_t pass) const {
 /// contacts, as it then would most likely stop after the copy in.
 bool World::Impl::particlePassJoinsSolve(bool useBdf2) const {
   if (!fusePasses || settings.solver != Solver::ColouredGaussSeidel || useBdf2 || settings.rigidDamping > 0 ||
-      !colliders.empty() || !contacts.empty() || settings.selfCollision.enabled || !copyOutBoundsParticles()) {
+      !collision.colliders.empty() || !collision.contacts.empty() || settings.selfCollision.enabled ||
+      !copyOutBoundsParticles()) {
     return false;
   }
-  for (const SelfCollidingSurface& s : selfSurfaces) {
+  for (const SelfCollidingSurface& s : selfCollision.selfSurfaces) {
     if (s.settings.enabled) return false;
   }
-  for (uint32_t k = 0; k + 1 < islandBegin.size(); ++k) {
+  for (uint32_t k = 0; k + 1 < islands.islandBegin.size(); ++k) {
     if (!islandHasPin(k)) return false;
   }
   return true;
@@ -52,7 +55,7 @@ bool World::Impl::particlePassJoinsSolve(bool useBdf2) const {
 /// (multiples of m) must then be such starts too.
 bool World::Impl::copyOutBoundsParticles() const {
   if (!fusePasses) return false;
-  const BlockSchedule& blocks = schedule.blocks;
+  const BlockSchedule& blocks = solverData.schedule.blocks;
   return !blocks.batches.empty() && (!blocks.banded || blocks.bandParticles % kBoxParticles == 0);
 }
 
@@ -61,8 +64,8 @@ bool World::Impl::copyOutBoundsParticles() const {
 /// substep, under implicit Euler, and no contact, self-collision pair or frozen particle whose velocity the passes
 /// after the commit update (they read v as the commit leaves it).
 bool World::Impl::commitJoinsNextPass(bool nextSubstep) const {
-  return fusePasses && nextSubstep && settings.integrator == Integrator::ImplicitEuler && contacts.empty() &&
-         selfCollisionPairs.empty() && !selfFrozeThisSubstep;
+  return fusePasses && nextSubstep && settings.integrator == Integrator::ImplicitEuler && collision.contacts.empty() &&
+         selfCollision.selfCollisionPairs.empty() && !selfCollision.selfFrozeThisSubstep;
 }
 
 }  // namespace pbd

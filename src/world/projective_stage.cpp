@@ -12,32 +12,33 @@ namespace pbd {
 /// for the first substep is made here, before anything moves, so that a matrix that is not positive definite throws
 /// with the world unchanged (see ProjectiveSystem::prepare for why that cannot happen through the World).
 void World::Impl::refreshProjective(Real firstInvH2) {
-  std::vector<PdElement>& next = projective.scratch();
+  std::vector<PdElement>& next = solverData.projective.scratch();
   next.clear();
-  next.reserve(distances.size() + dihedrals.size() + volumes.size() + 2 * neoHookeans.size());
-  const Real* invMass = w.data();
-  const Vec3* rest = asVec3(restX);
+  next.reserve(constraints.distances.size() + constraints.dihedrals.size() + constraints.volumes.size() +
+               2 * constraints.neoHookeans.size());
+  const Real* invMass = particles.w.data();
+  const Vec3* rest = asVec3(particles.restX);
   PdElement e[2];
-  for (uint32_t k = 0; k < distances.size(); ++k)
-    if (pdEdgeElement(distances[k], k, invMass, e[0])) next.push_back(e[0]);
-  for (uint32_t k = 0; k < dihedrals.size(); ++k)
-    if (pdBendingElement(dihedrals[k], k, invMass, rest, e[0])) next.push_back(e[0]);
-  for (uint32_t k = 0; k < volumes.size(); ++k)
-    if (pdTetVolumeElement(volumes[k], k, invMass, rest, e[0])) next.push_back(e[0]);
-  for (uint32_t k = 0; k < neoHookeans.size(); ++k) {
-    const int n = pdNeoHookeanElements(neoHookeans[k], k, invMass, e);
+  for (uint32_t k = 0; k < constraints.distances.size(); ++k)
+    if (pdEdgeElement(constraints.distances[k], k, invMass, e[0])) next.push_back(e[0]);
+  for (uint32_t k = 0; k < constraints.dihedrals.size(); ++k)
+    if (pdBendingElement(constraints.dihedrals[k], k, invMass, rest, e[0])) next.push_back(e[0]);
+  for (uint32_t k = 0; k < constraints.volumes.size(); ++k)
+    if (pdTetVolumeElement(constraints.volumes[k], k, invMass, rest, e[0])) next.push_back(e[0]);
+  for (uint32_t k = 0; k < constraints.neoHookeans.size(); ++k) {
+    const int n = pdNeoHookeanElements(constraints.neoHookeans[k], k, invMass, e);
     for (int j = 0; j < n; ++j) next.push_back(e[j]);
   }
-  projective.update(w);
-  projective.prepare(settings.method == Method::Xpbd, double(firstInvH2));
+  solverData.projective.update(particles.w);
+  solverData.projective.prepare(settings.method == Method::Xpbd, double(firstInvH2));
 }
 
 /// One PD iteration on p: distances, dihedrals, tet volumes and Neo-Hookean tets together. invH2 = 1/h_eff².
 void World::Impl::solveProjective(Real invH2) {
-  projective.prepare(settings.method == Method::Xpbd, double(invH2));
-  projective.iterate(asVec3(p), asVec3(inertial), *tasks);
+  solverData.projective.prepare(settings.method == Method::Xpbd, double(invH2));
+  solverData.projective.iterate(asVec3(particles.p), asVec3(particles.inertial), *tasks);
 }
 
-uint64_t World::projectiveFactorizationCount() const { return impl_->projective.factorizations(); }
+uint64_t World::projectiveFactorizationCount() const { return impl_->solverData.projective.factorizations(); }
 
 }  // namespace pbd

@@ -37,29 +37,32 @@ void addResidualsInParts(TaskSystem& tasks, size_t count, size_t minPart, AddRan
 /// Residual of the distance constraints after a pass: r = C (PBD) or C + α̃λ (XPBD, the multiplier's equation).
 void World::Impl::recordResidual(size_t pass, Real invH2) {
   const bool gaussSeidel = settings.solver == Solver::GaussSeidel;
-  const DistanceConstraint* cs = gaussSeidel ? distances.data() : schedule.constraints.data();
-  const Real* lambda = gaussSeidel ? distanceLambda.data() : schedule.lambda.data();
+  const DistanceConstraint* cs = gaussSeidel ? constraints.distances.data() : solverData.schedule.constraints.data();
+  const Real* lambda = gaussSeidel ? constraints.distanceLambda.data() : solverData.schedule.lambda.data();
   const bool blocked = settings.solver == Solver::ColouredGaussSeidel || settings.solver == Solver::Hierarchical;
   const bool xpbd = settings.method == Method::Xpbd;
   ResidualSums sums;
   if (blocked) {  // the batches, then the unbanded and the overflow group, whose constraints are in no batch
-    const BlockSchedule& blocks = schedule.blocks;
+    const BlockSchedule& blocks = solverData.schedule.blocks;
     auto addBatches = [&](size_t begin, size_t end, ResidualSums& part) {
       addDistanceBatchResiduals(blocks.batches.data(), blocks.strengths.data(), blocks.lambda.data(), begin, end,
-                                p.data(), count(), xpbd, invH2, part);
+                                particles.p.data(), count(), xpbd, invH2, part);
     };
     addResidualsInParts(*tasks, blocks.batches.size(), kMinResidualBatchesPerPart, addBatches, sums);
-    for (uint32_t k : blocks.unbanded) addDistanceResiduals(cs, lambda, k, k + 1, p.data(), xpbd, invH2, sums);
-    addDistanceResiduals(cs, lambda, schedule.colourBegin[GraphColouring::kOverflow],
-                         schedule.colourBegin[GraphColouring::kOverflow + 1], p.data(), xpbd, invH2, sums);
+    for (uint32_t k : blocks.unbanded)
+      addDistanceResiduals(cs, lambda, k, k + 1, particles.p.data(), xpbd, invH2, sums);
+    addDistanceResiduals(cs, lambda, solverData.schedule.colourBegin[GraphColouring::kOverflow],
+                         solverData.schedule.colourBegin[GraphColouring::kOverflow + 1], particles.p.data(), xpbd,
+                         invH2, sums);
   } else {
     auto addConstraints = [&](size_t begin, size_t end, ResidualSums& part) {
-      addDistanceResiduals(cs, lambda, begin, end, p.data(), xpbd, invH2, part);
+      addDistanceResiduals(cs, lambda, begin, end, particles.p.data(), xpbd, invH2, part);
     };
-    addResidualsInParts(*tasks, distances.size(), kMinResidualConstraintsPerPart, addConstraints, sums);
+    addResidualsInParts(*tasks, constraints.distances.size(), kMinResidualConstraintsPerPart, addConstraints, sums);
   }
-  residuals[2 * pass] = Real(sums.maxAbs);
-  residuals[2 * pass + 1] = distances.empty() ? Real(0) : Real(std::sqrt(sums.sumSq() / double(distances.size())));
+  diagnostics.residuals[2 * pass] = Real(sums.maxAbs);
+  diagnostics.residuals[2 * pass + 1] =
+      constraints.distances.empty() ? Real(0) : Real(std::sqrt(sums.sumSq() / double(constraints.distances.size())));
 }
 
 }  // namespace pbd

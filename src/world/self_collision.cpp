@@ -13,9 +13,9 @@ namespace pbd {
 // Only a world with particle self-collision on needs the room (about 260 bytes a particle), so it is reserved when
 // that is switched on or particles are added to a world that has it on.
 void World::Impl::reserveSelfCollision(size_t particles) {
-  selfCollisionNeighbours.reserve(particles, kSelfCollisionNeighboursPerParticle * particles);
-  selfCollisionPairs.reserve(kSelfCollisionPairsPerParticle * particles);
-  selfCollisionBody.reserve(particles);
+  selfCollision.selfCollisionNeighbours.reserve(particles, kSelfCollisionNeighboursPerParticle * particles);
+  selfCollision.selfCollisionPairs.reserve(kSelfCollisionPairsPerParticle * particles);
+  selfCollision.selfCollisionBody.reserve(particles);
 }
 
 namespace {
@@ -58,8 +58,8 @@ constexpr Real kSpeculativeFraction = Real(0.1);
 // Bodies from selfCollisionBody, filled for the search that made the list the pairs come from (a body added changes
 // the particle count, which makes the list stale, so the array is current whenever the list is).
 Real World::Impl::selfCollisionDistance(uint32_t i, uint32_t j, Real diameter) const {
-  if (selfCollisionBody[i] != selfCollisionBody[j]) return diameter;
-  const Real startedAt = std::sqrt(squaredDistance(&restX[3 * size_t(i)], &restX[3 * size_t(j)]));
+  if (selfCollision.selfCollisionBody[i] != selfCollision.selfCollisionBody[j]) return diameter;
+  const Real startedAt = std::sqrt(squaredDistance(&particles.restX[3 * size_t(i)], &particles.restX[3 * size_t(j)]));
   return std::min(diameter, kSameBodyDistanceFraction * startedAt);
 }
 
@@ -69,59 +69,64 @@ Real World::Impl::selfCollisionDistance(uint32_t i, uint32_t j, Real diameter) c
 // list) for kSubstepsWithoutSkin substeps. Either way the pairs come in the list's sorted order, so neither the
 // timing of a search nor its skin shows in the result.
 void World::Impl::findSelfCollisionPairs() {
-  selfCollisionPairs.clear();
+  selfCollision.selfCollisionPairs.clear();
   if (!settings.selfCollision.enabled || count() < 2) return;
   const Real diameter = 2 * settings.selfCollision.radius;
   const Real margin = kSpeculativeFraction * diameter, reach = diameter + margin;
   auto keep = [&](uint32_t i, uint32_t j) {
-    if (w[i] == 0 && w[j] == 0) return;
+    if (particles.w[i] == 0 && particles.w[j] == 0) return;
     const Real distance = selfCollisionDistance(i, j, diameter);
     const Real keptWithin = distance + margin;
-    if (!(squaredDistance(&p[3 * size_t(i)], &p[3 * size_t(j)]) < keptWithin * keptWithin)) return;
-    if (selfCollisionPairs.size() < selfCollisionPairs.capacity()) selfCollisionPairs.push_back({i, j, distance});
-    else ++report.droppedSelfCollisionPairs;
+    if (!(squaredDistance(&particles.p[3 * size_t(i)], &particles.p[3 * size_t(j)]) < keptWithin * keptWithin)) return;
+    if (selfCollision.selfCollisionPairs.size() < selfCollision.selfCollisionPairs.capacity())
+      selfCollision.selfCollisionPairs.push_back({i, j, distance});
+    else
+      ++diagnostics.report.droppedSelfCollisionPairs;
   };
-  if (selfCollisionListAge < kSubstepsASkinMustLast) ++selfCollisionListAge;
-  if (selfCollisionNeighbours.stale(p.data(), count(), reach)) {
-    selfCollisionBody.resize(count());  // within the reserved room
-    for (uint32_t b = 0; b < bodies.size(); ++b) {
-      std::fill(selfCollisionBody.begin() + bodies[b].begin, selfCollisionBody.begin() + bodies[b].end, b);
+  if (selfCollision.selfCollisionListAge < kSubstepsASkinMustLast) ++selfCollision.selfCollisionListAge;
+  if (selfCollision.selfCollisionNeighbours.stale(particles.p.data(), count(), reach)) {
+    selfCollision.selfCollisionBody.resize(count());  // within the reserved room
+    for (uint32_t b = 0; b < particles.bodies.size(); ++b) {
+      std::fill(selfCollision.selfCollisionBody.begin() + particles.bodies[b].begin,
+                selfCollision.selfCollisionBody.begin() + particles.bodies[b].end, b);
     }
     auto search = [&](Real skin, auto overflow) {
-      ++report.selfCollisionSearches;
-      if (skin == 0) ++report.selfCollisionSearchesWithoutSkin;
-      return selfCollisionNeighbours.search(p.data(), restX.data(), count(), reach, diameter, skin, overflow,
-                                            selfCollisionBody.data(), tasks);
+      ++diagnostics.report.selfCollisionSearches;
+      if (skin == 0) ++diagnostics.report.selfCollisionSearchesWithoutSkin;
+      return selfCollision.selfCollisionNeighbours.search(particles.p.data(), particles.restX.data(), count(), reach,
+                                                          diameter, skin, overflow,
+                                                          selfCollision.selfCollisionBody.data(), tasks);
     };
-    if (selfCollisionSkinPause == 0 && selfCollisionListAge < kSubstepsASkinMustLast) {
-      selfCollisionSkinPause = kSubstepsWithoutSkin;  // the last list with a skin went stale too soon
+    if (selfCollision.selfCollisionSkinPause == 0 && selfCollision.selfCollisionListAge < kSubstepsASkinMustLast) {
+      selfCollision.selfCollisionSkinPause = kSubstepsWithoutSkin;  // the last list with a skin went stale too soon
     }
     bool listed = false;
-    if (selfCollisionSkinPause == 0) {
+    if (selfCollision.selfCollisionSkinPause == 0) {
       listed = search(kSkinFraction * diameter, [](uint32_t, uint32_t) {});
-      selfCollisionListAge = 0;
-      if (!listed) selfCollisionSkinPause = kSubstepsWithoutSkin;
+      selfCollision.selfCollisionListAge = 0;
+      if (!listed) selfCollision.selfCollisionSkinPause = kSubstepsWithoutSkin;
     } else {
-      --selfCollisionSkinPause;
-      selfCollisionListAge = kSubstepsASkinMustLast;  // the next list with a skin gets its chance
+      --selfCollision.selfCollisionSkinPause;
+      selfCollision.selfCollisionListAge = kSubstepsASkinMustLast;  // the next list with a skin gets its chance
     }
     if (!listed) {
       // A pair that does not fit even the list of pairs within the reach is kept straight away, if there is room.
       search(0, [&](uint32_t i, uint32_t j) {
-        if (squaredDistance(&p[3 * size_t(i)], &p[3 * size_t(j)]) < reach * reach) keep(i, j);
+        if (squaredDistance(&particles.p[3 * size_t(i)], &particles.p[3 * size_t(j)]) < reach * reach) keep(i, j);
       });
     }
   }
-  selfCollisionNeighbours.forEachWithin(p.data(), reach, keep);
+  selfCollision.selfCollisionNeighbours.forEachWithin(particles.p.data(), reach, keep);
 }
 
 void World::Impl::projectSelfCollisions() {
-  if (selfCollisionPairs.empty()) return;
+  if (selfCollision.selfCollisionPairs.empty()) return;
   const Real noMaximum = std::numeric_limits<Real>::max();
-  Vec3* P = reinterpret_cast<Vec3*>(p.data());
-  for (SelfCollisionPair& pair : selfCollisionPairs) {
+  Vec3* P = reinterpret_cast<Vec3*>(particles.p.data());
+  for (SelfCollisionPair& pair : selfCollision.selfCollisionPairs) {
     const uint32_t i = pair.i, j = pair.j;
-    if (projectDistance(P[i], P[j], w[i], w[j], pair.distance, noMaximum, true, 1, 0, 0) != 0) pair.pushed = true;
+    if (projectDistance(P[i], P[j], particles.w[i], particles.w[j], pair.distance, noMaximum, true, 1, 0, 0) != 0)
+      pair.pushed = true;
   }
 }
 
@@ -134,24 +139,25 @@ void World::Impl::projectSelfCollisions() {
 /// Without it a light particle that its body pulls into a heavy one was launched out at every push, came back, and
 /// was pushed again (gallery:stack's bunny under a cube's corner, at 2 m/s for good).
 void World::Impl::updateSelfCollisionVelocities() {
-  for (const SelfCollisionPair& pair : selfCollisionPairs) {
+  for (const SelfCollisionPair& pair : selfCollision.selfCollisionPairs) {
     if (!pair.pushed) continue;
     const uint32_t i = pair.i, j = pair.j;
-    const Real wSum = w[i] + w[j];
-    Real* vi = &v[3 * size_t(i)];
-    Real* vj = &v[3 * size_t(j)];
+    const Real wSum = particles.w[i] + particles.w[j];
+    Real* vi = &particles.v[3 * size_t(i)];
+    Real* vj = &particles.v[3 * size_t(j)];
     // Written out in a fixed order (not Eigen's norm and dot, whose SIMD reductions order the sums per target):
     // native and wasm must compute the same bits.
-    const Real dx = x[3 * size_t(i)] - x[3 * size_t(j)], dy = x[3 * size_t(i) + 1] - x[3 * size_t(j) + 1],
-               dz = x[3 * size_t(i) + 2] - x[3 * size_t(j) + 2];
+    const Real dx = particles.x[3 * size_t(i)] - particles.x[3 * size_t(j)],
+               dy = particles.x[3 * size_t(i) + 1] - particles.x[3 * size_t(j) + 1],
+               dz = particles.x[3 * size_t(i) + 2] - particles.x[3 * size_t(j) + 2];
     const Real d = std::sqrt((dx * dx + dy * dy) + dz * dz);
     if (!(d > Real(1e-9)) || !(wSum > 0)) continue;
     const Real n[3] = {dx / d, dy / d, dz / d};
     const Real vn = ((vi[0] - vj[0]) * n[0] + (vi[1] - vj[1]) * n[1]) + (vi[2] - vj[2]) * n[2];
     const Real share = vn / wSum;
     for (int a = 0; a < 3; ++a) {
-      vi[a] -= (w[i] * share) * n[a];
-      vj[a] += (w[j] * share) * n[a];
+      vi[a] -= (particles.w[i] * share) * n[a];
+      vj[a] += (particles.w[j] * share) * n[a];
     }
   }
 }

@@ -57,49 +57,52 @@ ShapeMatchingBlueprint resolveShapeMatching(const char* fn, const std::string& a
 
 void World::Impl::reserveShapeMatching(const char* fn, const ShapeMatchingBlueprint& c) {
   if (c.members.empty()) return;
-  const size_t members = shapeMatchingMembers.size() + c.members.size();
+  const size_t members = constraints.shapeMatchingMembers.size() + c.members.size();
   if (members > kMaxConstraints) check::fail(fn, "shape matching member count", "would exceed the limit", members);
-  shapeMatchings.reserve(shapeMatchings.size() + 1);
-  shapeMatchingLambda.reserve(shapeMatchings.size() + 1);
-  shapeMatchingMembers.reserve(members);
-  shapeMatchingRestOffsets.reserve(members);
-  shapeMatchingMasses.reserve(members);
+  constraints.shapeMatchings.reserve(constraints.shapeMatchings.size() + 1);
+  constraints.shapeMatchingLambda.reserve(constraints.shapeMatchings.size() + 1);
+  constraints.shapeMatchingMembers.reserve(members);
+  constraints.shapeMatchingRestOffsets.reserve(members);
+  constraints.shapeMatchingMasses.reserve(members);
 }
 
 void World::Impl::appendShapeMatching(const ShapeMatchingBlueprint& c, uint32_t first) {
   if (c.members.empty()) return;
-  shapeMatchings.push_back({uint32_t(shapeMatchingMembers.size()), uint32_t(c.members.size()), c.strength.compliance,
-                            c.strength.stiffness, correctedStiffness(c.strength.stiffness, settings.iterations)});
-  for (uint32_t i : c.members) shapeMatchingMembers.push_back(first + i);
-  shapeMatchingRestOffsets.insert(shapeMatchingRestOffsets.end(), c.restOffsets.begin(), c.restOffsets.end());
-  shapeMatchingMasses.insert(shapeMatchingMasses.end(), c.masses.begin(), c.masses.end());
-  shapeMatchingLambda.push_back(0);
-  islandsDirty = true;
+  constraints.shapeMatchings.push_back({uint32_t(constraints.shapeMatchingMembers.size()), uint32_t(c.members.size()),
+                                        c.strength.compliance, c.strength.stiffness,
+                                        correctedStiffness(c.strength.stiffness, settings.iterations)});
+  for (uint32_t i : c.members) constraints.shapeMatchingMembers.push_back(first + i);
+  constraints.shapeMatchingRestOffsets.insert(constraints.shapeMatchingRestOffsets.end(), c.restOffsets.begin(),
+                                              c.restOffsets.end());
+  constraints.shapeMatchingMasses.insert(constraints.shapeMatchingMasses.end(), c.masses.begin(), c.masses.end());
+  constraints.shapeMatchingLambda.push_back(0);
+  islands.islandsDirty = true;
 }
 
 /// Serially in the order added: one cluster moves all of its members, and clusters may share particles.
 void World::Impl::projectShapeMatchingClusters(bool xpbd, Real invH2) {
-  Vec3* P = asVec3(p);
-  for (size_t k = 0; k < shapeMatchings.size(); ++k) {
-    const ShapeMatchingCluster& c = shapeMatchings[k];
-    const std::span<const uint32_t> members(shapeMatchingMembers.data() + c.firstMember, c.memberCount);
-    const std::span<const Vec3> offsets(shapeMatchingRestOffsets.data() + c.firstMember, c.memberCount);
-    const std::span<const Real> masses(shapeMatchingMasses.data() + c.firstMember, c.memberCount);
-    shapeMatchingLambda[k] += projectShapeMatching(members, offsets, masses, P, w.data(), xpbd, c.kPrime,
-                                                   c.compliance * invH2, shapeMatchingLambda[k]);
+  Vec3* P = asVec3(particles.p);
+  for (size_t k = 0; k < constraints.shapeMatchings.size(); ++k) {
+    const ShapeMatchingCluster& c = constraints.shapeMatchings[k];
+    const std::span<const uint32_t> members(constraints.shapeMatchingMembers.data() + c.firstMember, c.memberCount);
+    const std::span<const Vec3> offsets(constraints.shapeMatchingRestOffsets.data() + c.firstMember, c.memberCount);
+    const std::span<const Real> masses(constraints.shapeMatchingMasses.data() + c.firstMember, c.memberCount);
+    constraints.shapeMatchingLambda[k] +=
+        projectShapeMatching(members, offsets, masses, P, particles.w.data(), xpbd, c.kPrime, c.compliance * invH2,
+                             constraints.shapeMatchingLambda[k]);
   }
 }
 
 uint32_t World::addShapeMatching(const ShapeMatchingDef& def) {
   Impl& m = *impl_;
   const char* fn = "addShapeMatching";
-  const ShapeMatchingBlueprint c =
-      resolveShapeMatching(fn, "particles", def.particles, m.x.data(), m.w.data(), m.count(), "strength", def.strength);
+  const ShapeMatchingBlueprint c = resolveShapeMatching(fn, "particles", def.particles, m.particles.x.data(),
+                                                        m.particles.w.data(), m.count(), "strength", def.strength);
   m.reserveShapeMatching(fn, c);
   m.appendShapeMatching(c, 0);
-  return uint32_t(m.shapeMatchings.size() - 1);
+  return uint32_t(m.constraints.shapeMatchings.size() - 1);
 }
 
-uint32_t World::shapeMatchingCount() const { return uint32_t(impl_->shapeMatchings.size()); }
+uint32_t World::shapeMatchingCount() const { return uint32_t(impl_->constraints.shapeMatchings.size()); }
 
 }  // namespace pbd

@@ -77,42 +77,79 @@ class LoadReader : public Reader {
 
 // --- Sections: one function per section serves save (S = Writer) and load (S = LoadReader). M is World::Impl (a
 // template parameter, since the nested type is private to World). Adding state = a line here, or a new section. ---
-template <class S, class M> void settingsSection(S& s, M& m) { s.all(m.settings, m.recordResiduals, m.kPrimeIterations); }
-template <class S, class M> void particlesSection(S& s, M& m) {
-  s.vec(m.x), s.vec(m.v), s.vec(m.w), s.vec(m.force), s.vec(m.restX);
+template <class S, class M>
+void settingsSection(S& s, M& m) {
+  s.all(m.settings, m.diagnostics.recordResiduals, m.constraints.kPrimeIterations);
 }
-template <class S, class M> void historySection(S& s, M& m) { s.all(m.historyValid), s.vec(m.xPrev), s.vec(m.vPrev); }
-template <class S, class M> void bodiesSection(S& s, M& m) { s.vec(m.bodies); }
-template <class S, class M> void distancesSection(S& s, M& m) { s.vec(m.distances); }
+template <class S, class M> void particlesSection(S& s, M& m) {
+  s.vec(m.particles.x), s.vec(m.particles.v), s.vec(m.particles.w), s.vec(m.particles.force), s.vec(m.particles.restX);
+}
+template <class S, class M>
+void historySection(S& s, M& m) {
+  s.all(m.particles.historyValid), s.vec(m.particles.xPrev), s.vec(m.particles.vPrev);
+}
+template <class S, class M>
+void bodiesSection(S& s, M& m) {
+  s.vec(m.particles.bodies);
+}
+template <class S, class M>
+void distancesSection(S& s, M& m) {
+  s.vec(m.constraints.distances);
+}
 /// The colour of each distance constraint, newer than format version 1: once constraints were removed
 /// (removeDistanceConstraint frees colours without recolouring), replaying the greedy colouring no longer gives the
 /// live colours, and the colours fix the coloured solvers' order. A blob without it replays the greedy colouring.
-template <class S, class M> void distanceColoursSection(S& s, M& m) { s.vec(m.distanceColour); }
-template <class S, class M> void dihedralsSection(S& s, M& m) { s.vec(m.dihedrals); }
-template <class S, class M> void volumesSection(S& s, M& m) { s.vec(m.volumes); }
-template <class S, class M> void tethersSection(S& s, M& m) { s.vec(m.tethers); }
-template <class S, class M> void neoHookeansSection(S& s, M& m) { s.vec(m.neoHookeans); }
+template <class S, class M>
+void distanceColoursSection(S& s, M& m) {
+  s.vec(m.constraints.distanceColour);
+}
+template <class S, class M>
+void dihedralsSection(S& s, M& m) {
+  s.vec(m.constraints.dihedrals);
+}
+template <class S, class M>
+void volumesSection(S& s, M& m) {
+  s.vec(m.constraints.volumes);
+}
+template <class S, class M>
+void tethersSection(S& s, M& m) {
+  s.vec(m.constraints.tethers);
+}
+template <class S, class M>
+void neoHookeansSection(S& s, M& m) {
+  s.vec(m.constraints.neoHookeans);
+}
 template <class S, class M> void surfacesSection(S& s, M& m) {
-  s.vec(m.surfaceVolumes), s.vec(m.surfaceVertices), s.vec(m.surfaceTriangles);
+  s.vec(m.constraints.surfaceVolumes), s.vec(m.constraints.surfaceVertices), s.vec(m.constraints.surfaceTriangles);
 }
-template <class S, class M> void strainsSection(S& s, M& m) { s.vec(m.triangleStrains); }
+template <class S, class M>
+void strainsSection(S& s, M& m) {
+  s.vec(m.constraints.triangleStrains);
+}
 template <class S, class M> void shapeMatchingSection(S& s, M& m) {
-  s.vec(m.shapeMatchings), s.vec(m.shapeMatchingMembers), s.vec(m.shapeMatchingRestOffsets), s.vec(m.shapeMatchingMasses);
+  s.vec(m.constraints.shapeMatchings), s.vec(m.constraints.shapeMatchingMembers),
+      s.vec(m.constraints.shapeMatchingRestOffsets), s.vec(m.constraints.shapeMatchingMasses);
 }
-template <class S, class M> void attachmentsSection(S& s, M& m) { s.vec(m.attachments), s.vec(m.freeAttachments); }
-template <class S, class M> void collidersSection(S& s, M& m) { s.vec(m.colliders); }
+template <class S, class M>
+void attachmentsSection(S& s, M& m) {
+  s.vec(m.constraints.attachments), s.vec(m.constraints.freeAttachments);
+}
+template <class S, class M>
+void collidersSection(S& s, M& m) {
+  s.vec(m.collision.colliders);
+}
 /// Per-body contact materials (parallel to the bodies) and the velocity clamp: both newer than format version 1.
 template <class S, class M> void contactMaterialsSection(S& s, M& m) {
-  s.vec(m.bodyMaterials), s.all(m.settings.maxSpeed);
+  s.vec(m.particles.bodyMaterials), s.all(m.settings.maxSpeed);
 }
 /// The triangle meshes of TriangleMesh colliders, in collider order: the current local-frame vertices (floats: they
 /// came in as floats, so this is exact), the triangles, and who is inside each. Loaded into LoaderScratch; build()
 /// recreates each mesh through addCollider, so the BVH and its checks are the ones the API builds.
 template <class S, class M> void meshesSection(S& s, M& m) {
   if constexpr (std::is_same_v<S, Writer>) {
-    uint32_t count = uint32_t(m.meshShapes.size());
+    uint32_t count = uint32_t(m.collision.meshShapes.size());
     s.all(count);
-    for (MeshShape& shape : m.meshShapes) {
+    for (MeshShape& shape : m.collision.meshShapes) {
       std::vector<Real> positions;
       for (const Point3d& v : shape.surface.bvh().vertices()) positions.insert(positions.end(), {Real(v.x()), Real(v.y()), Real(v.z())});
       std::vector<uint32_t> triangles = shape.surface.bvh().triangles();
@@ -134,12 +171,13 @@ template <class S, class M> void meshesSection(S& s, M& m) {
 /// (local indices). build() recreates each surface the way addCloth does, so its BVH (on restX) and capacities match.
 /// A blob without it loads with no self-colliding surfaces (their triangles were not saved).
 template <class S, class M> void selfCollisionSection(S& s, M& m) {
-  uint32_t count = uint32_t(m.selfSurfaces.size());
+  uint32_t count = uint32_t(m.selfCollision.selfSurfaces.size());
   s.all(count);
-  if constexpr (!std::is_same_v<S, Writer>) m.selfSurfaces.clear();
+  if constexpr (!std::is_same_v<S, Writer>) m.selfCollision.selfSurfaces.clear();
   for (uint32_t k = 0; k < count; ++k) {
     // Each record reads at least 17 bytes or throws, so an absurd count ends at the end of the section.
-    SelfCollidingSurface& surface = std::is_same_v<S, Writer> ? m.selfSurfaces[k] : m.selfSurfaces.emplace_back();
+    SelfCollidingSurface& surface =
+        std::is_same_v<S, Writer> ? m.selfCollision.selfSurfaces[k] : m.selfCollision.selfSurfaces.emplace_back();
     s.all(surface.body, surface.settings.enabled, surface.settings.thickness), s.vec(surface.triangles);
   }
 }
@@ -151,8 +189,8 @@ template <class S, class M> void staticFrictionSection(S& s, M& m) {
   s.all(m.settings.ground.staticFriction);
   if constexpr (std::is_same_v<S, Writer>) {
     std::vector<Real> colliders, bodies;
-    for (const Collider& c : m.colliders) colliders.push_back(c.def.staticFriction);
-    for (const ContactMaterial& b : m.bodyMaterials) bodies.push_back(b.staticFriction);
+    for (const Collider& c : m.collision.colliders) colliders.push_back(c.def.staticFriction);
+    for (const ContactMaterial& b : m.particles.bodyMaterials) bodies.push_back(b.staticFriction);
     s.vec(colliders), s.vec(bodies);
   } else {
     s.vec(s.scratch.colliderStaticFriction), s.vec(s.scratch.bodyStaticFriction);
@@ -169,7 +207,7 @@ template <class S, class M> void settleSection(S& s, M& m) { s.all(m.hasStepped,
 template <class S, class M> void contactThicknessSection(S& s, M& m) {
   if constexpr (std::is_same_v<S, Writer>) {
     std::vector<Real> bodies;
-    for (const ContactMaterial& b : m.bodyMaterials) bodies.push_back(b.thickness);
+    for (const ContactMaterial& b : m.particles.bodyMaterials) bodies.push_back(b.thickness);
     s.vec(bodies);
   } else {
     s.vec(s.scratch.bodyThickness);
@@ -281,49 +319,57 @@ void checkFinite(const char* what, const std::vector<Real>& a) {
 /// Bodies and their contact materials. Bodies must tile the particles in order, as appendParticles makes them (the
 /// velocity pass maps each particle to exactly one body).
 template <class M> void buildBodies(M& m, M& s, const LoaderScratch& scratch) {
-  const uint32_t n = uint32_t(s.w.size());
-  snapshot::checkAll("bodies", s.bodies, n);
-  for (size_t b = 0; b < s.bodies.size(); ++b) {
-    const uint32_t expected = b == 0 ? 0 : s.bodies[b - 1].end;
-    if (s.bodies[b].begin != expected) {
-      snapshot::ElementCheck("bodies", b).fail("begin", "must be the previous body's end", s.bodies[b].begin);
+  const uint32_t n = uint32_t(s.particles.w.size());
+  snapshot::checkAll("bodies", s.particles.bodies, n);
+  for (size_t b = 0; b < s.particles.bodies.size(); ++b) {
+    const uint32_t expected = b == 0 ? 0 : s.particles.bodies[b - 1].end;
+    if (s.particles.bodies[b].begin != expected) {
+      snapshot::ElementCheck("bodies", b).fail("begin", "must be the previous body's end", s.particles.bodies[b].begin);
     }
   }
-  checkLength("bodies: particles covered", s.bodies.empty() ? 0 : s.bodies.back().end, n);
-  if (s.bodyMaterials.empty()) s.bodyMaterials.resize(s.bodies.size());  // a blob from before per-body materials
-  checkLength("contactMaterials", s.bodyMaterials.size(), s.bodies.size());
+  checkLength("bodies: particles covered", s.particles.bodies.empty() ? 0 : s.particles.bodies.back().end, n);
+  if (s.particles.bodyMaterials.empty())
+    s.particles.bodyMaterials.resize(s.particles.bodies.size());  // a blob from before per-body materials
+  checkLength("contactMaterials", s.particles.bodyMaterials.size(), s.particles.bodies.size());
   if (!scratch.bodyStaticFriction.empty() || !scratch.colliderStaticFriction.empty()) {  // section SFRC
-    checkLength("staticFriction: bodies", scratch.bodyStaticFriction.size(), s.bodies.size());
-    for (size_t b = 0; b < s.bodies.size(); ++b) s.bodyMaterials[b].staticFriction = scratch.bodyStaticFriction[b];
+    checkLength("staticFriction: bodies", scratch.bodyStaticFriction.size(), s.particles.bodies.size());
+    for (size_t b = 0; b < s.particles.bodies.size(); ++b)
+      s.particles.bodyMaterials[b].staticFriction = scratch.bodyStaticFriction[b];
   }
   if (!scratch.bodyThickness.empty()) {  // section CTHK
-    checkLength("contactThickness: bodies", scratch.bodyThickness.size(), s.bodies.size());
-    for (size_t b = 0; b < s.bodies.size(); ++b) s.bodyMaterials[b].thickness = scratch.bodyThickness[b];
+    checkLength("contactThickness: bodies", scratch.bodyThickness.size(), s.particles.bodies.size());
+    for (size_t b = 0; b < s.particles.bodies.size(); ++b)
+      s.particles.bodyMaterials[b].thickness = scratch.bodyThickness[b];
   }
-  for (size_t b = 0; b < s.bodyMaterials.size(); ++b) {
-    check::contactMaterial(kFn, "contactMaterials[" + std::to_string(b) + "]", s.bodyMaterials[b]);
+  for (size_t b = 0; b < s.particles.bodyMaterials.size(); ++b) {
+    check::contactMaterial(kFn, "contactMaterials[" + std::to_string(b) + "]", s.particles.bodyMaterials[b]);
   }
-  m.bodies = s.bodies;
-  m.bodyMaterials = s.bodyMaterials;
+  m.particles.bodies = s.particles.bodies;
+  m.particles.bodyMaterials = s.particles.bodyMaterials;
 }
 
 /// Particles, their history and bodies into the fresh world `m`, through appendParticles (which checks positions
 /// and inverse masses and reserves every per-particle buffer as the add functions do).
 template <class M> void buildParticles(M& m, M& s, const LoaderScratch& scratch) {
-  const size_t n = s.w.size();
-  for (auto [name, a] : {std::pair{"particles: x", &s.x}, {"particles: v", &s.v}, {"particles: force", &s.force},
-                         {"particles: restX", &s.restX}, {"history: xPrev", &s.xPrev}, {"history: vPrev", &s.vPrev}}) {
+  const size_t n = s.particles.w.size();
+  for (auto [name, a] : {std::pair{"particles: x", &s.particles.x},
+                         {"particles: v", &s.particles.v},
+                         {"particles: force", &s.particles.force},
+                         {"particles: restX", &s.particles.restX},
+                         {"history: xPrev", &s.particles.xPrev},
+                         {"history: vPrev", &s.particles.vPrev}}) {
     checkLength(name, a->size(), 3 * n);
   }
-  if (n > 0) m.appendParticles(kFn, s.x.data(), s.w.data(), n);
-  checkFinite("velocities", s.v);
-  checkFinite("forces", s.force);
-  checkFinite("restX", s.restX);
-  checkFinite("xPrev", s.xPrev);
-  checkFinite("vPrev", s.vPrev);
+  if (n > 0) m.appendParticles(kFn, s.particles.x.data(), s.particles.w.data(), n);
+  checkFinite("velocities", s.particles.v);
+  checkFinite("forces", s.particles.force);
+  checkFinite("restX", s.particles.restX);
+  checkFinite("xPrev", s.particles.xPrev);
+  checkFinite("vPrev", s.particles.vPrev);
   // Same sizes as appendParticles made them: copy-assignment keeps the reserved capacity.
-  m.v = s.v, m.force = s.force, m.restX = s.restX, m.xPrev = s.xPrev, m.vPrev = s.vPrev;
-  m.historyValid = s.historyValid;
+  m.particles.v = s.particles.v, m.particles.force = s.particles.force, m.particles.restX = s.particles.restX,
+  m.particles.xPrev = s.particles.xPrev, m.particles.vPrev = s.particles.vPrev;
+  m.particles.historyValid = s.particles.historyValid;
   buildBodies(m, s, scratch);
 }
 
@@ -331,40 +377,41 @@ template <class M> void buildParticles(M& m, M& s, const LoaderScratch& scratch)
 /// colours (section DCOL) then replace the replayed ones, checked: each a colour or the overflow group, and no two
 /// constraints of one colour on a particle.
 template <class M> void buildDistances(M& m, const M& s) {
-  snapshot::checkAll("distances", s.distances, m.count());
-  m.reserveDistances(s.distances.size());
-  for (const DistanceConstraint& c : s.distances) {
+  snapshot::checkAll("distances", s.constraints.distances, m.count());
+  m.reserveDistances(s.constraints.distances.size());
+  for (const DistanceConstraint& c : s.constraints.distances) {
     m.appendDistance({c.i, c.j, c.minLength, c.maxLength, Strength{c.compliance, c.stiffness}});
-    m.distances.back() = c;  // the saved k' (appendDistance computed it for the current iteration count)
+    m.constraints.distances.back() = c;  // the saved k' (appendDistance computed it for the current iteration count)
   }
-  if (s.distanceColour.empty()) return;  // a blob from before DCOL: the replay is the colouring
-  checkLength("distanceColours", s.distanceColour.size(), s.distances.size());
-  m.colouring.clear();
-  for (size_t k = 0; k < s.distances.size(); ++k) {
-    const DistanceConstraint& c = s.distances[k];
-    if (!m.colouring.assign(c.i, c.j, s.distanceColour[k])) {
-      snapshot::ElementCheck("distanceColours", k).fail("colour", "is not a free colour of both particles (or > 32)",
-                                                        s.distanceColour[k]);
+  if (s.constraints.distanceColour.empty()) return;  // a blob from before DCOL: the replay is the colouring
+  checkLength("distanceColours", s.constraints.distanceColour.size(), s.constraints.distances.size());
+  m.solverData.colouring.clear();
+  for (size_t k = 0; k < s.constraints.distances.size(); ++k) {
+    const DistanceConstraint& c = s.constraints.distances[k];
+    if (!m.solverData.colouring.assign(c.i, c.j, s.constraints.distanceColour[k])) {
+      snapshot::ElementCheck("distanceColours", k)
+          .fail("colour", "is not a free colour of both particles (or > 32)", s.constraints.distanceColour[k]);
     }
-    m.distanceColour[k] = s.distanceColour[k];
+    m.constraints.distanceColour[k] = s.constraints.distanceColour[k];
   }
 }
 
 /// Continuous self-collision surfaces, through the builder addCloth uses: bodies in increasing order, triangles in
 /// range of their body, thickness > 0.
 template <class M> void buildSelfSurfaces(M& m, M& s) {
-  for (size_t k = 0; k < s.selfSurfaces.size(); ++k) {
-    SelfCollidingSurface& saved = s.selfSurfaces[k];
+  for (size_t k = 0; k < s.selfCollision.selfSurfaces.size(); ++k) {
+    SelfCollidingSurface& saved = s.selfCollision.selfSurfaces[k];
     const std::string name = "continuousSelfCollision[" + std::to_string(k) + "]";
     const snapshot::ElementCheck c("continuousSelfCollision", k);
-    c.index("body", saved.body, m.bodies.size());
-    if (k > 0 && saved.body <= s.selfSurfaces[k - 1].body) c.fail("body", "must be above the previous one's", saved.body);
+    c.index("body", saved.body, m.particles.bodies.size());
+    if (k > 0 && saved.body <= s.selfCollision.selfSurfaces[k - 1].body)
+      c.fail("body", "must be above the previous one's", saved.body);
     check::continuousSelfCollision(kFn, name, saved.settings);
     if (saved.triangles.empty() || saved.triangles.size() % 3 != 0) {
       c.fail("triangles", "length must be a positive multiple of 3", saved.triangles.size());
     }
-    const ParticleRange r = m.bodies[saved.body];
-    const std::span<const Real> rest(m.restX.data() + 3 * size_t(r.begin), 3 * size_t(r.end - r.begin));
+    const ParticleRange r = m.particles.bodies[saved.body];
+    const std::span<const Real> rest(m.particles.restX.data() + 3 * size_t(r.begin), 3 * size_t(r.end - r.begin));
     SelfCollidingSurface surface = makeSelfCollidingSurface(kFn, saved.body, rest, std::move(saved.triangles), saved.settings);
     checkSelfCollisionThickness(kFn, name, surface.settings, surface.triangles, rest);
     m.reserveSelfSurface(surface);
@@ -374,17 +421,21 @@ template <class M> void buildSelfSurfaces(M& m, M& s) {
 
 /// Closed surfaces: each constraint's slices within the shared vertex and triangle arrays.
 template <class M> void checkSurfaces(const M& s) {
-  const uint32_t n = uint32_t(s.w.size());
-  checkLength("surfaceVolumes: surfaceTriangles (a multiple of 3)", s.surfaceTriangles.size() % 3, 0);
-  for (size_t k = 0; k < s.surfaceVolumes.size(); ++k) {
-    const SurfaceVolumeConstraint& g = s.surfaceVolumes[k];
+  const uint32_t n = uint32_t(s.particles.w.size());
+  checkLength("surfaceVolumes: surfaceTriangles (a multiple of 3)", s.constraints.surfaceTriangles.size() % 3, 0);
+  for (size_t k = 0; k < s.constraints.surfaceVolumes.size(); ++k) {
+    const SurfaceVolumeConstraint& g = s.constraints.surfaceVolumes[k];
     const snapshot::ElementCheck c("surfaceVolumes", k);
     if (g.vertexCount == 0 || g.triangleCount == 0) c.fail("vertexCount", "and triangleCount must be > 0", g.vertexCount);
-    c.index("firstVertex+vertexCount-1", uint64_t(g.firstVertex) + g.vertexCount - 1, s.surfaceVertices.size());
-    c.index("firstTriangle+triangleCount-1", uint64_t(g.firstTriangle) + g.triangleCount - 1, s.surfaceTriangles.size() / 3);
-    for (uint32_t v = 0; v < g.vertexCount; ++v) c.index("surface vertex", s.surfaceVertices[g.firstVertex + v], n);
+    c.index("firstVertex+vertexCount-1", uint64_t(g.firstVertex) + g.vertexCount - 1,
+            s.constraints.surfaceVertices.size());
+    c.index("firstTriangle+triangleCount-1", uint64_t(g.firstTriangle) + g.triangleCount - 1,
+            s.constraints.surfaceTriangles.size() / 3);
+    for (uint32_t v = 0; v < g.vertexCount; ++v)
+      c.index("surface vertex", s.constraints.surfaceVertices[g.firstVertex + v], n);
     for (uint32_t t = 0; t < 3 * g.triangleCount; ++t) {
-      c.index("surface triangle corner", s.surfaceTriangles[3 * size_t(g.firstTriangle) + t], g.vertexCount);
+      c.index("surface triangle corner", s.constraints.surfaceTriangles[3 * size_t(g.firstTriangle) + t],
+              g.vertexCount);
     }
     c.positive("restVolume", g.restVolume);
     c.atLeast("pressure", g.pressure, 0);
@@ -394,11 +445,11 @@ template <class M> void checkSurfaces(const M& s) {
 
 /// Shape matching clusters: slices of the three parallel member arrays.
 template <class M> void checkShapeMatchings(const M& s) {
-  const size_t members = s.shapeMatchingMembers.size();
-  checkLength("shapeMatchings: restOffsets", s.shapeMatchingRestOffsets.size(), members);
-  checkLength("shapeMatchings: masses", s.shapeMatchingMasses.size(), members);
-  for (size_t k = 0; k < s.shapeMatchings.size(); ++k) {
-    const ShapeMatchingCluster& cl = s.shapeMatchings[k];
+  const size_t members = s.constraints.shapeMatchingMembers.size();
+  checkLength("shapeMatchings: restOffsets", s.constraints.shapeMatchingRestOffsets.size(), members);
+  checkLength("shapeMatchings: masses", s.constraints.shapeMatchingMasses.size(), members);
+  for (size_t k = 0; k < s.constraints.shapeMatchings.size(); ++k) {
+    const ShapeMatchingCluster& cl = s.constraints.shapeMatchings[k];
     const snapshot::ElementCheck c("shapeMatchings", k);
     if (cl.memberCount < 2) c.fail("memberCount", "must be >= 2", cl.memberCount);
     c.index("firstMember+memberCount-1", uint64_t(cl.firstMember) + cl.memberCount - 1, members);
@@ -406,43 +457,45 @@ template <class M> void checkShapeMatchings(const M& s) {
   }
   for (size_t k = 0; k < members; ++k) {
     const snapshot::ElementCheck c("shapeMatchingMembers", k);
-    c.index("particle", s.shapeMatchingMembers[k], s.w.size());
-    c.finiteAll("restOffset", s.shapeMatchingRestOffsets[k]);
-    c.positive("mass", s.shapeMatchingMasses[k]);
+    c.index("particle", s.constraints.shapeMatchingMembers[k], s.particles.w.size());
+    c.finiteAll("restOffset", s.constraints.shapeMatchingRestOffsets[k]);
+    c.positive("mass", s.constraints.shapeMatchingMasses[k]);
   }
 }
 
 /// Attachments, removed slots included, and the free list that hands their handles out again.
 template <class M> void checkAttachments(const M& s) {
-  snapshot::checkAll("attachments", s.attachments, uint32_t(s.w.size()));
-  std::vector<char> listed(s.attachments.size(), 0);
-  for (size_t k = 0; k < s.freeAttachments.size(); ++k) {
+  snapshot::checkAll("attachments", s.constraints.attachments, uint32_t(s.particles.w.size()));
+  std::vector<char> listed(s.constraints.attachments.size(), 0);
+  for (size_t k = 0; k < s.constraints.freeAttachments.size(); ++k) {
     const snapshot::ElementCheck c("freeAttachments", k);
-    const uint32_t h = s.freeAttachments[k];
-    c.index("", h, s.attachments.size());
-    if (s.attachments[h].active || listed[h]) c.fail("", "must name a removed attachment once", h);
+    const uint32_t h = s.constraints.freeAttachments[k];
+    c.index("", h, s.constraints.attachments.size());
+    if (s.constraints.attachments[h].active || listed[h]) c.fail("", "must name a removed attachment once", h);
     listed[h] = 1;
   }
-  const size_t removed = size_t(std::count_if(s.attachments.begin(), s.attachments.end(), [](const Attachment& a) { return !a.active; }));
-  checkLength("attachments: freeAttachments", s.freeAttachments.size(), removed);
+  const size_t removed = size_t(std::count_if(s.constraints.attachments.begin(), s.constraints.attachments.end(),
+                                              [](const Attachment& a) { return !a.active; }));
+  checkLength("attachments: freeAttachments", s.constraints.freeAttachments.size(), removed);
 }
 
 /// Builds the fresh world `fresh` (state `m`) from the parsed, unchecked `s`: checks every value, rebuilds the
 /// derived data and reserves what step() needs, exactly as the add functions would have.
 template <class M> void build(World& fresh, M& m, M& s, const LoaderScratch& scratch) {
   fresh.setSettings(s.settings);
-  fresh.setRecordResiduals(s.recordResiduals);
-  if (s.kPrimeIterations != 0) check::inRange(kFn, "kPrimeIterations", s.kPrimeIterations, 1, 1000);
+  fresh.setRecordResiduals(s.diagnostics.recordResiduals);
+  if (s.constraints.kPrimeIterations != 0)
+    check::inRange(kFn, "kPrimeIterations", s.constraints.kPrimeIterations, 1, 1000);
   buildParticles(m, s, scratch);
   const uint32_t n = m.count();
   size_t meshes = 0;
   if (!scratch.colliderStaticFriction.empty() || !scratch.bodyStaticFriction.empty()) {  // section SFRC
-    checkLength("staticFriction: colliders", scratch.colliderStaticFriction.size(), s.colliders.size());
+    checkLength("staticFriction: colliders", scratch.colliderStaticFriction.size(), s.collision.colliders.size());
   }
-  for (size_t k = 0; k < s.colliders.size(); ++k) {
+  for (size_t k = 0; k < s.collision.colliders.size(); ++k) {
     const snapshot::ElementCheck c("colliders", k);
     // A mesh collider's def held views of its arrays: from a blob they are wild pointers, replaced by the saved mesh.
-    ColliderDef def = s.colliders[k].def;
+    ColliderDef def = s.collision.colliders[k].def;
     if (!scratch.colliderStaticFriction.empty()) def.staticFriction = scratch.colliderStaticFriction[k];  // SFRC
     def.meshPositions = {};
     def.meshTriangles = {};
@@ -457,10 +510,10 @@ template <class M> void build(World& fresh, M& m, M& s, const LoaderScratch& scr
     } catch (const InvalidArgument& e) {
       throw SnapshotError(std::string(kFn) + ": colliders[" + std::to_string(k) + "]: " + e.what());
     }
-    snapshot::checkPoses(c, s.colliders[k]);
+    snapshot::checkPoses(c, s.collision.colliders[k]);
     // The saved poses, bit for bit (addCollider re-normalized the rotation and set every pose to the end pose).
-    const Collider& saved = s.colliders[k];
-    Collider& col = m.colliders[k];
+    const Collider& saved = s.collision.colliders[k];
+    Collider& col = m.collision.colliders[k];
     col.def.position = saved.def.position, col.def.rotation = saved.def.rotation;
     col.startPosition = saved.startPosition, col.startRotation = saved.startRotation;
     col.subStartPosition = saved.subStartPosition, col.subEndPosition = saved.subEndPosition;
@@ -471,7 +524,7 @@ template <class M> void build(World& fresh, M& m, M& s, const LoaderScratch& scr
       for (size_t i = 0; i < n; ++i) {
         if (mesh.inside[i] > 1) c.fail(("inside[" + std::to_string(i) + "]").c_str(), "must be 0 or 1", mesh.inside[i]);
       }
-      MeshShape& shape = m.meshShapes[col.mesh];
+      MeshShape& shape = m.collision.meshShapes[col.mesh];
       shape.resizeParticles(n);
       shape.forgetClearances();  // a cache: starting it empty changes no result
       shape.inside.assign(mesh.inside.begin(), mesh.inside.end());
@@ -481,45 +534,48 @@ template <class M> void build(World& fresh, M& m, M& s, const LoaderScratch& scr
   checkLength("meshes", scratch.meshes.size(), meshes);
   buildSelfSurfaces(m, s);
   buildDistances(m, s);
-  snapshot::checkAll("dihedrals", s.dihedrals, n);
-  snapshot::checkAll("volumes", s.volumes, n);
-  snapshot::checkAll("tethers", s.tethers, n);
-  snapshot::checkAll("neoHookeans", s.neoHookeans, n);
-  snapshot::checkAll("triangleStrains", s.triangleStrains, n);
+  snapshot::checkAll("dihedrals", s.constraints.dihedrals, n);
+  snapshot::checkAll("volumes", s.constraints.volumes, n);
+  snapshot::checkAll("tethers", s.constraints.tethers, n);
+  snapshot::checkAll("neoHookeans", s.constraints.neoHookeans, n);
+  snapshot::checkAll("triangleStrains", s.constraints.triangleStrains, n);
   checkSurfaces(s);
   checkShapeMatchings(s);
   checkAttachments(s);
-  m.dihedrals = std::move(s.dihedrals);
-  m.volumes = std::move(s.volumes);
-  m.tethers = std::move(s.tethers);
-  m.neoHookeans = std::move(s.neoHookeans);
-  m.triangleStrains = std::move(s.triangleStrains);
-  m.surfaceVolumes = std::move(s.surfaceVolumes);
-  m.surfaceVertices = std::move(s.surfaceVertices);
-  m.surfaceTriangles = std::move(s.surfaceTriangles);
-  m.shapeMatchings = std::move(s.shapeMatchings);
-  m.shapeMatchingMembers = std::move(s.shapeMatchingMembers);
-  m.shapeMatchingRestOffsets = std::move(s.shapeMatchingRestOffsets);
-  m.shapeMatchingMasses = std::move(s.shapeMatchingMasses);
-  m.attachments = std::move(s.attachments);
-  m.freeAttachments = std::move(s.freeAttachments);
-  m.freeAttachments.reserve(m.attachments.size());  // so removeAttachment never allocates
+  m.constraints.dihedrals = std::move(s.constraints.dihedrals);
+  m.constraints.volumes = std::move(s.constraints.volumes);
+  m.constraints.tethers = std::move(s.constraints.tethers);
+  m.constraints.neoHookeans = std::move(s.constraints.neoHookeans);
+  m.constraints.triangleStrains = std::move(s.constraints.triangleStrains);
+  m.constraints.surfaceVolumes = std::move(s.constraints.surfaceVolumes);
+  m.constraints.surfaceVertices = std::move(s.constraints.surfaceVertices);
+  m.constraints.surfaceTriangles = std::move(s.constraints.surfaceTriangles);
+  m.constraints.shapeMatchings = std::move(s.constraints.shapeMatchings);
+  m.constraints.shapeMatchingMembers = std::move(s.constraints.shapeMatchingMembers);
+  m.constraints.shapeMatchingRestOffsets = std::move(s.constraints.shapeMatchingRestOffsets);
+  m.constraints.shapeMatchingMasses = std::move(s.constraints.shapeMatchingMasses);
+  m.constraints.attachments = std::move(s.constraints.attachments);
+  m.constraints.freeAttachments = std::move(s.constraints.freeAttachments);
+  m.constraints.freeAttachments.reserve(m.constraints.attachments.size());  // so removeAttachment never allocates
   // Multipliers: zeroed at every substep, only their sizes matter.
-  m.dihedralLambda.assign(m.dihedrals.size(), 0);
-  m.volumeLambda.assign(m.volumes.size(), 0);
-  m.neoHookeanLambda.assign(2 * m.neoHookeans.size(), 0);
-  m.reserveElementOrders(m.w.size());  // sweep orders, rebuilt (as after any added element) before the next step
-  m.elementOrdersDirty = true;
-  m.reserveIslands(m.bodies.size(), m.w.size());  // the islands of the angular momentum guard, rebuilt before the next step
-  m.islandsDirty = true;
-  m.triangleStrainLambda.assign(3 * m.triangleStrains.size(), 0);
-  m.surfaceVolumeLambda.assign(m.surfaceVolumes.size(), 0);
-  m.shapeMatchingLambda.assign(m.shapeMatchings.size(), 0);
-  m.attachmentLambda.assign(m.attachments.size(), 0);
+  m.constraints.dihedralLambda.assign(m.constraints.dihedrals.size(), 0);
+  m.constraints.volumeLambda.assign(m.constraints.volumes.size(), 0);
+  m.constraints.neoHookeanLambda.assign(2 * m.constraints.neoHookeans.size(), 0);
+  m.reserveElementOrders(
+      m.particles.w.size());  // sweep orders, rebuilt (as after any added element) before the next step
+  m.solverData.elementOrdersDirty = true;
+  m.reserveIslands(m.particles.bodies.size(),
+                   m.particles.w.size());  // the islands of the angular momentum guard, rebuilt before the next step
+  m.islands.islandsDirty = true;
+  m.constraints.triangleStrainLambda.assign(3 * m.constraints.triangleStrains.size(), 0);
+  m.constraints.surfaceVolumeLambda.assign(m.constraints.surfaceVolumes.size(), 0);
+  m.constraints.shapeMatchingLambda.assign(m.constraints.shapeMatchings.size(), 0);
+  m.constraints.attachmentLambda.assign(m.constraints.attachments.size(), 0);
   uint32_t largestSurface = 0;
-  for (const SurfaceVolumeConstraint& g : m.surfaceVolumes) largestSurface = std::max(largestSurface, g.vertexCount);
-  m.volumeGradient.resize(largestSurface);
-  m.kPrimeIterations = s.kPrimeIterations;
+  for (const SurfaceVolumeConstraint& g : m.constraints.surfaceVolumes)
+    largestSurface = std::max(largestSurface, g.vertexCount);
+  m.constraints.volumeGradient.resize(largestSurface);
+  m.constraints.kPrimeIterations = s.constraints.kPrimeIterations;
   m.hasStepped = s.hasStepped;
   m.steppedSettings = s.steppedSettings;
 }

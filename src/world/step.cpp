@@ -13,8 +13,8 @@
 namespace pbd {
 
 void World::Impl::step(Real dt) {
-  clock.start(timings);
-  report = StepReport{};  // the substeps count dropped contacts into it
+  diagnostics.clock.start(diagnostics.timings);
+  diagnostics.report = StepReport{};  // the substeps count dropped contacts into it
   saveState();
   const bool settleFirst = solveChangedSinceLastStep();
   runSubsteps(dt, settleFirst);
@@ -24,16 +24,16 @@ void World::Impl::step(Real dt) {
   } else {
     rollBack();  // and the next step settles again if this one did
   }
-  clock.lap(timings.integrateMs);
-  clock.finish(timings);
+  diagnostics.clock.lap(diagnostics.timings.integrateMs);
+  diagnostics.clock.finish(diagnostics.timings);
 }
 
 /// savedX, savedV = x, v for the non-finite guard's rollback: a copy split across threads (within the capacity
 /// reserved with the particles: no allocation).
 void World::Impl::saveState() {
-  savedX.resize(x.size()), savedV.resize(v.size());
-  const Real *pos = x.data(), *vel = v.data();
-  Real *keptX = savedX.data(), *keptV = savedV.data();
+  particles.savedX.resize(particles.x.size()), particles.savedV.resize(particles.v.size());
+  const Real *pos = particles.x.data(), *vel = particles.v.data();
+  Real *keptX = particles.savedX.data(), *keptV = particles.savedV.data();
   auto body = [=](size_t begin, size_t end) {
     std::copy(pos + 3 * begin, pos + 3 * end, keptX + 3 * begin);
     std::copy(vel + 3 * begin, vel + 3 * end, keptV + 3 * begin);
@@ -52,11 +52,11 @@ bool World::Impl::stateIsFinite() {
     Float4 sums = zero;
     size_t k = 3 * begin;
     for (; k + 4 <= 3 * end; k += 4) {
-      const Float4 xs = Float4::load(x.data() + k), vs = Float4::load(v.data() + k);
+      const Float4 xs = Float4::load(particles.x.data() + k), vs = Float4::load(particles.v.data() + k);
       sums = sums + ((xs - xs) + (vs - vs));
     }
     Real sum = 0;
-    for (; k < 3 * end; ++k) sum += (x[k] - x[k]) + (v[k] - v[k]);
+    for (; k < 3 * end; ++k) sum += (particles.x[k] - particles.x[k]) + (particles.v[k] - particles.v[k]);
     if (sum != 0 || !all(sums == zero)) finite.store(false, std::memory_order_relaxed);
   };
   forEachParticleRange(body);
@@ -65,26 +65,28 @@ bool World::Impl::stateIsFinite() {
 
 /// The non-finite guard's policy: undo the step for the whole world, and stop every body that went non-finite.
 void World::Impl::rollBack() {
-  report.rolledBack = true;
+  diagnostics.report.rolledBack = true;
   bool first = true;
-  for (uint32_t b = 0; b < bodies.size(); ++b) {
+  for (uint32_t b = 0; b < particles.bodies.size(); ++b) {
     bool bad = false;
-    for (uint32_t i = bodies[b].begin; i < bodies[b].end; ++i) {
+    for (uint32_t i = particles.bodies[b].begin; i < particles.bodies[b].end; ++i) {
       bool finiteParticle = true;
-      for (int a = 0; a < 3; ++a) finiteParticle &= std::isfinite(x[3 * i + a]) && std::isfinite(v[3 * i + a]);
+      for (int a = 0; a < 3; ++a)
+        finiteParticle &= std::isfinite(particles.x[3 * i + a]) && std::isfinite(particles.v[3 * i + a]);
       if (finiteParticle) continue;
-      ++report.nonFiniteCount;
+      ++diagnostics.report.nonFiniteCount;
       bad = true;
-      if (first) report.particle = i, report.body = b, first = false;
+      if (first) diagnostics.report.particle = i, diagnostics.report.body = b, first = false;
     }
     if (!bad) continue;
-    std::fill(savedV.begin() + 3 * size_t(bodies[b].begin), savedV.begin() + 3 * size_t(bodies[b].end), Real(0));
+    std::fill(particles.savedV.begin() + 3 * size_t(particles.bodies[b].begin),
+              particles.savedV.begin() + 3 * size_t(particles.bodies[b].end), Real(0));
   }
-  historyValid = false;
+  particles.historyValid = false;
   markMeshInsideUnknown();  // the inside flags describe the undone step
   // Copy back, not swap: x and v must keep their addresses, callers hold views of them.
-  std::copy(savedX.begin(), savedX.end(), x.begin());
-  std::copy(savedV.begin(), savedV.end(), v.begin());
+  std::copy(particles.savedX.begin(), particles.savedX.end(), particles.x.begin());
+  std::copy(particles.savedV.begin(), particles.savedV.end(), particles.v.begin());
 }
 
 void World::Impl::runSubsteps(Real dt, bool settleFirst) {
@@ -92,21 +94,23 @@ void World::Impl::runSubsteps(Real dt, bool settleFirst) {
   if (settings.solver == Solver::Hierarchical) refreshHierarchy();
   forgetSelfCandidateLists();
   const Real h = dt / Real(settings.substeps);
-  if (settleFirst) historyValid = false;  // BDF2 restarts from the settled positions (before PD factors for it)
+  if (settleFirst)
+    particles.historyValid = false;  // BDF2 restarts from the settled positions (before PD factors for it)
   if (settings.solver == Solver::ProjectiveDynamics) {  // refactors only if something changed
-    refreshProjective(substepInvH2(h, settings.integrator == Integrator::Bdf2 && historyValid));
+    refreshProjective(substepInvH2(h, settings.integrator == Integrator::Bdf2 && particles.historyValid));
   }
   if (settleFirst) settle(h);
-  if (recordResiduals) residuals.assign(2 * size_t(settings.substeps) * size_t(settings.iterations), Real(0));
+  if (diagnostics.recordResiduals)
+    diagnostics.residuals.assign(2 * size_t(settings.substeps) * size_t(settings.iterations), Real(0));
   for (int s = 0; s < settings.substeps; ++s) {
     // One substep of length h; the fraction says how far through the frame it ends, for kinematic targets.
     const Real stepFraction = Real(s + 1) / Real(settings.substeps);
     updateColliderPoses(Real(s) / Real(settings.substeps), stepFraction);
-    const bool useBdf2 = settings.integrator == Integrator::Bdf2 && historyValid;
-    const bool seedsBdf2 = settings.integrator == Integrator::Bdf2 && !historyValid;
+    const bool useBdf2 = settings.integrator == Integrator::Bdf2 && particles.historyValid;
+    const bool seedsBdf2 = settings.integrator == Integrator::Bdf2 && !particles.historyValid;
     if (seedsBdf2) {  // this Euler substep's start becomes the history BDF2 starts from: (xⁿ⁻¹, vⁿ⁻¹) before any force
-      std::copy(x.begin(), x.end(), xPrev.begin());
-      std::copy(v.begin(), v.end(), vPrev.begin());
+      std::copy(particles.x.begin(), particles.x.end(), particles.xPrev.begin());
+      std::copy(particles.v.begin(), particles.v.end(), particles.vPrev.begin());
     }
     // Where the particle pass joins the solve's first copy in, the solve also generates the contacts (and its time
     // counts the pass's).
@@ -114,36 +118,37 @@ void World::Impl::runSubsteps(Real dt, bool settleFirst) {
     AdvanceStages advance;
     if (advanceInSolve) advance = advanceStages(h, {.accelerate = true, .damp = true, .clamp = true, .predict = true});
     else integrateAndPredict(h, useBdf2);
-    clock.lap(timings.integrateMs);
+    diagnostics.clock.lap(diagnostics.timings.integrateMs);
     if (!advanceInSolve) generateContacts(h);
-    clock.lap(timings.colliderContactsMs);
+    diagnostics.clock.lap(diagnostics.timings.colliderContactsMs);
     findSelfCollisionPairs();
     findContinuousSelfContacts();  // cloth_self_collision.cpp: bodies with continuous self-collision on
-    clock.lap(timings.broadPhaseMs);
+    diagnostics.clock.lap(diagnostics.timings.broadPhaseMs);
     solveConstraints(h, useBdf2, stepFraction,
-                     recordResiduals ? size_t(s) * size_t(settings.iterations) : kNoResiduals,
+                     diagnostics.recordResiduals ? size_t(s) * size_t(settings.iterations) : kNoResiduals,
                      advanceInSolve ? &advance : nullptr);
-    clock.lap(timings.solveMs);
+    diagnostics.clock.lap(diagnostics.timings.solveMs);
     addLateContacts(h);
     markTouchedIslands();  // internal_momentum.cpp
-    clock.lap(timings.colliderContactsMs);
+    diagnostics.clock.lap(diagnostics.timings.colliderContactsMs);
     freezeFailedSelfContacts();  // cloth_self_collision.cpp
     if (useBdf2) {
       commitBdf2(h);
     } else {
-      if (seedsBdf2) historyValid = true;
-      if (commitJoinsNextPass(s + 1 < settings.substeps)) commitPending = true;
+      if (seedsBdf2) particles.historyValid = true;
+      if (commitJoinsNextPass(s + 1 < settings.substeps))
+        particles.commitPending = true;
       else commitPositions(h);
     }
     updateSelfCollisionVelocities();
     stopFrozenParticles();  // cloth_self_collision.cpp
-    clock.lap(timings.integrateMs);
+    diagnostics.clock.lap(diagnostics.timings.integrateMs);
     updateContactVelocities(h);
-    clock.lap(timings.colliderContactsMs);
+    diagnostics.clock.lap(diagnostics.timings.colliderContactsMs);
   }
   giveBackLostMomenta();  // internal_momentum.cpp: the last substep's round-off; the others' went back in the next
-  for (Attachment& a : attachments) a.startTarget = a.target;
-  for (Collider& c : colliders) c.startPosition = c.def.position, c.startRotation = c.def.rotation;
+  for (Attachment& a : constraints.attachments) a.startTarget = a.target;
+  for (Collider& c : collision.colliders) c.startPosition = c.def.position, c.startRotation = c.def.rotation;
 }
 
 /// What decides how far a step's solve converges, and to what. Gravity, damping, the ground and the like change the
@@ -169,7 +174,7 @@ bool World::Impl::solveChangedSinceLastStep() const {
 /// for soft ones, whose stretch under load is real; a state that satisfies the constraints stays put. Colliders and
 /// attachment targets stay where the last step left them. Costs one step's solve, once per change.
 void World::Impl::settle(Real h) {
-  std::fill(v.begin(), v.end(), Real(0));
+  std::fill(particles.v.begin(), particles.v.end(), Real(0));
   updateColliderPoses(0, 0);  // where the last step left them, for every settle substep
   for (int s = 0; s < settings.substeps; ++s) {
     advanceParticles(h, {.predict = true});
@@ -181,10 +186,12 @@ void World::Impl::settle(Real h) {
     freezeFailedSelfContacts();
     commitPositions(h);
   }
-  std::copy(savedV.begin(), savedV.end(), v.begin());  // step() saved x and v before the substeps
+  std::copy(particles.savedV.begin(), particles.savedV.end(),
+            particles.v.begin());  // step() saved x and v before the substeps
   forgetLostMomenta();
-  keepIslandAngularMomenta(savedX, h);  // internal_momentum.cpp: moved positions under kept velocities change x × v
-  clock.lap(timings.solveMs);
+  keepIslandAngularMomenta(particles.savedX,
+                           h);  // internal_momentum.cpp: moved positions under kept velocities change x × v
+  diagnostics.clock.lap(diagnostics.timings.solveMs);
 }
 
 /// The constraint iterations of one substep: every multiplier back to 0, then HPBD's coarse pre-pass if on, then
@@ -194,37 +201,37 @@ void World::Impl::solveConstraints(Real h, bool useBdf2, Real stepFraction, size
                                    const AdvanceStages* advance) {
   const Real invH2 = substepInvH2(h, useBdf2);
   zeroDistanceMultipliers();
-  std::fill(attachmentLambda.begin(), attachmentLambda.end(), Real(0));
-  std::fill(dihedralLambda.begin(), dihedralLambda.end(), Real(0));
-  std::fill(volumeLambda.begin(), volumeLambda.end(), Real(0));
-  std::fill(surfaceVolumeLambda.begin(), surfaceVolumeLambda.end(), Real(0));
-  std::fill(neoHookeanLambda.begin(), neoHookeanLambda.end(), Real(0));
-  std::fill(triangleStrainLambda.begin(), triangleStrainLambda.end(), Real(0));
-  std::fill(shapeMatchingLambda.begin(), shapeMatchingLambda.end(), Real(0));
+  std::fill(constraints.attachmentLambda.begin(), constraints.attachmentLambda.end(), Real(0));
+  std::fill(constraints.dihedralLambda.begin(), constraints.dihedralLambda.end(), Real(0));
+  std::fill(constraints.volumeLambda.begin(), constraints.volumeLambda.end(), Real(0));
+  std::fill(constraints.surfaceVolumeLambda.begin(), constraints.surfaceVolumeLambda.end(), Real(0));
+  std::fill(constraints.neoHookeanLambda.begin(), constraints.neoHookeanLambda.end(), Real(0));
+  std::fill(constraints.triangleStrainLambda.begin(), constraints.triangleStrainLambda.end(), Real(0));
+  std::fill(constraints.shapeMatchingLambda.begin(), constraints.shapeMatchingLambda.end(), Real(0));
   const bool xpbd = settings.method == Method::Xpbd;
   prepareIslandFrames(useBdf2, h);  // internal_momentum.cpp: the guard brackets every internal projection below
   // HPBD's pre-pass: the coarse levels move the particles once per substep, then the iterations refine.
   if (settings.solver == Solver::Hierarchical) {
     beginInternalProjections();
-    hierarchy.solve(asVec3(p), w.data(), xpbd, invH2);
+    solverData.hierarchy.solve(asVec3(particles.p), particles.w.data(), xpbd, invH2);
     endInternalProjections();
   }
   // The late contact pass scans p as the solve leaves it. When nothing moves p after the blocks' last copy out, that
   // copy bounds the particles as it writes them: one pass over them and one dispatch to the threads fewer a substep.
   auto boundInCopyOut = [&](bool keepPadded) { return keepPadded && scansParticles() && copyOutBoundsParticles(); };
-  solveBoundParticles = false;
+  collision.solveBoundParticles = false;
   // The particle pass and the first distance pass as one job. The contacts it would have generated before the
   // pass: none when no box reached the ground (the predicate leaves no other source); else the job stopped after
   // the prediction, and they are generated now, from it, before the first pass runs as usual.
   bool firstPassDone = false;
   if (advance) {
-    contacts.clear();
+    collision.contacts.clear();
     const bool onePass = settings.iterations == 1;
     firstPassDone = projectDistancesColoured(
         xpbd, invH2, false,
         {.bound = onePass && boundInCopyOut(blocksAloneMoveParticles(useBdf2, pass)), .advance = advance});
     if (!firstPassDone) {
-      solveBoundParticles = false;
+      collision.solveBoundParticles = false;
       generateContacts(advance->h);
     }
   }
@@ -266,9 +273,9 @@ void World::Impl::solveConstraints(Real h, bool useBdf2, Real stepFraction, size
     projectContinuousSelfContacts();
     projectAttachmentsAndContacts(xpbd, invH2, stepFraction);
     if (pass != kNoResiduals) {  // timed apart, so that a recording step's solveMs is the solver's alone
-      clock.lap(timings.solveMs);
+      diagnostics.clock.lap(diagnostics.timings.solveMs);
       recordResidual(pass + size_t(it), invH2);
-      clock.lap(timings.residualMs);
+      diagnostics.clock.lap(diagnostics.timings.residualMs);
     }
   }
 }
@@ -303,8 +310,8 @@ void World::Impl::advanceParticles(Real h, AdvanceStages stages) {
 }
 
 AdvanceStages World::Impl::advanceStages(Real h, AdvanceStages s) {
-  s.commit = commitPending;  // the last substep's, of the same h
-  commitPending = false;
+  s.commit = particles.commitPending;  // the last substep's, of the same h
+  particles.commitPending = false;
   s.damp &= settings.linearDamping > 0;
   s.clamp &= settings.maxSpeed > 0;
   s.g[0] = settings.gravity.x(), s.g[1] = settings.gravity.y(), s.g[2] = settings.gravity.z();
@@ -318,14 +325,16 @@ void World::Impl::dampNonRigidMotions() {
   const Real k = settings.rigidDamping >= 1
                      ? Real(1)
                      : 1 - std::pow(1 - settings.rigidDamping, Real(1) / Real(settings.substeps));
-  for (const ParticleRange& b : bodies) dampNonRigidMotion(x.data(), v.data(), w.data(), b.begin, b.end, k);
+  for (const ParticleRange& b : particles.bodies)
+    dampNonRigidMotion(particles.x.data(), particles.v.data(), particles.w.data(), b.begin, b.end, k);
 }
 
 /// (12-15) v = (p - x) / h, x = p.
 void World::Impl::commitPositions(Real h) {
   const Real invH = 1 / h;
   auto body = [&](size_t begin, size_t end) {
-    commitRange(x.data(), v.data(), p.data(), inertial.data(), invH, 3 * begin, 3 * end);
+    commitRange(particles.x.data(), particles.v.data(), particles.p.data(), particles.inertial.data(), invH, 3 * begin,
+                3 * end);
   };
   forEachParticleRange(body);
 }

@@ -42,13 +42,19 @@ void setTriangleRange(std::vector<TriangleStrainConstraint>& triangles, uint32_t
 
 size_t World::Impl::constraintsOfKind(const char* fn, ConstraintKind kind) const {
   switch (kind) {
-    case ConstraintKind::Distance: return distances.size();
-    case ConstraintKind::Dihedral: return dihedrals.size();
-    case ConstraintKind::TetVolume: return volumes.size();
+    case ConstraintKind::Distance:
+      return constraints.distances.size();
+    case ConstraintKind::Dihedral:
+      return constraints.dihedrals.size();
+    case ConstraintKind::TetVolume:
+      return constraints.volumes.size();
     case ConstraintKind::TriangleStretch:
-    case ConstraintKind::TriangleShear: return triangleStrains.size();
-    case ConstraintKind::ShapeMatching: return shapeMatchings.size();
-    case ConstraintKind::SurfaceVolume: return surfaceVolumes.size();
+    case ConstraintKind::TriangleShear:
+      return constraints.triangleStrains.size();
+    case ConstraintKind::ShapeMatching:
+      return constraints.shapeMatchings.size();
+    case ConstraintKind::SurfaceVolume:
+      return constraints.surfaceVolumes.size();
   }
   check::fail(fn, "kind", ("is not a constraint kind [0, " + std::to_string(kConstraintKindCount) + ")").c_str(),
               uint32_t(kind));
@@ -66,26 +72,30 @@ void World::Impl::setStrength(const char* fn, ConstraintKind kind, uint32_t firs
   const int its = settings.iterations;
   switch (kind) {
     case ConstraintKind::Distance:
-      setRange(distances, first, count, s, correctedStiffness(s.stiffness, its));
-      schedule.dirty = true;  // the colour schedule and the hierarchy hold copies of the strengths
+      setRange(constraints.distances, first, count, s, correctedStiffness(s.stiffness, its));
+      solverData.schedule.dirty = true;  // the colour schedule and the hierarchy hold copies of the strengths
       break;
-    case ConstraintKind::Dihedral: setRange(dihedrals, first, count, s, symmetricSweepKPrime(s.stiffness, its)); break;
-    case ConstraintKind::TetVolume: setRange(volumes, first, count, s, symmetricSweepKPrime(s.stiffness, its)); break;
+    case ConstraintKind::Dihedral:
+      setRange(constraints.dihedrals, first, count, s, symmetricSweepKPrime(s.stiffness, its));
+      break;
+    case ConstraintKind::TetVolume:
+      setRange(constraints.volumes, first, count, s, symmetricSweepKPrime(s.stiffness, its));
+      break;
     case ConstraintKind::ShapeMatching:
-      setRange(shapeMatchings, first, count, s, correctedStiffness(s.stiffness, its));
+      setRange(constraints.shapeMatchings, first, count, s, correctedStiffness(s.stiffness, its));
       break;
     case ConstraintKind::SurfaceVolume:
-      setRange(surfaceVolumes, first, count, s, correctedStiffness(s.stiffness, its));
+      setRange(constraints.surfaceVolumes, first, count, s, correctedStiffness(s.stiffness, its));
       break;
     case ConstraintKind::TriangleStretch:
-      setTriangleRange(triangleStrains, first, count, s, correctedStiffness(s.stiffness, its),
-                       &TriangleStrainConstraint::stretchCompliance,
-                       &TriangleStrainConstraint::stretchStiffness, &TriangleStrainConstraint::stretchKPrime);
+      setTriangleRange(constraints.triangleStrains, first, count, s, correctedStiffness(s.stiffness, its),
+                       &TriangleStrainConstraint::stretchCompliance, &TriangleStrainConstraint::stretchStiffness,
+                       &TriangleStrainConstraint::stretchKPrime);
       break;
     case ConstraintKind::TriangleShear:
-      setTriangleRange(triangleStrains, first, count, s, correctedStiffness(s.stiffness, its),
-                       &TriangleStrainConstraint::shearCompliance,
-                       &TriangleStrainConstraint::shearStiffness, &TriangleStrainConstraint::shearKPrime);
+      setTriangleRange(constraints.triangleStrains, first, count, s, correctedStiffness(s.stiffness, its),
+                       &TriangleStrainConstraint::shearCompliance, &TriangleStrainConstraint::shearStiffness,
+                       &TriangleStrainConstraint::shearKPrime);
       break;
   }
 }
@@ -99,19 +109,22 @@ Strength World::constraintStrength(ConstraintKind kind, uint32_t constraint) con
   const char* fn = "constraintStrength";
   check::index(fn, "constraint", constraint, m.constraintsOfKind(fn, kind));
   switch (kind) {
-    case ConstraintKind::Distance: return {m.distances[constraint].compliance, m.distances[constraint].stiffness};
-    case ConstraintKind::Dihedral: return {m.dihedrals[constraint].compliance, m.dihedrals[constraint].stiffness};
-    case ConstraintKind::TetVolume: return {m.volumes[constraint].compliance, m.volumes[constraint].stiffness};
+    case ConstraintKind::Distance:
+      return {m.constraints.distances[constraint].compliance, m.constraints.distances[constraint].stiffness};
+    case ConstraintKind::Dihedral:
+      return {m.constraints.dihedrals[constraint].compliance, m.constraints.dihedrals[constraint].stiffness};
+    case ConstraintKind::TetVolume:
+      return {m.constraints.volumes[constraint].compliance, m.constraints.volumes[constraint].stiffness};
     case ConstraintKind::ShapeMatching:
-      return {m.shapeMatchings[constraint].compliance, m.shapeMatchings[constraint].stiffness};
+      return {m.constraints.shapeMatchings[constraint].compliance, m.constraints.shapeMatchings[constraint].stiffness};
     case ConstraintKind::SurfaceVolume:
-      return {m.surfaceVolumes[constraint].compliance, m.surfaceVolumes[constraint].stiffness};
+      return {m.constraints.surfaceVolumes[constraint].compliance, m.constraints.surfaceVolumes[constraint].stiffness};
     case ConstraintKind::TriangleStretch: {
-      const TriangleStrainConstraint& t = m.triangleStrains[constraint];
+      const TriangleStrainConstraint& t = m.constraints.triangleStrains[constraint];
       return {t.stretchCompliance * t.restArea, t.stretchStiffness};  // back to per unit area (triangleCompliance)
     }
     case ConstraintKind::TriangleShear: {
-      const TriangleStrainConstraint& t = m.triangleStrains[constraint];
+      const TriangleStrainConstraint& t = m.constraints.triangleStrains[constraint];
       return {t.shearCompliance * t.restArea, t.shearStiffness};
     }
   }
@@ -121,18 +134,18 @@ Strength World::constraintStrength(ConstraintKind kind, uint32_t constraint) con
 void World::setSoftBodyMaterial(uint32_t body, Real youngsModulus, Real poissonRatio, Real materialStiffness) {
   Impl& m = *impl_;
   const char* fn = "setSoftBodyMaterial";
-  check::index(fn, "body", body, m.bodies.size());
+  check::index(fn, "body", body, m.particles.bodies.size());
   checkNeoHookeanMaterial(fn, youngsModulus, poissonRatio, materialStiffness,
                           {"youngsModulus", "poissonRatio", "materialStiffness"});
   // A Neo-Hookean tet's vertices all lie in the body that built it (addSoftBody), so its first vertex names it.
-  const ParticleRange range = m.bodies[body];
+  const ParticleRange range = m.particles.bodies[body];
   auto inBody = [&](const NeoHookeanTet& e) { return e.p[0] >= range.begin && e.p[0] < range.end; };
   bool any = false;
-  for (const NeoHookeanTet& e : m.neoHookeans) any = any || inBody(e);
+  for (const NeoHookeanTet& e : m.constraints.neoHookeans) any = any || inBody(e);
   if (!any) check::fail(fn, "body", "has no Neo-Hookean tets (SoftMaterial::NeoHookean)", body);
   const LameParameters lame = lameFromYoungPoisson(youngsModulus, poissonRatio);
   const Real kPrime = symmetricSweepKPrime(materialStiffness, m.settings.iterations);
-  for (NeoHookeanTet& e : m.neoHookeans) {
+  for (NeoHookeanTet& e : m.constraints.neoHookeans) {
     if (!inBody(e)) continue;
     applyNeoHookeanMaterial(e, lame, materialStiffness);
     e.deviatoricKPrime = e.hydrostaticKPrime = kPrime;

@@ -36,10 +36,10 @@ void addStrainTriangles(const char* fn, BodyBlueprint& b, std::span<const uint32
 }
 
 void World::Impl::reserveTriangleStrains(const char* fn, size_t extra) {
-  const size_t total = triangleStrains.size() + extra;
+  const size_t total = constraints.triangleStrains.size() + extra;
   if (total > kMaxConstraints) check::fail(fn, "triangle strain count", "would exceed the limit", total);
-  triangleStrains.reserve(total);
-  triangleStrainLambda.reserve(3 * total);
+  constraints.triangleStrains.reserve(total);
+  constraints.triangleStrainLambda.reserve(3 * total);
 }
 
 void World::Impl::appendTriangleStrains(const BodyBlueprint& b, uint32_t first) {
@@ -47,24 +47,24 @@ void World::Impl::appendTriangleStrains(const BodyBlueprint& b, uint32_t first) 
     for (uint32_t& q : c.p) q += first;
     c.stretchKPrime = correctedStiffness(c.stretchStiffness, settings.iterations);
     c.shearKPrime = correctedStiffness(c.shearStiffness, settings.iterations);
-    triangleStrains.push_back(c);
-    triangleStrainLambda.insert(triangleStrainLambda.end(), 3, Real(0));
+    constraints.triangleStrains.push_back(c);
+    constraints.triangleStrainLambda.insert(constraints.triangleStrainLambda.end(), 3, Real(0));
   }
 }
 
 /// Serially in the order added: neighbouring triangles share vertices.
 void World::Impl::projectTriangleStrains(bool xpbd, Real invH2) {
-  Vec3* P = asVec3(p);
-  for (size_t k = 0; k < triangleStrains.size(); ++k) {
-    const TriangleStrainConstraint& c = triangleStrains[k];
+  Vec3* P = asVec3(particles.p);
+  for (size_t k = 0; k < constraints.triangleStrains.size(); ++k) {
+    const TriangleStrainConstraint& c = constraints.triangleStrains[k];
     Vec3* ps[3] = {&P[c.p[0]], &P[c.p[1]], &P[c.p[2]]};
-    const Real ws[3] = {w[c.p[0]], w[c.p[1]], w[c.p[2]]};
+    const Real ws[3] = {particles.w[c.p[0]], particles.w[c.p[1]], particles.w[c.p[2]]};
     const Real kPrime[2] = {c.stretchKPrime, c.shearKPrime};
     const Real alphaTilde[2] = {c.stretchCompliance * invH2, c.shearCompliance * invH2};
-    projectTriangleStrain(ps, ws, c.restInverse, xpbd, kPrime, alphaTilde, &triangleStrainLambda[3 * k]);
+    projectTriangleStrain(ps, ws, c.restInverse, xpbd, kPrime, alphaTilde, &constraints.triangleStrainLambda[3 * k]);
   }
 }
 
-uint32_t World::triangleStrainCount() const { return uint32_t(impl_->triangleStrains.size()); }
+uint32_t World::triangleStrainCount() const { return uint32_t(impl_->constraints.triangleStrains.size()); }
 
 }  // namespace pbd

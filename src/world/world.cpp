@@ -49,7 +49,7 @@ void checkSettings(const char* fn, const SolverSettings& s) {
 }  // namespace
 
 void World::Impl::reserveResiduals(int substeps, int iterations) {
-  if (recordResiduals) residuals.reserve(2 * size_t(substeps) * size_t(iterations));
+  if (diagnostics.recordResiduals) diagnostics.residuals.reserve(2 * size_t(substeps) * size_t(iterations));
 }
 
 World::World(TaskSystem* tasks) : impl_(std::make_unique<Impl>()) { setTaskSystem(tasks); }
@@ -111,25 +111,25 @@ void World::setJacobiRelaxation(Real omega) {
 
 void World::setRecordResiduals(bool record) {
   Impl& m = *impl_;
-  const bool was = m.recordResiduals;
-  m.recordResiduals = record;
+  const bool was = m.diagnostics.recordResiduals;
+  m.diagnostics.recordResiduals = record;
   try {
     m.reserveResiduals(m.settings.substeps, m.settings.iterations);
   } catch (...) {
-    m.recordResiduals = was;
+    m.diagnostics.recordResiduals = was;
     throw;
   }
-  if (!record) m.residuals.clear();
+  if (!record) m.diagnostics.residuals.clear();
 }
 
-const Real* World::residuals() const { return impl_->residuals.data(); }
-uint32_t World::residualCount() const { return uint32_t(impl_->residuals.size() / 2); }
+const Real* World::residuals() const { return impl_->diagnostics.residuals.data(); }
+uint32_t World::residualCount() const { return uint32_t(impl_->diagnostics.residuals.size() / 2); }
 
 void World::setIntegrator(Integrator integrator) {
   SolverSettings s = impl_->settings;
   s.integrator = integrator;
   checkSettings("setIntegrator", s);
-  if (s.integrator != impl_->settings.integrator) impl_->historyValid = false;
+  if (s.integrator != impl_->settings.integrator) impl_->particles.historyValid = false;
   impl_->settings = s;
 }
 
@@ -141,7 +141,7 @@ void World::setSelfCollision(const SelfCollisionSettings& selfCollision) {
   impl_->settings = s;
 }
 
-uint32_t World::selfCollisionPairCount() const { return uint32_t(impl_->selfCollisionPairs.size()); }
+uint32_t World::selfCollisionPairCount() const { return uint32_t(impl_->selfCollision.selfCollisionPairs.size()); }
 
 void World::setLinearDamping(Real perSecond) {
   check::atLeast("setLinearDamping", "linearDamping", perSecond, 0);
@@ -172,36 +172,39 @@ void World::step(Real dt) {
   impl_->step(dt);
 }
 
-const StepReport& World::lastStepReport() const { return impl_->report; }
+const StepReport& World::lastStepReport() const { return impl_->diagnostics.report; }
 void World::setStepTimings(bool on) {
-  impl_->clock.enabled = on;
-  impl_->timings = StepTimings{};
+  impl_->diagnostics.clock.enabled = on;
+  impl_->diagnostics.timings = StepTimings{};
 }
-const StepTimings& World::lastStepTimings() const { return impl_->timings; }
-const Real* World::positions() const { return impl_->x.data(); }
-const Real* World::velocities() const { return impl_->v.data(); }
-const Real* World::inverseMasses() const { return impl_->w.data(); }
+const StepTimings& World::lastStepTimings() const { return impl_->diagnostics.timings; }
+const Real* World::positions() const { return impl_->particles.x.data(); }
+const Real* World::velocities() const { return impl_->particles.v.data(); }
+const Real* World::inverseMasses() const { return impl_->particles.w.data(); }
 uint32_t World::particleCount() const { return impl_->count(); }
-uint32_t World::distanceConstraintCount() const { return uint32_t(impl_->distances.size()); }
+uint32_t World::distanceConstraintCount() const { return uint32_t(impl_->constraints.distances.size()); }
 uint32_t World::constraintCount() const {
-  return uint32_t(impl_->distances.size() + impl_->dihedrals.size() + impl_->volumes.size() + impl_->tethers.size() +
-                  impl_->neoHookeans.size() + impl_->surfaceVolumes.size() + impl_->triangleStrains.size() +
-                  impl_->shapeMatchings.size() + impl_->attachments.size() - impl_->freeAttachments.size());
+  return uint32_t(impl_->constraints.distances.size() + impl_->constraints.dihedrals.size() +
+                  impl_->constraints.volumes.size() + impl_->constraints.tethers.size() +
+                  impl_->constraints.neoHookeans.size() + impl_->constraints.surfaceVolumes.size() +
+                  impl_->constraints.triangleStrains.size() + impl_->constraints.shapeMatchings.size() +
+                  impl_->constraints.attachments.size() - impl_->constraints.freeAttachments.size());
 }
-uint32_t World::neoHookeanCount() const { return uint32_t(impl_->neoHookeans.size()); }
-uint32_t World::surfaceVolumeCount() const { return uint32_t(impl_->surfaceVolumes.size()); }
+uint32_t World::neoHookeanCount() const { return uint32_t(impl_->constraints.neoHookeans.size()); }
+uint32_t World::surfaceVolumeCount() const { return uint32_t(impl_->constraints.surfaceVolumes.size()); }
 Real World::surfaceVolume(uint32_t k) const {
-  check::index("surfaceVolume", "k", k, impl_->surfaceVolumes.size());
-  const SurfaceVolumeConstraint& g = impl_->surfaceVolumes[k];
-  return pbd::surfaceVolume({impl_->surfaceVertices.data() + g.firstVertex, g.vertexCount},
-                            {impl_->surfaceTriangles.data() + 3 * size_t(g.firstTriangle), 3 * size_t(g.triangleCount)},
-                            asVec3(impl_->x));
+  check::index("surfaceVolume", "k", k, impl_->constraints.surfaceVolumes.size());
+  const SurfaceVolumeConstraint& g = impl_->constraints.surfaceVolumes[k];
+  return pbd::surfaceVolume(
+      {impl_->constraints.surfaceVertices.data() + g.firstVertex, g.vertexCount},
+      {impl_->constraints.surfaceTriangles.data() + 3 * size_t(g.firstTriangle), 3 * size_t(g.triangleCount)},
+      asVec3(impl_->particles.x));
 }
 Real World::surfaceRestVolume(uint32_t k) const {
-  check::index("surfaceRestVolume", "k", k, impl_->surfaceVolumes.size());
-  return impl_->surfaceVolumes[k].restVolume;
+  check::index("surfaceRestVolume", "k", k, impl_->constraints.surfaceVolumes.size());
+  return impl_->constraints.surfaceVolumes[k].restVolume;
 }
-uint32_t World::tetherCount() const { return uint32_t(impl_->tethers.size()); }
-uint32_t World::contactCount() const { return uint32_t(impl_->contacts.size()); }
+uint32_t World::tetherCount() const { return uint32_t(impl_->constraints.tethers.size()); }
+uint32_t World::contactCount() const { return uint32_t(impl_->collision.contacts.size()); }
 
 }  // namespace pbd

@@ -35,48 +35,49 @@ Quat checkCollider(const char* fn, const ColliderDef& def) {
 uint32_t World::addCollider(const ColliderDef& def) {
   Impl& m = *impl_;
   const Quat rotation = checkCollider("addCollider", def);
-  if (m.colliders.size() >= 4096) check::fail("addCollider", "collider count", "is at the limit 4096", m.colliders.size());
+  if (m.collision.colliders.size() >= 4096)
+    check::fail("addCollider", "collider count", "is at the limit 4096", m.collision.colliders.size());
   std::optional<MeshShape> mesh;  // validated and built before anything changes (mesh_colliders.cpp)
   if (def.shape == ColliderShape::TriangleMesh) mesh.emplace(m.buildMeshShape("addCollider", def));
-  m.reserveContacts(m.count(), m.colliders.size() + 1);
-  m.colliders.reserve(m.colliders.size() + 1);
-  m.meshShapes.reserve(m.meshShapes.size() + (mesh ? 1 : 0));
+  m.reserveContacts(m.count(), m.collision.colliders.size() + 1);
+  m.collision.colliders.reserve(m.collision.colliders.size() + 1);
+  m.collision.meshShapes.reserve(m.collision.meshShapes.size() + (mesh ? 1 : 0));
   Collider c{def, def.position, rotation, def.position, def.position, rotation, rotation};
   c.def.rotation = rotation;
   c.def.meshPositions = {};  // views of the caller's arrays: the world's copy is meshShapes[c.mesh]
   c.def.meshTriangles = {};
   if (mesh) {
-    c.mesh = uint32_t(m.meshShapes.size());
-    m.meshShapes.push_back(std::move(*mesh));
+    c.mesh = uint32_t(m.collision.meshShapes.size());
+    m.collision.meshShapes.push_back(std::move(*mesh));
   }
-  m.colliders.push_back(c);
-  return uint32_t(m.colliders.size() - 1);
+  m.collision.colliders.push_back(c);
+  return uint32_t(m.collision.colliders.size() - 1);
 }
 
 void World::setColliderPose(uint32_t collider, const Vec3& position, const Quat& rotation) {
   const char* fn = "setColliderPose";
-  check::index(fn, "collider", collider, impl_->colliders.size());
-  ColliderDef def = impl_->colliders[collider].def;
+  check::index(fn, "collider", collider, impl_->collision.colliders.size());
+  ColliderDef def = impl_->collision.colliders[collider].def;
   def.position = position;
   def.rotation = rotation;
-  impl_->colliders[collider].def.rotation = checkCollider(fn, def);
-  impl_->colliders[collider].def.position = position;
+  impl_->collision.colliders[collider].def.rotation = checkCollider(fn, def);
+  impl_->collision.colliders[collider].def.position = position;
 }
 
-uint32_t World::colliderCount() const { return uint32_t(impl_->colliders.size()); }
+uint32_t World::colliderCount() const { return uint32_t(impl_->collision.colliders.size()); }
 
 void World::removeCollider(uint32_t collider) {
   Impl& m = *impl_;
-  check::index("removeCollider", "collider", collider, m.colliders.size());
-  const uint32_t mesh = m.colliders[collider].mesh;
+  check::index("removeCollider", "collider", collider, m.collision.colliders.size());
+  const uint32_t mesh = m.collision.colliders[collider].mesh;
   if (mesh != kNoMesh) {
-    m.meshShapes.erase(m.meshShapes.begin() + mesh);
-    for (Collider& c : m.colliders) {
+    m.collision.meshShapes.erase(m.collision.meshShapes.begin() + mesh);
+    for (Collider& c : m.collision.colliders) {
       if (c.mesh != kNoMesh && c.mesh > mesh) --c.mesh;
     }
   }
-  m.colliders.erase(m.colliders.begin() + collider);
-  m.contacts.clear();  // they name colliders by index
+  m.collision.colliders.erase(m.collision.colliders.begin() + collider);
+  m.collision.contacts.clear();  // they name colliders by index
 }
 
 }  // namespace pbd

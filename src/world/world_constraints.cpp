@@ -40,27 +40,27 @@ void checkDistance(const char* fn, const DistanceConstraintDef& d, const std::ve
 }  // namespace
 
 void World::Impl::reserveDistances(size_t extra) {
-  const size_t total = distances.size() + extra;
+  const size_t total = constraints.distances.size() + extra;
   if (total > kMaxConstraints) check::fail("addDistanceConstraint", "constraint count", "would exceed the limit", total);
-  const size_t room = std::min(grownRoom(total, distances.capacity()), size_t(kMaxConstraints));
-  distances.reserve(room);
-  distanceLambda.reserve(room);
-  distanceColour.reserve(room);
-  schedule.constraints.reserve(room);
-  schedule.lambda.reserve(room);
-  schedule.blocks.reserve(count(), room);
+  const size_t room = std::min(grownRoom(total, constraints.distances.capacity()), size_t(kMaxConstraints));
+  constraints.distances.reserve(room);
+  constraints.distanceLambda.reserve(room);
+  constraints.distanceColour.reserve(room);
+  solverData.schedule.constraints.reserve(room);
+  solverData.schedule.lambda.reserve(room);
+  solverData.schedule.blocks.reserve(count(), room);
 }
 
 void World::Impl::appendDistance(const DistanceConstraintDef& d) {
-  const Real current = (load3(x, d.i) - load3(x, d.j)).norm();
+  const Real current = (load3(particles.x, d.i) - load3(particles.x, d.j)).norm();
   const Real lo = d.minLength == -1 ? current : d.minLength;
   const Real hi = d.maxLength == -1 ? lo : d.maxLength;
-  distances.push_back({d.i, d.j, lo, hi, d.strength.compliance, d.strength.stiffness,
-                       correctedStiffness(d.strength.stiffness, settings.iterations)});
-  distanceLambda.push_back(0);
-  distanceColour.push_back(colouring.add(d.i, d.j));
-  schedule.dirty = true;
-  islandsDirty = true;
+  constraints.distances.push_back({d.i, d.j, lo, hi, d.strength.compliance, d.strength.stiffness,
+                                   correctedStiffness(d.strength.stiffness, settings.iterations)});
+  constraints.distanceLambda.push_back(0);
+  constraints.distanceColour.push_back(solverData.colouring.add(d.i, d.j));
+  solverData.schedule.dirty = true;
+  islands.islandsDirty = true;
 }
 
 /// Appends a body's particles and constraints in one step: validated and reserved before anything changes.
@@ -68,71 +68,80 @@ BodyRange World::Impl::appendBody(const char* fn, const BodyBlueprint& b, const 
   check::contactMaterial(fn, "contact", contact);
   const size_t n = b.inverseMasses.size();
   reserveDistances(b.constraints.size());
-  tethers.reserve(tethers.size() + b.tethers.size());
-  dihedrals.reserve(dihedrals.size() + b.dihedrals.size());
-  volumes.reserve(volumes.size() + b.volumes.size());
-  volumeLambda.reserve(volumes.size() + b.volumes.size());
-  neoHookeans.reserve(neoHookeans.size() + b.neoHookeans.size());
-  neoHookeanLambda.reserve(2 * (neoHookeans.size() + b.neoHookeans.size()));
+  constraints.tethers.reserve(constraints.tethers.size() + b.tethers.size());
+  constraints.dihedrals.reserve(constraints.dihedrals.size() + b.dihedrals.size());
+  constraints.volumes.reserve(constraints.volumes.size() + b.volumes.size());
+  constraints.volumeLambda.reserve(constraints.volumes.size() + b.volumes.size());
+  constraints.neoHookeans.reserve(constraints.neoHookeans.size() + b.neoHookeans.size());
+  constraints.neoHookeanLambda.reserve(2 * (constraints.neoHookeans.size() + b.neoHookeans.size()));
   if (!b.surface.empty()) {
-    surfaceVolumes.reserve(surfaceVolumes.size() + 1);
-    surfaceVolumeLambda.reserve(surfaceVolumes.size() + 1);
-    surfaceVertices.reserve(surfaceVertices.size() + b.positions.size() / 3);
-    surfaceTriangles.reserve(surfaceTriangles.size() + b.surface.size());
-    volumeGradient.reserve(std::max(volumeGradient.size(), b.positions.size() / 3));
+    constraints.surfaceVolumes.reserve(constraints.surfaceVolumes.size() + 1);
+    constraints.surfaceVolumeLambda.reserve(constraints.surfaceVolumes.size() + 1);
+    constraints.surfaceVertices.reserve(constraints.surfaceVertices.size() + b.positions.size() / 3);
+    constraints.surfaceTriangles.reserve(constraints.surfaceTriangles.size() + b.surface.size());
+    constraints.volumeGradient.reserve(std::max(constraints.volumeGradient.size(), b.positions.size() / 3));
   }
-  dihedralLambda.reserve(dihedrals.size() + b.dihedrals.size());
+  constraints.dihedralLambda.reserve(constraints.dihedrals.size() + b.dihedrals.size());
   reserveElementOrders(count() + n);
   reserveTriangleStrains(fn, b.triangleStrains.size());
   reserveShapeMatching(fn, b.shapeMatching);
-  const uint32_t firstConstraint = uint32_t(distances.size());
+  const uint32_t firstConstraint = uint32_t(constraints.distances.size());
   const uint32_t first = appendParticles(fn, b.positions.data(), b.inverseMasses.data(), n);
   for (DistanceConstraintDef d : b.constraints) {
     d.i += first;
     d.j += first;
     appendDistance(d);
   }
-  for (const Tether& t : b.tethers) tethers.push_back({t.particle + first, t.anchor + first, t.maxLength});
-  const uint32_t firstDihedral = uint32_t(dihedrals.size());
+  for (const Tether& t : b.tethers) constraints.tethers.push_back({t.particle + first, t.anchor + first, t.maxLength});
+  const uint32_t firstDihedral = uint32_t(constraints.dihedrals.size());
   for (const DihedralConstraintDef& d : b.dihedrals) {
     Real rest = 0;
     Vec3 grad[4];
     const uint32_t p0 = d.p0 + first, p1 = d.p1 + first, p2 = d.p2 + first, p3 = d.p3 + first;
-    if (!evalDihedral(load3(x, p0), load3(x, p1), load3(x, p2), load3(x, p3), rest, grad)) continue;
-    dihedrals.push_back({p0, p1, p2, p3, rest, d.strength.compliance, d.strength.stiffness,
-                         symmetricSweepKPrime(d.strength.stiffness, settings.iterations)});
-    dihedralLambda.push_back(0);
+    if (!evalDihedral(load3(particles.x, p0), load3(particles.x, p1), load3(particles.x, p2), load3(particles.x, p3),
+                      rest, grad))
+      continue;
+    constraints.dihedrals.push_back({p0, p1, p2, p3, rest, d.strength.compliance, d.strength.stiffness,
+                                     symmetricSweepKPrime(d.strength.stiffness, settings.iterations)});
+    constraints.dihedralLambda.push_back(0);
   }
-  const uint32_t firstVolume = uint32_t(volumes.size());
+  const uint32_t firstVolume = uint32_t(constraints.volumes.size());
   for (TetVolumeConstraint t : b.volumes) {
     for (uint32_t& q : t.p) q += first;
     t.kPrime = symmetricSweepKPrime(t.stiffness, settings.iterations);
-    volumes.push_back(t);
-    volumeLambda.push_back(0);
+    constraints.volumes.push_back(t);
+    constraints.volumeLambda.push_back(0);
   }
   for (NeoHookeanTet e : b.neoHookeans) {
     for (uint32_t& q : e.p) q += first;
     e.deviatoricKPrime = symmetricSweepKPrime(e.deviatoricStiffness, settings.iterations);
     e.hydrostaticKPrime = symmetricSweepKPrime(e.hydrostaticStiffness, settings.iterations);
-    neoHookeans.push_back(e);
-    neoHookeanLambda.insert(neoHookeanLambda.end(), {Real(0), Real(0)});
+    constraints.neoHookeans.push_back(e);
+    constraints.neoHookeanLambda.insert(constraints.neoHookeanLambda.end(), {Real(0), Real(0)});
   }
-  elementOrdersDirty = true;
+  solverData.elementOrdersDirty = true;
   appendSurfaceVolume(b, first);
   appendTriangleStrains(b, first);
   appendShapeMatching(b.shapeMatching, first);
-  bodyMaterials.back() = contact;
-  return {first, uint32_t(n), firstConstraint, uint32_t(b.constraints.size()), uint32_t(b.tethers.size()),
-          firstDihedral, uint32_t(dihedrals.size()) - firstDihedral, firstVolume, uint32_t(b.volumes.size()),
-          uint32_t(bodies.size() - 1)};
+  particles.bodyMaterials.back() = contact;
+  return {first,
+          uint32_t(n),
+          firstConstraint,
+          uint32_t(b.constraints.size()),
+          uint32_t(b.tethers.size()),
+          firstDihedral,
+          uint32_t(constraints.dihedrals.size()) - firstDihedral,
+          firstVolume,
+          uint32_t(b.volumes.size()),
+          uint32_t(particles.bodies.size() - 1)};
 }
 
 uint32_t World::addDistanceConstraint(const DistanceConstraintDef& def) {
   Impl& m = *impl_;
-  checkDistance("addDistanceConstraint", def, m.x);
+  checkDistance("addDistanceConstraint", def, m.particles.x);
   m.reserveDistances(1);
   m.appendDistance(def);
-  return uint32_t(m.distances.size() - 1);
+  return uint32_t(m.constraints.distances.size() - 1);
 }
 
 uint32_t World::addDistanceConstraints(std::span<const uint32_t> pairs, std::span<const Real> restLengths,
@@ -157,7 +166,7 @@ uint32_t World::addDistanceConstraints(std::span<const uint32_t> pairs, std::spa
     }
   }
   m.reserveDistances(n);
-  const uint32_t first = uint32_t(m.distances.size());
+  const uint32_t first = uint32_t(m.constraints.distances.size());
   for (size_t k = 0; k < n; ++k) {
     const Real rest = restLengths.empty() ? Real(-1) : restLengths[k];
     m.appendDistance({pairs[2 * k], pairs[2 * k + 1], rest, rest, strength});
@@ -179,28 +188,31 @@ uint32_t World::addDihedralConstraint(const DihedralConstraintDef& def) {
     check::inRange(fn, "restAngle", rest, -M_PI, M_PI);
   } else {
     Vec3 grad[4];
-    if (!evalDihedral(load3(m.x, def.p0), load3(m.x, def.p1), load3(m.x, def.p2), load3(m.x, def.p3), rest, grad)) {
+    if (!evalDihedral(load3(m.particles.x, def.p0), load3(m.particles.x, def.p1), load3(m.particles.x, def.p2),
+                      load3(m.particles.x, def.p3), rest, grad)) {
       check::fail(fn, "triangles", "are degenerate (zero area or zero-length edge) at the current positions", 0);
     }
   }
-  if (m.dihedrals.size() >= kMaxConstraints) check::fail(fn, "constraint count", "is at the limit", m.dihedrals.size());
-  const size_t room = grownRoom(m.dihedrals.size() + 1, m.dihedrals.capacity());
-  m.dihedrals.reserve(room);
-  m.dihedralLambda.reserve(room);
+  if (m.constraints.dihedrals.size() >= kMaxConstraints)
+    check::fail(fn, "constraint count", "is at the limit", m.constraints.dihedrals.size());
+  const size_t room = grownRoom(m.constraints.dihedrals.size() + 1, m.constraints.dihedrals.capacity());
+  m.constraints.dihedrals.reserve(room);
+  m.constraints.dihedralLambda.reserve(room);
   m.reserveElementOrders(m.count());
-  m.elementOrdersDirty = true;
-  m.islandsDirty = true;
-  m.dihedrals.push_back({def.p0, def.p1, def.p2, def.p3, rest, def.strength.compliance, def.strength.stiffness,
-                         symmetricSweepKPrime(def.strength.stiffness, m.settings.iterations)});
-  m.dihedralLambda.push_back(0);
-  return uint32_t(m.dihedrals.size() - 1);
+  m.solverData.elementOrdersDirty = true;
+  m.islands.islandsDirty = true;
+  m.constraints.dihedrals.push_back({def.p0, def.p1, def.p2, def.p3, rest, def.strength.compliance,
+                                     def.strength.stiffness,
+                                     symmetricSweepKPrime(def.strength.stiffness, m.settings.iterations)});
+  m.constraints.dihedralLambda.push_back(0);
+  return uint32_t(m.constraints.dihedrals.size() - 1);
 }
 
-uint32_t World::dihedralConstraintCount() const { return uint32_t(impl_->dihedrals.size()); }
+uint32_t World::dihedralConstraintCount() const { return uint32_t(impl_->constraints.dihedrals.size()); }
 
 DistanceConstraintDef World::distanceConstraint(uint32_t constraint) const {
-  check::index("distanceConstraint", "constraint", constraint, impl_->distances.size());
-  const DistanceConstraint& c = impl_->distances[constraint];
+  check::index("distanceConstraint", "constraint", constraint, impl_->constraints.distances.size());
+  const DistanceConstraint& c = impl_->constraints.distances[constraint];
   DistanceConstraintDef d;
   d.i = c.i;
   d.j = c.j;
@@ -211,8 +223,8 @@ DistanceConstraintDef World::distanceConstraint(uint32_t constraint) const {
 }
 
 uint32_t World::distanceConstraintColour(uint32_t constraint) const {
-  check::index("distanceConstraintColour", "constraint", constraint, impl_->distances.size());
-  return impl_->distanceColour[constraint];
+  check::index("distanceConstraintColour", "constraint", constraint, impl_->constraints.distances.size());
+  return impl_->constraints.distanceColour[constraint];
 }
 
 void World::setDistanceStrength(uint32_t first, uint32_t count, const Strength& strength) {
@@ -221,20 +233,20 @@ void World::setDistanceStrength(uint32_t first, uint32_t count, const Strength& 
 
 void World::removeDistanceConstraint(uint32_t constraint) {
   Impl& m = *impl_;
-  check::index("removeDistanceConstraint", "constraint", constraint, m.distances.size());
-  const DistanceConstraint& gone = m.distances[constraint];
-  m.colouring.remove(gone.i, gone.j, m.distanceColour[constraint]);
+  check::index("removeDistanceConstraint", "constraint", constraint, m.constraints.distances.size());
+  const DistanceConstraint& gone = m.constraints.distances[constraint];
+  m.solverData.colouring.remove(gone.i, gone.j, m.constraints.distanceColour[constraint]);
   // Swap-with-last keeps the other constraints' numbers and colours; the moved one keeps its colour (its particles'
   // masks are unchanged). The schedule regroups at the next step; nothing here allocates or throws.
-  const size_t last = m.distances.size() - 1;
-  m.distances[constraint] = m.distances[last];
-  m.distanceLambda[constraint] = m.distanceLambda[last];
-  m.distanceColour[constraint] = m.distanceColour[last];
-  m.distances.pop_back();
-  m.distanceLambda.pop_back();
-  m.distanceColour.pop_back();
-  m.schedule.dirty = true;  // also rebuilds the hierarchy; PD sees the changed elements and refactors
-  m.islandsDirty = true;
+  const size_t last = m.constraints.distances.size() - 1;
+  m.constraints.distances[constraint] = m.constraints.distances[last];
+  m.constraints.distanceLambda[constraint] = m.constraints.distanceLambda[last];
+  m.constraints.distanceColour[constraint] = m.constraints.distanceColour[last];
+  m.constraints.distances.pop_back();
+  m.constraints.distanceLambda.pop_back();
+  m.constraints.distanceColour.pop_back();
+  m.solverData.schedule.dirty = true;  // also rebuilds the hierarchy; PD sees the changed elements and refactors
+  m.islands.islandsDirty = true;
 }
 
 uint32_t World::addAttachment(const AttachmentDef& def) {
@@ -245,20 +257,21 @@ uint32_t World::addAttachment(const AttachmentDef& def) {
   checkStrength(fn, def.strength);
   const Attachment a{def.particle, def.target, def.target, def.strength.compliance, def.strength.stiffness,
                      correctedStiffness(def.strength.stiffness, m.settings.iterations), true};
-  if (!m.freeAttachments.empty()) {
-    const uint32_t handle = m.freeAttachments.back();
-    m.freeAttachments.pop_back();
-    m.attachments[handle] = a;
+  if (!m.constraints.freeAttachments.empty()) {
+    const uint32_t handle = m.constraints.freeAttachments.back();
+    m.constraints.freeAttachments.pop_back();
+    m.constraints.attachments[handle] = a;
     return handle;
   }
-  if (m.attachments.size() >= kMaxConstraints) check::fail(fn, "attachment count", "is at the limit", m.attachments.size());
-  const size_t room = grownRoom(m.attachments.size() + 1, m.attachments.capacity());
-  m.attachments.reserve(room);
-  m.attachmentLambda.reserve(room);
-  m.freeAttachments.reserve(room);  // so removeAttachment never allocates
-  m.attachments.push_back(a);
-  m.attachmentLambda.push_back(0);
-  return uint32_t(m.attachments.size() - 1);
+  if (m.constraints.attachments.size() >= kMaxConstraints)
+    check::fail(fn, "attachment count", "is at the limit", m.constraints.attachments.size());
+  const size_t room = grownRoom(m.constraints.attachments.size() + 1, m.constraints.attachments.capacity());
+  m.constraints.attachments.reserve(room);
+  m.constraints.attachmentLambda.reserve(room);
+  m.constraints.freeAttachments.reserve(room);  // so removeAttachment never allocates
+  m.constraints.attachments.push_back(a);
+  m.constraints.attachmentLambda.push_back(0);
+  return uint32_t(m.constraints.attachments.size() - 1);
 }
 
 namespace {
@@ -269,15 +282,15 @@ void checkAttachmentHandle(const char* fn, const std::vector<Attachment>& attach
 }  // namespace
 
 void World::setAttachmentTarget(uint32_t attachment, const Vec3& target) {
-  checkAttachmentHandle("setAttachmentTarget", impl_->attachments, attachment);
+  checkAttachmentHandle("setAttachmentTarget", impl_->constraints.attachments, attachment);
   check::finite("setAttachmentTarget", "target", target);
-  impl_->attachments[attachment].target = target;
+  impl_->constraints.attachments[attachment].target = target;
 }
 
 void World::removeAttachment(uint32_t attachment) {
-  checkAttachmentHandle("removeAttachment", impl_->attachments, attachment);
-  impl_->attachments[attachment].active = false;
-  impl_->freeAttachments.push_back(attachment);
+  checkAttachmentHandle("removeAttachment", impl_->constraints.attachments, attachment);
+  impl_->constraints.attachments[attachment].active = false;
+  impl_->constraints.freeAttachments.push_back(attachment);
 }
 
 BodyRange World::addCloth(const ClothDef& def) {
@@ -286,7 +299,7 @@ BodyRange World::addCloth(const ClothDef& def) {
 BodyRange World::addSoftBody(const SoftBodyDef& def) {
   return impl_->appendBody("addSoftBody", buildSoftBody(def), def.contact);
 }
-uint32_t World::tetVolumeCount() const { return uint32_t(impl_->volumes.size()); }
+uint32_t World::tetVolumeCount() const { return uint32_t(impl_->constraints.volumes.size()); }
 BodyRange World::addRope(const RopeDef& def) { return impl_->appendBody("addRope", buildRope(def), def.contact); }
 
 MeshBody World::addTriangleMesh(const TriangleMeshDef& def) {

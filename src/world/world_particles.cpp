@@ -34,40 +34,44 @@ uint32_t World::Impl::appendParticles(const char* fn, const Real* xyz, const Rea
   }
   // Reserve everything first (may throw, nothing changed yet), then append without throwing.
   const size_t newCount = count() + n;
-  const size_t room = grownRoom(newCount, w.capacity());  // every per-particle array below grows with w
-  for (auto* a : {&x, &p, &inertial, &v, &force, &jacobiDelta, &savedX, &savedV, &restX, &xPrev, &vPrev}) {
+  const size_t room = grownRoom(newCount, particles.w.capacity());  // every per-particle array below grows with w
+  for (auto* a :
+       {&particles.x, &particles.p, &particles.inertial, &particles.v, &particles.force, &solverData.jacobiDelta,
+        &particles.savedX, &particles.savedV, &particles.restX, &particles.xPrev, &particles.vPrev}) {
     a->reserve(3 * room);
   }
   if (settings.selfCollision.enabled) reserveSelfCollision(room);
-  w.reserve(room);
-  paddedP.reserve(4 * (room + BlockSchedule::kMaxBlocks));
-  reserveContacts(newCount, colliders.size());
-  schedule.constraintsPerParticle.reserve(room);
-  schedule.blocks.reserve(room, distances.capacity());
-  colouring.reserveParticles(room);
+  particles.w.reserve(room);
+  solverData.paddedP.reserve(4 * (room + BlockSchedule::kMaxBlocks));
+  reserveContacts(newCount, collision.colliders.size());
+  solverData.schedule.constraintsPerParticle.reserve(room);
+  solverData.schedule.blocks.reserve(room, constraints.distances.capacity());
+  solverData.colouring.reserveParticles(room);
   reserveElementOrders(room);
-  const size_t bodyRoom = grownRoom(bodies.size() + 1, bodies.capacity());
-  bodies.reserve(bodyRoom);
-  bodyMaterials.reserve(bodyRoom);
+  const size_t bodyRoom = grownRoom(particles.bodies.size() + 1, particles.bodies.capacity());
+  particles.bodies.reserve(bodyRoom);
+  particles.bodyMaterials.reserve(bodyRoom);
   reserveIslands(bodyRoom, room);
   const uint32_t first = count();
-  x.insert(x.end(), xyz, xyz + 3 * n);
-  p.insert(p.end(), xyz, xyz + 3 * n);
-  inertial.insert(inertial.end(), xyz, xyz + 3 * n);
-  restX.insert(restX.end(), xyz, xyz + 3 * n);
-  xPrev.insert(xPrev.end(), xyz, xyz + 3 * n);
-  vPrev.insert(vPrev.end(), 3 * n, Real(0));
-  historyValid = false;
-  v.insert(v.end(), 3 * n, Real(0));
-  force.insert(force.end(), 3 * n, Real(0));
-  jacobiDelta.insert(jacobiDelta.end(), 3 * n, Real(0));
-  if (invMass) w.insert(w.end(), invMass, invMass + n);
-  else w.insert(w.end(), n, Real(1));
-  colouring.resizeParticles(newCount);
-  bodies.push_back({first, uint32_t(newCount)});
-  bodyMaterials.push_back({});
-  schedule.dirty = true;
-  islandsDirty = true;
+  particles.x.insert(particles.x.end(), xyz, xyz + 3 * n);
+  particles.p.insert(particles.p.end(), xyz, xyz + 3 * n);
+  particles.inertial.insert(particles.inertial.end(), xyz, xyz + 3 * n);
+  particles.restX.insert(particles.restX.end(), xyz, xyz + 3 * n);
+  particles.xPrev.insert(particles.xPrev.end(), xyz, xyz + 3 * n);
+  particles.vPrev.insert(particles.vPrev.end(), 3 * n, Real(0));
+  particles.historyValid = false;
+  particles.v.insert(particles.v.end(), 3 * n, Real(0));
+  particles.force.insert(particles.force.end(), 3 * n, Real(0));
+  solverData.jacobiDelta.insert(solverData.jacobiDelta.end(), 3 * n, Real(0));
+  if (invMass)
+    particles.w.insert(particles.w.end(), invMass, invMass + n);
+  else
+    particles.w.insert(particles.w.end(), n, Real(1));
+  solverData.colouring.resizeParticles(newCount);
+  particles.bodies.push_back({first, uint32_t(newCount)});
+  particles.bodyMaterials.push_back({});
+  solverData.schedule.dirty = true;
+  islands.islandsDirty = true;
   return first;
 }
 
@@ -76,7 +80,7 @@ uint32_t World::addParticle(const Vec3& position, Real inverseMass, const Vec3& 
   check::inverseMass("addParticle", "inverseMass", inverseMass);
   check::finite("addParticle", "velocity", velocity);
   const uint32_t i = impl_->appendParticles("addParticle", position.data(), &inverseMass, 1);
-  if (inverseMass != 0) store3(impl_->v, i, velocity);
+  if (inverseMass != 0) store3(impl_->particles.v, i, velocity);
   return i;
 }
 
@@ -89,31 +93,32 @@ uint32_t World::addParticles(const Real* xyz, const Real* inverseMasses, size_t 
 void World::setInverseMass(uint32_t particle, Real inverseMass) {
   check::index("setInverseMass", "particle", particle, impl_->count());
   check::inverseMass("setInverseMass", "inverseMass", inverseMass);
-  if ((impl_->w[particle] == 0) != (inverseMass == 0)) impl_->hierarchy.dirty = true;  // it keeps pinned particles
-  impl_->w[particle] = inverseMass;
-  if (inverseMass == 0) store3(impl_->v, particle, Vec3::Zero());
-  impl_->historyValid = false;
+  if ((impl_->particles.w[particle] == 0) != (inverseMass == 0))
+    impl_->solverData.hierarchy.dirty = true;  // it keeps pinned particles
+  impl_->particles.w[particle] = inverseMass;
+  if (inverseMass == 0) store3(impl_->particles.v, particle, Vec3::Zero());
+  impl_->particles.historyValid = false;
 }
 
 void World::setVelocity(uint32_t particle, const Vec3& velocity) {
   check::index("setVelocity", "particle", particle, impl_->count());
   check::finite("setVelocity", "velocity", velocity);
-  if (impl_->w[particle] != 0) store3(impl_->v, particle, velocity);
-  impl_->historyValid = false;
+  if (impl_->particles.w[particle] != 0) store3(impl_->particles.v, particle, velocity);
+  impl_->particles.historyValid = false;
 }
 
 void World::setPosition(uint32_t particle, const Vec3& position) {
   check::index("setPosition", "particle", particle, impl_->count());
   check::finite("setPosition", "position", position);
-  store3(impl_->x, particle, position);
-  impl_->historyValid = false;
+  store3(impl_->particles.x, particle, position);
+  impl_->particles.historyValid = false;
   impl_->markMeshInsideUnknown();  // a teleport may land inside a closed mesh
 }
 
 void World::setExternalForce(uint32_t particle, const Vec3& f) {
   check::index("setExternalForce", "particle", particle, impl_->count());
   check::finite("setExternalForce", "force", f);
-  store3(impl_->force, particle, f);
+  store3(impl_->particles.force, particle, f);
 }
 
 }  // namespace pbd

@@ -53,7 +53,7 @@ std::set<uint32_t> touchedBy(const BlockSchedule& s, size_t at, uint32_t particl
 
 /// Every invariant of the layout; returns the number of parallel block colours used.
 int checkLayout(const WorldImpl& impl) {
-  const ColourSchedule& cs = impl.schedule;
+  const ColourSchedule& cs = impl.solverData.schedule;
   const BlockSchedule& s = cs.blocks;
   const uint32_t particles = impl.count();
   // Each coloured constraint sits in exactly one lane, with its particles, lengths and strengths, in a block of its
@@ -181,7 +181,7 @@ TEST(BlockSchedule, ARowMajorClothIsBandedInTwoBlockColoursOfStrips) {
   World world;
   scenes::hangingCloth(world, 128);
   const WorldImpl& impl = scheduled(world);
-  const BlockSchedule& s = impl.schedule.blocks;
+  const BlockSchedule& s = impl.solverData.schedule.blocks;
   // 16,384 particles in four bands of 32 rows, translates of one another: every constraint within a band is a lane
   // of a full unit; those across a band's edge (per edge 128 vertical edges, 2 x 127 diagonals and 2 x 128 skip-one
   // bends) are the three lanes of a shifted unit each, lane 3 its filler. Nothing is left unbanded.
@@ -192,7 +192,7 @@ TEST(BlockSchedule, ARowMajorClothIsBandedInTwoBlockColoursOfStrips) {
   size_t shifted = 0;
   for (const BlockSchedule::Segment& seg : s.segments) shifted += seg.shift ? seg.end - seg.begin : 0;
   EXPECT_EQ(shifted, across);
-  EXPECT_EQ(4 * s.batches.size() - shifted, impl.schedule.constraints.size());  // a filler per shifted unit
+  EXPECT_EQ(4 * s.batches.size() - shifted, impl.solverData.schedule.constraints.size());  // a filler per shifted unit
   // Band 0's 4,096 particles in 16 strips of 256 (2 rows): a strip's units reach 2 rows into the next strip and no
   // further, so strips alternate between two block colours, and a pass has 2 block barriers instead of 12 colours'.
   EXPECT_EQ(s.blockParticles, 256u);
@@ -206,7 +206,7 @@ TEST(BlockSchedule, ASmallRowMajorClothIsTwoBlockColoursOfStripsUnbanded) {
   World world;
   scenes::hangingCloth(world, 48);
   const WorldImpl& impl = scheduled(world);
-  const BlockSchedule& s = impl.schedule.blocks;
+  const BlockSchedule& s = impl.solverData.schedule.blocks;
   // 2,304 particles: bands of 576 (m < kMinBandParticles). Strips of 256 particles, 9 of them, alternating.
   EXPECT_FALSE(s.banded);
   EXPECT_EQ(s.blockParticles, 256u);
@@ -226,7 +226,7 @@ TEST(BlockSchedule, TwoClothsSideBySideAreNotBandTranslates) {
   c.origin = Vec3(3, 1, 0);
   world.addCloth(c);
   const WorldImpl& impl = scheduled(world);
-  EXPECT_FALSE(impl.schedule.blocks.banded);
+  EXPECT_FALSE(impl.solverData.schedule.blocks.banded);
   EXPECT_GE(checkLayout(impl), 1);
 }
 
@@ -257,7 +257,7 @@ TEST(BlockSchedule, ARandomlyNumberedBodyTurnsColourMajor) {
   World world;
   world.addSoftBody(scenes::shuffledVertices(scenes::tetCube(16, 1.0f, Vec3(0, 1, 0)), 7));
   const WorldImpl& impl = scheduled(world);
-  const BlockSchedule& s = impl.schedule.blocks;
+  const BlockSchedule& s = impl.solverData.schedule.blocks;
   // Random numbering: every block touches almost every other, so blocks of particles would run mostly one after
   // another. Colour-major: each colour's runs in parallel, no serial group, a critical path of about 1/8 of the batches.
   ASSERT_TRUE(s.colourMajor);
@@ -266,7 +266,7 @@ TEST(BlockSchedule, ARandomlyNumberedBodyTurnsColourMajor) {
   EXPECT_EQ(s.groupBegin[BlockSchedule::kGroups], s.groupBegin[BlockSchedule::kSerialGroup]);
   EXPECT_LT(4 * criticalPath(s), s.batches.size());
   // Each colour cut into kBlocksPerColour runs, fewer only where the colour has fewer constraints.
-  const ColourSchedule& cs = impl.schedule;
+  const ColourSchedule& cs = impl.solverData.schedule;
   for (uint32_t g = 0; g < BlockSchedule::kBlockColours; ++g) {
     const uint32_t blocks = s.groupBegin[g + 1] - s.groupBegin[g], size = cs.colourBegin[g + 1] - cs.colourBegin[g];
     EXPECT_EQ(blocks, std::min(size, BlockSchedule::kBlocksPerColour)) << "colour " << g;
@@ -276,7 +276,7 @@ TEST(BlockSchedule, ARandomlyNumberedBodyTurnsColourMajor) {
 TEST(BlockSchedule, TheSameBodyInLocalityOrderKeepsBlocksOfParticles) {
   World world;
   world.addSoftBody(scenes::tetCube(16, 1.0f, Vec3(0, 1, 0)));
-  const BlockSchedule& s = scheduled(world).schedule.blocks;
+  const BlockSchedule& s = scheduled(world).solverData.schedule.blocks;
   EXPECT_FALSE(s.colourMajor);
   EXPECT_FALSE(s.banded);  // its bands are translates, but band 0's 1,229 particles' blocks would turn colour-major
   EXPECT_LT(2 * criticalPath(s), s.batches.size());
@@ -288,10 +288,10 @@ TEST(BlockSchedule, AThreadsRangeOfBlocksHoldsAtLeastTheMinimumOfBatches) {
   // its pass shares nothing and pays no barrier.
   World cloth;
   scenes::hangingCloth(cloth, 128);
-  const BlockSchedule& strips = scheduled(cloth).schedule.blocks;
+  const BlockSchedule& strips = scheduled(cloth).solverData.schedule.blocks;
   World body;
   body.addSoftBody(scenes::shuffledVertices(scenes::tetCube(10, 1.0f, Vec3(0, 1, 0)), 3));
-  const BlockSchedule& tiny = scheduled(body).schedule.blocks;
+  const BlockSchedule& tiny = scheduled(body).solverData.schedule.blocks;
   ASSERT_TRUE(tiny.colourMajor);
   ASSERT_FALSE(strips.colourMajor);
   EXPECT_EQ(strips.minBlocksPerRange(BlockSchedule::kSerialGroup), TaskSystem::kOneRange);
@@ -335,7 +335,7 @@ TEST(BlockSchedule, TheColourMajorLayoutGivesTheSameBitsOnAnyThreadCount) {
       s.integrator = integrator;
       world.setSettings(s);
       for (int f = 0; f < 20; ++f) world.step(1.0f / 60);
-      EXPECT_TRUE(WorldInternals::of(world).schedule.blocks.colourMajor);
+      EXPECT_TRUE(WorldInternals::of(world).solverData.schedule.blocks.colourMajor);
       return scenes::stateHash(world);
     };
     const uint64_t serial = run(nullptr);
@@ -374,7 +374,7 @@ uint64_t bandedClothHash(TaskSystem* tasks, Method method, Integrator integrator
   c.bend = Strength{1e-4f, 0.3f};
   world.addCloth(c);
   for (int f = 0; f < frames; ++f) world.step(1.0f / 60);
-  const BlockSchedule& blocks = WorldInternals::of(world).schedule.blocks;
+  const BlockSchedule& blocks = WorldInternals::of(world).solverData.schedule.blocks;
   EXPECT_TRUE(blocks.banded);
   EXPECT_TRUE(blocks.anyCompliant);
   EXPECT_TRUE(std::any_of(blocks.segments.begin(), blocks.segments.end(), [](auto& seg) { return seg.shift == 1; }));
@@ -426,7 +426,7 @@ TEST(BlockSchedule, KeepingPositionsPaddedAcrossIterationsChangesNoBit) {
       for (int f = 0; f < 12; ++f) world.step(1.0f / 60);
       const WorldImpl& impl = WorldInternals::of(world);
       EXPECT_EQ(impl.blocksAloneMoveParticles(false, WorldImpl::kNoResiduals), true) << "n " << n;
-      EXPECT_EQ(impl.schedule.blocks.banded, n == 128) << "n " << n;
+      EXPECT_EQ(impl.solverData.schedule.blocks.banded, n == 128) << "n " << n;
       return scenes::stateHash(world);
     };
     expectTheSameBitsEitherWay(run, true, "n " + std::to_string(n));  // reference: copied every iteration
@@ -465,9 +465,9 @@ TEST(BlockSchedule, TheLastCopyOutBoundsTheParticlesForTheLateContactPass) {
       world.setRecordResiduals(record);
       world.step(1.0f / 60);
       const WorldImpl& impl = WorldInternals::of(world);
-      EXPECT_EQ(impl.schedule.blocks.banded, n == 64) << "n " << n;
-      EXPECT_EQ(impl.solveBoundParticles, !record) << "n " << n;  // the copy out bounded them
-      EXPECT_FALSE(impl.contacts.empty()) << "n " << n;          // the late pass found particles in the ground
+      EXPECT_EQ(impl.solverData.schedule.blocks.banded, n == 64) << "n " << n;
+      EXPECT_EQ(impl.collision.solveBoundParticles, !record) << "n " << n;  // the copy out bounded them
+      EXPECT_FALSE(impl.collision.contacts.empty()) << "n " << n;  // the late pass found particles in the ground
       Real lowestAfter = 1;
       for (uint32_t i = 0; i < world.particleCount(); ++i) {
         lowestAfter = std::min(lowestAfter, world.positions()[3 * i + 1]);
@@ -501,9 +501,9 @@ TEST(BlockSchedule, TheParticlePassJoinedToTheFirstCopyInChangesNoBit) {
         for (int f = 0; f < 90; ++f) {
           joinedSteps += impl.particlePassJoinsSolve(false);
           world.step(1.0f / 60);
-          contactSteps += !impl.contacts.empty();
+          contactSteps += !impl.collision.contacts.empty();
         }
-        EXPECT_EQ(impl.schedule.blocks.banded, n == 64) << "n " << n;
+        EXPECT_EQ(impl.solverData.schedule.blocks.banded, n == 64) << "n " << n;
         if (joined) {  // the premise: both paths were taken
           EXPECT_GT(joinedSteps, 0) << "n " << n;
           EXPECT_GT(contactSteps, 0) << "n " << n;
@@ -565,7 +565,7 @@ TEST(BlockSchedule, ABandedPassProjectsInTheSchedulesSequentialOrder) {
     std::vector<Real> reference(world.positions(), world.positions() + 3 * world.particleCount());
     world.step(1.0f / 60);
     const WorldImpl& impl = WorldInternals::of(world);
-    const BlockSchedule& b = impl.schedule.blocks;
+    const BlockSchedule& b = impl.solverData.schedule.blocks;
     ASSERT_TRUE(b.banded);
     ASSERT_EQ(b.bandParticles, m);
     EXPECT_EQ(b.unbanded.size(), 4u);
@@ -582,7 +582,7 @@ TEST(BlockSchedule, ABandedPassProjectsInTheSchedulesSequentialOrder) {
       }
     }
     order.insert(order.end(), b.unbanded.begin(), b.unbanded.end());
-    const ColourSchedule& cs = impl.schedule;
+    const ColourSchedule& cs = impl.solverData.schedule;
     for (uint32_t k = cs.colourBegin[GraphColouring::kOverflow]; k < cs.colourBegin[GraphColouring::kOverflow + 1]; ++k) {
       order.push_back(k);
     }
@@ -621,11 +621,11 @@ TEST(BlockSchedule, ABandedPassRecordsTheResidualOfEveryConstraint) {
   world.removeDistanceConstraint(7);  // a unit short of a lane: a filler
   for (int f = 0; f < 3; ++f) world.step(1.0f / 60);
   const WorldImpl& impl = WorldInternals::of(world);
-  ASSERT_TRUE(impl.schedule.blocks.banded);
+  ASSERT_TRUE(impl.solverData.schedule.blocks.banded);
   ASSERT_EQ(world.residualCount(), 3u);
   double maxAbs = 0;
   const Real* x = world.positions();
-  for (const DistanceConstraint& d : impl.schedule.constraints) {
+  for (const DistanceConstraint& d : impl.solverData.schedule.constraints) {
     const Real dx = x[3 * d.i] - x[3 * d.j], dy = x[3 * d.i + 1] - x[3 * d.j + 1], dz = x[3 * d.i + 2] - x[3 * d.j + 2];
     maxAbs = std::max(maxAbs, double(std::abs(distanceResidual(dx, dy, dz, d.minLength, d.maxLength, Real(0)))));
   }
@@ -640,10 +640,12 @@ TEST(BlockSchedule, ClothsWhoseBandsEndMidRowAreBandedToo) {
     World world;
     scenes::hangingCloth(world, n);
     const WorldImpl& impl = scheduled(world);
-    const BlockSchedule& s = impl.schedule.blocks;
+    const BlockSchedule& s = impl.solverData.schedule.blocks;
     ASSERT_TRUE(s.banded) << n;
     EXPECT_TRUE(s.unbanded.empty()) << n;
-    EXPECT_GE(double(impl.schedule.constraints.size()), BlockSchedule::kMinBandedShare * 4 * s.batches.size()) << n;
+    EXPECT_GE(double(impl.solverData.schedule.constraints.size()),
+              BlockSchedule::kMinBandedShare * 4 * s.batches.size())
+        << n;
     EXPECT_GE(checkLayout(impl), 1) << n;
   }
 }

@@ -252,7 +252,8 @@ TEST(SymmetricSweep, EveryElementKindGivesTheSameBitsOnAnyThreadCount) {
     build(world);
     for (int f = 0; f < 4; ++f) world.step(1.0f / 60);
     const WorldImpl& impl = WorldInternals::of(world);
-    for (const ElementOrder* order : {&impl.dihedralOrder, &impl.volumeOrder, &impl.neoHookeanOrder}) {
+    for (const ElementOrder* order :
+         {&impl.solverData.dihedralOrder, &impl.solverData.volumeOrder, &impl.solverData.neoHookeanOrder}) {
       EXPECT_GT(order->colourBegin(1), 4 * kElementBatchesPerTask);  // colour 0 is shared out
     }
     return scenes::stateHash(world);
@@ -283,11 +284,12 @@ TEST(SymmetricSweep, SmallBodiesGiveTheSameBitsOnAnyThreadCount) {
     scenes::randomVelocities(world, 3, 0.5f, Vec3::Zero(), Vec3::Zero());
     for (int f = 0; f < 6; ++f) world.step(1.0f / 60);
     const WorldImpl& impl = WorldInternals::of(world);
-    const std::pair<const ElementOrder*, size_t> orders[] = {{&impl.dihedralOrder, kDihedralBatchesPerTask},
-                                                             {&impl.volumeOrder, kElementBatchesPerTask},
-                                                             {&impl.neoHookeanOrder, kElementBatchesPerTask}};
+    const std::pair<const ElementOrder*, size_t> orders[] = {
+        {&impl.solverData.dihedralOrder, kDihedralBatchesPerTask},
+        {&impl.solverData.volumeOrder, kElementBatchesPerTask},
+        {&impl.solverData.neoHookeanOrder, kElementBatchesPerTask}};
     for (const auto& [order, batchesPerTask] : orders) {
-      EXPECT_EQ(order->islandGroupCount(), order == &impl.volumeOrder ? 6u : 3u);
+      EXPECT_EQ(order->islandGroupCount(), order == &impl.solverData.volumeOrder ? 6u : 3u);
       EXPECT_TRUE(order->islandsPay(4 * batchesPerTask));  // none shared out, more than one's worth in all
     }
     return scenes::stateHash(world);

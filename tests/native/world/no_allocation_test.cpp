@@ -145,7 +145,7 @@ TEST(NoAllocation, RemovingDistanceConstraintsNeverAllocates) {
       counting = false;
       EXPECT_EQ(allocations.load(), 0) << "workers " << workers << " solver " << int(solver);
       EXPECT_EQ(world.distanceConstraintCount(), before - 500);
-      EXPECT_TRUE(WorldInternals::of(world).schedule.blocks.banded) << "solver " << int(solver);
+      EXPECT_TRUE(WorldInternals::of(world).solverData.schedule.blocks.banded) << "solver " << int(solver);
     }
   }
 }
@@ -277,6 +277,6 @@ TEST(NoAllocation, TheFirstStepOfABandedClothNeverAllocates) {
     world.step(1.0f / 60);
     counting = false;
     EXPECT_EQ(allocations.load(), 0) << "workers " << workers;
-    EXPECT_TRUE(WorldInternals::of(world).schedule.blocks.banded);
+    EXPECT_TRUE(WorldInternals::of(world).solverData.schedule.blocks.banded);
   }
 }

@@ -90,8 +90,8 @@ TEST(ParticleRanges, ABandedClothsRangesAreSlicesOfTheBandLayout) {
     const std::string what = "banded 128², solver " + std::to_string(int(solver));
     stepOnce(world, solver);
     const WorldImpl& impl = WorldInternals::of(world);
-    ASSERT_TRUE(impl.schedule.blocks.banded) << what;
-    const size_t m = impl.schedule.blocks.bandParticles;
+    ASSERT_TRUE(impl.solverData.schedule.blocks.banded) << what;
+    const size_t m = impl.solverData.schedule.blocks.bandParticles;
     ASSERT_EQ(m, 4096u) << what;
     std::vector<int> slicesPerBlockRange(m / kBandBlocksPerTask, 0);
     const std::vector<Range> banded = rangesOf(world, what);

@@ -129,8 +129,9 @@ TEST(PassFusion, TheFusionsAreTakenWhereTheyMayBe) {
   s.ground.enabled = true;
   s.ground.height = 1;  // the cloth's plane: it lies on the ground
   world.setSettings(s);
-  for (int f = 0; f < 60 && impl.contacts.empty(); ++f) world.step(1.0f / 60);  // it bounces off, then lies there
-  ASSERT_FALSE(impl.contacts.empty());
+  for (int f = 0; f < 60 && impl.collision.contacts.empty(); ++f)
+    world.step(1.0f / 60);  // it bounces off, then lies there
+  ASSERT_FALSE(impl.collision.contacts.empty());
   EXPECT_FALSE(impl.blocksAloneMoveParticles(false, WorldImpl::kNoResiduals));
   EXPECT_FALSE(impl.commitJoinsNextPass(true));
 }

@@ -40,7 +40,7 @@ TEST(RigidBatches, EachSegmentListsItsCompliantConstraintsFirstAndItsRigidBatche
   mixedCloth(world, 24, Solver::ColouredGaussSeidel);
   world.step(1.0f / 60);
   const WorldImpl& impl = WorldInternals::of(world);
-  const BlockSchedule& s = impl.schedule.blocks;
+  const BlockSchedule& s = impl.solverData.schedule.blocks;
   int mixedSegments = 0;
   for (const BlockSchedule::Segment& seg : s.segments) {
     uint32_t compliant = 0, rigid = 0;

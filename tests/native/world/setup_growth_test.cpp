@@ -31,21 +31,21 @@ TEST(SetupGrowth, ParticlesAndConstraintsAddedOneAtATimeReallocateLogarithmicall
   sphere.position = Vec3(0, -5, 0);
   world.addCollider(sphere);
   const WorldImpl& m = WorldInternals::of(world);
-  Growths<std::vector<Real>> x{m.x, {}};
-  Growths<std::vector<ParticleRange>> bodies{m.bodies, {}};
-  Growths<std::vector<Contact>> contacts{m.contacts, {}};
+  Growths<std::vector<Real>> x{m.particles.x, {}};
+  Growths<std::vector<ParticleRange>> bodies{m.particles.bodies, {}};
+  Growths<std::vector<Contact>> contacts{m.collision.contacts, {}};
   for (int i = 0; i < kCount; ++i) {
     world.addParticle(Vec3(Real(i) * 0.01f, 1, 0), 1);
     x.note(), bodies.note(), contacts.note();
   }
-  Growths<std::vector<DistanceConstraint>> distances{m.distances, {}};
-  Growths<std::vector<Real>> lambda{m.distanceLambda, {}};
+  Growths<std::vector<DistanceConstraint>> distances{m.constraints.distances, {}};
+  Growths<std::vector<Real>> lambda{m.constraints.distanceLambda, {}};
   for (int i = 0; i + 1 < kCount; ++i) {
     world.addDistanceConstraint({uint32_t(i), uint32_t(i + 1), -1, -1, {}});
     distances.note(), lambda.note();
   }
-  Growths<std::vector<Attachment>> attachments{m.attachments, {}};
-  Growths<std::vector<DihedralConstraint>> dihedrals{m.dihedrals, {}};
+  Growths<std::vector<Attachment>> attachments{m.constraints.attachments, {}};
+  Growths<std::vector<DihedralConstraint>> dihedrals{m.constraints.dihedrals, {}};
   for (int i = 0; i + 3 < kCount; i += 2) {
     world.addAttachment({uint32_t(i), Vec3(Real(i) * 0.01f, 1, 0), {}});
     world.addDihedralConstraint({uint32_t(i), uint32_t(i + 3), uint32_t(i + 1), uint32_t(i + 2), 0, {}});

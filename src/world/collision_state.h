@@ -1,0 +1,57 @@
+// World::Impl's colliders and the contacts of the current substep, with the particle boxes the scans use.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "collision/mesh_collider.h"
+#include "collision/particle_boxes.h"
+#include "pbd/colliders.h"
+#include "pbd/world.h"
+
+namespace pbd {
+
+/// The collider index of a contact with the ground plane.
+inline constexpr uint32_t kGroundCollider = ~0u;
+
+/// A contact of the current substep, with the ground or a collider.
+struct Contact {
+  uint32_t particle;   ///< Particle index.
+  uint32_t collider;   ///< Collider index, or kGroundCollider.
+  Real approachSpeed;  ///< m/s, relative normal velocity when the contact was generated (negative = approaching).
+  Real normalPush;     ///< m, total normal correction applied this substep (the normal impulse times h/m).
+  Vec3 normal;         ///< Outward surface normal at the last projection (world frame).
+  Real margin = 0;  ///< m, the particle's body's thickness (ContactMaterial::thickness), kept on top of the surface's.
+  Vec3 point =
+      Vec3::Zero();  ///< m, triangle-mesh contacts only: the contact plane's surface point (world frame, at
+                     ///< the substep's end pose); with `normal` it fixes C(p) = (p - point)·normal - thickness.
+  Vec3 kineticShift = Vec3::Zero();  ///< m, the tangential correction dynamic friction has made this substep (the
+                                     ///< position-level part of μ_d d; contacts.cpp holdStaticFriction).
+};
+
+/// Collider::mesh of the shapes that are not triangle meshes.
+inline constexpr uint32_t kNoMesh = ~0u;
+
+/// A collider and its poses: `def` holds the pose at the end of the step; the substep poses are interpolated.
+struct Collider {
+  ColliderDef def;
+  Vec3 startPosition;  ///< Pose at the start of the step.
+  Quat startRotation;
+  Vec3 subStartPosition, subEndPosition;  ///< Pose at the start and end of the current substep.
+  Quat subStartRotation, subEndRotation;
+  uint32_t mesh = kNoMesh;  ///< TriangleMesh: index into CollisionState::meshShapes; kNoMesh otherwise.
+};
+
+/// Colliders, contacts and the particle boxes that find them.
+struct CollisionState {
+  std::vector<Collider> colliders;
+  std::vector<MeshShape> meshShapes;       // the triangle meshes of TriangleMesh colliders (Collider::mesh)
+  std::vector<Contact> contacts;           // capacity reserved (see reserveContacts), so step() never allocates
+  std::vector<ParticleBox> particleBoxes;  // per kBoxParticles particles: the bounds of their p, for the
+                                           // ground and collider scans (set by the prediction, by the coloured
+                                           // pass's last copy out or by boundAllParticles; kept growing by the
+                                           // late pass's pushes)
+  bool solveBoundParticles = false;        // this substep's solve left particleBoxes bounding p as it left it
+};
+
+}  // namespace pbd

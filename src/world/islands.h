@@ -1,0 +1,53 @@
+// World::Impl's islands for the momentum guard of internal constraints (internal_momentum.cpp): bodies joined by
+// internal constraints, rebuilt before the next step when `islandsDirty` (bodies or constraints added, removed or
+// loaded).
+#pragma once
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <vector>
+
+namespace pbd {
+
+struct IslandSums {
+  Eigen::Vector3d torque;  // T = Σ m a × (p − c), kg m²
+  Eigen::Vector3d linear;  // P = Σ m p, kg m
+};
+struct IslandFrame {
+  bool free = false;               // no pinned particle and at least two particles: the guard acts this substep
+  bool touched = false;            // a contact or attachment acted on it this substep: nothing is given back
+  bool bdf2 = false;               // the lever is (4x − x⁻)/3 (BDF2's velocity) rather than x
+  Eigen::Vector3d centre;          // c: the mass-weighted centre of the levers, m
+  Eigen::Matrix3d inverseInertia;  // I⁺ of the levers about c, 1/(kg m²)
+  double mass = 0;                 // M = Σ m of the particles the guard covers, kg
+  double velocityPerPosition = 0;  // what the commit makes of a change of p in v: 1/h (Euler), 3/(2h) (BDF2), 1/s
+  IslandSums before;               // T⁰, P⁰ before the internal projections
+  Eigen::Vector3d lostLinear = Eigen::Vector3d::Zero();    // Σ m Δp round-off took this substep, kg m
+  Eigen::Vector3d lostAngular = Eigen::Vector3d::Zero();   // Σ m a × Δp round-off took this substep, kg m²
+  Eigen::Vector3d pendingShift = Eigen::Vector3d::Zero();  // M × the translation the positions are still owed, kg m
+  uint32_t next = 0;                                       // scratch while listing the bodies by island
+};
+struct LostMotion {  // what round-off took from an island in a substep, as a rigid displacement
+  bool any = false;
+  Eigen::Vector3d translation;     // m, to every particle of the island
+  Eigen::Vector3d rotation;        // rad: rotation × (x − c) to each particle
+  double velocityPerPosition = 0;  // the substep's IslandFrame::velocityPerPosition
+  bool shiftsPositions = false;    // the substep was implicit Euler's: the positions get the translation back too
+};
+
+/// The islands and their per-substep frames.
+struct IslandState {
+  std::vector<uint32_t> islandBodies;      // body indices, grouped by island, islands in the order of their first body
+  std::vector<uint32_t> islandBegin;       // island k is islandBodies[islandBegin[k], islandBegin[k + 1])
+  std::vector<uint32_t> islandOfBody;      // each body's island (union-find parents while building)
+  std::vector<IslandFrame> islandFrames;   // one per island
+  std::vector<uint8_t> islandConstrained;  // per particle: 1 = some internal constraint holds it (the guard skips 0)
+  // Per particle of a free island, set once a substep (prepareIslandFrames) for the guard's passes of every iteration:
+  // the mass 1 / w (kg) and the lever a = ℓ − c (m) about the island's centre.
+  std::vector<double> islandMass;
+  std::vector<Eigen::Vector3d> islandLever;
+  bool islandsDirty = true;
+  bool anyFreeIsland = false;  // some island is free this substep
+};
+
+}  // namespace pbd
