@@ -22,12 +22,14 @@ export async function loadJolt(build = 'wasm') {
 
 const LAYER_STATIC = 0, LAYER_MOVING = 1;
 
+// The pieces below are exported for bench/setup-cost.mjs, which times Jolt's set-up of these scenes step by step.
+
 /**
  * A PhysicsSystem with two object layers, gravity -9.81 and a static floor box whose top is at y = floorY.
  * threads: Jolt's job system threads including the caller (only the multithread build has a pool; the
  * single-threaded build ignores it).
  */
-function createSystem(J, { threads, floorY, gravity: gy = GRAVITY }) {
+export function createSystem(J, { threads, floorY, gravity: gy = GRAVITY }) {
   const objectFilter = new J.ObjectLayerPairFilterTable(2);
   objectFilter.EnableCollision(LAYER_STATIC, LAYER_MOVING);
   objectFilter.EnableCollision(LAYER_MOVING, LAYER_MOVING);
@@ -63,7 +65,7 @@ function createSystem(J, { threads, floorY, gravity: gy = GRAVITY }) {
   return { jolt, system, bodies };
 }
 
-function addVertices(J, shared, positions, inverseMasses) {
+export function addVertices(J, shared, positions, inverseMasses) {
   const v = new J.SoftBodySharedSettingsVertex();
   for (let i = 0; i < inverseMasses.length; i++) {
     v.mPosition.x = positions[3 * i];
@@ -86,7 +88,7 @@ function addFaces(J, shared, triangles) {
   J.destroy(f);
 }
 
-function addEdges(J, shared, pairs, compliance) {
+export function addEdges(J, shared, pairs, compliance) {
   const e = new J.SoftBodySharedSettingsEdge(0, 0, compliance);
   for (const [i, j] of pairs) {
     e.set_mVertex(0, i);
@@ -100,7 +102,7 @@ function addEdges(J, shared, pairs, compliance) {
  * Adds the soft body: vertex positions are given in world space with the body at the origin, so world position =
  * body position + local vertex (Jolt re-centres the body on its vertices every step; rotation stays identity).
  */
-function addSoftBody(J, sys, shared, def, { pinnedToWorld = false, substeps = SUBSTEPS } = {}) {
+export function addSoftBody(J, sys, shared, def, { pinnedToWorld = false, substeps = SUBSTEPS } = {}) {
   const position = new J.RVec3(0, 0, 0);
   const rotation = new J.Quat(0, 0, 0, 1);
   const cs = new J.SoftBodyCreationSettings(shared, position, rotation, LAYER_MOVING);
@@ -201,10 +203,11 @@ export function joltCloth(J, n, { threads = 1, layout = 'same', gravity = GRAVIT
   return h;
 }
 
-/** The soft cube: a Jolt volume constraint per tet and an edge constraint per tet edge, compliance 0; floor y = 0. */
-export function joltCube(J, cells, { threads = 1 } = {}) {
-  const def = cubeDef(cells);
-  const sys = createSystem(J, { threads, floorY: 0 });
+/**
+ * The cube's shared settings from cubeDef(cells): vertices, faces, an edge constraint per tet edge and a volume
+ * constraint per tet, compliance 0; not yet optimized.
+ */
+export function cubeSharedSettings(J, def) {
   const shared = new J.SoftBodySharedSettings();
   addVertices(J, shared, def.positions, def.inverseMasses);
   addFaces(J, shared, def.triangles);
@@ -217,6 +220,14 @@ export function joltCube(J, cells, { threads = 1 } = {}) {
   }
   J.destroy(vol);
   shared.CalculateVolumeConstraintVolumes();
+  return shared;
+}
+
+/** The soft cube: cubeSharedSettings' body on a floor at y = 0. */
+export function joltCube(J, cells, { threads = 1 } = {}) {
+  const def = cubeDef(cells);
+  const sys = createSystem(J, { threads, floorY: 0 });
+  const shared = cubeSharedSettings(J, def);
   shared.Optimize();
   const h = addSoftBody(J, sys, shared, def);
   if (h.constraintCount !== def.edges.length + def.tets.length / 4) throw new Error('joltCube: constraint counts differ');
