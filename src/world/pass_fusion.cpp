@@ -1,31 +1,58 @@
 // Where the step fuses passes over the particles: each decision, its condition and why the bits stay the same. All
-// of them are made here, and `fusePasses` (off only in tests) turns every one off, for the test that the fused and
-// the unfused step give the same bits on every scene (tests/native/world/pass_fusion_test.cpp).
-//   particlePassJoinsSolve:    the substep's particle pass inside the coloured pass's first copy in;
-//   blocksAloneMoveParticles:  the blocks' positions kept padded from the first iteration to the last;
-//   copyOutBoundsParticles:    the last copy out bounds the particles for the late contact scan;
-//   commitJoinsNextPass:       the commit (v, x from p) left to the next substep's first pass over the particles.
+// of them are made here, in one plan per substep (SubstepPlan, world/solver_data.h), and `fusePasses` (off only in
+// tests) plans none, for the test that the fused and the unfused step give the same bits on every scene
+// (tests/native/world/pass_fusion_test.cpp).
+//   particlePassInSolve:  the substep's particle pass inside the coloured pass's first copy in;
+//   blocksAlone:          the blocks' positions kept padded from the first iteration to the last;
+//   copyOutBounds:        the last copy out bounds the particles for the late contact scan;
+//   commitInNextPass:     the commit (v, x from p) left to the next substep's first pass over the particles.
 #include "world/world_state.h"
 
 namespace pbd {
 
+/// The substep's plan: what the stages present allow, before anything moves. Static within a substep; the two
+/// fusions that also depend on what the substep finds are confirmed where they are taken (below).
+SubstepPlan World::Impl::planSubstep(bool useBdf2, size_t pass, bool nextSubstep) const {
+  SubstepPlan plan;
+  if (!fusePasses) return plan;
+  plan.copyOutBounds = copyOutBoundsParticles();
+  plan.particlePassInSolve = particlePassJoinsSolve(useBdf2, plan.copyOutBounds);
+  plan.blocksAlone = onlyBlocksProject(useBdf2, pass);
+  plan.commitInNextPass = nextSubstep && settings.integrator == Integrator::ImplicitEuler;
+  return plan;
+}
+
 /// Whether nothing but the coloured solver's blocks moves a particle between two of its iterations in this substep:
-/// no other constraint, contact, guard or record touches p, and every distance is in a batch. The blocks' positions
-/// then stay in paddedP from the first iteration to the last (copied in once and out once, not every iteration: two
-/// passes over the particles and two barriers fewer an iteration; copying out and in again changes no bit). Every
-/// stage of solveConstraints' iteration loop above has its term here: a stage added there needs one.
-bool World::Impl::blocksAloneMoveParticles(bool useBdf2, size_t pass) const {
-  if (!fusePasses) return false;
+/// the plan says no other constraint kind, guard or record touches p, and the substep found no contact, pair or free
+/// island. The blocks' positions then stay in paddedP from the first iteration to the last (copied in once and out
+/// once, not every iteration: two passes over the particles and two barriers fewer an iteration; copying out and in
+/// again changes no bit).
+bool World::Impl::blocksAloneMoveParticles(const SubstepPlan& plan) const {
+  return plan.blocksAlone && !islands.anyFreeIsland && selfCollision.selfCollisionPairs.empty() &&
+         selfCollision.selfContacts.empty() && collision.contacts.empty();
+}
+
+/// Whether this substep's commit can be left to the next substep's first pass over the particles, which then commits
+/// each chunk before its own stages (one sweep and one dispatch to the threads instead of two): the plan says there
+/// is a next substep, under implicit Euler, and the substep ended with no contact, self-collision pair or frozen
+/// particle whose velocity the passes after the commit update (they read v as the commit leaves it).
+bool World::Impl::commitJoinsNextPass(const SubstepPlan& plan) const {
+  return plan.commitInNextPass && collision.contacts.empty() && selfCollision.selfCollisionPairs.empty() &&
+         !selfCollision.selfFrozeThisSubstep;
+}
+
+/// The stages present, for blocksAlone: the coloured solver, every distance in a batch (no unbanded block, no
+/// overflow), no other internal constraint, attachment, BDF2 back sweep or residual record. Every stage of
+/// solveConstraints' iteration loop has its term here or in blocksAloneMoveParticles: a stage added there needs one.
+bool World::Impl::onlyBlocksProject(bool useBdf2, size_t pass) const {
   const bool coloured = settings.solver == Solver::ColouredGaussSeidel || settings.solver == Solver::Hierarchical;
-  const BlockSchedule& blocks = solverData.schedule.blocks;
-  const bool batchesAlone =
-      blocks.unbanded.empty() && solverData.schedule.colourBegin[GraphColouring::kOverflow] ==
-                                     solverData.schedule.colourBegin[GraphColouring::kOverflow + 1];
-  return coloured && !useBdf2 && pass == kNoResiduals && !islands.anyFreeIsland && batchesAlone &&
-         constraints.triangleStrains.empty() && constraints.dihedrals.empty() && constraints.volumes.empty() &&
-         constraints.neoHookeans.empty() && constraints.surfaceVolumes.empty() && constraints.shapeMatchings.empty() &&
-         constraints.tethers.empty() && selfCollision.selfCollisionPairs.empty() &&
-         selfCollision.selfContacts.empty() && constraints.attachments.empty() && collision.contacts.empty();
+  const ColourSchedule& schedule = solverData.schedule;
+  const bool batchesAlone = schedule.blocks.unbanded.empty() && schedule.colourBegin[GraphColouring::kOverflow] ==
+                                                                    schedule.colourBegin[GraphColouring::kOverflow + 1];
+  const ConstraintStore& c = constraints;
+  return coloured && !useBdf2 && pass == kNoResiduals && batchesAlone && c.triangleStrains.empty() &&
+         c.dihedrals.empty() && c.volumes.empty() && c.neoHookeans.empty() && c.surfaceVolumes.empty() &&
+         c.shapeMatchings.empty() && c.tethers.empty() && c.attachments.empty();
 }
 
 /// Whether the substep's particle pass (integrateAndPredict) can run inside the coloured pass's first copy in, each
@@ -35,10 +62,10 @@ bool World::Impl::blocksAloneMoveParticles(bool useBdf2, size_t pass) const {
 /// HPBD pre-pass, and the copies' ranges are the boxes' runs (the prediction bounds p for the ground scan). The
 /// ground's contacts, found after the pass, are none while no box is in its reach; so not when the last substep had
 /// contacts, as it then would most likely stop after the copy in.
-bool World::Impl::particlePassJoinsSolve(bool useBdf2) const {
-  if (!fusePasses || settings.solver != Solver::ColouredGaussSeidel || useBdf2 || settings.rigidDamping > 0 ||
+bool World::Impl::particlePassJoinsSolve(bool useBdf2, bool copyOutBounds) const {
+  if (settings.solver != Solver::ColouredGaussSeidel || useBdf2 || settings.rigidDamping > 0 ||
       !collision.colliders.empty() || !collision.contacts.empty() || settings.selfCollision.enabled ||
-      !copyOutBoundsParticles()) {
+      !copyOutBounds) {
     return false;
   }
   for (const SelfCollidingSurface& s : selfCollision.selfSurfaces) {
@@ -54,18 +81,8 @@ bool World::Impl::particlePassJoinsSolve(bool useBdf2) const {
 /// and its ranges start runs of kBoxParticles particles, as particleBoxes' runs do; banded, the bands' starts
 /// (multiples of m) must then be such starts too.
 bool World::Impl::copyOutBoundsParticles() const {
-  if (!fusePasses) return false;
   const BlockSchedule& blocks = solverData.schedule.blocks;
   return !blocks.batches.empty() && (!blocks.banded || blocks.bandParticles % kBoxParticles == 0);
-}
-
-/// Whether this substep's commit can be left to the next substep's first pass over the particles, which then commits
-/// each chunk before its own stages (one sweep and one dispatch to the threads instead of two): there is a next
-/// substep, under implicit Euler, and no contact, self-collision pair or frozen particle whose velocity the passes
-/// after the commit update (they read v as the commit leaves it).
-bool World::Impl::commitJoinsNextPass(bool nextSubstep) const {
-  return fusePasses && nextSubstep && settings.integrator == Integrator::ImplicitEuler && collision.contacts.empty() &&
-         selfCollision.selfCollisionPairs.empty() && !selfCollision.selfFrozeThisSubstep;
 }
 
 }  // namespace pbd

@@ -112,21 +112,23 @@ void World::Impl::runSubsteps(Real dt, bool settleFirst) {
       std::copy(particles.x.begin(), particles.x.end(), particles.xPrev.begin());
       std::copy(particles.v.begin(), particles.v.end(), particles.vPrev.begin());
     }
+    const size_t pass = diagnostics.recordResiduals ? size_t(s) * size_t(settings.iterations) : kNoResiduals;
+    const SubstepPlan plan = planSubstep(useBdf2, pass, s + 1 < settings.substeps);  // pass_fusion.cpp
     // Where the particle pass joins the solve's first copy in, the solve also generates the contacts (and its time
     // counts the pass's).
-    const bool advanceInSolve = particlePassJoinsSolve(useBdf2);
     AdvanceStages advance;
-    if (advanceInSolve) advance = advanceStages(h, {.accelerate = true, .damp = true, .clamp = true, .predict = true});
-    else integrateAndPredict(h, useBdf2);
+    if (plan.particlePassInSolve) {
+      advance = advanceStages(h, {.accelerate = true, .damp = true, .clamp = true, .predict = true});
+    } else {
+      integrateAndPredict(h, useBdf2);
+    }
     diagnostics.clock.lap(diagnostics.timings.integrateMs);
-    if (!advanceInSolve) generateContacts(h);
+    if (!plan.particlePassInSolve) generateContacts(h);
     diagnostics.clock.lap(diagnostics.timings.colliderContactsMs);
     findSelfCollisionPairs();
     findContinuousSelfContacts();  // cloth_self_collision.cpp: bodies with continuous self-collision on
     diagnostics.clock.lap(diagnostics.timings.broadPhaseMs);
-    solveConstraints(h, useBdf2, stepFraction,
-                     diagnostics.recordResiduals ? size_t(s) * size_t(settings.iterations) : kNoResiduals,
-                     advanceInSolve ? &advance : nullptr);
+    solveConstraints(h, useBdf2, stepFraction, pass, plan, plan.particlePassInSolve ? &advance : nullptr);
     diagnostics.clock.lap(diagnostics.timings.solveMs);
     addLateContacts(h);
     markTouchedIslands();  // internal_momentum.cpp
@@ -136,9 +138,11 @@ void World::Impl::runSubsteps(Real dt, bool settleFirst) {
       commitBdf2(h);
     } else {
       if (seedsBdf2) particles.historyValid = true;
-      if (commitJoinsNextPass(s + 1 < settings.substeps))
-        particles.commitPending = true;
-      else commitPositions(h);
+      if (commitJoinsNextPass(plan)) {
+        particles.commitPending = true;  // the next substep's first pass commits this one
+      } else {
+        commitPositions(h);
+      }
     }
     updateSelfCollisionVelocities();
     stopFrozenParticles();  // cloth_self_collision.cpp
@@ -181,7 +185,7 @@ void World::Impl::settle(Real h) {
     generateContacts(h);
     findSelfCollisionPairs();
     findContinuousSelfContacts();
-    solveConstraints(h, false, 0, kNoResiduals, nullptr);
+    solveConstraints(h, false, 0, kNoResiduals, planSubstep(false, kNoResiduals, false), nullptr);
     addLateContacts(h);
     freezeFailedSelfContacts();
     commitPositions(h);
@@ -196,8 +200,8 @@ void World::Impl::settle(Real h) {
 
 /// The constraint iterations of one substep: every multiplier back to 0, then HPBD's coarse pre-pass if on, then
 /// `iterations` passes over every constraint kind, the contacts last. With `advance`, the first distance pass starts
-/// with the particle pass and the contacts are generated after it (particlePassJoinsSolve).
-void World::Impl::solveConstraints(Real h, bool useBdf2, Real stepFraction, size_t pass,
+/// with the particle pass and the contacts are generated after it (plan.particlePassInSolve).
+void World::Impl::solveConstraints(Real h, bool useBdf2, Real stepFraction, size_t pass, const SubstepPlan& plan,
                                    const AdvanceStages* advance) {
   const Real invH2 = substepInvH2(h, useBdf2);
   zeroDistanceMultipliers();
@@ -218,7 +222,7 @@ void World::Impl::solveConstraints(Real h, bool useBdf2, Real stepFraction, size
   }
   // The late contact pass scans p as the solve leaves it. When nothing moves p after the blocks' last copy out, that
   // copy bounds the particles as it writes them: one pass over them and one dispatch to the threads fewer a substep.
-  auto boundInCopyOut = [&](bool keepPadded) { return keepPadded && scansParticles() && copyOutBoundsParticles(); };
+  auto boundInCopyOut = [&](bool keepPadded) { return keepPadded && scansParticles() && plan.copyOutBounds; };
   collision.solveBoundParticles = false;
   // The particle pass and the first distance pass as one job. The contacts it would have generated before the
   // pass: none when no box reached the ground (the predicate leaves no other source); else the job stopped after
@@ -229,13 +233,13 @@ void World::Impl::solveConstraints(Real h, bool useBdf2, Real stepFraction, size
     const bool onePass = settings.iterations == 1;
     firstPassDone = projectDistancesColoured(
         xpbd, invH2, false,
-        {.bound = onePass && boundInCopyOut(blocksAloneMoveParticles(useBdf2, pass)), .advance = advance});
+        {.bound = onePass && boundInCopyOut(blocksAloneMoveParticles(plan)), .advance = advance});
     if (!firstPassDone) {
       collision.solveBoundParticles = false;
       generateContacts(advance->h);
     }
   }
-  const bool keepPadded = blocksAloneMoveParticles(useBdf2, pass);
+  const bool keepPadded = blocksAloneMoveParticles(plan);
   for (int it = 0; it < settings.iterations; ++it) {
     // A first pass done with the particle pass copied out (paddedP still holds what it copied).
     const bool copyIn = !keepPadded || (it == 0 && !firstPassDone);

@@ -16,6 +16,7 @@
 #include "world/particle_state.h"
 #include "world/self_collision_state.h"
 #include "world/solver_data.h"
+#include "world/substep_plan.h"
 
 namespace pbd {
 
@@ -83,8 +84,10 @@ struct World::Impl {
   void settle(Real h);
   // The constraint iterations of one substep on p, from the multipliers' reset to the last pass; `pass` numbers the
   // substep's first pass for the residual record (kNoResiduals: record none).
-  // `advance`: the substep's particle pass, still to run, and then the contact generation (particlePassJoinsSolve).
-  void solveConstraints(Real h, bool useBdf2, Real stepFraction, size_t pass, const AdvanceStages* advance);
+  // `plan`: the fusions it may take (pass_fusion.cpp); `advance`: the substep's particle pass, still to run, and then
+  // the contact generation (plan.particlePassInSolve).
+  void solveConstraints(Real h, bool useBdf2, Real stepFraction, size_t pass, const SubstepPlan& plan,
+                        const AdvanceStages* advance);
   static constexpr size_t kNoResiduals = ~size_t(0);
   // True when the step about to run converges differently from the last one (step.cpp).
   bool solveChangedSinceLastStep() const;
@@ -153,11 +156,14 @@ struct World::Impl {
   /// False only when copies.advance found the ground in reach and the pass stopped after its copy in (p is then the
   /// prediction, with its boxes).
   bool projectDistancesColoured(bool xpbd, Real invH2, bool backward = false, PaddedCopies copies = {});
-  // pass_fusion.cpp: where passes over the particles are fused (each off with fusePasses).
+  // pass_fusion.cpp: where passes over the particles are fused. The plan, before the substep moves anything (each
+  // fusion off with fusePasses); then the two fusions that the substep's findings can still veto.
+  SubstepPlan planSubstep(bool useBdf2, size_t pass, bool nextSubstep) const;
+  bool blocksAloneMoveParticles(const SubstepPlan& plan) const;
+  bool commitJoinsNextPass(const SubstepPlan& plan) const;
+  bool onlyBlocksProject(bool useBdf2, size_t pass) const;
+  bool particlePassJoinsSolve(bool useBdf2, bool copyOutBounds) const;
   bool copyOutBoundsParticles() const;
-  bool particlePassJoinsSolve(bool useBdf2) const;
-  bool blocksAloneMoveParticles(bool useBdf2, size_t pass) const;
-  bool commitJoinsNextPass(bool nextSubstep) const;
   void zeroDistanceMultipliers();
   void projectDistancesJacobi(bool xpbd, Real invH2);
   void refreshHierarchy();  // hierarchical_stage.cpp

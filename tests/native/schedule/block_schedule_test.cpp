@@ -425,7 +425,8 @@ TEST(BlockSchedule, KeepingPositionsPaddedAcrossIterationsChangesNoBit) {
       world.setRecordResiduals(record);
       for (int f = 0; f < 12; ++f) world.step(1.0f / 60);
       const WorldImpl& impl = WorldInternals::of(world);
-      EXPECT_EQ(impl.blocksAloneMoveParticles(false, WorldImpl::kNoResiduals), true) << "n " << n;
+      EXPECT_EQ(impl.blocksAloneMoveParticles(impl.planSubstep(false, WorldImpl::kNoResiduals, true)), true)
+          << "n " << n;
       EXPECT_EQ(impl.solverData.schedule.blocks.banded, n == 128) << "n " << n;
       return scenes::stateHash(world);
     };
@@ -499,7 +500,7 @@ TEST(BlockSchedule, TheParticlePassJoinedToTheFirstCopyInChangesNoBit) {
         impl.fusePasses = joined;
         int joinedSteps = 0, contactSteps = 0;
         for (int f = 0; f < 90; ++f) {
-          joinedSteps += impl.particlePassJoinsSolve(false);
+          joinedSteps += impl.planSubstep(false, WorldImpl::kNoResiduals, true).particlePassInSolve;
           world.step(1.0f / 60);
           contactSteps += !impl.collision.contacts.empty();
         }

@@ -116,15 +116,20 @@ TEST(PassFusion, TheFusionsAreTakenWhereTheyMayBe) {
   world.setSettings(s);
   world.step(1.0f / 60);
   WorldImpl& impl = WorldInternals::of(world);
-  EXPECT_TRUE(impl.particlePassJoinsSolve(false));
-  EXPECT_TRUE(impl.blocksAloneMoveParticles(false, WorldImpl::kNoResiduals));
-  EXPECT_TRUE(impl.commitJoinsNextPass(true));
-  EXPECT_FALSE(impl.commitJoinsNextPass(false));  // the last substep commits itself
+  // A substep with a next one, under implicit Euler, not recording residuals.
+  auto plan = [&] { return impl.planSubstep(false, WorldImpl::kNoResiduals, true); };
+  EXPECT_TRUE(plan().particlePassInSolve);
+  EXPECT_TRUE(plan().copyOutBounds);
+  EXPECT_TRUE(impl.blocksAloneMoveParticles(plan()));
+  EXPECT_TRUE(impl.commitJoinsNextPass(plan()));
+  EXPECT_FALSE(impl.commitJoinsNextPass(impl.planSubstep(false, WorldImpl::kNoResiduals, false)));  // the last
+                                                                                                   // commits itself
+  EXPECT_FALSE(impl.blocksAloneMoveParticles(impl.planSubstep(false, 0, true)));  // the record reads p every pass
   impl.fusePasses = false;
-  EXPECT_FALSE(impl.particlePassJoinsSolve(false));
-  EXPECT_FALSE(impl.blocksAloneMoveParticles(false, WorldImpl::kNoResiduals));
-  EXPECT_FALSE(impl.commitJoinsNextPass(true));
-  EXPECT_FALSE(impl.copyOutBoundsParticles());
+  EXPECT_FALSE(plan().particlePassInSolve);
+  EXPECT_FALSE(impl.blocksAloneMoveParticles(plan()));
+  EXPECT_FALSE(impl.commitJoinsNextPass(plan()));
+  EXPECT_FALSE(plan().copyOutBounds);
   impl.fusePasses = true;
   s.ground.enabled = true;
   s.ground.height = 1;  // the cloth's plane: it lies on the ground
@@ -132,6 +137,8 @@ TEST(PassFusion, TheFusionsAreTakenWhereTheyMayBe) {
   for (int f = 0; f < 60 && impl.collision.contacts.empty(); ++f)
     world.step(1.0f / 60);  // it bounces off, then lies there
   ASSERT_FALSE(impl.collision.contacts.empty());
-  EXPECT_FALSE(impl.blocksAloneMoveParticles(false, WorldImpl::kNoResiduals));
-  EXPECT_FALSE(impl.commitJoinsNextPass(true));
+  EXPECT_TRUE(plan().blocksAlone);  // the stages allow it; the contacts found veto it
+  EXPECT_FALSE(impl.blocksAloneMoveParticles(plan()));
+  EXPECT_FALSE(impl.commitJoinsNextPass(plan()));
+  EXPECT_FALSE(plan().particlePassInSolve);  // the last substep had contacts
 }
