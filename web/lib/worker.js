@@ -10,26 +10,48 @@
  * const cloth = await remote.world.addCloth({ columns: 32, rows: 32, spacing: 0.03, origin: [0, 1.5, 0] });
  * // every frame: if (remote.pending === 0) remote.world.advance(frameSeconds); draw remote.positions()
  *
- * worker-host.js is the Worker's side; errors cross as their classes (worker-errors.js).
+ * Code of your own can run in the Worker beside the world (scene set-up, a force every step): a Worker script that
+ * calls serveWorld({ functions, beforeStep }), passed to createWorkerWorld, whose WorkerWorld.run calls them.
+ *
+ * worker-host.js is the Worker's side (worker-default.js its script when none is given); errors cross as their
+ * classes (worker-errors.js).
  */
 import { InvalidArgumentError, PbdError } from './errors.js';
 import { isNode } from './environment.js';
 import { reviveError } from './worker-errors.js';
 
-/** The Worker, with one interface for the browser's and Node's (worker_threads). */
-async function spawn() {
-  if (isNode) {
-    const { Worker } = await import(/* @vite-ignore */ 'node:worker_threads');
-    const worker = new Worker(new URL('./worker-host.js', import.meta.url));
-    return { worker, on: (type, listener) => worker.on(type, listener) };
-  }
-  // One literal expression, so that bundlers (Vite) find the Worker and build it with its imports.
-  const worker = new Worker(new URL('./worker-host.js', import.meta.url), { type: 'module' });
+export { serveWorld } from './worker-host.js';
+
+/** A Worker with one interface for the browser's and Node's (worker_threads). */
+function wrap(worker) {
+  if (typeof worker.on === 'function') return { worker, on: (type, listener) => worker.on(type, listener) };
   return {
     worker,
     on: (type, listener) => worker.addEventListener(type,
       (event) => listener(type === 'message' ? event.data : event.error ?? new Error(event.message))),
   };
+}
+
+/** A new Worker running worker-default.js. */
+async function spawn() {
+  if (isNode) {
+    const { Worker } = await import(/* @vite-ignore */ 'node:worker_threads');
+    return wrap(new Worker(new URL('./worker-default.js', import.meta.url)));
+  }
+  // One literal expression, so that bundlers (Vite) find the Worker and build it with its imports.
+  return wrap(new Worker(new URL('./worker-default.js', import.meta.url), { type: 'module' }));
+}
+
+/** createWorkerWorld's `worker`: a browser Worker or a worker_threads Worker whose script calls serveWorld. */
+function checkWorker(worker) {
+  const ok = worker !== null && typeof worker === 'object' && typeof worker.postMessage === 'function' &&
+    typeof worker.terminate === 'function' &&
+    (typeof worker.on === 'function' || typeof worker.addEventListener === 'function');
+  if (!ok) {
+    throw new InvalidArgumentError('createWorkerWorld: worker must be a Worker (browser or worker_threads) whose ' +
+      `script calls serveWorld (got ${worker === null ? 'null' : typeof worker})`);
+  }
+  return wrap(worker);
 }
 
 export class WorkerWorld {
@@ -60,6 +82,12 @@ export class WorkerWorld {
    */
   positions() { return this.#positions; }
 
+  /**
+   * Calls `name` of the functions the Worker's script passed to serveWorld, there, with ({ pbd, world }, ...args);
+   * resolves to its result (awaited there, copied across). An unknown name rejects with an InvalidArgumentError.
+   */
+  run(name, ...args) { return this.#call('hosted', 'run', [name, ...args]); }
+
   /** Deletes the world, stops the module's threads and the Worker. Later calls are rejected. */
   async terminate() {
     if (this.#failure) return;
@@ -86,7 +114,7 @@ export class WorkerWorld {
   }
 
   #call(target, method, args) {
-    const what = `${target === 'pbd' ? 'pbd' : 'World'}.${method}`;
+    const what = target === 'hosted' ? 'WorkerWorld.run' : `${target === 'pbd' ? 'pbd' : 'World'}.${method}`;
     if (this.#failure) return Promise.reject(this.#failure);
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
@@ -122,13 +150,14 @@ export class WorkerWorld {
 }
 
 /**
- * A World in a new Worker.
+ * A World in a Worker: a new one, or `worker`, whose script calls serveWorld.
  * @param {import('./index').CreatePbdOptions} [options] createPbd's, applied in the Worker: the threaded build needs
  *   a cross-origin isolated page there too.
+ * @param {Worker | import('node:worker_threads').Worker} [worker]
  * @returns {Promise<WorkerWorld>}
  */
-export async function createWorkerWorld(options = {}) {
-  const remote = new WorkerWorld(await spawn());
+export async function createWorkerWorld(options = {}, worker = undefined) {
+  const remote = new WorkerWorld(worker === undefined ? await spawn() : checkWorker(worker));
   try {
     return await remote.init(options);
   } catch (error) {
