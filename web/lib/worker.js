@@ -66,6 +66,10 @@ export class WorkerWorld {
     this.#spawned = spawned;
     spawned.on('message', (message) => this.#receive(message));
     spawned.on('error', (error) => this.#fail(new PbdError(`pbd-wasm/worker: the Worker failed: ${error?.message}`)));
+    // Node's worker_threads: a Worker that ends (process.exit in it, or a crash) answers nothing more.
+    if (typeof spawned.worker.on === 'function') {
+      spawned.on('exit', (code) => this.#fail(new PbdError(`pbd-wasm/worker: the Worker exited (code ${code})`)));
+    }
     /** World's methods, each returning a promise of its result. */
     this.world = this.#methods('world');
     /** The module's functions (tetrahedralize, readObj, setThreads...), each returning a promise. */

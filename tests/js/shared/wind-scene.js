@@ -12,6 +12,7 @@ export const WIND_SCENE = {
     setWind: (_, force) => { wind = force; return wind; },
     stepsSeen: () => steps,
     fail: () => { throw new InvalidArgumentError('fail: thrown on purpose'); },
+    exit: () => globalThis.process.exit(3),   // Node's worker_threads: the Worker ends mid-call
   },
   beforeStep: ({ world }) => {
     steps++;
