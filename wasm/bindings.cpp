@@ -77,6 +77,7 @@ EMSCRIPTEN_BINDINGS(pbd) {
       .function("setExternalForce", &JsWorld::setExternalForce)
       .function("addDistanceConstraint", &JsWorld::addDistanceConstraint)
       .function("addDistanceConstraints", &JsWorld::addDistanceConstraints)
+      .function("addTetVolumeConstraints", &JsWorld::addTetVolumeConstraints)
       .function("setDistanceStrength", &JsWorld::setDistanceStrength)
       .function("setConstraintStrength", &JsWorld::setConstraintStrength)
       .function("getConstraintStrength", &JsWorld::getConstraintStrength)

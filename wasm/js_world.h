@@ -267,6 +267,19 @@ class JsWorld {
       return world_.addDistanceConstraints(indices, rest, strength);
     });
   }
+  /// tets: 4 particle indices per tet (array or typed array); options: {compliance, stiffness}.
+  uint32_t addTetVolumeConstraints(val tets, val options) {
+    return guarded("addTetVolumeConstraints", [&] {
+      const char* fn = "addTetVolumeConstraints";
+      const std::vector<uint32_t> indices = indexArray(fn, "tets", tets);
+      Strength strength;
+      if (!options.isUndefined()) {
+        requireObject(fn, "options", options);
+        strength = strengthOf(fn, options, strength);
+      }
+      return world_.addTetVolumeConstraints(indices, strength);
+    });
+  }
   uint32_t addDihedralConstraint(double p0, double p1, double p2, double p3, val options) {
     return guarded("addDihedralConstraint", [&] {
       const char* fn = "addDihedralConstraint";

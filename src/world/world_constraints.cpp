@@ -11,6 +11,7 @@
 #include "base/growth.h"
 #include "bodies/body_builders.h"
 #include "constraints/multiplier.h"
+#include "mesh/mesh_checks.h"
 #include "world/body_materials.h"
 #include "world/symmetric_sweep.h"
 #include "world/world_state.h"
@@ -171,6 +172,49 @@ uint32_t World::addDistanceConstraints(std::span<const uint32_t> pairs, std::spa
     const Real rest = restLengths.empty() ? Real(-1) : restLengths[k];
     m.appendDistance({pairs[2 * k], pairs[2 * k + 1], rest, rest, strength});
   }
+  return first;
+}
+
+uint32_t World::addTetVolumeConstraints(std::span<const uint32_t> tets, const Strength& strength) {
+  Impl& m = *impl_;
+  const char* fn = "addTetVolumeConstraints";
+  if (tets.size() % 4 != 0) {
+    check::fail(fn, "tets", "length must be a multiple of 4 (four particles a tet)", tets.size());
+  }
+  checkStrength(fn, strength);
+  const size_t n = tets.size() / 4;
+  if (m.constraints.volumes.size() + n > kMaxConstraints) {
+    check::fail(fn, "tets", "would pass the constraint limit", m.constraints.volumes.size() + n);
+  }
+  // Tet t is named "tets[t]" as addSoftBody names it; names are formatted only for a bad tet.
+  auto name = [](size_t t) { return "tets[" + std::to_string(t) + "]"; };
+  std::vector<Real> rest(n);
+  for (size_t t = 0; t < n; ++t) {
+    const uint32_t* q = &tets[4 * t];
+    for (int k = 0; k < 4; ++k) {
+      if (q[k] >= m.count()) check::index(fn, name(t) + "[" + std::to_string(k) + "]", q[k], m.count());
+    }
+    for (int a = 0; a < 4; ++a)
+      for (int c = a + 1; c < 4; ++c)
+        if (q[a] == q[c]) check::fail(fn, name(t), "repeats a vertex", q[c]);
+    const Vec3 p0 = load3(m.particles.x, q[0]), p1 = load3(m.particles.x, q[1]), p2 = load3(m.particles.x, q[2]),
+               p3 = load3(m.particles.x, q[3]);
+    if (const char* reason = check::tetShapeDefect(p0, p1, p2, p3, rest[t])) check::fail(fn, name(t), reason, rest[t]);
+  }
+  const size_t room = grownRoom(m.constraints.volumes.size() + n, m.constraints.volumes.capacity());
+  m.constraints.volumes.reserve(room);
+  m.constraints.volumeLambda.reserve(room);
+  m.reserveElementOrders(m.count());
+  const uint32_t first = uint32_t(m.constraints.volumes.size());
+  const Real kPrime = symmetricSweepKPrime(strength.stiffness, m.settings.iterations);
+  for (size_t k = 0; k < n; ++k) {
+    const uint32_t* q = &tets[4 * k];
+    m.constraints.volumes.push_back(
+        {{q[0], q[1], q[2], q[3]}, rest[k], strength.compliance, strength.stiffness, kPrime, false});
+    m.constraints.volumeLambda.push_back(0);
+  }
+  m.solverData.elementOrdersDirty = true;
+  m.islands.islandsDirty = true;
   return first;
 }
 

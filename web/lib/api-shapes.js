@@ -61,6 +61,7 @@ export const WORLD_METHODS = {
   setExternalForce: 'particle, force: Vec3Like',
   addDistanceConstraint: 'i, j, options?: DistanceOptions',
   addDistanceConstraints: 'pairs, options?: DistancesOptions',
+  addTetVolumeConstraints: 'tets, options?: Strength',
   addDihedralConstraint: 'p0, p1, p2, p3, options?: DihedralOptions',
   addAttachment: 'particle, target: Vec3Like, options?: Strength',
   setAttachmentTarget: 'attachment, target: Vec3Like',

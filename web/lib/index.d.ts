@@ -713,6 +713,15 @@ export declare class World {
    */
   addDistanceConstraints(pairs: Uint32Array | ArrayLike<number>, options?: DistancesOptions): number;
   /**
+   * A tet volume constraint (kind 'tet-volume', C = V - V0) on particles tets[4k .. 4k+3] for each k, in that order:
+   * the elements of a soft body of your own topology over particles you added (with addDistanceConstraints for its
+   * edges). V0 is each tet's volume at the particles' current positions, which must be a shape addSoftBody accepts
+   * (positive orientation, not flat). One strength for all (compliance in m⁶/J; default rigid). Everything is checked
+   * first, so a bad tet (named as addSoftBody names it, e.g. `tets[3]`) adds none. Returns the first one's index
+   * (numbered as tetVolumeCount() counts them); the others follow it.
+   */
+  addTetVolumeConstraints(tets: Uint32Array | ArrayLike<number>, options?: Strength): number;
+  /**
    * Bending between the triangles (p0, p2, p3) and (p1, p3, p2) sharing the edge p2-p3: C = φ - φ0, φ the signed
    * angle between their normals. Robust at 0 and π. restAngle in [-π, π] (default: the current angle); compliance in
    * 1/(N m) per radian². Returns its index. Degenerate triangles are rejected.

@@ -104,6 +104,13 @@ class World {
   /// order, constraints added after the bodies). O(1): the removed constraint's colour is freed at its two particles,
   /// no constraint changes colour, and adds after it reuse the freed colours.
   void removeDistanceConstraint(uint32_t constraint);
+  /// Adds a tet volume constraint (ConstraintKind::TetVolume, C = V - V0) on particles tets[4k .. 4k+3] for each k,
+  /// in that order, all with `strength` (compliance in m⁶/J): the elements of a soft body of your own topology over
+  /// particles you added. V0 is the tet's volume at the particles' current positions, which must be a shape
+  /// addSoftBody accepts (positive orientation, not flat). Everything is checked first (an InvalidArgument names the
+  /// element, e.g. "tets[3]"), so a bad call adds none. Returns the first one's index (numbered per kind, as
+  /// tetVolumeCount() counts them); the others follow it. O(tets).
+  uint32_t addTetVolumeConstraints(std::span<const uint32_t> tets, const Strength& strength);
   /// Returns the dihedral constraint's index. Dihedral constraints are projected after the distance constraints.
   uint32_t addDihedralConstraint(const DihedralConstraintDef& def);
   uint32_t dihedralConstraintCount() const;

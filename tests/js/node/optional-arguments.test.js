@@ -10,13 +10,19 @@ let pbd;
 beforeAll(async () => { pbd = await createPbd({ threads: 2 }); });
 afterAll(() => pbd?.terminate());
 
-const fixture = () => hangingClothWorld(pbd);
+/** The hanging cloth and a tet of four particles above it (16-19, positively oriented): something for every call. */
+const fixture = () => {
+  const w = hangingClothWorld(pbd);
+  w.addParticles([0, 2, 0, 0.1, 2, 0, 0, 2.1, 0, 0, 2, 0.1]);
+  return w;
+};
 
 /** Per method with optional arguments: its required arguments, and its optional ones at their default values. */
 const calls = {
   addParticles: { required: [[0, 2, 0, 0.1, 2, 0]], defaults: [[1, 1]] },
   addDistanceConstraint: { required: [4, 10], defaults: [{ compliance: 0, stiffness: 1 }] },
   addDistanceConstraints: { required: [[4, 10, 5, 11]], defaults: [{ compliance: 0, stiffness: 1 }] },
+  addTetVolumeConstraints: { required: [[16, 17, 18, 19]], defaults: [{ compliance: 0, stiffness: 1 }] },
   addDihedralConstraint: { required: [0, 5, 1, 4], defaults: [{}] },
   addAttachment: { required: [15, 0.3, 0.8, 0.3], defaults: [{ compliance: 0, stiffness: 1 }] },
 };
