@@ -7,8 +7,9 @@
 // builders take a World (the package's, or a raw Emscripten module's: bench/simd.mjs) and return what they built.
 // The demo's gallery scenes stay in web/demo/scenes/; galleryScene() below builds them as the page's worker does.
 //
-// Native twins (C++, tests/scenes/): hangingCloth is scenes::hangingCloth, softCube is the tet cube of CubeStep,
-// clothOnBunny is scenes/cloth_on_bunny.h, softBunny is SoftBunnyStep's (bench/native_bench.cpp).
+// Native twins (C++, tests/scenes/): hangingCloth is scenes::hangingCloth, softCube is the tet cube of CubeStep (10³),
+// clothOnBunny is scenes/cloth_on_bunny.h, softBunny is SoftBunnyStep's (bench/native_bench.cpp). Issue 52's meshes
+// (shuffledClothDef, irregularClothDef, the bigger cubes, bunnyTets) have none.
 
 /** Frame length, s. Every suite steps 1/60 s frames. */
 export const DT = 1 / 60;
@@ -109,6 +110,137 @@ export function hangingCloth(world, n, options = {}) {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// Issue 52's cloths: meshes other than the grid, for the same constraint count (n² = 16,384 particles at n = 128). At
+// rest (g = 0), 10 substeps x 1 pass, every constraint rigid, pinned at two corners like the grid cloth. Both are
+// built in pbd-wasm through the public API (addParticles, addDistanceConstraints: meshCloth below), not addCloth, and
+// given to Jolt from the same arrays. The random choices come from seededRandom with fixed seeds, so every run and
+// both engines see the same mesh. Scene ids: clothNshuffled, clothIrregular (n = 128) or clothIrregularN.
+
+/** Seeds of the shuffled and the irregular cloth (any fixed number: they make the scenes reproducible). */
+export const SHUFFLE_SEED = 52;
+export const IRREGULAR_SEED = 5252;
+export const IRREGULAR_SIZE = 128;
+/** Jitter of the irregular cloth's points: up to this fraction of the grid spacing along each axis. */
+export const IRREGULAR_JITTER = 0.3;
+
+/** A seeded PRNG (mulberry32): returns a function giving uniform floats in [0, 1), the same sequence for a seed. */
+export function seededRandom(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A random permutation of 0 .. count - 1 (Fisher-Yates over seededRandom(seed)): perm[old index] = new index. */
+export function seededPermutation(count, seed) {
+  const random = seededRandom(seed), perm = Uint32Array.from({ length: count }, (_, i) => i);
+  for (let i = count - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [perm[i], perm[j]] = [perm[j], perm[i]];
+  }
+  return perm;
+}
+
+/**
+ * clothDef(n) with its particles numbered at random (seededPermutation(n², seed)): the same cloth, positions,
+ * masses and constraints, the pairs, pins, triangles and free corner renumbered. What it measures: the grid's
+ * numbering gives neighbours nearby indices (a cache line holds a row's neighbours); here no two neighbours are.
+ */
+export function shuffledClothDef(n, seed = SHUFFLE_SEED) {
+  const def = clothDef(n), perm = seededPermutation(n * n, seed);
+  const positions = new Float32Array(def.positions.length), inverseMasses = new Float32Array(def.inverseMasses.length);
+  for (let i = 0; i < n * n; i++) {
+    positions.set(def.positions.subarray(3 * i, 3 * i + 3), 3 * perm[i]);
+    inverseMasses[perm[i]] = def.inverseMasses[i];
+  }
+  const pairs = (list) => list.map(([i, j]) => [perm[i], perm[j]]);
+  return {
+    ...def, seed, positions, inverseMasses, pinned: def.pinned.map((i) => perm[i]), stretch: pairs(def.stretch),
+    shear: pairs(def.shear), bend: pairs(def.bend), triangles: def.triangles.map((i) => perm[i]),
+    freeCorner: perm[def.freeCorner],
+  };
+}
+
+/**
+ * An irregular triangulated cloth of n x n particles: the grid of clothDef(n) (1 m square at y = 1, row-major
+ * numbering) with every point moved by up to IRREGULAR_JITTER x the spacing along x and z (points on the border
+ * only along it, the corners not at all) and every cell split along a random one of its two diagonals. Constraints,
+ * all rigid: `stretch` = the triangle edges (each once), `bend` = across every interior edge, a distance constraint
+ * between the two vertices opposite it (the skip-one bend of a triangle mesh; Jolt's EBendType_Distance), `shear`
+ * none (the diagonals are triangle edges). 1 kg spread evenly, the corners of row 0 (particles 0 and n - 1) pinned.
+ */
+export function irregularClothDef(n = IRREGULAR_SIZE, seed = IRREGULAR_SEED) {
+  const random = seededRandom(seed), s = 1 / (n - 1), id = (c, r) => r * n + c;
+  const positions = new Float32Array(3 * n * n);
+  const jitter = (k, last) => (k === 0 || k === last ? 0 : (2 * random() - 1) * IRREGULAR_JITTER * s);
+  for (let r = 0; r < n; r++) {
+    for (let c = 0; c < n; c++) {
+      const i = id(c, r);
+      positions[3 * i] = -0.5 + c * s + jitter(c, n - 1);
+      positions[3 * i + 1] = 1;
+      positions[3 * i + 2] = r * s + jitter(r, n - 1);
+    }
+  }
+  const triangles = [];
+  for (let r = 0; r + 1 < n; r++) {
+    for (let c = 0; c + 1 < n; c++) {
+      const [a, b, cc, d] = [id(c, r), id(c + 1, r), id(c + 1, r + 1), id(c, r + 1)];
+      if (random() < 0.5) triangles.push(a, d, cc, a, cc, b);  // diagonal a-cc
+      else triangles.push(a, d, b, b, d, cc);                 // diagonal b-d
+    }
+  }
+  // Edges of the triangles, each once, with the vertices opposite it (one on the border, two inside).
+  const opposite = new Map(), stretch = [];
+  for (let t = 0; t < triangles.length; t += 3) {
+    for (let k = 0; k < 3; k++) {
+      const i = triangles[t + k], j = triangles[t + (k + 1) % 3], o = triangles[t + (k + 2) % 3];
+      const key = Math.min(i, j) * n * n + Math.max(i, j);
+      if (!opposite.has(key)) opposite.set(key, []), stretch.push([Math.min(i, j), Math.max(i, j)]);
+      opposite.get(key).push(o);
+    }
+  }
+  const bend = [], seen = new Set(opposite.keys());
+  for (const others of opposite.values()) {
+    if (others.length !== 2) continue;
+    const [i, j] = [Math.min(...others), Math.max(...others)];
+    if (!seen.has(i * n * n + j)) seen.add(i * n * n + j), bend.push([i, j]);
+  }
+  const pinned = [id(0, 0), id(n - 1, 0)];
+  const inverseMasses = new Float32Array(n * n).fill(n * n);  // 1 kg over all n² particles, pinned ones too
+  for (const p of pinned) inverseMasses[p] = 0;
+  return {
+    n, seed, spacing: s, mass: 1, positions, inverseMasses, pinned, stretch, shear: [], bend, triangles,
+    freeCorner: id(n - 1, n - 1), constraintCount: stretch.length + bend.length,
+  };
+}
+
+/**
+ * A cloth def (clothDef's fields: positions, inverseMasses, stretch, shear, bend) in a pbd-wasm World through the
+ * public API a user with their own mesh has: addParticles, then one addDistanceConstraints call over stretch, shear
+ * and bend, all rigid. configure()'s settings with the ground at CLOTH_GROUND_Y. Returns a BodyRange-like record
+ * (particleCount, constraintCount; no volumes, dihedrals or tethers).
+ */
+export function meshCloth(world, def, options = {}) {
+  configure(world, CLOTH_GROUND_Y, options);
+  const first = world.addParticles(def.positions, def.inverseMasses);
+  const pairs = [...def.stretch, ...def.shear, ...def.bend];
+  const flat = new Uint32Array(2 * pairs.length);
+  pairs.forEach(([i, j], k) => { flat[2 * k] = first + i; flat[2 * k + 1] = first + j; });
+  const before = world.distanceConstraintCount();
+  const firstConstraint = world.addDistanceConstraints(flat, { compliance: 0 });
+  const constraintCount = world.distanceConstraintCount() - before;
+  if (constraintCount !== def.constraintCount) {
+    throw new Error(`meshCloth: ${constraintCount} constraints, the def has ${def.constraintCount}`);
+  }
+  return { firstParticle: first, particleCount: def.positions.length / 3, firstConstraint, constraintCount,
+    tetherCount: 0, dihedralCount: 0, volumeCount: 0 };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // The soft cube: a 1 m cube of (cells)³ grid cells, each split into 6 tets (the Kuhn split Jolt's SoftBodyCreator::
 // CreateCube uses), with a rigid volume constraint per tet and a rigid distance constraint on every distinct tet
 // edge (what pbd-wasm's addSoftBody builds: grid edges, one diagonal per face, one body diagonal per cell),
@@ -166,29 +298,41 @@ export function cubeDef(cells = CUBE_CELLS) {
       }
     }
   }
+  return { cells, ...tetMeshDef(positions, Uint32Array.from(tets)) };
+}
+
+/**
+ * Any tet mesh (positive tets) as the data both engines take: positions, tets, the distinct tet edges (in the order
+ * the tets first meet them), inverse masses lumped from the tet volumes at `density` (kg/m³; what addSoftBody's
+ * density gives), the boundary triangles (the faces of one tet only, outward; for Jolt's SoftBodyShape), the rest
+ * volume and the total mass.
+ */
+export function tetMeshDef(positions, tets, density = CUBE_DENSITY) {
+  const count = positions.length / 3;
   const edgeSet = new Set();
   const edges = [];
-  const mass = new Float64Array(m * m * m);
+  const mass = new Float64Array(count);
   let restVolume = 0;
   for (let t = 0; t < tets.length; t += 4) {
-    const q = tets.slice(t, t + 4);
+    const q = Array.from(tets.subarray(t, t + 4));
     const v = signedTetVolume(positions, ...q);
     restVolume += v;
-    for (const k of q) mass[k] += CUBE_DENSITY * v / 4;
+    for (const k of q) mass[k] += density * v / 4;
     for (let a = 0; a < 4; a++) {
       for (let b = a + 1; b < 4; b++) {
         const i = Math.min(q[a], q[b]), j = Math.max(q[a], q[b]);
-        const key = i * m * m * m + j;
+        const key = i * count + j;
         if (!edgeSet.has(key)) edgeSet.add(key), edges.push([i, j]);
       }
     }
   }
+  if (!mass.every((w) => w > 0)) throw new Error('tetMeshDef: a vertex belongs to no tet of positive volume');
   const inverseMasses = Float32Array.from(mass, (w) => 1 / w);
   // Boundary faces (for Jolt's SoftBodyShape; pbd-wasm needs none): the tet faces that belong to one tet only.
   const faceCount = new Map();
   const faceOf = (a, b, c) => [a, b, c].sort((u, w) => u - w).join(',');
   for (let t = 0; t < tets.length; t += 4) {
-    const [a, b, c, d] = tets.slice(t, t + 4);
+    const [a, b, c, d] = tets.subarray(t, t + 4);
     for (const f of [[a, c, b], [a, b, d], [a, d, c], [b, c, d]]) {  // outward for a positive tet
       const key = faceOf(...f);
       const e = faceCount.get(key);
@@ -196,49 +340,122 @@ export function cubeDef(cells = CUBE_CELLS) {
     }
   }
   const triangles = [];
-  for (const { tri, count } of faceCount.values()) if (count === 1) triangles.push(...tri);
-  return {
-    cells, positions, tets: Uint32Array.from(tets), edges, inverseMasses, triangles, restVolume,
-    totalMass: mass.reduce((a, b) => a + b, 0),
-  };
+  for (const { tri, count: c } of faceCount.values()) if (c === 1) triangles.push(...tri);
+  return { positions, tets, edges, inverseMasses, triangles, restVolume, totalMass: mass.reduce((a, b) => a + b, 0) };
 }
 
-/** The soft cube in a pbd-wasm World (cubeDef(cells)'s constraints; throws if addSoftBody built others). */
-export function softCube(world, cells = CUBE_CELLS) {
-  const def = cubeDef(cells);
+/**
+ * A tet def (tetMeshDef's) in a pbd-wasm World: addSoftBody with a rigid volume constraint per tet and a rigid
+ * distance constraint per tet edge, density CUBE_DENSITY, configure()'s settings with the ground at y = 0. Throws if
+ * addSoftBody built other constraints than the def lists. Returns its body.
+ */
+export function softTets(world, def, name = 'softTets') {
   configure(world, 0);
   const body = world.addSoftBody({ positions: def.positions, tets: def.tets, density: CUBE_DENSITY, material: 'volume',
     edgeConstraints: true, edges: { compliance: 0 }, volume: { compliance: 0 } });
   if (body.constraintCount !== def.edges.length || body.volumeCount !== def.tets.length / 4) {
-    throw new Error('softCube: constraint counts differ from cubeDef');
+    throw new Error(`${name}: constraint counts differ from the def's`);
   }
   return body;
 }
 
+/** The soft cube in a pbd-wasm World (cubeDef(cells)'s constraints; throws if addSoftBody built others). */
+export function softCube(world, cells = CUBE_CELLS) {
+  return softTets(world, cubeDef(cells), 'softCube');
+}
+
+// The tetrahedralized bunny (issue 52): the Stanford bunny of the npm package `bunny` (web/demo/bunny-mesh.js), about
+// 1 m tall (scale 0.1) with its lowest point CUBE_DROP above the ground, tetrahedralized by pbd-wasm's own
+// pbd.tetrahedralize at BUNNY_RESOLUTION (3,998 particles, 18,707 tets), then dropped like the cube: same density,
+// rigid volumes and tet edges, same ground. Scene id: bunnyTets. The tetrahedralizer needs a pbd-wasm module and the
+// npm package is CommonJS (the bench:peers page loads no bundled dependencies): the caller gets the surface
+// (bunnySurface, Node) and the tets (bunnyTetMesh) and passes them in, as for clothOnBunny below.
+export const BUNNY_SCALE = 0.1;
+export const BUNNY_RESOLUTION = 24;
+
+/** The bunny's surface as plain arrays { positions, triangles } (npm `bunny`, scaled and lifted; Node or bundlers). */
+export async function bunnySurface() {
+  const { bunnyMesh } = await import('../web/demo/bunny-mesh.js');
+  const { positions, triangles } = bunnyMesh(BUNNY_SCALE, CUBE_DROP);
+  return { positions: Array.from(positions), triangles: Array.from(triangles) };
+}
+
+/** The bunny's tet mesh: pbd.tetrahedralize of bunnySurface()'s arrays at BUNNY_RESOLUTION ({ positions, tets }). */
+export function bunnyTetMesh(pbd, surface) {
+  return pbd.tetrahedralize(Float32Array.from(surface.positions), Uint32Array.from(surface.triangles),
+    { resolution: BUNNY_RESOLUTION });
+}
+
 // ---------------------------------------------------------------------------------------------------------------
-// Scene ids: the cloth and the cube by name, as bench:peers, paired-threads.mjs and paired-builds.mjs take them.
+// Scene ids: the cloths, the cubes and the bunny by name, as bench:peers, paired-threads.mjs and paired-builds.mjs
+// take them.
 
 /**
- * 'cloth128' (gravity), 'cloth128rest' (g = 0), 'cloth256rest20' (g = 0, 20 substeps x 1 pass), 'cube10' ->
- * { id, label, kind: 'cloth' | 'cube', size, gravity, substeps }; null for any other name.
+ * 'cloth128' (gravity), 'cloth128rest' (g = 0), 'cloth256rest20' (g = 0, 20 substeps x 1 pass), 'cloth128shuffled'
+ * (g = 0, shuffledClothDef), 'clothIrregular' / 'clothIrregular64' (g = 0, irregularClothDef, n = 128 unless given),
+ * 'cube10' (any cells), 'bunnyTets' -> { id, label, kind: 'cloth' | 'tets', mesh: 'grid' | 'shuffled' | 'irregular' |
+ * 'cube' | 'bunny', size, gravity, substeps }; null for any other name.
  */
 export function benchScene(id) {
   const cloth = /^cloth(\d+)(?:(rest)(\d+)?)?$/.exec(id);
   if (cloth) {
     const n = Number(cloth[1]), rest = Boolean(cloth[2]), passes = cloth[3] ? Number(cloth[3]) : SUBSTEPS;
     const label = cloth[3] ? `cloth ${n}² g=0 ${passes}x1` : `cloth ${n}x${n}${rest ? ' g=0' : ''}`;
-    return { id, label, kind: 'cloth', size: n, gravity: rest ? 0 : GRAVITY, substeps: passes };
+    return { id, label, kind: 'cloth', mesh: 'grid', size: n, gravity: rest ? 0 : GRAVITY, substeps: passes };
+  }
+  const shuffled = /^cloth(\d+)shuffled$/.exec(id);
+  if (shuffled) {
+    return { id, label: `cloth ${shuffled[1]}² shuffled g=0`, kind: 'cloth', mesh: 'shuffled',
+      size: Number(shuffled[1]), gravity: 0, substeps: SUBSTEPS };
+  }
+  const irregular = /^clothIrregular(\d+)?$/.exec(id);
+  if (irregular) {
+    const n = irregular[1] ? Number(irregular[1]) : IRREGULAR_SIZE;
+    return { id, label: `cloth ${n}² irregular g=0`, kind: 'cloth', mesh: 'irregular', size: n, gravity: 0,
+      substeps: SUBSTEPS };
   }
   const cube = /^cube(\d+)$/.exec(id);
-  if (cube) return { id, label: `cube ${cube[1]}^3 cells`, kind: 'cube', size: Number(cube[1]), substeps: SUBSTEPS };
+  if (cube) {
+    return { id, label: `cube ${cube[1]}^3 cells`, kind: 'tets', mesh: 'cube', size: Number(cube[1]), gravity: GRAVITY,
+      substeps: SUBSTEPS };
+  }
+  if (id === 'bunnyTets') {
+    return { id, label: `bunny tets res ${BUNNY_RESOLUTION}`, kind: 'tets', mesh: 'bunny', size: BUNNY_RESOLUTION,
+      gravity: GRAVITY, substeps: SUBSTEPS };
+  }
   return null;
 }
 
-/** Builds a benchScene() into a pbd-wasm World; returns its body. */
-export function buildBenchScene(world, scene) {
-  return scene.kind === 'cloth'
-    ? hangingCloth(world, scene.size, { gravity: scene.gravity, substeps: scene.substeps })
-    : softCube(world, scene.size);
+/**
+ * A benchScene()'s particles and constraints as data, what Jolt is given and pbd-wasm builds: clothDef,
+ * shuffledClothDef, irregularClothDef (cloth kind: positions, inverseMasses, pinned, stretch, shear, bend, triangles,
+ * freeCorner, constraintCount) or cubeDef, tetMeshDef (tets kind: positions, tets, edges, inverseMasses, triangles,
+ * restVolume). bunnyTets needs `tetMesh`, its bunnyTetMesh().
+ */
+export function benchSceneDef(scene, tetMesh) {
+  switch (scene.mesh) {
+    case 'grid': return clothDef(scene.size);
+    case 'shuffled': return shuffledClothDef(scene.size);
+    case 'irregular': return irregularClothDef(scene.size);
+    case 'cube': return cubeDef(scene.size);
+    case 'bunny':
+      if (!tetMesh) throw new Error('bunnyTets: pass its tet mesh (bunnyTetMesh(pbd, await bunnySurface()))');
+      return { ...tetMeshDef(Float32Array.from(tetMesh.positions), Uint32Array.from(tetMesh.tets)),
+        resolution: BUNNY_RESOLUTION };
+    default: throw new Error(`benchSceneDef: unknown mesh ${scene.mesh}`);
+  }
+}
+
+/**
+ * Builds a benchScene() into a pbd-wasm World; returns its body. The grid cloth through addCloth (hangingCloth),
+ * the other cloths through addParticles + addDistanceConstraints (meshCloth), the tet meshes through addSoftBody
+ * (softTets). def: benchSceneDef(scene) (bunnyTets: required; the others compute it when left out).
+ */
+export function buildBenchScene(world, scene, def) {
+  const settings = { gravity: scene.gravity, substeps: scene.substeps };
+  if (scene.mesh === 'grid') return hangingCloth(world, scene.size, settings);
+  if (scene.kind === 'cloth') return meshCloth(world, def ?? benchSceneDef(scene), settings);
+  return softTets(world, def ?? benchSceneDef(scene), scene.id);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

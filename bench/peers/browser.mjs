@@ -11,7 +11,8 @@ import { isolationHeaders } from '../../vite.config.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
- * o: run.mjs options ({ runs, frames, warmup, scenes, configs }); progress(line) gets the worker's progress lines.
+ * o: run.mjs options ({ runs, frames, warmup, scenes, configs, bunnySurface }); progress(line) gets the worker's
+ * progress lines.
  * Returns runBench's { results, memory } plus the browser's version, hardwareConcurrency and crossOriginIsolated.
  */
 export async function runInChromium(o, progress) {
@@ -33,8 +34,9 @@ export async function runInChromium(o, progress) {
     await page.exposeFunction('__peersProgress', progress);
     await page.goto(new URL('bench/peers/browser.html', server.resolvedUrls.local[0]).href);
     await page.waitForFunction(() => typeof window.runPeers === 'function', null, { timeout: 60_000 });
-    const { scenes, configs, runs, frames, warmup } = o;
-    const out = await page.evaluate((opts) => window.runPeers(opts), { scenes, configs, runs, frames, warmup })
+    const { scenes, configs, runs, frames, warmup, bunnySurface } = o;
+    const out = await page.evaluate((opts) => window.runPeers(opts), { scenes, configs, runs, frames, warmup,
+      bunnySurface })
       .catch((e) => {
         throw new Error(`${e.message}${pageErrors.length ? `\npage errors: ${pageErrors.join('; ')}` : ''}`);
       });

@@ -1,13 +1,13 @@
-// The peer benchmark's scenes (bench/scenes.mjs clothDef, cubeDef) built in Jolt Physics (npm jolt-physics) soft
-// bodies. Each builder returns the same small handle as its twin in pbd-scenes.mjs: step() advances one frame,
-// positions() copies world-space xyz, delete() frees the world.
+// The peer benchmark's scenes (bench/scenes.mjs benchSceneDef: clothDef and the other cloths, cubeDef and the other
+// tet meshes) built in Jolt Physics (npm jolt-physics) soft bodies. Each builder returns the same small handle as its
+// twin in pbd-scenes.mjs: step() advances one frame, positions() copies world-space xyz, delete() frees the world.
 //
 // Builds: jolt-physics ships 'wasm' (one thread, no SIMD), 'wasm-compat' (the same with the wasm inlined as
 // base64), 'asm' and, with SIMD and pthreads, 'wasm-multithread' / 'wasm-compat-multithread'. loadJolt() imports
 // the published builds as they are, which works in the browser (both builds) and in Node ('wasm' only: Node needs
 // a patched multithread glue, jolt-node.mjs). No Node-only imports here: headless Chromium loads this file too.
 import {
-  CLOTH_GROUND_Y, CUBE_FRICTION, GRAVITY, SUBSTEPS, DT, clothDef, cubeDef,
+  CLOTH_GROUND_Y, CUBE_FRICTION, GRAVITY, SUBSTEPS, DT, benchSceneDef, clothDef, cubeDef,
 } from '../scenes.mjs';
 
 /** build: 'wasm' (official single-threaded build) or 'wasm-multithread' (SIMD + pthreads; not in Node). */
@@ -166,17 +166,32 @@ export function addSoftBody(J, sys, shared, def, { pinnedToWorld = false, subste
 }
 
 /**
- * The hanging cloth. layout 'same' (default): exactly pbd-wasm's constraint set (bench/scenes.mjs clothDef: stretch,
- * shear, skip-one bend, all compliance 0) added as Jolt edge constraints. layout 'jolt': the constraints Jolt's own
- * SoftBodySharedSettings::CreateConstraints derives from the faces, as a Jolt user would build this cloth: stretch =
- * triangle edges, shear = the other diagonal of each quad-like triangle pair, bend = a distance constraint across
- * every other shared edge (EBendType_Distance: between the two vertices opposite that edge, a knight's move on the
- * grid rather than skip-one), all compliance 0; 0.3-1 % fewer constraints than pbd-wasm's set (5766 vs 5826 at
- * 32x32, 23814 vs 23938 at 64x64). Either way Optimize() then sorts the constraints into independent groups for
- * Jolt's Gauss-Seidel.
+ * Any benchScene() (bench/scenes.mjs): the cloths with joltClothDef, the tet meshes with joltTets. def:
+ * benchSceneDef(scene), required for bunnyTets. threads: Jolt's threads incl. the caller; layout: joltClothDef's.
  */
-export function joltCloth(J, n, { threads = 1, layout = 'same', gravity = GRAVITY, substeps = SUBSTEPS } = {}) {
-  const def = clothDef(n);
+export function joltScene(J, scene, def = benchSceneDef(scene), { threads = 1, layout = 'same' } = {}) {
+  return scene.kind === 'cloth'
+    ? joltClothDef(J, def, { threads, layout, gravity: scene.gravity, substeps: scene.substeps })
+    : joltTets(J, def, { threads, gravity: scene.gravity, substeps: scene.substeps });
+}
+
+/** The hanging cloth of clothDef(n) (joltClothDef). */
+export function joltCloth(J, n, options = {}) {
+  return joltClothDef(J, clothDef(n), options);
+}
+
+/**
+ * A cloth def (bench/scenes.mjs clothDef, shuffledClothDef, irregularClothDef; pinned to the world by its zero
+ * inverse masses). layout 'same' (default): exactly pbd-wasm's constraint set (the def's stretch, shear and bend,
+ * all compliance 0) added as Jolt edge constraints. layout 'jolt': the constraints Jolt's own
+ * SoftBodySharedSettings::CreateConstraints derives from the def's triangles, as a Jolt user would build this cloth:
+ * stretch = triangle edges, shear = the other diagonal of each quad-like triangle pair, bend = a distance constraint
+ * across every other shared edge (EBendType_Distance: between the two vertices opposite that edge, a knight's move on
+ * the grid rather than skip-one), all compliance 0; on the grid 0.3-1 % fewer constraints than pbd-wasm's set (5766
+ * vs 5826 at 32x32, 23814 vs 23938 at 64x64). Either way Optimize() then sorts the constraints into independent
+ * groups for Jolt's Gauss-Seidel.
+ */
+export function joltClothDef(J, def, { threads = 1, layout = 'same', gravity = GRAVITY, substeps = SUBSTEPS } = {}) {
   const sys = createSystem(J, { threads, floorY: CLOTH_GROUND_Y, gravity });
   const shared = new J.SoftBodySharedSettings();
   addVertices(J, shared, def.positions, def.inverseMasses);
@@ -198,14 +213,14 @@ export function joltCloth(J, n, { threads = 1, layout = 'same', gravity = GRAVIT
   shared.Optimize();
   const h = addSoftBody(J, sys, shared, def, { pinnedToWorld: true, substeps });
   if (layout === 'same' && h.constraintCount !== def.constraintCount) {
-    throw new Error(`joltCloth: ${h.constraintCount} constraints, clothDef expects ${def.constraintCount}`);
+    throw new Error(`joltCloth: ${h.constraintCount} constraints, the def has ${def.constraintCount}`);
   }
   return h;
 }
 
 /**
- * The cube's shared settings from cubeDef(cells): vertices, faces, an edge constraint per tet edge and a volume
- * constraint per tet, compliance 0; not yet optimized.
+ * A tet def's shared settings (bench/scenes.mjs cubeDef, tetMeshDef): vertices, faces, an edge constraint per tet
+ * edge and a volume constraint per tet, compliance 0; not yet optimized.
  */
 export function cubeSharedSettings(J, def) {
   const shared = new J.SoftBodySharedSettings();
@@ -223,13 +238,17 @@ export function cubeSharedSettings(J, def) {
   return shared;
 }
 
-/** The soft cube: cubeSharedSettings' body on a floor at y = 0. */
-export function joltCube(J, cells, { threads = 1 } = {}) {
-  const def = cubeDef(cells);
-  const sys = createSystem(J, { threads, floorY: 0 });
+/** A tet def (cubeDef, tetMeshDef): cubeSharedSettings' body on a floor at y = 0. */
+export function joltTets(J, def, { threads = 1, gravity = GRAVITY, substeps = SUBSTEPS } = {}) {
+  const sys = createSystem(J, { threads, floorY: 0, gravity });
   const shared = cubeSharedSettings(J, def);
   shared.Optimize();
-  const h = addSoftBody(J, sys, shared, def);
-  if (h.constraintCount !== def.edges.length + def.tets.length / 4) throw new Error('joltCube: constraint counts differ');
+  const h = addSoftBody(J, sys, shared, def, { substeps });
+  if (h.constraintCount !== def.edges.length + def.tets.length / 4) throw new Error('joltTets: constraint counts differ');
   return h;
+}
+
+/** The soft cube of cubeDef(cells) (joltTets). */
+export function joltCube(J, cells, options = {}) {
+  return joltTets(J, cubeDef(cells), options);
 }

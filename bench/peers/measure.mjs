@@ -3,15 +3,25 @@
 // sanity figures. No Node-only imports here (no fs, os, child_process): the page loads this very file through Vite.
 // What stays environment-specific is passed in: how Jolt's builds load (Node needs a patched multithread glue,
 // jolt-node.mjs; the browser imports the published one) and where progress lines go.
-import { loadPbd, pbdCloth, pbdCube } from './pbd-scenes.mjs';
-import { joltCloth, joltCube } from './jolt-scenes.mjs';
-import { CLOTH_SIZES, CUBE_CELLS, DT, REST_SIZES, TARGET_SCENE_ID, benchScene, clothDef } from '../scenes.mjs';
+import { loadPbd, pbdCloth, pbdScene } from './pbd-scenes.mjs';
+import { joltScene } from './jolt-scenes.mjs';
+import {
+  CLOTH_SIZES, CUBE_CELLS, DT, REST_SIZES, TARGET_SCENE_ID, benchScene, benchSceneDef, bunnyTetMesh, clothDef,
+} from '../scenes.mjs';
 import { clothSanity, cubeSanity, restLengths } from './sanity.mjs';
 
-// The scenes (bench/scenes.mjs benchScene: { id, label, kind, size, gravity, substeps }); substeps: passes per frame
-// (substeps x 1 pass), on both sides.
-export const SCENES = [...CLOTH_SIZES.map((n) => `cloth${n}`), ...REST_SIZES.map((n) => `cloth${n}rest`), TARGET_SCENE_ID,
-  `cube${CUBE_CELLS}`].map(benchScene);
+// The scenes (bench/scenes.mjs benchScene: { id, label, kind, mesh, size, gravity, substeps }); substeps: passes per
+// frame (substeps x 1 pass), on both sides. SCENE_GROUPS: names that --scenes expands. 'default' (what runs without
+// --scenes): the grid cloths and the 10³ cube. 'meshes': issue 52's scenes (the 128² rest cloth numbered at random,
+// an irregular triangulated cloth, bigger cubes, the tetrahedralized bunny) with cloth128rest and cube10 as their
+// references; not in the default run, which they would nearly double (estimate). 'all': both.
+const DEFAULT_SCENES = [...CLOTH_SIZES.map((n) => `cloth${n}`), ...REST_SIZES.map((n) => `cloth${n}rest`),
+  TARGET_SCENE_ID, `cube${CUBE_CELLS}`];
+const MESH_SCENES = ['cloth128rest', 'cloth128shuffled', 'clothIrregular', 'cube10', 'cube16', 'cube24', 'bunnyTets'];
+export const SCENE_GROUPS = {
+  default: DEFAULT_SCENES, meshes: MESH_SCENES, all: [...new Set([...DEFAULT_SCENES, ...MESH_SCENES])],
+};
+export const SCENES = DEFAULT_SCENES.map(benchScene);
 
 // patched: 'node' = the row runs a patched copy of Jolt's glue in Node only (jolt-node.mjs); the browser loads the
 // published glue as is. environments: where a config can run (default: both).
@@ -31,10 +41,20 @@ export const CONFIGS = [
   { id: 'jolt-mt-2', engine: 'jolt', build: 'wasm-multithread', simd: true, threads: 2, patched: 'node' },
 ];
 
-/** environment: 'node' | 'chromium'. o.scenes / o.configs: id lists, or null for all. */
+/**
+ * o.scenes: scene ids (any benchScene() knows) and SCENE_GROUPS names, in the order to run, or null for the default
+ * group. o.configs: config ids, or null for all. environment: 'node' | 'chromium'.
+ */
 export function selectScenes(o) {
-  return o.scenes ? SCENES.filter((s) => o.scenes.includes(s.id)) : SCENES;
+  const ids = [...new Set((o.scenes ?? ['default']).flatMap((id) => SCENE_GROUPS[id] ?? [id]))];
+  return ids.map((id) => {
+    const scene = benchScene(id);
+    if (!scene) throw new Error(`--scenes: unknown scene '${id}' (groups: ${Object.keys(SCENE_GROUPS).join(', ')})`);
+    return scene;
+  });
 }
+/** Whether any of the scenes needs the bunny's surface (o.bunnySurface: bench/scenes.mjs bunnySurface()). */
+export const needsBunny = (scenes) => scenes.some((s) => s.mesh === 'bunny');
 export function selectConfigs(o, environment) {
   return (o.configs ? CONFIGS.filter((c) => o.configs.includes(c.id)) : CONFIGS)
     .filter((c) => !c.environments || c.environments.includes(environment))
@@ -58,16 +78,28 @@ async function loadEngines(configs, loadJolt) {
 }
 const engineKey = (c) => (c.engine === 'jolt' ? c.build : `${c.build}/${c.threads}`);
 
-function build(config, engine, scene) {
+function build(config, engine, scene, def) {
   if (config.engine === 'pbd-wasm') {
     if (engine.threads !== config.threads) throw new Error(`pbd-wasm runs ${engine.threads} threads, not ${config.threads}`);
-    return scene.kind === 'cloth' ? pbdCloth(engine, scene.size, { gravity: scene.gravity, substeps: scene.substeps })
-      : pbdCube(engine, scene.size);
+    return pbdScene(engine, scene, def);
   }
-  return scene.kind === 'cloth'
-    ? joltCloth(engine, scene.size, { threads: config.threads, layout: config.layout ?? 'same', gravity: scene.gravity,
-      substeps: scene.substeps })
-    : joltCube(engine, scene.size, { threads: config.threads });
+  return joltScene(engine, scene, def, { threads: config.threads, layout: config.layout ?? 'same' });
+}
+
+/**
+ * The scene's def (bench/scenes.mjs benchSceneDef), once for all configs. bunnyTets: tetrahedralized from
+ * o.bunnySurface by a pbd-wasm single-threaded module of its own, so that the tetrahedralizer's heap stays out of
+ * the measured modules' memory figures.
+ */
+async function sceneDef(scene, o) {
+  if (scene.mesh !== 'bunny') return benchSceneDef(scene);
+  if (!o.bunnySurface) throw new Error('bunnyTets needs o.bunnySurface (bench/scenes.mjs bunnySurface())');
+  const pbd = await loadPbd({ variant: 'single' });
+  try {
+    return benchSceneDef(scene, bunnyTetMesh(pbd, o.bunnySurface));
+  } finally {
+    pbd.terminate();
+  }
 }
 
 /** Bytes malloc'd in the engine's wasm heap now: pbd-wasm's mallinfo, Jolt's own allocator statistics. */
@@ -107,12 +139,12 @@ export const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return 
  * one. Build and warm-up go one config at a time so that the heap growth counted as a world's bytes is its own, not
  * also that of the next config's world in the same engine module (jolt-wasm and jolt-wasm-own, jolt-mt-1 and -2).
  */
-function measureScene(scene, entries, o) {
+function measureScene(scene, def, entries, o) {
   const live = [];
   for (const { config, engine, base } of entries) {
     try {
       const heapBefore = heapInUse(config, engine);
-      const h = build(config, engine, scene);
+      const h = build(config, engine, scene, def);
       const rest = restLengths(h.def.positions, scene.kind === 'cloth' ? h.def.stretch : h.def.edges);
       const sanityOf = (p) => (scene.kind === 'cloth' ? clothSanity(p, h.def, rest) : cubeSanity(p, h.def, rest));
       for (let f = 0; f < o.warmup; f++) h.step();
@@ -149,7 +181,8 @@ function measureScene(scene, entries, o) {
 /**
  * The whole measurement in this environment: loads the engines, measures every selected scene in every selected
  * config (measureScene), then pbd-wasm's bytes per particle and per constraint, and stops pbd-wasm's thread pools.
- * o: { runs, frames, warmup, scenes, configs } (run.mjs options). environment: 'node' | 'chromium' (tags every row).
+ * o: { runs, frames, warmup, scenes, configs, bunnySurface } (run.mjs options; bunnySurface only with bunnyTets).
+ * environment: 'node' | 'chromium' (tags every row).
  * loadJolt(build): an initialised Jolt module. progress(line): one line per measured row, as it finishes.
  * Returns { results, memory }: a row per scene and config (pbd-native rows carry no figures: run.mjs fills them),
  * plain data (the browser posts it back to Node).
@@ -165,10 +198,16 @@ export async function runBench(o, { environment, loadJolt, progress }) {
       base: { environment, scene: scene.id, sceneLabel: scene.label, configId: config.id, config, engine: config.engine,
         threads: config.threads, ...(errors.has(engineKey(config)) ? { error: errors.get(engineKey(config)) } : {}) },
     }));
-    const rows = measureScene(scene, entries.filter((e) => !e.base.error && e.config.engine !== 'pbd-native'), o);
+    let def;
+    try {
+      def = await sceneDef(scene, o);
+    } catch (e) {
+      for (const { base } of entries) base.error ??= `scene: ${String(e?.message ?? e).split('\n')[0]}`;
+    }
+    const rows = measureScene(scene, def, entries.filter((e) => !e.base.error && e.config.engine !== 'pbd-native'), o);
     results.push(...entries.map((e) => e.base));
     for (const r of rows) {
-      progress(`  ${environment} ${scene.id.padEnd(8)} ${r.configId.padEnd(14)} ` +
+      progress(`  ${environment} ${scene.id.padEnd(16)} ${r.configId.padEnd(14)} ` +
         `${r.error ? `error: ${r.error}` : `${r.ms.median.toFixed(2)} ms/frame, ${r.sanity.verdict}`}`);
     }
   }

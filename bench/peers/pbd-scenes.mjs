@@ -1,7 +1,7 @@
 // The peer benchmark's scenes (bench/scenes.mjs) built in pbd-wasm. Each builder returns the same small handle as its
 // twin in jolt-scenes.mjs: step() advances one frame, positions() copies world-space xyz, delete() frees the world.
 import { createPbd } from '../../web/lib/index.js';
-import { DT, GRAVITY, SUBSTEPS, clothDef, cubeDef, hangingCloth, softCube } from '../scenes.mjs';
+import { DT, GRAVITY, SUBSTEPS, benchScene, benchSceneDef, buildBenchScene, clothDef, cubeDef } from '../scenes.mjs';
 
 /** Loads a pbd-wasm build: variant 'single' or 'threaded', threads including the caller. */
 export function loadPbd({ variant, threads = 1 }) {
@@ -21,14 +21,26 @@ function handle(world, def, body) {
   };
 }
 
+/**
+ * Any benchScene() (bench/scenes.mjs buildBenchScene: the grid cloth by addCloth, the other cloths by addParticles
+ * + addDistanceConstraints, the tet meshes by addSoftBody). def: benchSceneDef(scene), required for bunnyTets.
+ */
+export function pbdScene(pbd, scene, def = benchSceneDef(scene)) {
+  const world = new pbd.World();
+  try {
+    return handle(world, def, buildBenchScene(world, scene, def));
+  } catch (e) {
+    world.delete();
+    throw e;
+  }
+}
+
 /** The hanging cloth (bench/scenes.mjs hangingCloth, exactly tests/scenes/scenes.h hangingCloth). */
 export function pbdCloth(pbd, n, { gravity = GRAVITY, substeps = SUBSTEPS } = {}) {
-  const world = new pbd.World();
-  return handle(world, clothDef(n), hangingCloth(world, n, { gravity, substeps }));
+  return pbdScene(pbd, { ...benchScene(`cloth${n}`), gravity, substeps }, clothDef(n));
 }
 
 /** The soft cube: volume constraint per tet, distance constraint per tet edge, all rigid; ground at y = 0. */
 export function pbdCube(pbd, cells) {
-  const world = new pbd.World();
-  return handle(world, cubeDef(cells), softCube(world, cells));
+  return pbdScene(pbd, benchScene(`cube${cells}`), cubeDef(cells));
 }

@@ -26,7 +26,7 @@ const buildText = (c) => `${c.build.replace('multithread', 'mt')}${c.simd ? ' si
 function printTable(results, sanityT) {
   const head = ['scene', 'engine', 'build', 'thr', 'particles', 'constr.', 'ms/frame median [min, max]', 'Mproj/s',
     'world KB', 'x jolt-wasm',
-    'verdict', `sanity at t = ${sanityT.toFixed(2)} s (stretch: length / rest, grid or tet edges)`];
+    'verdict', `sanity at t = ${sanityT.toFixed(2)} s (stretch: length / rest, cloth stretch edges or tet edges)`];
   const rows = results.map((r) => {
     if (r.error) return [r.sceneLabel, r.engine, buildText(r.config), String(r.threads), '', '', 'ERROR (below)', '', '', '', '', ''];
     const ref = results.find((q) => q.scene === r.scene && q.configId === 'jolt-wasm' && !q.error);
@@ -84,11 +84,13 @@ function printTargets(results) {
 }
 
 /**
- * Cost growth: per config, ms/frame against constraints over the cloth sizes of one gravity setting, as the
+ * Cost growth: per config, ms/frame against constraints over the cloth sizes of one gravity setting (and over the
+ * cube sizes), as the
  * log-log slope between neighbouring sizes (1 = linear; above 1 = worse than linear, e.g. falling out of a cache).
  */
 function printGrowth(results) {
-  const groups = [['cloth', (id) => /^cloth\d+$/.test(id)], ['cloth g=0', (id) => /^cloth\d+rest$/.test(id)]];
+  const groups = [['cloth', (id) => /^cloth\d+$/.test(id)], ['cloth g=0', (id) => /^cloth\d+rest$/.test(id)],
+    ['cube', (id) => /^cube\d+$/.test(id)]];
   const configIds = [...new Set(results.map((r) => r.configId))];
   const lines = [];
   for (const [label, match] of groups) {

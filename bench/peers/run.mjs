@@ -13,7 +13,13 @@
 // Options: --node (Node only) --browser (Chromium only); neither or both: Node, then Chromium.
 //          --no-files: print only, leave build/reports/bench-peers.* as they are (npm run bench's pbd-wasm rows).
 //          --runs=N (7) --frames=N (30) --warmup=N (120)
-//          --scenes=cloth32,cloth64,cloth128,cloth256,cloth128rest,cloth256rest,cloth256rest20,cube10
+//          --scenes=cloth32,cloth64,cloth128,cloth256,cloth128rest,cloth256rest,cloth256rest20,cube10 (the default)
+//                   Any scene id of bench/scenes.mjs benchScene, run in the order given, and these groups:
+//                   default (the list above), meshes (issue 52: cloth128rest,cloth128shuffled,clothIrregular,cube10,
+//                   cube16,cube24,bunnyTets; not in the default run), all (both). E.g. --scenes=meshes.
+//                   cloth128shuffled: the 128² rest cloth numbered at random; clothIrregular: a jittered 128² grid
+//                   cut along random diagonals (triangle edges + bend across each interior edge); cubeC: C³ cells;
+//                   bunnyTets: the npm bunny tetrahedralized by pbd.tetrahedralize, dropped like the cube.
 //          --configs=pbd-single,pbd-threaded-1,pbd-threaded-2,pbd-native-1,pbd-native-2,jolt-wasm,jolt-wasm-own,
 //                    jolt-mt-1,jolt-mt-2   (the pbd-native rows are Node's only)
 //
@@ -42,9 +48,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runInChromium } from './browser.mjs';
 import { joltVersion, loadJoltNode } from './jolt-node.mjs';
-import { runBench, selectConfigs, selectScenes } from './measure.mjs';
+import { needsBunny, runBench, selectConfigs, selectScenes } from './measure.mjs';
 import { printHeader, printReport, toCsv } from './report.mjs';
-import { SUBSTEPS, DT, TARGET_PASSES } from '../scenes.mjs';
+import { SUBSTEPS, DT, TARGET_PASSES, bunnySurface } from '../scenes.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -68,7 +74,8 @@ function options(argv) {
 
 /** The Google Benchmark name of a scene in bench/native_bench.cpp, or null when it has no native twin. */
 function nativeName(scene, threads) {
-  if (scene.kind === 'cube') return scene.size === 10 ? `CubeStep/threads:${threads}` : null;
+  if (scene.mesh === 'cube') return scene.size === 10 ? `CubeStep/threads:${threads}` : null;
+  if (scene.mesh !== 'grid') return null;
   const name = { [SUBSTEPS]: 'ClothStep', [TARGET_PASSES]: 'ClothStep20Passes' }[scene.substeps];
   return name ? `${name}/n:${scene.size}/threads:${threads}/g:${scene.gravity === 0 ? 0 : 1}` : null;
 }
@@ -158,6 +165,8 @@ async function runChromium(o) {
 
 async function main() {
   const o = options(process.argv.slice(2));
+  // The bunny's surface comes from the npm package here, in Node, for both environments (measure.mjs sceneDef).
+  if (needsBunny(selectScenes(o))) o.bunnySurface = await bunnySurface();
   const results = [], environments = {};
   for (const env of o.environments) {
     const run = env === 'node' ? await runNode(o) : await runChromium(o);

@@ -1,6 +1,6 @@
 // bench:peers' sanity figures: computed the same way from either engine's world-space positions (xyz per particle),
-// they show that both engines simulated the scene (bench/scenes.mjs clothDef, cubeDef) and whether a row's timing
-// compares. No engine code here.
+// they show that both engines simulated the scene (bench/scenes.mjs benchSceneDef: clothDef and the other cloth defs,
+// cubeDef and the other tet defs) and whether a row's timing compares. No engine code here.
 import { signedTetVolume } from '../scenes.mjs';
 
 /** Length / rest length over the pairs: max, 99th percentile and min (min < 1 = compressed, e.g. crumpled). */
@@ -38,8 +38,8 @@ function verdict(finite, extent, e) {
 }
 
 /**
- * Over the grid (stretch) edges: maxStretch, p99Stretch, minStretch; lowestY and freeCornerY (the corner opposite
- * the pins), m.
+ * Over the cloth's stretch edges (the grid edges; the irregular cloth's triangle edges): maxStretch, p99Stretch,
+ * minStretch; lowestY and freeCornerY (the corner opposite the pins), m.
  */
 export function clothSanity(p, def, stretchRest = restLengths(def.positions, def.stretch)) {
   let lowestY = Infinity;
