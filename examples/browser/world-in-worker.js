@@ -1,6 +1,7 @@
 // The world in a Worker (pbd-wasm/worker): the solver steps off the main thread, which only draws, so the page
-// stays smooth however long a step takes. Threaded build: the page reads the positions straight from the Worker's
-// shared memory; single-threaded: the Worker sends a copy after each step.
+// stays smooth however long a step takes. The scene is built in the Worker by drape.worker.js. Threaded build: the
+// page reads the positions straight from the Worker's shared memory; single-threaded: the Worker sends a copy after
+// each step.
 import * as THREE from 'three';
 import { createWorkerWorld } from 'pbd-wasm/worker';
 import { createClothGeometry, refreshGeometry, setGeometryPositions } from 'pbd-wasm/three';
@@ -8,10 +9,10 @@ import { createStage } from './stage.js';
 
 const stage = createStage({ background: 0xe0e8f0, ground: 0xb4bcc8, cameraAt: [0.9, 1.1, 1.5], lookAt: [0, 0.4, 0] });
 
-const remote = await createWorkerWorld();
+const sim = new Worker(new URL('./drape.worker.js', import.meta.url), { type: 'module' });
+const remote = await createWorkerWorld({}, sim);
 const N = 64;   // 4096 particles; every call below runs in the Worker and returns a promise
-const body = await remote.world.addCloth({ columns: N, rows: N, spacing: 1.2 / (N - 1), origin: [-0.6, 1.2, -0.6] });
-await remote.world.addCollider({ shape: 'sphere', position: [0, 0.5, 0], radius: 0.3, thickness: 0.01 });
+const body = await remote.run('drape', N);
 
 const geometry = createClothGeometry(remote.positions(), body, N, N);   // over the positions, no copy
 const cloth = new THREE.Mesh(geometry, new THREE.MeshStandardMaterial({ color: 0x76b7b2, side: THREE.DoubleSide }));
