@@ -3,9 +3,11 @@
 // workers. The scenes between them take every fused path and every reason not to: a pinned cloth in free space
 // (unbanded at one and three iterations, banded at one), the same over a raised ground it falls onto, the mixed scene and
 // the every-kind scene (all constraint kinds, colliders, attachments, self-collision), a free soft cube (the momentum
-// guard's islands), and a cloth folding onto itself (continuous self-collision).
+// guard's islands), a cloth folding onto itself (continuous self-collision), and native twins of the demo gallery's
+// scenes (addGalleryTwins).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <functional>
 #include <string>
 #include <vector>
@@ -14,6 +16,7 @@
 #include "pbd/world.h"
 #include "scenes/every_kind.h"
 #include "scenes/falling_fold.h"
+#include "scenes/icosphere.h"
 #include "scenes/mixed_scene.h"
 #include "scenes/scenes.h"
 #include "scenes/tet_cube.h"
@@ -31,6 +34,120 @@ struct Scene {
 };
 
 std::function<void(int)> still(World&) { return [](int) {}; }
+
+/// The demo gallery's scenes (web/demo/scenes/) in small native twins, each with the bodies, constraint kinds,
+/// colliders, solver and drive that make its steps take or refuse fusions: ropes over a bar, a stack of soft cubes
+/// with self-collision, pressure balloons on a post, a bending curtain in a wind that follows the state, a cloth
+/// draped on a ball with self-collision, the solver comparison's five solvers, and the playground's trampoline.
+void addGalleryTwins(std::vector<Scene>& out) {
+  out.push_back({"gallery ropes", 40, [](World& w) {
+                   ColliderDef bar;
+                   bar.shape = ColliderShape::Capsule;
+                   bar.position = Vec3(0.2f, 1.2f, 0);
+                   bar.rotation = Quat(Eigen::AngleAxisf(Real(M_PI / 2), Vec3::UnitX()));
+                   bar.radius = 0.03f;
+                   w.addCollider(bar);
+                   for (int k = 0; k < 3; ++k) {
+                     RopeDef r;
+                     r.segments = 24;
+                     r.start = Vec3(-0.6f, 1.6f, -0.2f + 0.2f * Real(k));
+                     r.end = Vec3(1.0f, 1.6f, -0.2f + 0.2f * Real(k));
+                     r.mass = 0.2f;
+                     r.pinned = {0};
+                     r.bend = Strength{k == 0 ? 1.0f : 1e-4f, k == 0 ? 0.0f : 0.5f};
+                     w.addRope(r);
+                   }
+                   return still(w);
+                 }});
+  out.push_back({"gallery stack", 40, [](World& w) {
+                   SolverSettings s = w.settings();
+                   s.selfCollision.enabled = true;
+                   s.selfCollision.radius = 0.012f;
+                   w.setSettings(s);
+                   for (int k = 0; k < 3; ++k) {
+                     SoftBodyDef cube = scenes::tetCube(2, 0.2f, Vec3(0.03f * Real(k), 0.05f + 0.25f * Real(k), 0));
+                     cube.edges = Strength{1e-5f, 0.6f};
+                     w.addSoftBody(cube);
+                   }
+                   return still(w);
+                 }});
+  out.push_back({"gallery balloons", 50, [](World& w) {
+                   ColliderDef post;
+                   post.shape = ColliderShape::Box;
+                   post.position = Vec3(0, 0.3f, 0);
+                   post.halfExtents = Vec3(0.05f, 0.3f, 0.05f);
+                   w.addCollider(post);
+                   const scenes::IcosphereMesh sphere = scenes::icosphere(2, 0.2);
+                   const Real pressures[] = {1.0f, 1.4f, 1.0f};
+                   for (int k = 0; k < 3; ++k) {
+                     TriangleMeshDef b;
+                     for (size_t i = 0; i < sphere.positions.size(); ++i) {
+                       b.positions.push_back(sphere.positions[i] + (i % 3 == 0 ? -0.4f + 0.4f * Real(k) : 0) +
+                                             (i % 3 == 1 ? 0.9f : 0));
+                     }
+                     b.triangles = sphere.triangles;
+                     b.mass = 0.2f;
+                     b.pressure = pressures[k];
+                     b.volumeOnlyResistsCompression = k == 2;
+                     w.addTriangleMesh(b);
+                   }
+                   return still(w);
+                 }});
+  out.push_back({"gallery curtain in the wind", 40, [](World& w) {
+                   ClothDef c = scenes::dihedralCloth(16, 0.05f, Vec3(-0.4f, 1.5f, 0));
+                   c.axisU = Vec3(1, 0, 0);
+                   c.axisV = Vec3(0, -1, 0);
+                   for (uint32_t i = 0; i < 16; ++i) c.pinned.push_back(i);
+                   const BodyRange curtain = w.addCloth(c);
+                   // Wind along +z on the air's speed relative to each particle: a force that follows the state.
+                   return std::function<void(int)>([&w, curtain](int f) {
+                     const Real gust = 2 + std::sin(Real(f) * 0.2f);
+                     for (uint32_t i = curtain.firstParticle; i < curtain.firstParticle + curtain.particleCount; ++i) {
+                       const Real u = gust - w.velocities()[3 * size_t(i) + 2];
+                       w.setExternalForce(i, Vec3(0, 0, 0.002f * u * std::abs(u)));
+                     }
+                   });
+                 }});
+  out.push_back({"gallery drape", 40, [](World& w) {
+                   SolverSettings s = w.settings();
+                   s.selfCollision.enabled = true;
+                   s.selfCollision.radius = 0.006f;
+                   w.setSettings(s);
+                   ColliderDef ball;
+                   ball.position = Vec3(0, 0.4f, 0);
+                   ball.radius = 0.25f;
+                   w.addCollider(ball);
+                   ClothDef c = scenes::dihedralCloth(24, 0.03f, Vec3(-0.35f, 0.8f, -0.35f));
+                   w.addCloth(c);
+                   return still(w);
+                 }});
+  for (const Solver solver : {Solver::GaussSeidel, Solver::Jacobi, Solver::ColouredGaussSeidel,
+                              Solver::Hierarchical, Solver::ProjectiveDynamics}) {
+    out.push_back({"gallery solvers, solver " + std::to_string(int(solver)), 20, [solver](World& w) {
+                     scenes::hangingCloth(w, 24);
+                     SolverSettings s = w.settings();
+                     s.solver = solver;
+                     w.setSettings(s);
+                     return still(w);
+                   }});
+  }
+  out.push_back({"gallery playground", 40, [](World& w) {
+                   ClothDef trampoline = scenes::pinnedSquareCloth(16, Vec3(-0.5f, 0.8f, -0.5f), Vec3(0, 0, 1));
+                   trampoline.pinned = {0, 15, 240, 255};
+                   w.addCloth(trampoline);
+                   SoftBodyDef cube = scenes::tetCube(2, 0.2f, Vec3(-0.1f, 1.1f, -0.1f));
+                   cube.density = 200;
+                   w.addSoftBody(cube);
+                   RopeDef r;
+                   r.segments = 20;
+                   r.start = Vec3(-0.7f, 1.8f, -0.6f);
+                   r.end = Vec3(0.5f, 1.8f, -0.6f);
+                   r.mass = 0.1f;
+                   r.pinned = {0};
+                   w.addRope(r);
+                   return still(w);
+                 }});
+}
 
 std::vector<Scene> scenesToCompare() {
   std::vector<Scene> out;
@@ -80,6 +197,7 @@ std::vector<Scene> scenesToCompare() {
                    scenes::fallingFold(w, 16);
                    return still(w);
                  }});
+  addGalleryTwins(out);
   return out;
 }
 
