@@ -3,7 +3,7 @@
 // and the tets do hold it up. Its bad input is in docs/validation.md (validation-table.test.js).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPbd } from '../../../web/lib/index.js';
-import { cubeDef } from '../../../bench/scenes.mjs';
+import { cubeDef, signedTetVolume } from '../../../bench/scenes.mjs';
 
 let pbd;
 beforeAll(async () => { pbd = await createPbd({ threads: 2 }); });
@@ -14,14 +14,8 @@ const FRAMES = 60;
 /** The tets' total signed volume at the world's positions, m³. */
 function volume(world, tets) {
   const x = world.positions();
-  const at = (i) => [x[3 * i], x[3 * i + 1], x[3 * i + 2]];
   let sum = 0;
-  for (let t = 0; t < tets.length; t += 4) {
-    const [a, b, c, d] = [0, 1, 2, 3].map((k) => at(tets[t + k]));
-    const u = b.map((v, k) => v - a[k]), v = c.map((q, k) => q - a[k]), w = d.map((q, k) => q - a[k]);
-    const cross = [v[1] * w[2] - v[2] * w[1], v[2] * w[0] - v[0] * w[2], v[0] * w[1] - v[1] * w[0]];
-    sum += (u[0] * cross[0] + u[1] * cross[1] + u[2] * cross[2]) / 6;
-  }
+  for (let t = 0; t < tets.length; t += 4) sum += signedTetVolume(x, tets[t], tets[t + 1], tets[t + 2], tets[t + 3]);
   return sum;
 }
 
