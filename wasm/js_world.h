@@ -19,9 +19,10 @@ namespace pbd::js {
 inline constexpr const char* kMethodNames[] = {"pbd", "xpbd"};
 inline constexpr Method kMethods[] = {Method::Pbd, Method::Xpbd};
 inline constexpr const char* kSolverNames[] = {"gauss-seidel", "jacobi", "coloured-gauss-seidel", "hierarchical",
-                                               "projective-dynamics"};
+                                               "projective-dynamics", "vbd"};
 inline constexpr Solver kSolvers[] = {Solver::GaussSeidel, Solver::Jacobi, Solver::ColouredGaussSeidel,
-                                      Solver::Hierarchical, Solver::ProjectiveDynamics};
+                                      Solver::Hierarchical, Solver::ProjectiveDynamics,
+                                      Solver::VertexBlockDescent};
 inline constexpr const char* kIntegratorNames[] = {"implicit-euler", "bdf2"};
 inline constexpr Integrator kIntegrators[] = {Integrator::ImplicitEuler, Integrator::Bdf2};
 inline constexpr const char* kConstraintKindNames[] = {"distance", "dihedral", "tet-volume", "triangle-stretch",

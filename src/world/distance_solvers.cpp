@@ -226,6 +226,7 @@ void World::Impl::zeroDistanceMultipliers() {
       break;
     case Solver::Jacobi:
     case Solver::ProjectiveDynamics:
+    case Solver::VertexBlockDescent:
       std::fill(solverData.schedule.lambda.begin(), solverData.schedule.lambda.end(), Real(0));
       break;
   }

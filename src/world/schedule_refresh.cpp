@@ -39,8 +39,10 @@ void World::Impl::refreshDerivedData() {
   particles.largestBodyMargin = 0;  // the mesh colliders' broad phase reaches this far beyond their thickness
   for (const ContactMaterial& b : particles.bodyMaterials)
     particles.largestBodyMargin = std::max(particles.largestBodyMargin, b.thickness);
-  if (solverData.schedule.dirty)
-    solverData.hierarchy.dirty = true;  // same triggers: particles, distance constraints, strengths
+  if (solverData.schedule.dirty) {  // same triggers: particles, distance constraints, strengths
+    solverData.hierarchy.dirty = true;
+    solverData.vbd.dirty = true;
+  }
   if (!solverData.schedule.dirty) return;
   // Counting sort by colour; the overflow group keeps the order added (it runs as one Gauss-Seidel sweep, where
   // order matters). Constraints of one colour share no particle: their order changes no result.

@@ -564,6 +564,8 @@ template <class M> void build(World& fresh, M& m, M& s, const LoaderScratch& scr
   m.reserveElementOrders(
       m.particles.w.size());  // sweep orders, rebuilt (as after any added element) before the next step
   m.solverData.elementOrdersDirty = true;
+  m.solverData.vbd.dirty = true;
+  m.solverData.vbd.resetPenalties();
   m.reserveIslands(m.particles.bodies.size(),
                    m.particles.w.size());  // the islands of the angular momentum guard, rebuilt before the next step
   m.islands.islandsDirty = true;

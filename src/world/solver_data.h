@@ -12,6 +12,7 @@
 #include "schedule/graph_colouring.h"
 #include "solvers/hierarchy.h"
 #include "solvers/projective_dynamics.h"
+#include "solvers/vertex_block_descent.h"
 #include "world/particle_advance.h"
 
 namespace pbd {
@@ -59,6 +60,7 @@ struct SolverData {
   ColourSchedule schedule;
   Hierarchy hierarchy;          // Solver::Hierarchical's coarse levels, rebuilt when `dirty`
   ProjectiveSystem projective;  // Solver::ProjectiveDynamics: elements and factored matrix
+  VertexBlockDescent vbd;       // Solver::VertexBlockDescent: colouring, adjacency, multipliers; rebuilt when dirty
   // The serial sweeps' orders over dihedrals, volumes and neoHookeans (element_order.h), rebuilt before the next
   // step when `elementOrdersDirty` (elements added or loaded); room reserved by reserveElementOrders.
   ElementOrder dihedralOrder, volumeOrder, neoHookeanOrder;

@@ -83,6 +83,7 @@ void World::Impl::rollBack() {
               particles.savedV.begin() + 3 * size_t(particles.bodies[b].end), Real(0));
   }
   particles.historyValid = false;
+  solverData.vbd.resetPenalties();  // they may have grown on the way to non-finite positions
   markMeshInsideUnknown();  // the inside flags describe the undone step
   // Copy back, not swap: x and v must keep their addresses, callers hold views of them.
   std::copy(particles.savedX.begin(), particles.savedX.end(), particles.x.begin());
@@ -99,6 +100,7 @@ void World::Impl::runSubsteps(Real dt, bool settleFirst) {
   if (settings.solver == Solver::ProjectiveDynamics) {  // refactors only if something changed
     refreshProjective(substepInvH2(h, settings.integrator == Integrator::Bdf2 && particles.historyValid));
   }
+  if (settings.solver == Solver::VertexBlockDescent) refreshVertexBlockDescent();
   if (settleFirst) settle(h);
   if (diagnostics.recordResiduals)
     diagnostics.residuals.assign(2 * size_t(settings.substeps) * size_t(settings.iterations), Real(0));
@@ -262,6 +264,11 @@ void World::Impl::solveConstraints(Real h, bool useBdf2, Real stepFraction, size
         break;
       // One local/global solve of distances, dihedrals and tets (1/h_eff² = invH2); the rest PBD-style below.
       case Solver::ProjectiveDynamics: solveProjective(invH2); break;
+      // A Newton step per vertex on the distance constraints' energy; the rest PBD-style below.
+      case Solver::VertexBlockDescent:
+        if (it == 0) solverData.vbd.beginSubstep(constraints.distances.data(), particles.w.data(), xpbd, invH2);
+        solveVertexBlockDescent(invH2);
+        break;
     }
     projectTriangleStrains(xpbd, invH2);
     if (settings.solver != Solver::ProjectiveDynamics) {  // PD solved these in its global step

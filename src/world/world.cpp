@@ -35,7 +35,8 @@ void checkSettings(const char* fn, const SolverSettings& s) {
     check::fail(fn, "integrator", "is unknown", int(s.integrator));
   }
   if (s.solver != Solver::GaussSeidel && s.solver != Solver::Jacobi && s.solver != Solver::ColouredGaussSeidel &&
-      s.solver != Solver::Hierarchical && s.solver != Solver::ProjectiveDynamics) {
+      s.solver != Solver::Hierarchical && s.solver != Solver::ProjectiveDynamics &&
+      s.solver != Solver::VertexBlockDescent) {
     check::fail(fn, "solver", "is unknown", int(s.solver));
   }
   checkHierarchy(fn, s.hierarchyLevels, s.hierarchyParents, s.coarseIterations,

@@ -5,7 +5,8 @@ import { KINDS } from './constraint-params.js';
 import { shareLink } from './share-link.js';
 
 const SOLVERS = { 'Gauss-Seidel': 'gauss-seidel', 'Jacobi': 'jacobi', 'coloured Gauss-Seidel (parallel)':
-  'coloured-gauss-seidel', 'hierarchical PBD': 'hierarchical', 'Projective Dynamics': 'projective-dynamics' };
+  'coloured-gauss-seidel', 'hierarchical PBD': 'hierarchical', 'Projective Dynamics': 'projective-dynamics',
+  'Vertex Block Descent': 'vbd' };
 
 export function createPanel({ params, sceneName, scenes, send, renderer, threads, maxThreads, snapshots }) {
   const defaults = { ...params };

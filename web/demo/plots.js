@@ -2,7 +2,7 @@
 // kinetic + potential energy over time, and solver milliseconds per step. One small 2D canvas each; the residual
 // plot of a scene of several named worlds (the solver comparison) has a legend under it, a colour and a name a curve.
 const HISTORY = 300;   // frames kept for the time plots (5 s at 60 fps)
-const RESIDUAL_COLOURS = ['#7fd4ff', '#ffb36b', '#a4e37c', '#f07fd0', '#fff27f', '#c3a6ff'];
+const RESIDUAL_COLOURS = ['#7fd4ff', '#ffb36b', '#a4e37c', '#f07fd0', '#fff27f', '#c3a6ff', '#ff7f7f'];
 const residualColour = (world) => RESIDUAL_COLOURS[world % RESIDUAL_COLOURS.length];
 
 function line(ctx, values, { lo, hi, colour, width, height }) {

@@ -590,11 +590,18 @@ export declare class World {
    * and again only when topology, masses, strengths, method or substep change. Compliance α gives the weight 1/α,
    * rigid constraints are capped at 1e6 times the particles' inertia, PBD stiffness k gives k/(1-k) m/h². Attachments,
    * contacts, self-collision, tethers, shape matching, strain triangles and pressure are projected PBD-style after each
-   * global solve. Implicit: stable at any stiffness, soft at few iterations. Bit-identical on any thread count).
+   * global solve. Implicit: stable at any stiffness, soft at few iterations. Bit-identical on any thread count),
+   * or 'vbd' (Vertex Block Descent, Chen, Macklin et al. 2024: each iteration one Newton step per particle on the
+   * implicit-Euler energy of its distance constraints, the particles of one colour in parallel. A compliant
+   * constraint is a spring of stiffness 1/α (PBD stiffness k: k/(1-k) m/h²); a rigid one a spring whose stiffness
+   * grows where it is violated, up to 1e6 times its particles' inertia m/h², carried over from step to step.
+   * Everything else is projected PBD-style after each iteration, as with 'projective-dynamics'. Bit-identical on any
+   * thread count).
    */
-  setSolver(solver: 'gauss-seidel' | 'jacobi' | 'coloured-gauss-seidel' | 'hierarchical' | 'projective-dynamics'): void;
+  setSolver(solver: 'gauss-seidel' | 'jacobi' | 'coloured-gauss-seidel' | 'hierarchical' | 'projective-dynamics' |
+    'vbd'): void;
   /** The projection order (see setSolver). */
-  getSolver(): 'gauss-seidel' | 'jacobi' | 'coloured-gauss-seidel' | 'hierarchical' | 'projective-dynamics';
+  getSolver(): 'gauss-seidel' | 'jacobi' | 'coloured-gauss-seidel' | 'hierarchical' | 'projective-dynamics' | 'vbd';
   /**
    * The 'hierarchical' solver's hierarchy; missing fields keep their values. Rebuilt at the next step (and whenever
    * particles, distance constraints or pins change).

@@ -40,6 +40,14 @@ enum class Solver {
                         ///< self-collision, tethers, shape matching, strain triangles, surface volumes) is projected
                         ///< PBD-style after each global solve, as with the other solvers. Bit-identical for any
                         ///< thread count.
+  VertexBlockDescent,   ///< Chen, Macklin et al. 2024 (src/solvers/vertex_block_descent.h): each iteration a Newton
+                        ///< step per vertex on the implicit-Euler incremental potential of its distance constraints,
+                        ///< vertices of one colour in parallel. Compliant constraints are springs of stiffness 1/α
+                        ///< (PBD stiffness k: k/(1-k) m/h²); rigid ones are springs whose stiffness grows where they
+                        ///< are violated, up to 1e6 m/h² (the penalty ramp of Giles et al. 2025, AVBD), warm-started
+                        ///< across substeps and steps. Everything else is projected PBD-style after each iteration,
+                        ///< as with PD.
+                        ///< Bit-identical for any thread count.
 };
 
 /// The ground: an infinite plane y = height with normal +Y, colliding with every particle.

@@ -326,7 +326,7 @@ TEST(ProjectiveDynamics, BitIdenticalForAnyThreadCount) {
 
 TEST(ProjectiveDynamics, UnknownSolverIsRejected) {
   World world;
-  EXPECT_THROW(world.setSolver(Solver(int(Solver::ProjectiveDynamics) + 1)), InvalidArgument);
+  EXPECT_THROW(world.setSolver(Solver(int(Solver::VertexBlockDescent) + 1)), InvalidArgument);  // past the last
   EXPECT_EQ(world.settings().solver, Solver::ColouredGaussSeidel);
   world.setSolver(Solver::ProjectiveDynamics);
   EXPECT_EQ(world.settings().solver, Solver::ProjectiveDynamics);

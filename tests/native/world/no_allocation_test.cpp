@@ -70,7 +70,7 @@ TEST(NoAllocation, StepNeverAllocates) {
     const uint32_t grab = world.addAttachment(a);
     world.setRecordResiduals(true);
     for (Solver solver : {Solver::ColouredGaussSeidel, Solver::GaussSeidel, Solver::Jacobi, Solver::Hierarchical,
-                          Solver::ProjectiveDynamics}) {
+                          Solver::ProjectiveDynamics, Solver::VertexBlockDescent}) {
       world.setSolver(solver);
       world.step(1.0f / 60);  // first step after a change may rebuild the schedule (the HPBD hierarchy, the PD factor)
       allocations = 0;

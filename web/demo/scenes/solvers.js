@@ -12,13 +12,14 @@ export const LANES = [
   { label: 'coloured GS', solver: 'coloured-gauss-seidel' },
   { label: 'hierarchical PBD', solver: 'hierarchical' },
   { label: 'Projective Dynamics', solver: 'projective-dynamics' },
+  { label: 'Vertex Block Descent', solver: 'vbd' },
   { label: 'PBD (coloured GS)', solver: 'coloured-gauss-seidel', method: 'pbd' },
 ];
 
 export default {
   title: 'Solvers side by side',
   hint: LANES.map((l) => l.label).join(' · ') + ' (left to right), same substeps × iterations',
-  camera: { position: [0, 1.25, 5], target: [0, 0.85, 0] },   // the six lanes and their labels
+  camera: { position: [0, 1.25, 5.8], target: [0, 0.85, 0] },   // the seven lanes and their labels
   params: { substeps: 5, iterations: 2 },
   build({ addWorld }) {
     const drawables = [];

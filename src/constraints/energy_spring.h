@@ -1,0 +1,53 @@
+// A distance constraint as an energy, for Vertex Block Descent (Chen, Macklin et al. 2024, "Vertex Block Descent",
+// §3-4) and its augmented-Lagrangian form for hard constraints (Giles, Diaz, Yuksel 2025, "Augmented Vertex Block
+// Descent", Eqs. 11-17):
+//
+//   d = x_a - x_b,  l = |d|,  n = d / l,  C = l - clamp(l, minLength, maxLength)
+//   E = ½ k C² + λ C                         (soft: k = 1/α, λ = 0; hard: k the ramped penalty, λ the multiplier)
+//   ∂E/∂x_a = f n,                          f = k C + λ   (the force magnitude; ∂E/∂x_b = -f n)
+//   ∂²E/∂x_a² = k n nᵀ + f/l (I - n nᵀ)     (∂n/∂x_a = (I - n nᵀ)/l)
+//
+// The second term is the geometric stiffness. Under compression (f < 0) it is negative definite in the plane
+// normal to the edge and can make a vertex's block indefinite; as in the VBD paper's mass-spring model, it is
+// dropped there (f clamped to >= 0 in that term only), which leaves k n nᵀ + max(f, 0)/l (I - n nᵀ): positive
+// semi-definite, exact in tension. Strictly inside [minLength, maxLength] (a slack rope) the edge adds nothing.
+// A coincident pair (l below 1e-12 m) has no direction and adds nothing.
+#pragma once
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <cmath>
+
+namespace pbd {
+
+/// |d| with the squares summed in one order in every build (Eigen's norm() sums in SSE partial sums natively and
+/// otherwise on wasm: docs/determinism.md).
+inline double orderedLength(const Eigen::Vector3d& d) { return std::sqrt((d[0] * d[0] + d[1] * d[1]) + d[2] * d[2]); }
+
+/// ∂E/∂x_a (`gradient`) and the PSD block ∂²E/∂x_a² (`hessian`) of one spring at its vertex a, added to the sums
+/// given; returns the force magnitude f = k C + λ (0 for a coincident pair). xa, xb in m; k in N/m; λ in N.
+inline double addSpringVertexBlock(const Eigen::Vector3d& xa, const Eigen::Vector3d& xb, double minLength,
+                                   double maxLength, double k, double lambda, Eigen::Vector3d& gradient,
+                                   Eigen::Matrix3d& hessian) {
+  const Eigen::Vector3d d = xa - xb;
+  const double l = orderedLength(d);
+  if (!(l > 1e-12)) return 0;
+  const double c = l - std::clamp(l, minLength, maxLength);
+  if (c == 0 && minLength < maxLength) return 0;  // slack: the energy is flat around it
+  const Eigen::Vector3d n = d / l;
+  const double f = k * c + lambda;
+  gradient += f * n;
+  const Eigen::Matrix3d nn = n * n.transpose();
+  hessian += k * nn;
+  if (f > 0) hessian += (f / l) * (Eigen::Matrix3d::Identity() - nn);
+  return f;
+}
+
+/// C = l - clamp(l, minLength, maxLength) of the pair, the spring's constraint value (m).
+inline double springConstraint(const Eigen::Vector3d& xa, const Eigen::Vector3d& xb, double minLength,
+                               double maxLength) {
+  const double l = orderedLength(xa - xb);
+  return l - std::clamp(l, minLength, maxLength);
+}
+
+}  // namespace pbd

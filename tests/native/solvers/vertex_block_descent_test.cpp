@@ -1,0 +1,214 @@
+// Vertex Block Descent (Solver::VertexBlockDescent): the spring energy's derivatives against finite differences, a
+// valid vertex colouring, and the analytic results the other solvers pass (spring equilibrium, free fall, momentum,
+// rest), with the same bits on any thread count.
+#include <gtest/gtest.h>
+
+#include <Eigen/Eigenvalues>
+#include <cmath>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "constraints/energy_spring.h"
+#include "pbd/task_system.h"
+#include "pbd/world.h"
+#include "scenes/free_space.h"
+#include "scenes/measures.h"
+#include "scenes/scenes.h"
+#include "solvers/vertex_block_descent.h"
+
+using namespace pbd;
+
+namespace {
+
+double springEnergy(const Eigen::Vector3d& a, const Eigen::Vector3d& b, double minLength, double maxLength, double k,
+                    double lambda) {
+  const double c = springConstraint(a, b, minLength, maxLength);
+  return 0.5 * k * c * c + lambda * c;
+}
+
+Eigen::Vector3d springGradient(const Eigen::Vector3d& a, const Eigen::Vector3d& b, double minLength, double maxLength,
+                               double k, double lambda) {
+  Eigen::Vector3d g = Eigen::Vector3d::Zero();
+  Eigen::Matrix3d h = Eigen::Matrix3d::Zero();
+  addSpringVertexBlock(a, b, minLength, maxLength, k, lambda, g, h);
+  return g;
+}
+
+SolverSettings vbdSettings(SolverSettings s) {
+  s.solver = Solver::VertexBlockDescent;
+  return s;
+}
+
+}  // namespace
+
+TEST(EnergySpring, GradientAndHessianMatchFiniteDifferencesInTension) {
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int trial = 0; trial < 20; ++trial) {
+    const Eigen::Vector3d a(u(rng), u(rng), u(rng)), b(u(rng), u(rng), u(rng));
+    const double l = (a - b).norm(), rest = l * (0.5 + 0.4 * (u(rng) + 1) / 2);  // stretched: C > 0
+    const double k = 50, lambda = trial % 2 ? 3.0 : 0.0;
+    Eigen::Vector3d g = Eigen::Vector3d::Zero();
+    Eigen::Matrix3d h = Eigen::Matrix3d::Zero();
+    const double f = addSpringVertexBlock(a, b, rest, rest, k, lambda, g, h);
+    EXPECT_NEAR(f, k * (l - rest) + lambda, 1e-12);
+    const double eps = 1e-6;
+    for (int axis = 0; axis < 3; ++axis) {
+      Eigen::Vector3d e = Eigen::Vector3d::Zero();
+      e[axis] = eps;
+      const double fd = (springEnergy(a + e, b, rest, rest, k, lambda) - springEnergy(a - e, b, rest, rest, k, lambda)) /
+                        (2 * eps);
+      EXPECT_NEAR(g[axis], fd, 1e-6 * (1 + std::abs(fd))) << "trial " << trial << " axis " << axis;
+      const Eigen::Vector3d column =
+          (springGradient(a + e, b, rest, rest, k, lambda) - springGradient(a - e, b, rest, rest, k, lambda)) /
+          (2 * eps);
+      for (int r = 0; r < 3; ++r) EXPECT_NEAR(h(r, axis), column[r], 1e-5 * (1 + h.norm())) << "trial " << trial;
+    }
+    EXPECT_LT((h - h.transpose()).norm(), 1e-12);
+  }
+}
+
+TEST(EnergySpring, HessianIsPositiveSemiDefiniteUnderCompression) {
+  std::mt19937 rng(4);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int trial = 0; trial < 20; ++trial) {
+    const Eigen::Vector3d a(u(rng), u(rng), u(rng)), b(u(rng), u(rng), u(rng));
+    const double rest = 2 * (a - b).norm();  // compressed to half: the exact block is indefinite
+    Eigen::Vector3d g = Eigen::Vector3d::Zero();
+    Eigen::Matrix3d h = Eigen::Matrix3d::Zero();
+    addSpringVertexBlock(a, b, rest, rest, 80, 0, g, h);
+    const Eigen::Vector3d n = (a - b).normalized();
+    EXPECT_LT((h - 80 * n * n.transpose()).norm(), 1e-9);  // the geometric term is the one dropped
+    EXPECT_GT(Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(h).eigenvalues().minCoeff(), -1e-9);
+  }
+}
+
+TEST(EnergySpring, SlackInsideItsRangeAndCoincidentPairsAddNothing) {
+  Eigen::Vector3d g = Eigen::Vector3d::Zero();
+  Eigen::Matrix3d h = Eigen::Matrix3d::Zero();
+  EXPECT_EQ(addSpringVertexBlock({0, 0, 0}, {0.5, 0, 0}, 0.2, 1.0, 100, 0, g, h), 0);
+  EXPECT_EQ(addSpringVertexBlock({1, 1, 1}, {1, 1, 1}, 1, 1, 100, 0, g, h), 0);
+  EXPECT_EQ(g.norm(), 0);
+  EXPECT_EQ(h.norm(), 0);
+}
+
+TEST(VertexBlockDescent, ColoursShareNoSpringAndCoverEveryParticleWithOne) {
+  World world;
+  scenes::hangingCloth(world, 12);
+  std::vector<DistanceConstraint> springs;
+  for (uint32_t k = 0; k < world.distanceConstraintCount(); ++k) {
+    const DistanceConstraintDef d = world.distanceConstraint(k);
+    springs.push_back({d.i, d.j, d.minLength, d.maxLength, 0, 1, 1});
+  }
+  VertexBlockDescent vbd;
+  vbd.build(springs.data(), springs.size(), world.particleCount());
+  std::vector<int> colourOf(world.particleCount(), -1);
+  for (size_t c = 0; c < vbd.colourCount(); ++c) {
+    for (uint32_t i : vbd.colour(c)) {
+      EXPECT_EQ(colourOf[i], -1) << "particle " << i << " in two colours";
+      colourOf[i] = int(c);
+    }
+  }
+  for (const DistanceConstraint& s : springs) {
+    EXPECT_NE(colourOf[s.i], -1);
+    EXPECT_NE(colourOf[s.i], colourOf[s.j]) << "spring " << s.i << "-" << s.j;
+  }
+  EXPECT_LE(vbd.colourCount(), 16u);  // a grid cloth with diagonals and skip-one bending needs few
+}
+
+TEST(VertexBlockDescent, SoftSpringSettlesAtMgAlpha) {
+  World world;
+  SolverSettings s;
+  s.substeps = 4;
+  s.iterations = 4;
+  s.ground.enabled = false;
+  world.setSettings(vbdSettings(s));
+  scenes::pinnedBob(world, Vec3(0, -1, 0), 0.5f, Strength{1e-3f, 1});
+  const double mean = scenes::settledMean(world, 600, 600, [&] { return -world.positions()[4] - 1.0; });
+  const double expected = 2 * 9.81 * 1e-3;  // m g α
+  EXPECT_NEAR(mean, expected, 2e-3 * expected);
+}
+
+TEST(VertexBlockDescent, ConstrainedPairFallsLikeAFreeParticle) {
+  World world;
+  SolverSettings s;
+  s.ground.enabled = false;
+  world.setSettings(vbdSettings(s));
+  const uint32_t lone = world.addParticle(Vec3(5, 0, 0), 1);
+  DistanceConstraintDef d;
+  d.i = world.addParticle(Vec3(0, 0, 0), 1);
+  d.j = world.addParticle(Vec3(0.3f, 0.4f, 0), 3);  // unequal masses: the pair's centre is off its middle
+  world.addDistanceConstraint(d);
+  world.setVelocity(d.i, Vec3(0, 0, 1));
+  world.setVelocity(d.j, Vec3(0, 0, -3));  // no net momentum: the pair spins about its centre
+  for (int f = 0; f < 60; ++f) world.step(1.0f / 60);
+  const Real* x = world.positions();
+  const double centreY = (x[3 * d.i + 1] * 1.0 + x[3 * d.j + 1] / 3.0) / (1 + 1 / 3.0) - 0.1;  // rest centre y 0.1
+  EXPECT_NEAR(centreY, x[3 * lone + 1], 1e-5);
+  const double length = (scenes::positionOf(world, d.i) - scenes::positionOf(world, d.j)).norm();
+  EXPECT_NEAR(length, 0.5, 1e-4);  // rigid: the ramped penalty holds it
+}
+
+TEST(VertexBlockDescent, KeepsAFreeClothsMomentum) {
+  World world;
+  world.setSettings(vbdSettings(scenes::freeSpace(Method::Xpbd, 10, 2)));
+  ClothDef c;
+  c.columns = c.rows = 10;
+  c.spacing = 0.1f;
+  c.stretch = Strength{1e-6f, 1};
+  world.addCloth(c);
+  scenes::randomVelocities(world, 9, 0.3f, Vec3(0.3f, 0.1f, -0.2f), Vec3(0, 1.5f, 0));
+  const scenes::MomentumDrift drift = scenes::momentumDrift(world, 60);
+  EXPECT_LT(drift.linear, 1e-5);
+  EXPECT_LT(drift.angular, 1e-3);
+}
+
+TEST(VertexBlockDescent, RestStaysAtRest) {
+  World world;
+  world.setSettings(vbdSettings(scenes::freeSpace(Method::Xpbd, 10, 1)));
+  ClothDef c;
+  c.columns = c.rows = 12;
+  c.spacing = 0.05f;
+  c.stretch = Strength{0, 1};
+  c.shear = Strength{1e-5f, 1};
+  world.addCloth(c);
+  const std::vector<Real> before = scenes::positionsOf(world);
+  for (int f = 0; f < 120; ++f) world.step(1.0f / 60);
+  EXPECT_LT(scenes::maxDisplacement(world, before), 1e-7);
+}
+
+TEST(VertexBlockDescent, SameBitsOnAnyThreadCount) {
+  auto run = [](TaskSystem* tasks) {
+    World world(tasks);
+    scenes::hangingCloth(world, 40);
+    world.setSolver(Solver::VertexBlockDescent);
+    for (int f = 0; f < 20; ++f) world.step(1.0f / 60);
+    return scenes::stateHash(world);
+  };
+  const uint64_t serial = run(nullptr);
+  for (unsigned workers = 1; workers <= 3; ++workers) {
+    ThreadPool pool(workers);
+    EXPECT_EQ(run(&pool), serial) << workers + 1 << " threads";
+  }
+}
+
+TEST(VertexBlockDescent, RigidHangingClothStretchesLessThanColouredGaussSeidel) {
+  // The ramped penalty of a rigid constraint against Gauss-Seidel's projections, at 10 substeps x 1 iteration
+  // (measured: a max stretch of 2.5 % against 3.6 % on this 24² cloth; 17.8 % against 57 % on a 48² one).
+  auto maxStretch = [](Solver solver) {
+    World world;
+    scenes::hangingCloth(world, 24);
+    world.setSolver(solver);
+    for (int f = 0; f < 90; ++f) world.step(1.0f / 60);
+    double worst = 0;
+    for (uint32_t k = 0; k < world.distanceConstraintCount(); ++k) {
+      const DistanceConstraintDef d = world.distanceConstraint(k);
+      const double l = (scenes::positionOf(world, d.i) - scenes::positionOf(world, d.j)).norm();
+      worst = std::max(worst, l / d.maxLength - 1);
+    }
+    return worst;
+  };
+  const double vbd = maxStretch(Solver::VertexBlockDescent), coloured = maxStretch(Solver::ColouredGaussSeidel);
+  EXPECT_LT(vbd, coloured) << "vbd " << vbd << " coloured " << coloured;
+}
