@@ -584,6 +584,144 @@ export const SOLVER_SCENES = {
 };
 
 // ---------------------------------------------------------------------------------------------------------------
+// Issue 53's stiff scenes (bench:solvers --stiff): what favours a solver that handles stiffness and mass ratios
+// (Vertex Block Descent's claims). Built through the public API (addParticles, addDistanceConstraints,
+// setInverseMass, addSoftBody, setPosition), ground off. The cloths are laid out as stretchShearCloth's (n x n, 1 m
+// square in the XZ plane at y = 1, particle (row r, column c) at (-0.5 + c s, 1, r s), index r n + c, row 0 the top
+// edge; stretch and shear distance constraints, no bending, no tethers) and return withRest's { edges, rest } (the
+// grid edges, whose strain is reported) and `residual`: { edges, rest } of the constraints whose |C| the stiff
+// residual is taken over (stiff.mjs relativeResidual).
+
+/**
+ * The grid and shear edges of an n x n cloth as flat particle pairs (stretchShearCloth's order: grid edges row by
+ * row, then both diagonals of each cell), offset by `first`, and which of them are grid edges.
+ */
+function clothEdges(n, first) {
+  const id = (r, c) => first + r * n + c;
+  const grid = [], shear = [];
+  for (let r = 0; r < n; r++) {
+    for (let c = 0; c < n; c++) {
+      if (c + 1 < n) grid.push(id(r, c), id(r, c + 1));
+      if (r + 1 < n) grid.push(id(r, c), id(r + 1, c));
+    }
+  }
+  for (let r = 0; r + 1 < n; r++) {
+    for (let c = 0; c + 1 < n; c++) shear.push(id(r, c), id(r + 1, c + 1), id(r, c + 1), id(r + 1, c));
+  }
+  return { grid, shear };
+}
+
+/** stretchShearCloth's particles: n x n over 1 m, `mass` kg spread evenly (pinned ones too), `pinned` grid indices. */
+function clothParticles(world, n, mass, pinned) {
+  const xyz = new Float32Array(3 * n * n), invMass = new Float32Array(n * n).fill((n * n) / mass);
+  for (let r = 0; r < n; r++) {
+    for (let c = 0; c < n; c++) xyz.set([-0.5 + c / (n - 1), 1, r / (n - 1)], 3 * (r * n + c));
+  }
+  for (const p of pinned) invMass[p] = 0;
+  return world.addParticles(xyz, invMass);
+}
+
+/** Compliance (m/N) of the stiff and of the soft half of stiffHalfCloth: a stiffness ratio of 1e6. */
+export const STIFF_HALF_COMPLIANCE = { stiff: 1e-8, soft: 1e-2 };
+
+/**
+ * Issue 53's two-stiffness cloth: n x n (default 32), 1 kg, hung from its whole top edge (row 0 pinned). Every
+ * stretch and shear edge with both ends in the left half (columns < n / 2) has compliance 1e-8 m/N, every other one
+ * (the right half and the edges across the middle) 1e-2 m/N (STIFF_HALF_COMPLIANCE): one addDistanceConstraints call
+ * per compliance, stiff first. Returns { edges, rest, stiff } (the grid edges; stiff[e] = 1 for the stiff ones) and
+ * `residual`: the stiff half's stretch and shear edges (the soft half keeps a physical stretch of up to 10% when it
+ * hangs, so only the stiff edges' |C| tends to 0 with more iterations, for every solver alike).
+ */
+export function stiffHalfCloth(world, n = 32) {
+  world.setGround({ enabled: false });
+  const first = clothParticles(world, n, 1, Array.from({ length: n }, (_, c) => c));
+  const { grid, shear } = clothEdges(n, first);
+  const left = (i, j) => (i - first) % n < n / 2 && (j - first) % n < n / 2;
+  const split = (pairs) => {
+    const stiff = [], soft = [];
+    for (let k = 0; k < pairs.length; k += 2) (left(pairs[k], pairs[k + 1]) ? stiff : soft).push(pairs[k], pairs[k + 1]);
+    return { stiff, soft };
+  };
+  const all = split([...grid, ...shear]);
+  world.addDistanceConstraints(all.stiff, { compliance: STIFF_HALF_COMPLIANCE.stiff });
+  world.addDistanceConstraints(all.soft, { compliance: STIFF_HALF_COMPLIANCE.soft });
+  const stiff = new Uint8Array(grid.length / 2);
+  for (let e = 0; e < stiff.length; e++) stiff[e] = left(grid[2 * e], grid[2 * e + 1]) ? 1 : 0;
+  return { ...withRest(world, grid), stiff, residual: withRest(world, all.stiff) };
+}
+
+/** heavyMassCloth's masses: the cloth's total (kg, every particle the same) and the one heavy particle's (kg). */
+export const HEAVY_MASS = { cloth: 0.01, heavy: 10 };
+
+/**
+ * Issue 53's heavy mass on a light cloth: n x n (default 24), 0.01 kg in all, pinned at its two top corners, every
+ * stretch and shear edge rigid (compliance 0); then the particle at the middle of the bottom edge (row n - 1, column
+ * n / 2) is made 10 kg with setInverseMass (HEAVY_MASS: 576,000 times a cloth particle at n = 24). Returns the grid
+ * edges with `heavy` (its particle index) and `residual`: every distance constraint (all rigid, so the residual is
+ * the engine's own RMS |C|).
+ */
+export function heavyMassCloth(world, n = 24) {
+  world.setGround({ enabled: false });
+  const first = clothParticles(world, n, HEAVY_MASS.cloth, [0, n - 1]);
+  const { grid, shear } = clothEdges(n, first);
+  world.addDistanceConstraints([...grid, ...shear], { compliance: 0 });
+  const heavy = first + (n - 1) * n + n / 2;
+  world.setInverseMass(heavy, 1 / HEAVY_MASS.heavy);
+  return { ...withRest(world, grid), heavy, residual: withRest(world, [...grid, ...shear]) };
+}
+
+/** The scrambled block's seed (seededRandom). */
+export const SCRAMBLE_SEED = 53;
+
+/**
+ * Issue 53's scrambled start: a soft block of cells³ cubes of side `cell` m (default 4³ of 0.1 m: 125 particles,
+ * 384 tets; beamMesh's Kuhn split), addSoftBody with density 1000 and rigid tet edges and volumes (its defaults), no
+ * pins, no gravity, no ground. Then every particle is moved (setPosition) to a uniformly random point of the block's
+ * bounding box (seededRandom(seed), x, y, z in turn), at rest, and let go. Returns the tet edges with their rest
+ * lengths (from the built shape, before the scramble), `tets` (world particle indices) and `restVolumes`.
+ */
+export function scrambledTetBlock(world, cells = 4, cell = 0.1, seed = SCRAMBLE_SEED) {
+  world.setGround({ enabled: false });
+  world.setGravity(0, 0, 0);
+  const { positions, tets } = beamMesh(cells, cells, cells, cell);
+  const body = world.addSoftBody({ positions, tets, density: 1000 });
+  const seen = new Set(), edges = [], worldTets = new Uint32Array(tets.length), restVolumes = [];
+  for (let t = 0; t < tets.length; t += 4) {
+    for (let a = 0; a < 4; a++) {
+      worldTets[t + a] = body.firstParticle + tets[t + a];
+      for (let b = a + 1; b < 4; b++) {
+        const i = Math.min(tets[t + a], tets[t + b]), j = Math.max(tets[t + a], tets[t + b]);
+        if (!seen.has(i * 1e6 + j)) seen.add(i * 1e6 + j), edges.push(body.firstParticle + i, body.firstParticle + j);
+      }
+    }
+    restVolumes.push(signedTetVolume(positions, ...tets.subarray(t, t + 4)));
+  }
+  const built = withRest(world, edges);
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  for (let v = 0; v < positions.length; v++) lo[v % 3] = Math.min(lo[v % 3], positions[v]), hi[v % 3] = Math.max(hi[v % 3], positions[v]);
+  const random = seededRandom(seed);
+  for (let v = 0; v < positions.length / 3; v++) {
+    const p = [0, 1, 2].map((k) => lo[k] + (hi[k] - lo[k]) * random());
+    world.setPosition(body.firstParticle + v, p[0], p[1], p[2]);
+  }
+  return { ...built, tets: worldTets, restVolumes: Float64Array.from(restVolumes) };
+}
+
+/**
+ * bench:solvers --stiff's scenes by name: { label, build(world) -> { edges, rest, ... } }. hanging48 is the
+ * benchmark's own rigid cloth (stretchShearCloth) at 48².
+ */
+export const STIFF_SCENES = {
+  hanging48: { label: 'rigid hanging cloth 48x48, two top corners pinned', build: (w) => stretchShearCloth(w, 48) },
+  stiffHalf32: { label: 'cloth 32x32 hung from its top edge, left half 1e6x stiffer (compliance 1e-8 vs 1e-2)',
+    build: (w) => stiffHalfCloth(w, 32) },
+  heavyMass24: { label: 'light cloth 24x24 (0.01 kg, rigid, top corners pinned), 10 kg at the middle of its bottom edge',
+    build: (w) => heavyMassCloth(w, 24) },
+  scrambledTets4: { label: 'soft block 4x4x4 cells (rigid edges + volumes), every particle scrambled, g = 0',
+    build: (w) => scrambledTetBlock(w, 4) },
+};
+
+// ---------------------------------------------------------------------------------------------------------------
 // The Stanford bunny's scenes (npm run bench). `bunny` / `mesh` come from the caller (web/demo/bunny-mesh.js
 // bunnyMesh, pbd.tetrahedralize), which keeps the npm 'bunny' package out of this file (and out of the browser).
 

@@ -4,6 +4,7 @@
 //
 //   node bench/solvers.mjs [--quick] [--scenes=cloth32,chain1000,...] [--iterations=N] [--runs=N]
 //   node bench/solvers.mjs --hpbd-sweep [--scenes=cloth128] [--levels=3,5,8] [--coarse=8,32,128,256]   (npm run bench:hpbd)
+//   node bench/solvers.mjs --stiff [--runs=N] [--seconds=3]
 //
 // Protocol per scene: warm the scene up (30 frames of PD, 1 substep x 3: see warmState), keep its positions and
 // velocities; from that same state, in a world of the scene that never stepped (so nothing settles first), each
@@ -18,6 +19,21 @@
 // cloth; same warm state, one step of one substep, single-threaded build), the fewest fine iterations (in steps of 5,
 // up to 100) with which hierarchical PBD reaches the stretch residual that Gauss-Seidel reaches after 100, for every
 // levels x coarse iterations pair (k = 2 parents), and that step's ms. "-" = not reached within 100.
+//
+// --stiff: issue 53's scenes that favour stiffness (bench/scenes.mjs STIFF_SCENES, solvers/stiff.mjs), for every
+// solver of SOLVERS (a solver that throws in a scene gets its error in its row). Strain = |x_a - x_b| / rest - 1 per edge; relative
+// residual = RMS |C| / mean rest length over a scene's constraints, from the positions. 1: the rigid 48² cloth
+// (stretchShearCloth: rigid stretch and shear, no bending, no tethers, two top corners pinned) for --seconds (3) at
+// 60 frames/s at 10 substeps x 1 iteration and at 1 x 10: max and mean strain of the grid edges at the end, median
+// ms per frame over --runs fresh runs (1 thread). 2a (32² cloth hung from its top edge, left half's edges at
+// compliance 1e-8, the rest 1e-2) and 2b (24² rigid cloth of 0.01 kg, top corners pinned, 10 kg at the middle of
+// its bottom edge): from the warm state (as above), the fewest iterations of one step of one substep that bring the
+// relative residual to 1e-3 (doubling, then bisection, up to 1000; 2a over the stiff half's edges only, since the
+// soft half keeps a physical stretch; 2b over every constraint, where it equals the engine's recorded RMS |C|),
+// the median ms of such a step over --runs, and the max grid-edge strain after --seconds at 10 x 1 from rest (2a:
+// stiff and soft half apart). 2c: a 4³-cell tet block (rigid edges and volumes, g = 0, no ground) with every
+// particle moved to a seeded uniformly random point of its bounding box, let go for --seconds at 10 x 1 and 1 x 10:
+// finite (and steps the NaN guard undid), max and max |strain| of the tet edges, kinetic energy, inverted tets.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +44,7 @@ import { fewestHpbdIterations, residualCurve, SOLVERS, stepTime, stretchAfterSte
   from './solvers/measure.mjs';
 import { pendulumEnergy, PENDULUM } from './solvers/pendulum.mjs';
 import { curvesCsv, curvesSvg, table } from './solvers/report.mjs';
+import { STIFF, stiffReport } from './solvers/stiff.mjs';
 
 const REFERENCE_ITERATIONS = 100;  // the level: Gauss-Seidel's RMS residual after this many iterations
 const TIMING_ITERATIONS = 10;
@@ -38,19 +55,23 @@ const WARMUP_FRAMES = 30;
 const PD_ITERATIONS = 30;
 
 function options(argv) {
-  const known = ['quick', 'hpbd-sweep', 'scenes', 'iterations', 'runs', 'levels', 'coarse'];
+  const known = ['quick', 'hpbd-sweep', 'stiff', 'scenes', 'iterations', 'runs', 'levels', 'coarse', 'seconds'];
   for (const a of argv) {
     if (!known.includes(/^--([\w-]+)/.exec(a)?.[1])) throw new Error(`unknown option ${a} (have --${known.join(', --')})`);
   }
   const get = (name) => argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
   const list = (text) => text.split(',').map(Number);
-  const quick = argv.includes('--quick'), sweep = argv.includes('--hpbd-sweep');
+  const quick = argv.includes('--quick'), sweep = argv.includes('--hpbd-sweep'), stiff = argv.includes('--stiff');
+  if (stiff && sweep) throw new Error('--stiff and --hpbd-sweep are separate modes: pick one');
+  if (get('seconds') !== undefined && !stiff) throw new Error('--seconds goes with --stiff');
+  const seconds = Number(get('seconds') ?? STIFF.seconds);
+  if (!(seconds > 0)) throw new Error('--seconds must be > 0');
   const scenes = (get('scenes') ?? (sweep ? 'cloth128' : quick ? 'cloth32,cloth64,cloth128,chain1000,beam'
     : Object.keys(SCENES).join(','))).split(',');
   for (const s of scenes) if (!SCENES[s]) throw new Error(`--scenes: unknown scene '${s}' (known: ${Object.keys(SCENES).join(', ')})`);
   const iterations = Number(get('iterations') ?? (quick ? 120 : 150));
   if (!(iterations >= REFERENCE_ITERATIONS)) throw new Error(`--iterations must be >= ${REFERENCE_ITERATIONS}`);
-  return { scenes, iterations, runs: Number(get('runs') ?? 3), sweep, levels: list(get('levels') ?? '3,5,8'),
+  return { scenes, iterations, runs: Number(get('runs') ?? 3), sweep, stiff, seconds, levels: list(get('levels') ?? '3,5,8'),
     coarse: list(get('coarse') ?? '8,32,128,256') };
 }
 
@@ -151,6 +172,17 @@ const opts = options(process.argv.slice(2));
 if (opts.sweep) {
   const pbd = await createPbd({ variant: 'single' });
   for (const name of opts.scenes) hpbdSweep(pbd, name, opts);
+  process.exit(0);
+}
+if (opts.stiff) {
+  const pbd = await createPbd({ variant: 'threaded', threads: 2 });
+  pbd.setThreads(1);
+  console.log(`pbd-wasm solver benchmark --stiff (issue 53; wasm ${pbd.variant}, 1 thread; --runs=${opts.runs}, ` +
+    `--seconds=${opts.seconds})`);
+  const started = performance.now();
+  stiffReport(pbd, opts);
+  console.log(`\n(${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  pbd.terminate();
   process.exit(0);
 }
 const outDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'build', 'bench', 'solvers');

@@ -3,7 +3,7 @@
 import { pairedBlocks } from '../paired-blocks.mjs';
 import { maxStretch, median, splitResiduals, stretchRms } from './metrics.mjs';
 
-export const SOLVERS = ['gauss-seidel', 'jacobi', 'coloured-gauss-seidel', 'hierarchical', 'projective-dynamics'];
+export const SOLVERS = ['gauss-seidel', 'jacobi', 'coloured-gauss-seidel', 'hierarchical', 'projective-dynamics', 'vbd'];
 export const DT = 1 / 60;
 
 /**
@@ -30,7 +30,7 @@ export function warmState(pbd, scene, frames) {
  * snapshot of the warm world: that one has stepped under Projective Dynamics, so its first step under another solver
  * would settle first (World's doc: a whole extra solve from rest), and every solver would be measured on two.
  */
-function worldFor(pbd, warm, solver, iterations) {
+export function worldFor(pbd, warm, solver, iterations) {
   const world = new pbd.World();
   warm.scene.build(world);
   world.setSolver(solver);
@@ -41,7 +41,7 @@ function worldFor(pbd, warm, solver, iterations) {
 }
 
 /** The warm positions and velocities, set particle by particle (neither makes the next step settle). */
-function moveToWarmState(world, warm) {
+export function moveToWarmState(world, warm) {
   const p = warm.positions, v = warm.velocities;
   for (let i = 0; i < p.length / 3; i++) {
     world.setPosition(i, p[3 * i], p[3 * i + 1], p[3 * i + 2]);

@@ -51,3 +51,42 @@ export function springPendulumEnergy(x, v, m, k, L, g) {
   const stretch = Math.hypot(x[0], x[1], x[2]) - L;
   return 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + m * g * x[1] + 0.5 * k * stretch * stretch;
 }
+
+/**
+ * Strain of every edge, |x_a - x_b| / rest - 1, summarised: { max, mean, maxAbs } (mean: signed, over all edges;
+ * maxAbs: the worst of stretch and compression). `select` (optional, 0/1 per edge) keeps only the edges marked 1.
+ */
+export function strainStats(xyz, edges, rest, select) {
+  const now = edgeLengths(xyz, edges);
+  let max = -Infinity, maxAbs = 0, sum = 0, count = 0;
+  for (let e = 0; e < now.length; e++) {
+    if (select && !select[e]) continue;
+    const strain = now[e] / rest[e] - 1;
+    max = Math.max(max, strain);
+    maxAbs = Math.max(maxAbs, Math.abs(strain));
+    sum += strain;
+    count++;
+  }
+  return { max, mean: sum / count, maxAbs };
+}
+
+/**
+ * The relative residual of issue 53: RMS over the edges of C = |x_a - x_b| - rest, divided by the edges' mean rest
+ * length (dimensionless; NaN if a position is not finite).
+ */
+export function relativeResidual(xyz, edges, rest) {
+  const now = edgeLengths(xyz, edges);
+  let sumSq = 0, sumRest = 0;
+  for (let e = 0; e < now.length; e++) sumSq += (now[e] - rest[e]) ** 2, sumRest += rest[e];
+  return Math.sqrt(sumSq / now.length) / (sumRest / now.length);
+}
+
+/** Kinetic energy (J) ½ Σ m |v|² over the particles with inverse mass > 0 (pinned ones carry none). */
+export function kineticEnergy(velocities, inverseMasses) {
+  let sum = 0;
+  for (let i = 0; i < inverseMasses.length; i++) {
+    const w = inverseMasses[i];
+    if (w > 0) sum += (velocities[3 * i] ** 2 + velocities[3 * i + 1] ** 2 + velocities[3 * i + 2] ** 2) / w;
+  }
+  return 0.5 * sum;
+}
