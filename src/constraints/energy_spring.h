@@ -18,28 +18,32 @@
 #include <algorithm>
 #include <cmath>
 
+#include "constraints/vertex_block.h"
+
 namespace pbd {
 
 /// |d| with the squares summed in one order in every build (Eigen's norm() sums in SSE partial sums natively and
 /// otherwise on wasm: docs/determinism.md).
 inline double orderedLength(const Eigen::Vector3d& d) { return std::sqrt((d[0] * d[0] + d[1] * d[1]) + d[2] * d[2]); }
 
-/// ∂E/∂x_a (`gradient`) and the PSD block ∂²E/∂x_a² (`hessian`) of one spring at its vertex a, added to the sums
-/// given; returns the force magnitude f = k C + λ (0 for a coincident pair). xa, xb in m; k in N/m; λ in N.
+/// ∂E/∂x_a and the PSD block ∂²E/∂x_a² of one spring at its vertex a, added to `block`; returns the force
+/// magnitude f = k C + λ (0 for a coincident pair or a slack one). xa, xb in m; k in N/m; λ in N.
 inline double addSpringVertexBlock(const Eigen::Vector3d& xa, const Eigen::Vector3d& xb, double minLength,
-                                   double maxLength, double k, double lambda, Eigen::Vector3d& gradient,
-                                   Eigen::Matrix3d& hessian) {
+                                   double maxLength, double k, double lambda, VertexBlock& block) {
   const Eigen::Vector3d d = xa - xb;
   const double l = orderedLength(d);
   if (!(l > 1e-12)) return 0;
   const double c = l - std::clamp(l, minLength, maxLength);
   if (c == 0 && minLength < maxLength) return 0;  // slack: the energy is flat around it
-  const Eigen::Vector3d n = d / l;
+  const double invL = 1 / l;
+  const Eigen::Vector3d n = d * invL;
   const double f = k * c + lambda;
-  gradient += f * n;
-  const Eigen::Matrix3d nn = n * n.transpose();
-  hessian += k * nn;
-  if (f > 0) hessian += (f / l) * (Eigen::Matrix3d::Identity() - nn);
+  for (int r = 0; r < 3; ++r) block.g[r] += f * n[r];
+  // k n nᵀ + g (I - n nᵀ) = (k - g) n nᵀ + g I with g = max(f, 0)/l: six products for the symmetric outer product.
+  const double g = f > 0 ? f * invL : 0, a = k - g;
+  const Eigen::Vector3d an = a * n;
+  block.h[0] += an[0] * n[0] + g, block.h[1] += an[0] * n[1], block.h[2] += an[0] * n[2];
+  block.h[3] += an[1] * n[1] + g, block.h[4] += an[1] * n[2], block.h[5] += an[2] * n[2] + g;
   return f;
 }
 

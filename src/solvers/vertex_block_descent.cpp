@@ -5,64 +5,120 @@
 #include <cmath>
 #include <limits>
 
+#include "constraints/energy_dihedral.h"
+#include "constraints/energy_neo_hookean.h"
 #include "constraints/energy_spring.h"
+#include "constraints/energy_tet_volume.h"
+#include "constraints/vertex_block.h"
 
 namespace pbd {
 namespace {
 
 /// Vertices per range when a colour is solved in parallel; fixed, so the split never depends on the threads.
 constexpr size_t kVerticesPerTask = 256;
-constexpr size_t kSpringsPerTask = 2048;
-/// stiffness_ of a hard constraint, which uses its penalty instead.
-constexpr double kHard = -1;
+constexpr size_t kElementsPerTask = 2048;
+/// stiffness_ (or bulk_) of a rigid element, which uses its penalty instead.
+constexpr double kRigid = -1;
+
+enum class Kind { Spring, Dihedral, Volume, NeoHookean };
+
+struct Element {
+  Kind kind;
+  uint32_t index;     // in its own array
+  uint32_t count;     // particles: 2 or 4
+  uint32_t ids[4];
+};
+
+Element element(const VbdElements& e, uint32_t g) {
+  if (g < e.springCount) return {Kind::Spring, g, 2, {e.springs[g].i, e.springs[g].j, 0, 0}};
+  g -= e.springCount;
+  if (g < e.dihedralCount) {
+    const DihedralConstraint& d = e.dihedrals[g];
+    return {Kind::Dihedral, g, 4, {d.p0, d.p1, d.p2, d.p3}};
+  }
+  g -= e.dihedralCount;
+  if (g < e.volumeCount) {
+    const TetVolumeConstraint& t = e.volumes[g];
+    return {Kind::Volume, g, 4, {t.p[0], t.p[1], t.p[2], t.p[3]}};
+  }
+  g -= e.volumeCount;
+  const NeoHookeanTet& t = e.neoHookeans[g];
+  return {Kind::NeoHookean, g, 4, {t.p[0], t.p[1], t.p[2], t.p[3]}};
+}
 
 Eigen::Vector3d load(const Real* p, uint32_t i) {
   return {double(p[3 * i]), double(p[3 * i + 1]), double(p[3 * i + 2])};
 }
 
-/// Solves H s = g for a symmetric positive definite 3×3 H by Cholesky (H = L Lᵀ). H is SPD here (m/h² I plus PSD
-/// blocks), so the guard only catches a non-finite or non-positive pivot, which then moves nothing.
-bool solveSpd3(const Eigen::Matrix3d& H, const Eigen::Vector3d& g, Eigen::Vector3d& s) {
-  const double d0 = H(0, 0);
-  if (!(d0 > 0)) return false;
-  const double l00 = std::sqrt(d0), l10 = H(1, 0) / l00, l20 = H(2, 0) / l00;
-  const double d1 = H(1, 1) - l10 * l10;
-  if (!(d1 > 0)) return false;
-  const double l11 = std::sqrt(d1), l21 = (H(2, 1) - l20 * l10) / l11;
-  const double d2 = H(2, 2) - l20 * l20 - l21 * l21;
-  if (!(d2 > 0)) return false;
-  const double l22 = std::sqrt(d2);
-  const double y0 = g[0] / l00, y1 = (g[1] - l10 * y0) / l11, y2 = (g[2] - l20 * y0 - l21 * y1) / l22;
-  s[2] = y2 / l22;
-  s[1] = (y1 - l21 * s[2]) / l11;
-  s[0] = (y0 - l10 * s[1] - l20 * s[2]) / l00;
-  return std::isfinite(s[0] + s[1] + s[2]);
+/// XPBD compliance and PBD stiffness of an element with one of each (Neo-Hookean tets are handled apart).
+struct Strengths {
+  double compliance, stiffness;
+};
+Strengths strengthsOf(const VbdElements& e, const Element& el) {
+  switch (el.kind) {
+    case Kind::Spring: return {e.springs[el.index].compliance, e.springs[el.index].stiffness};
+    case Kind::Dihedral: return {e.dihedrals[el.index].compliance, e.dihedrals[el.index].stiffness};
+    case Kind::Volume: return {e.volumes[el.index].compliance, e.volumes[el.index].stiffness};
+    case Kind::NeoHookean: break;
+  }
+  return {0, 1};
 }
 
-bool isHard(const DistanceConstraint& s, bool xpbd) { return xpbd ? !(s.compliance > 0) : s.stiffness >= 1; }
+/// The mean |∇_v C|² over the element's particles in the shape x (a spring's is 1).
+double meanGain(const VbdElements& e, const Element& el, const Eigen::Vector3d* x) {
+  double sum = 0;
+  Eigen::Vector3d g;
+  for (uint32_t v = 0; v < el.count; ++v) {
+    switch (el.kind) {
+      case Kind::Spring: return 1;
+      case Kind::Dihedral: {
+        double phi;
+        if (!dihedralAngleDerivatives(x, int(v), phi, g, nullptr)) return 1;
+        break;
+      }
+      case Kind::Volume: tetVolumeAndGradientDouble(x, int(v), g); break;
+      case Kind::NeoHookean: g = tetShapeGradient(e.neoHookeans[el.index].restInverse, int(v)); break;
+    }
+    sum += orderedDot(g, g);
+  }
+  return sum > 0 ? sum / el.count : 1;
+}
 
 }  // namespace
 
-void VertexBlockDescent::build(const DistanceConstraint* springs, size_t count, size_t particleCount) {
-  neighbourBegin_.assign(particleCount + 1, 0);
-  for (size_t s = 0; s < count; ++s) ++neighbourBegin_[springs[s].i + 1], ++neighbourBegin_[springs[s].j + 1];
-  for (size_t i = 0; i < particleCount; ++i) neighbourBegin_[i + 1] += neighbourBegin_[i];
-  neighbours_.resize(neighbourBegin_[particleCount]);
-  std::vector<uint32_t> next(neighbourBegin_.begin(), neighbourBegin_.end() - 1);
-  for (uint32_t s = 0; s < count; ++s) {
-    neighbours_[next[springs[s].i]++] = {s, springs[s].j};
-    neighbours_[next[springs[s].j]++] = {s, springs[s].i};
+void VertexBlockDescent::build(const VbdElements& elements, const Real* restX, size_t particleCount) {
+  const uint32_t count = elements.count();
+  incidenceBegin_.assign(particleCount + 1, 0);
+  for (uint32_t g = 0; g < count; ++g) {
+    const Element el = element(elements, g);
+    for (uint32_t v = 0; v < el.count; ++v) ++incidenceBegin_[el.ids[v] + 1];
   }
-  // Greedy colouring in index order: the lowest colour no coloured neighbour has. `seen[c] == i + 1` marks colour c
-  // as taken for vertex i, so the marks need no clearing.
+  for (size_t i = 0; i < particleCount; ++i) incidenceBegin_[i + 1] += incidenceBegin_[i];
+  incidences_.resize(incidenceBegin_[particleCount]);
+  std::vector<uint32_t> next(incidenceBegin_.begin(), incidenceBegin_.end() - 1);
+  restGain_.resize(count);
+  for (uint32_t g = 0; g < count; ++g) {
+    const Element el = element(elements, g);
+    Eigen::Vector3d x[4];
+    for (uint32_t v = 0; v < el.count; ++v) {
+      incidences_[next[el.ids[v]]++] = {g, el.kind == Kind::Spring ? el.ids[1 - v] : v};
+      x[v] = load(restX, el.ids[v]);
+    }
+    restGain_[g] = meanGain(elements, el, x);
+  }
+  // Greedy colouring in index order: the lowest colour that no coloured particle sharing an element has.
+  // `seen[c] == i + 1` marks colour c as taken for particle i, so the marks need no clearing.
   constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
   std::vector<uint32_t> colour(particleCount, kNone), seen;
   uint32_t colours = 0;
   for (uint32_t i = 0; i < particleCount; ++i) {
-    if (neighbourBegin_[i] == neighbourBegin_[i + 1]) continue;
-    for (uint32_t k = neighbourBegin_[i]; k < neighbourBegin_[i + 1]; ++k) {
-      const uint32_t c = colour[neighbours_[k].other];
-      if (c != kNone) seen[c] = i + 1;
+    if (incidenceBegin_[i] == incidenceBegin_[i + 1]) continue;
+    for (uint32_t k = incidenceBegin_[i]; k < incidenceBegin_[i + 1]; ++k) {
+      const Element el = element(elements, incidences_[k].element);
+      for (uint32_t v = 0; v < el.count; ++v) {
+        const uint32_t c = colour[el.ids[v]];
+        if (c != kNone) seen[c] = i + 1;
+      }
     }
     uint32_t c = 0;
     while (c < colours && seen[c] == i + 1) ++c;
@@ -74,83 +130,168 @@ void VertexBlockDescent::build(const DistanceConstraint* springs, size_t count, 
     if (colour[i] != kNone) ++colourBegin_[colour[i] + 1];
   for (uint32_t c = 0; c < colours; ++c) colourBegin_[c + 1] += colourBegin_[c];
   order_.resize(colourBegin_[colours]);
-  std::vector<uint32_t> at(colourBegin_.begin(), colourBegin_.end() - (colours > 0 ? 1 : 0));
+  std::vector<uint32_t> at(colourBegin_.begin(), colourBegin_.end() - 1);
   for (uint32_t i = 0; i < particleCount; ++i)
     if (colour[i] != kNone) order_[at[colour[i]]++] = i;
-  if (penalty_.size() != count) penalty_.assign(count, 0);
-  stiffness_.resize(count), inertia_.resize(count);
+  if (penalty_.size() != count) penalty_.assign(count, Real(0));
+  stiffness_.resize(count), inertia_.resize(count), bulk_.resize(elements.neoHookeanCount);
   phaseSizes_.resize(colours + 1), phaseMinRanges_.resize(colours + 1);
+  stiffnessValid_ = false;
   dirty = false;
 }
 
-void VertexBlockDescent::resetPenalties() { std::fill(penalty_.begin(), penalty_.end(), 0.0); }
+void VertexBlockDescent::resetPenalties() { std::fill(penalty_.begin(), penalty_.end(), Real(0)); }
 
-void VertexBlockDescent::beginSubstep(const DistanceConstraint* springs, const Real* w, bool xpbd, double invH2) {
-  for (size_t s = 0; s < stiffness_.size(); ++s) {
-    const DistanceConstraint& c = springs[s];
-    const double wi = w[c.i], wj = w[c.j];
-    // m̄: the mean mass of the free particles (a spring between two pins does nothing; give it any scale).
-    const double mass = wi > 0 && wj > 0 ? 0.5 * (1 / wi + 1 / wj) : wi > 0 ? 1 / wi : wj > 0 ? 1 / wj : 1;
-    const double inertia = mass * invH2, cap = kVbdMaxStiffnessRatio * inertia;
-    inertia_[s] = inertia;
-    if (isHard(c, xpbd)) {
-      stiffness_[s] = kHard;
-      const double kept = std::isfinite(penalty_[s]) ? penalty_[s] * kVbdWarmStartDecay : 0;
-      penalty_[s] = std::clamp(kept, kVbdStartPenaltyRatio * inertia, cap);
+void VertexBlockDescent::beginSubstep(const VbdElements& elements, const Real* w, bool xpbd, double invH2) {
+  if (stiffnessValid_ && invH2 == stiffnessInvH2_ && xpbd == stiffnessXpbd_) {
+    for (uint32_t g = 0; g < penalty_.size(); ++g) {  // only the warm start's decay
+      if (penalty_[g] == 0) continue;                  // not rigid
+      penalty_[g] = Real(std::max(penalty_[g] * kVbdWarmStartDecay, kVbdStartPenaltyRatio * inertia_[g]));
+    }
+    return;
+  }
+  stiffnessValid_ = true, stiffnessInvH2_ = invH2, stiffnessXpbd_ = xpbd;
+  for (uint32_t g = 0; g < stiffness_.size(); ++g) {
+    const Element el = element(elements, g);
+    double massSum = 0;
+    uint32_t free = 0;
+    for (uint32_t v = 0; v < el.count; ++v)
+      if (w[el.ids[v]] > 0) massSum += 1 / double(w[el.ids[v]]), ++free;
+    // s_e: the mean mass of the free particles over h² ḡ (an element of pins only does nothing; any scale).
+    const double inertia = (free > 0 ? massSum / free : 1) * invH2 / restGain_[g];
+    const double cap = kVbdMaxStiffnessRatio * inertia;
+    inertia_[g] = inertia;
+    const double kept = std::isfinite(penalty_[g]) ? penalty_[g] * kVbdWarmStartDecay : 0;
+    const Real penalty = Real(std::clamp(kept, kVbdStartPenaltyRatio * inertia, cap));
+    if (el.kind == Kind::NeoHookean) {
+      const NeoHookeanTet& t = elements.neoHookeans[el.index];
+      const double v0 = t.restVolume;
+      // μ = 1/(α_D V0) (α_D = +∞: none); λ' = 1/(α_H V0), or the penalty's for an incompressible tet (α_H = 0).
+      stiffness_[g] = t.deviatoricCompliance < std::numeric_limits<Real>::infinity()
+                          ? std::min(1 / (double(t.deviatoricCompliance) * v0), cap / v0)
+                          : 0;
+      const bool incompressible = !(t.hydrostaticCompliance > 0);
+      bulk_[el.index] = incompressible ? kRigid : std::min(1 / (double(t.hydrostaticCompliance) * v0), cap / v0);
+      penalty_[g] = incompressible ? penalty : 0;
+      continue;
+    }
+    const Strengths s = strengthsOf(elements, el);
+    const bool rigid = xpbd ? !(s.compliance > 0) : s.stiffness >= 1;
+    penalty_[g] = rigid ? penalty : 0;
+    if (rigid) {
+      stiffness_[g] = kRigid;
     } else if (xpbd) {
-      stiffness_[s] = std::min(1 / double(c.compliance), cap);
+      stiffness_[g] = std::min(1 / s.compliance, cap);
     } else {
-      const double k = c.stiffness > 0 ? double(c.stiffness) : 0;
-      stiffness_[s] = std::min(k / (1 - k), kVbdMaxStiffnessRatio) * inertia;
+      const double k = s.stiffness > 0 ? s.stiffness : 0;
+      stiffness_[g] = std::min(k / (1 - k), kVbdMaxStiffnessRatio) * inertia;
     }
   }
 }
 
 void VertexBlockDescent::solveVertex(uint32_t i, Real* p, const Real* inertial, const Real* w,
-                                     const DistanceConstraint* springs, double invH2) const {
+                                     const VbdElements& elements, double invH2) const {
   if (!(w[i] > 0)) return;  // pinned
   const double inertia = invH2 / double(w[i]);
-  const Eigen::Vector3d x = load(p, i);
-  Eigen::Vector3d gradient = inertia * (x - load(inertial, i));
-  Eigen::Matrix3d hessian = inertia * Eigen::Matrix3d::Identity();
-  for (uint32_t k = neighbourBegin_[i]; k < neighbourBegin_[i + 1]; ++k) {
-    const uint32_t s = neighbours_[k].spring;
-    const DistanceConstraint& c = springs[s];
-    const double stiffness = stiffness_[s] == kHard ? penalty_[s] : stiffness_[s];
-    addSpringVertexBlock(x, load(p, neighbours_[k].other), c.minLength, c.maxLength, stiffness, 0, gradient, hessian);
+  const Eigen::Vector3d x = load(p, i), y = load(inertial, i);
+  VertexBlock block;
+  for (int a = 0; a < 3; ++a) block.g[a] = inertia * (x[a] - y[a]);
+  block.h[0] = block.h[3] = block.h[5] = inertia;
+  Eigen::Vector3d g;
+  Eigen::Matrix3d h;
+  for (uint32_t k = incidenceBegin_[i]; k < incidenceBegin_[i + 1]; ++k) {
+    const uint32_t e = incidences_[k].element;
+    const double stiffness = stiffness_[e] == kRigid ? penalty_[e] : stiffness_[e];
+    if (e < elements.springCount) {  // the common case, without decoding the element
+      const DistanceConstraint& c = elements.springs[e];
+      addSpringVertexBlock(x, load(p, incidences_[k].other), c.minLength, c.maxLength, stiffness, 0, block);
+      continue;
+    }
+    const int corner = int(incidences_[k].other);
+    const Element el = element(elements, e);
+    Eigen::Vector3d xs[4];
+    for (uint32_t v = 0; v < 4; ++v) xs[v] = el.ids[v] == i ? x : load(p, el.ids[v]);
+    switch (el.kind) {
+      case Kind::Dihedral:
+        dihedralVertexDerivatives(xs, elements.dihedrals[el.index].restAngle, stiffness, corner, true, g, h);
+        break;
+      case Kind::Volume: {
+        const TetVolumeConstraint& t = elements.volumes[el.index];
+        tetVolumeVertexDerivatives(xs, t.restVolume, stiffness, t.unilateral, corner, true, g, h);
+        break;
+      }
+      case Kind::NeoHookean: {
+        const NeoHookeanTet& t = elements.neoHookeans[el.index];
+        const double bulk = bulk_[el.index] == kRigid ? penalty_[e] / double(t.restVolume) : bulk_[el.index];
+        neoHookeanVertexDerivatives(xs, t.restInverse, t.restVolume, stiffness_[e], bulk, corner, true, g, h);
+        break;
+      }
+      case Kind::Spring: break;
+    }
+    block.add(g, h);
   }
-  Eigen::Vector3d step;
-  if (!solveSpd3(hessian, gradient, step)) return;
+  // H is SPD (m/h² I plus PSD blocks); a failed solve (a non-finite block) moves nothing.
+  double step[3];
+  if (!solveVertexBlock(block, step)) return;
   for (int a = 0; a < 3; ++a) p[3 * i + a] = Real(x[a] - step[a]);
 }
 
-void VertexBlockDescent::growPenalty(uint32_t s, const Real* p, const DistanceConstraint* springs) {
-  if (stiffness_[s] != kHard) return;
-  const DistanceConstraint& c = springs[s];
-  const double violation = springConstraint(load(p, c.i), load(p, c.j), c.minLength, c.maxLength);
-  const double length = std::max(double(c.maxLength), 1e-6);
-  penalty_[s] = std::min(penalty_[s] + kVbdPenaltyGrowth * inertia_[s] * std::abs(violation) / length,
-                         kVbdMaxStiffnessRatio * inertia_[s]);
+void VertexBlockDescent::growPenalty(uint32_t e, const Real* p, const VbdElements& elements) {
+  if (penalty_[e] == 0) return;  // not rigid
+  double violation = 0, scale = 1;  // C and C_ref
+  if (e < elements.springCount) {  // the common case, without decoding the element
+    const DistanceConstraint& c = elements.springs[e];
+    violation = springConstraint(load(p, c.i), load(p, c.j), c.minLength, c.maxLength);
+    scale = std::max(double(c.maxLength), 1e-6);
+  } else {
+    const Element el = element(elements, e);
+    Eigen::Vector3d xs[4], unused;
+    for (uint32_t v = 0; v < el.count; ++v) xs[v] = load(p, el.ids[v]);
+    switch (el.kind) {
+      case Kind::Dihedral: {
+        double phi;
+        if (dihedralAngleDerivatives(xs, 0, phi, unused, nullptr))
+          violation = wrapAngleDouble(phi - elements.dihedrals[el.index].restAngle);
+        break;
+      }
+      case Kind::Volume: {
+        const TetVolumeConstraint& t = elements.volumes[el.index];
+        violation = tetVolumeAndGradientDouble(xs, 0, unused) - t.restVolume;
+        if (t.unilateral) violation = std::min(violation, 0.0);
+        scale = t.restVolume;
+        break;
+      }
+      case Kind::NeoHookean: {
+        const NeoHookeanTet& t = elements.neoHookeans[el.index];
+        violation = orderedDeterminant(tetDeformationGradientDouble(xs, t.restInverse)) -
+                    neoHookeanEnergyGamma(stiffness_[e], penalty_[e] / double(t.restVolume));
+        break;
+      }
+      case Kind::Spring: break;
+    }
+  }
+  penalty_[e] = Real(std::min(penalty_[e] + kVbdPenaltyGrowth * inertia_[e] * std::abs(violation) / scale,
+                              kVbdMaxStiffnessRatio * inertia_[e]));
 }
 
-void VertexBlockDescent::iterate(Real* p, const Real* inertial, const Real* w, const DistanceConstraint* springs,
+void VertexBlockDescent::iterate(Real* p, const Real* inertial, const Real* w, const VbdElements& elements,
                                  double invH2, TaskSystem& tasks) {
   const size_t colours = colourCount(), penaltyPhase = colours;
   for (size_t c = 0; c < colours; ++c) {
     phaseSizes_[c] = colourBegin_[c + 1] - colourBegin_[c];
     phaseMinRanges_[c] = kVerticesPerTask;
   }
-  phaseSizes_[penaltyPhase] = stiffness_.size();
-  phaseMinRanges_[penaltyPhase] = kSpringsPerTask;
+  phaseSizes_[penaltyPhase] = penalty_.size();
+  phaseMinRanges_[penaltyPhase] = kElementsPerTask;
   auto body = [&](size_t phase, size_t b, size_t e) {
     if (phase == penaltyPhase) {
-      for (size_t s = b; s < e; ++s) growPenalty(uint32_t(s), p, springs);
+      for (size_t k = b; k < e; ++k) growPenalty(uint32_t(k), p, elements);
     } else {
       for (size_t k = colourBegin_[phase] + b; k < colourBegin_[phase] + e; ++k)
-        solveVertex(order_[k], p, inertial, w, springs, invH2);
+        solveVertex(order_[k], p, inertial, w, elements, invH2);
     }
   };
-  // At most kMaxPhases a call; more colours (rare: a dense tet mesh) run as several calls, in the same order.
+  // At most kMaxPhases a call; more colours (a dense tet mesh) run as several calls, in the same order.
   for (size_t first = 0; first <= colours; first += TaskSystem::kMaxPhases) {
     const size_t n = std::min(TaskSystem::kMaxPhases, colours + 1 - first);
     auto shifted = [&](size_t phase, size_t b, size_t e) { body(first + phase, b, e); };

@@ -1,19 +1,23 @@
-// Vertex Block Descent (Chen, Macklin et al. 2024, "Vertex Block Descent", SIGGRAPH) over the distance
-// constraints, with hard constraints as augmented-Lagrangian terms (Giles, Diaz, Yuksel 2025, "Augmented Vertex Block
-// Descent", SIGGRAPH).
+// Vertex Block Descent (Chen, Macklin et al. 2024, "Vertex Block Descent", SIGGRAPH) over the world's distance
+// constraints, dihedral bending, tet volumes and Neo-Hookean tets.
 //
 // A substep minimizes the implicit-Euler incremental potential  G(x) = Σ_i m_i/(2h²) |x_i - y_i|² + Σ_e E_e(x)
 // (y the inertial prediction) by block coordinate descent: one vertex at a time, a Newton step on G with every other
 // vertex held,
 //   H_i Δx_i = -g_i,   g_i = m_i/h² (x_i - y_i) + Σ_{e ∋ i} ∂E_e/∂x_i,   H_i = m_i/h² I + Σ_{e ∋ i} ∂²E_e/∂x_i²
-// (constraints/energy_spring.h gives each spring's terms, the Hessian projected to PSD there). Vertices of one colour
-// share no spring, so a colour is solved in parallel, in any order, with the same bits; colours run in sequence.
+// with each element's terms from its kernel, every block positive semi-definite: constraints/energy_spring.h (the
+// compressive geometric stiffness dropped), energy_dihedral.h (negative eigenvalues clamped), energy_tet_volume.h
+// and energy_neo_hookean.h (PSD as they are). Vertices of one colour share no element, so a colour is solved in
+// parallel, in any order, with the same bits; colours run in sequence.
 //
-// Springs. A compliant spring is the energy ½ k C² with k = 1/α (XPBD) or k = s/(1-s) m̄/h² (PBD stiffness s, the
-// mapping Projective Dynamics uses), capped at kMaxStiffnessRatio m̄/h², m̄ the mean mass of its free particles. A
-// rigid one (α = 0, s = 1) is a stiff spring whose stiffness is a penalty that grows where it is violated, as in
-// Augmented VBD (Giles, Diaz, Yuksel 2025, Eq. 16, made scale-free): after every iteration it grows by
-// β m̄/h² |C|/L, up to the same cap, and carries over to the next substep and step decayed by γ (Eq. 19).
+// Stiffness. An element with compliance α is the energy ½ C²/α (k = 1/α; Neo-Hookean: μ = 1/(α_D V0), λ' = 1/(α_H V0),
+// the material its XPBD pair stores, in either method). PBD stiffness s gives k = s/(1-s) s_e, the mapping
+// Projective Dynamics uses, with s_e = m̄/(h² ḡ) the element's inertia: m̄ the mean mass of its free particles, ḡ the
+// mean |∇_v C|² over them at rest (1 for a spring). Every k is capped at kVbdMaxStiffnessRatio s_e. A rigid element
+// (α = 0, s = 1; a Neo-Hookean tet's incompressible volume) has a penalty for k that grows where it is violated, as
+// in Augmented VBD (Giles, Diaz, Yuksel 2025, Eq. 16, made scale-free): after every iteration by β s_e |C|/C_ref
+// (C_ref: the rest length, the rest volume, 1 rad, 1), up to the same cap, carried over to the next substep and step
+// decayed by γ (Eq. 19).
 // AVBD's multiplier λ (E = ½ k C² + λ C, λ ← λ + k C) is not used: warm-started across substeps it made a rigid
 // cloth whose shear diagonals are rigid too diverge within a second at 10 substeps × 1 iteration (48² and 3²
 // alike), and reset every substep it still diverged at 1 substep × 10 iterations on the 48² cloth. Such constraints
@@ -24,36 +28,62 @@
 #include <cstdint>
 #include <vector>
 
+#include "constraints/dihedral.h"
 #include "constraints/distance.h"
+#include "constraints/neo_hookean.h"
+#include "constraints/tet_volume.h"
 #include "pbd/real.h"
 #include "pbd/task_system.h"
 
 namespace pbd {
 
-/// Penalty cap: a spring at most this many times stiffer than the inertia m̄/h² of its particles (as PD's cap).
+/// Stiffness cap: an element at most this many times stiffer than the inertia s_e of its particles (as PD's cap).
 inline constexpr double kVbdMaxStiffnessRatio = 1e6;
-/// A rigid constraint's penalty starts at this times m̄/h² (AVBD's PENALTY_MIN, made scale-free).
+/// A rigid element's penalty starts at this times s_e (AVBD's PENALTY_MIN, made scale-free).
 inline constexpr double kVbdStartPenaltyRatio = 1;
-/// β: a rigid constraint's penalty grows by β m̄/h² per unit of relative violation |C|/L per iteration.
+/// β: a rigid element's penalty grows by β s_e per unit of relative violation |C|/C_ref per iteration.
 inline constexpr double kVbdPenaltyGrowth = 1e4;
-/// γ: how much of a rigid constraint's penalty carries over to the next substep (AVBD's warm start).
+/// γ: how much of a rigid element's penalty carries over to the next substep (AVBD's warm start).
 inline constexpr double kVbdWarmStartDecay = 0.99;
+
+/// The elements VBD solves, as the world stores them: numbered springs first, then dihedrals, volumes, Neo-Hookean
+/// tets (the pointers are read during one call only).
+struct VbdElements {
+  const DistanceConstraint* springs = nullptr;
+  uint32_t springCount = 0;
+  const DihedralConstraint* dihedrals = nullptr;
+  uint32_t dihedralCount = 0;
+  const TetVolumeConstraint* volumes = nullptr;
+  uint32_t volumeCount = 0;
+  const NeoHookeanTet* neoHookeans = nullptr;
+  uint32_t neoHookeanCount = 0;
+
+  uint32_t count() const { return springCount + dihedralCount + volumeCount + neoHookeanCount; }
+};
 
 class VertexBlockDescent {
  public:
-  /// Rebuilds the vertex colouring and the vertex → spring adjacency for `count` springs over `particleCount`
-  /// particles (allocates). The penalties are kept when the spring count is unchanged (a change of strength), else
-  /// they start over.
-  void build(const DistanceConstraint* springs, size_t count, size_t particleCount);
-  /// Before a substep's iterations: each spring's stiffness for this method and h (invH2 = 1/h²), and the warm start
-  /// of the rigid ones' penalties. w: inverse masses.
-  void beginSubstep(const DistanceConstraint* springs, const Real* w, bool xpbd, double invH2);
-  /// One iteration: every colour's vertices, then the rigid constraints' penalties. p: positions (xyz per particle,
+  /// Rebuilds the vertex colouring, the vertex → element incidences and each element's rest gain ḡ from the rest
+  /// positions restX (allocates). The penalties are kept when the element count is unchanged (a change of strength),
+  /// else they start over.
+  void build(const VbdElements& elements, const Real* restX, size_t particleCount);
+  /// Before a step's substeps: the elements' strengths and the particles' masses may have changed since the last.
+  void beginStep() { stiffnessValid_ = false; }
+  /// Before a substep's iterations: each element's stiffness for this method and h (invH2 = 1/h²; recomputed at the
+  /// first substep of a step and when h or the method change), and the warm start of the rigid ones' penalties.
+  /// w: inverse masses.
+  void beginSubstep(const VbdElements& elements, const Real* w, bool xpbd, double invH2);
+  /// One iteration: every colour's vertices, then the rigid elements' penalties. p: positions (xyz per particle,
   /// moved), inertial: y.
-  void iterate(Real* p, const Real* inertial, const Real* w, const DistanceConstraint* springs, double invH2,
+  void iterate(Real* p, const Real* inertial, const Real* w, const VbdElements& elements, double invH2,
                TaskSystem& tasks);
-  /// Forgets the penalties (after a rollback, or a snapshot that does not hold them).
+  /// Forgets the penalties (after a rollback: they may have grown on the way to non-finite positions).
   void resetPenalties();
+  /// The rigid elements' penalties (0 for the others), per element in VbdElements' numbering: what a snapshot keeps.
+  /// Empty, or sized for other elements, until the next build.
+  const std::vector<Real>& penalties() const { return penalty_; }
+  /// Penalties saved by penalties() (a snapshot's); build() keeps them if they are sized for its elements.
+  void setPenalties(std::vector<Real> penalties) { penalty_ = std::move(penalties); }
   size_t colourCount() const { return colourBegin_.empty() ? 0 : colourBegin_.size() - 1; }
   /// The particles of colour c, in the order they are solved.
   std::vector<uint32_t> colour(size_t c) const {
@@ -63,21 +93,27 @@ class VertexBlockDescent {
   bool dirty = true;
 
  private:
-  struct Neighbour {
-    uint32_t spring, other;
+  struct Incidence {
+    uint32_t element;  // the element's global number
+    uint32_t other;    // a spring's other particle; for the others, which of its particles this one is (0..3)
   };
-  void solveVertex(uint32_t i, Real* p, const Real* inertial, const Real* w, const DistanceConstraint* springs,
+  void solveVertex(uint32_t i, Real* p, const Real* inertial, const Real* w, const VbdElements& elements,
                    double invH2) const;
-  void growPenalty(uint32_t s, const Real* p, const DistanceConstraint* springs);
+  void growPenalty(uint32_t e, const Real* p, const VbdElements& elements);
 
-  std::vector<uint32_t> order_;          // the particles with springs, colour by colour
-  std::vector<uint32_t> colourBegin_;    // colour c is order_[colourBegin_[c], colourBegin_[c+1])
-  std::vector<uint32_t> neighbourBegin_;  // per particle, into neighbours_ (CSR)
-  std::vector<Neighbour> neighbours_;
-  std::vector<double> stiffness_;  // per spring, this substep's k; -1 marks a rigid one (penalty_ instead)
-  std::vector<double> inertia_;    // per spring, m̄/h²
-  std::vector<double> penalty_;    // per spring, a rigid one's current stiffness
+  std::vector<uint32_t> order_;           // the particles in any element, colour by colour
+  std::vector<uint32_t> colourBegin_;     // colour c is order_[colourBegin_[c], colourBegin_[c+1])
+  std::vector<uint32_t> incidenceBegin_;  // per particle, into incidences_ (CSR)
+  std::vector<Incidence> incidences_;
+  std::vector<double> restGain_;   // per element, ḡ: the mean |∇_v C|² over its free particles at rest (1/m², ...)
+  std::vector<double> stiffness_;  // per element, this substep's k (Neo-Hookean: μ); -1 marks a rigid one
+  std::vector<double> bulk_;       // per Neo-Hookean tet, this substep's λ' (Pa); -1: the penalty's
+  std::vector<double> inertia_;    // per element, s_e = m̄/(h² ḡ)
+  std::vector<Real> penalty_;  // per element, a rigid one's current k (0: not rigid); float, as snapshots keep it
   std::vector<size_t> phaseSizes_, phaseMinRanges_;
+  bool stiffnessValid_ = false;  // stiffness_, bulk_ and inertia_ hold the values for stiffnessInvH2_, stiffnessXpbd_
+  double stiffnessInvH2_ = 0;
+  bool stiffnessXpbd_ = true;
 };
 
 }  // namespace pbd

@@ -149,6 +149,7 @@ BodyRemoval removeBody(M& s, Scratch& scratch, uint32_t body) {
   eraseRange(s.particles.bodyMaterials, body, body + 1);
   eraseRange(scratch.bodyStaticFriction, body, body + 1);
   eraseRange(scratch.bodyThickness, body, body + 1);
+  scratch.vbdPenalties.clear();  // numbered over every element kind: VBD's penalties start over
   keepIf(s.selfCollision.selfSurfaces, [&](auto& surface, size_t) {
     if (surface.body == body) return false;
     if (surface.body > body) --surface.body;

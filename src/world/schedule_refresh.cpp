@@ -76,6 +76,7 @@ void World::Impl::reserveElementOrders(size_t particles) {
 
 void World::Impl::refreshElementOrders() {
   if (!solverData.elementOrdersDirty) return;
+  solverData.vbd.dirty = true;  // VBD's colouring covers the elements too
   solverData.dihedralOrder.rebuild(constraints.dihedrals.size(), count(),
                                    [&](size_t k) { return &constraints.dihedrals[k].p0; });
   solverData.volumeOrder.rebuild(constraints.volumes.size(), count(),

@@ -66,6 +66,7 @@ struct LoaderScratch {
   std::vector<SavedMesh> meshes;                                      // section MESH
   std::vector<Real> colliderStaticFriction, bodyStaticFriction;       // section SFRC; empty when the blob predates it
   std::vector<Real> bodyThickness;                                    // section CTHK; empty when the blob predates it
+  std::vector<Real> vbdPenalties;  // section VBDP; empty when the blob predates it or VBD had not run on its elements
 };
 
 /// The Reader of loadSnapshot's sections, with the scratch they fill.
@@ -214,6 +215,21 @@ template <class S, class M> void contactThicknessSection(S& s, M& m) {
   }
 }
 
+/// Vertex Block Descent's penalties of the rigid elements (solvers/vertex_block_descent.h), newer than STLE: they
+/// carry over from step to step, so a world that continues from a blob needs them. Saved only when they are sized
+/// for the current elements (VBD has stepped since the last element was added); a blob without them starts them over.
+template <class S, class M> void vbdPenaltiesSection(S& s, M& m) {
+  if constexpr (std::is_same_v<S, Writer>) {
+    const ConstraintStore& c = m.constraints;
+    const size_t elements = c.distances.size() + c.dihedrals.size() + c.volumes.size() + c.neoHookeans.size();
+    std::vector<Real> penalties = m.solverData.vbd.penalties();
+    if (penalties.size() != elements) penalties.clear();
+    s.vec(penalties);
+  } else {
+    s.vec(s.scratch.vbdPenalties);
+  }
+}
+
 template <class M> struct Section {
   uint32_t tag;
   const char* name;
@@ -222,7 +238,7 @@ template <class M> struct Section {
   bool mayBeAbsent = false;  ///< Newer than format version 1: a blob without it loads with the defaults.
 };
 
-template <class M> constexpr std::array<Section<M>, 21> kSections = {{
+template <class M> constexpr std::array<Section<M>, 22> kSections = {{
     {tag("SETT"), "settings", settingsSection<Writer, M>, settingsSection<LoadReader, M>},
     {tag("PART"), "particles", particlesSection<Writer, M>, particlesSection<LoadReader, M>},
     {tag("HIST"), "history", historySection<Writer, M>, historySection<LoadReader, M>},
@@ -244,6 +260,7 @@ template <class M> constexpr std::array<Section<M>, 21> kSections = {{
     {tag("SFRC"), "staticFriction", staticFrictionSection<Writer, M>, staticFrictionSection<LoadReader, M>, true},
     {tag("CTHK"), "contactThickness", contactThicknessSection<Writer, M>, contactThicknessSection<LoadReader, M>, true},
     {tag("STLE"), "settle", settleSection<Writer, M>, settleSection<LoadReader, M>, true},
+    {tag("VBDP"), "vbdPenalties", vbdPenaltiesSection<Writer, M>, vbdPenaltiesSection<LoadReader, M>, true},
 }};
 
 std::string tagName(uint32_t t) {
@@ -565,7 +582,16 @@ template <class M> void build(World& fresh, M& m, M& s, const LoaderScratch& scr
       m.particles.w.size());  // sweep orders, rebuilt (as after any added element) before the next step
   m.solverData.elementOrdersDirty = true;
   m.solverData.vbd.dirty = true;
-  m.solverData.vbd.resetPenalties();
+  if (!scratch.vbdPenalties.empty()) {  // section VBDP
+    const ConstraintStore& c = m.constraints;
+    checkLength("vbdPenalties", scratch.vbdPenalties.size(),
+                c.distances.size() + c.dihedrals.size() + c.volumes.size() + c.neoHookeans.size());
+    for (size_t k = 0; k < scratch.vbdPenalties.size(); ++k) {
+      if (!(scratch.vbdPenalties[k] >= 0 && std::isfinite(scratch.vbdPenalties[k])))
+        snapshot::ElementCheck("vbdPenalties", k).fail("penalty", "must be finite and >= 0", scratch.vbdPenalties[k]);
+    }
+  }
+  m.solverData.vbd.setPenalties(scratch.vbdPenalties);
   m.reserveIslands(m.particles.bodies.size(),
                    m.particles.w.size());  // the islands of the angular momentum guard, rebuilt before the next step
   m.islands.islandsDirty = true;

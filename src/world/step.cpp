@@ -264,14 +264,15 @@ void World::Impl::solveConstraints(Real h, bool useBdf2, Real stepFraction, size
         break;
       // One local/global solve of distances, dihedrals and tets (1/h_eff² = invH2); the rest PBD-style below.
       case Solver::ProjectiveDynamics: solveProjective(invH2); break;
-      // A Newton step per vertex on the distance constraints' energy; the rest PBD-style below.
+      // A Newton step per vertex on the energies of distances, dihedrals and tets; the rest PBD-style below.
       case Solver::VertexBlockDescent:
-        if (it == 0) solverData.vbd.beginSubstep(constraints.distances.data(), particles.w.data(), xpbd, invH2);
+        if (it == 0) beginVertexBlockDescent(invH2);
         solveVertexBlockDescent(invH2);
         break;
     }
     projectTriangleStrains(xpbd, invH2);
-    if (settings.solver != Solver::ProjectiveDynamics) {  // PD solved these in its global step
+    // PD solved these in its global step, VBD in its vertex steps.
+    if (settings.solver != Solver::ProjectiveDynamics && settings.solver != Solver::VertexBlockDescent) {
       projectDihedrals(xpbd, invH2);
       projectVolumes(xpbd, invH2);
       projectNeoHookeans(xpbd, invH2);

@@ -173,8 +173,11 @@ struct World::Impl {
   /// 1/h_eff² of a substep of length h: α̃ = α/h² (Euler); BDF2 weighs the constraint forces by 4/9 h², α̃ = α/(4/9 h²).
   static Real substepInvH2(Real h, bool useBdf2) { return useBdf2 ? Real(9) / (4 * h * h) : 1 / (h * h); }
   void solveProjective(Real invH2);       // one PD local/global iteration on p (distances, dihedrals, tets)
-  void refreshVertexBlockDescent();       // rebuilds VBD's colouring and adjacency if the distances changed
-  void solveVertexBlockDescent(Real invH2);  // one VBD iteration on p over the distance constraints
+  // vertex_block_descent_stage.cpp
+  VbdElements vertexBlockDescentElements() const;  // the constraint arrays VBD solves
+  void refreshVertexBlockDescent();                // rebuilds its colouring and incidences if the elements changed
+  void beginVertexBlockDescent(Real invH2);        // each element's stiffness for this substep
+  void solveVertexBlockDescent(Real invH2);        // one VBD iteration on p
   void projectTethers();
   // internal_momentum.cpp: the momentum guard around the internal projections
   void reserveIslands(size_t bodyCount, size_t particleCount);  // room for the islands (may throw)

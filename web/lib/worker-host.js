@@ -4,6 +4,7 @@
 // is shared) and, when they changed, the positions the page reads: the shared buffer and where the positions sit in
 // it (threaded build), or a copy of them (single-threaded build). worker-default.js serves with nothing hosted.
 import { InvalidArgumentError, PbdError, createPbd } from './index.js';
+import { unknownOption } from './options.js';
 import { describeError } from './worker-errors.js';
 
 let pbd = null;
@@ -86,6 +87,8 @@ function serve(port, listen) {
   });
 }
 
+const HOSTED_KEYS = ['functions', 'beforeStep'];
+
 /** Checks serveWorld's argument: an object with an object of functions and an optional function beforeStep. */
 function checkHosted(h) {
   const fail = (argument, what, value) => {
@@ -94,9 +97,7 @@ function checkHosted(h) {
   };
   if (h === null || typeof h !== 'object') fail('hosted', 'must be an object', h);
   for (const key of Object.keys(h)) {
-    if (key !== 'functions' && key !== 'beforeStep') {
-      fail(`hosted.${key}`, 'is not an option (functions, beforeStep)', h[key]);
-    }
+    if (!HOSTED_KEYS.includes(key)) throw unknownOption('serveWorld', '', key, HOSTED_KEYS);
   }
   const functions = h.functions ?? {};
   if (functions === null || typeof functions !== 'object') fail('hosted.functions', 'must be an object', functions);

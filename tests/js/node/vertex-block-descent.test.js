@@ -40,12 +40,18 @@ describe('vertex block descent', () => {
   });
 
   it('holds a rigid hanging cloth together at least as well as coloured Gauss-Seidel, finite', () => {
+    // The worst grid edge's stretch averaged over the second half of 1.5 s of swinging (one instant would depend on
+    // the phase of the swing).
     const stretchOf = (solver) => {
       const { w, n } = hangingCloth(solver);
       try {
-        for (let f = 0; f < 90; f++) w.step(1 / 60);
+        let sum = 0;
+        for (let f = 0; f < 90; f++) {
+          w.step(1 / 60);
+          if (f >= 45) sum += maxGridStretch(w, n);
+        }
         expect(w.positions().every(Number.isFinite)).toBe(true);
-        return maxGridStretch(w, n);
+        return sum / 45;
       } finally {
         w.delete();
       }

@@ -81,7 +81,11 @@ describe('refused by name', () => {
   });
 
   it('serveWorld: an unknown key, a function that is not one, a hook that is not one', () => {
-    expect(() => serveWorld({ function: {} })).toThrow(/serveWorld: hosted\.function is not an option/);
+    expect(() => serveWorld({ function: {} }))
+      .toThrow(new InvalidArgumentError("serveWorld: unknown option 'function' (did you mean 'functions'?)"));
+    expect(() => serveWorld({ setup: () => {} })).toThrow(InvalidArgumentError);
+    expect(() => serveWorld({ setup: () => {} }))
+      .toThrow("serveWorld: unknown option 'setup' (valid: functions, beforeStep)");
     expect(() => serveWorld({ functions: { hang: 1 } }))
       .toThrow(/serveWorld: hosted\.functions\.hang must be a function \(got 1\)/);
     expect(() => serveWorld({ beforeStep: 'wind' })).toThrow(InvalidArgumentError);

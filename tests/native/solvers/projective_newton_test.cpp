@@ -44,10 +44,10 @@ Chain startingChain() {
   return c;
 }
 
-/// The world holding the same chain, solved by PD with `iterations` local/global iterations in one substep.
-void buildWorld(World& world, const Chain& c, int iterations) {
+/// The world holding the same chain, solved by `solver` with `iterations` iterations in one substep.
+void buildWorld(World& world, const Chain& c, int iterations, Solver solver = Solver::ProjectiveDynamics) {
   SolverSettings s;
-  s.solver = Solver::ProjectiveDynamics;
+  s.solver = solver;
   s.method = Method::Xpbd;
   s.substeps = 1;
   s.iterations = iterations;
@@ -142,14 +142,18 @@ Eigen::VectorXd newtonStep(const Chain& c, double* finalGradient) {
   return q;
 }
 
-Eigen::VectorXd pdStep(const Chain& c, int iterations, uint64_t* factorizations = nullptr) {
+Eigen::VectorXd solverStep(const Chain& c, int iterations, Solver solver, uint64_t* factorizations = nullptr) {
   World world;
-  buildWorld(world, c, iterations);
+  buildWorld(world, c, iterations, solver);
   world.step(Real(kH));
   if (factorizations) *factorizations = world.projectiveFactorizationCount();
   Eigen::VectorXd q(3 * kParticles);
   for (int k = 0; k < 3 * kParticles; ++k) q[k] = double(world.positions()[k]);
   return q;
+}
+
+Eigen::VectorXd pdStep(const Chain& c, int iterations, uint64_t* factorizations = nullptr) {
+  return solverStep(c, iterations, Solver::ProjectiveDynamics, factorizations);
 }
 
 double relativeError(const Eigen::VectorXd& q, const Eigen::VectorXd& reference, const Chain& c) {
@@ -194,6 +198,19 @@ TEST(ProjectiveNewton, ManyIterationsMatchTheNewtonSolveOfTheSameStep) {
   EXPECT_LT(fine, 1e-4);
   EXPECT_GT(coarse, 10 * fine) << "the iterations must be what converges PD (else the comparison proves nothing)";
   EXPECT_EQ(newton.head<3>(), start.head<3>());  // the pin is not a variable
+}
+
+TEST(ProjectiveNewton, VertexBlockDescentConvergesToTheNewtonSolveOfTheSameStep) {
+  // VBD minimizes the same E by a Newton step per vertex: its fixed point is E's minimizer too.
+  const Chain c = startingChain();
+  double residual = 0;
+  const Eigen::VectorXd newton = newtonStep(c, &residual);
+  ASSERT_LT(residual, 1e-9);
+  const double coarse = relativeError(solverStep(c, 1, Solver::VertexBlockDescent), newton, c);
+  const double fine = relativeError(solverStep(c, 300, Solver::VertexBlockDescent), newton, c);
+  std::printf("VBD vs Newton, relative error: 1 iteration %.3g, 300 iterations %.3g\n", coarse, fine);
+  EXPECT_LT(fine, 1e-4);
+  EXPECT_GT(coarse, 10 * fine);
 }
 
 TEST(ProjectiveNewton, IteratingCostsNoRefactorization) {

@@ -93,7 +93,8 @@ void smallWorld(World& world) {
 
 TEST(Snapshot, ContinuesBitIdenticallyForEverySolverAndIntegrator) {
   ThreadPool pool(1);  // two threads: the caller and one worker
-  for (Solver solver : {Solver::GaussSeidel, Solver::Jacobi, Solver::ColouredGaussSeidel, Solver::Hierarchical}) {
+  for (Solver solver : {Solver::GaussSeidel, Solver::Jacobi, Solver::ColouredGaussSeidel, Solver::Hierarchical,
+                        Solver::VertexBlockDescent}) {
     for (Integrator integrator : {Integrator::ImplicitEuler, Integrator::Bdf2}) {
       const std::string label = "solver " + std::to_string(int(solver)) + " integrator " + std::to_string(int(integrator));
       World original;
