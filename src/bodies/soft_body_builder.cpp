@@ -42,21 +42,16 @@ BodyBlueprint buildSoftBody(const SoftBodyDef& def) {
   edges.reserve(def.tets.size() / 4 * 6);
   for (size_t t = 0; t < def.tets.size() / 4; ++t) {
     const uint32_t* q = &def.tets[4 * t];
-    const std::string name = "tets[" + std::to_string(t) + "]";
-    for (int k = 0; k < 4; ++k) check::index(fn, name + "[" + std::to_string(k) + "]", q[k], n);
-    for (int a = 0; a < 4; ++a)
-      for (int c = a + 1; c < 4; ++c)
-        if (q[a] == q[c]) check::fail(fn, name, "repeats a vertex", q[c]);
-    const Vec3 p0 = pointAt(b, q[0]), p1 = pointAt(b, q[1]), p2 = pointAt(b, q[2]), p3 = pointAt(b, q[3]);
     // Degenerate relative to the tet's own size, or inverted; tetrahedralize applies the same test to its output.
-    Real volume;
-    if (const char* reason = check::tetShapeDefect(p0, p1, p2, p3, volume)) check::fail(fn, name, reason, volume);
+    const Real volume = check::tet(fn, t, q, n, [&b](uint32_t i) { return pointAt(b, i); });
+    const Vec3 p0 = pointAt(b, q[0]), p1 = pointAt(b, q[1]), p2 = pointAt(b, q[2]), p3 = pointAt(b, q[3]);
     for (int k = 0; k < 4; ++k) mass[q[k]] += def.density * volume / 4;
     if (neoHookean) {
       const Vec3 X[4] = {p0, p1, p2, p3};
       NeoHookeanTet e{};
       for (int k = 0; k < 4; ++k) e.p[k] = q[k];
-      if (!neoHookeanRestShape(X, e.restInverse, e.restVolume)) check::fail(fn, name, "is degenerate (shape)", volume);
+      if (!neoHookeanRestShape(X, e.restInverse, e.restVolume))
+        check::fail(fn, "tets[" + std::to_string(t) + "]", "is degenerate (shape)", volume);
       applyNeoHookeanMaterial(e, lame, def.materialStiffness);
       b.neoHookeans.push_back(e);
     } else {

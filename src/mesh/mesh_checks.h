@@ -46,4 +46,22 @@ inline const char* tetShapeDefect(const Vec3& p0, const Vec3& p1, const Vec3& p2
   return nullptr;
 }
 
+/// The whole check of tet t (vertices q[0..3], each below `count`, at positions point(q[k])) as addSoftBody and
+/// addTetVolumeConstraints make it: each index in range ("tets[t][k]"), no vertex repeated, a shape that
+/// tetShapeDefect accepts ("tets[t]"). Returns the tet's volume. The names are formatted only on failure.
+template <class Point>
+Real tet(const char* fn, size_t t, const uint32_t* q, size_t count, Point point) {
+  auto name = [t] { return "tets[" + std::to_string(t) + "]"; };
+  for (int k = 0; k < 4; ++k) {
+    if (q[k] >= count) index(fn, name() + "[" + std::to_string(k) + "]", q[k], count);
+  }
+  for (int a = 0; a < 4; ++a)
+    for (int c = a + 1; c < 4; ++c)
+      if (q[a] == q[c]) fail(fn, name(), "repeats a vertex", q[c]);
+  Real volume;
+  if (const char* reason = tetShapeDefect(point(q[0]), point(q[1]), point(q[2]), point(q[3]), volume))
+    fail(fn, name(), reason, volume);
+  return volume;
+}
+
 }  // namespace pbd::check

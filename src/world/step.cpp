@@ -182,12 +182,15 @@ bool World::Impl::solveChangedSinceLastStep() const {
 void World::Impl::settle(Real h) {
   std::fill(particles.v.begin(), particles.v.end(), Real(0));
   updateColliderPoses(0, 0);  // where the last step left them, for every settle substep
+  // One plan for every settle substep: the settle never fuses its particle pass into the solve (the one part of a
+  // plan that what a substep finds could change), and it has no next substep to leave a commit to.
+  const SubstepPlan plan = planSubstep(false, kNoResiduals, false);
   for (int s = 0; s < settings.substeps; ++s) {
     advanceParticles(h, {.predict = true});
     generateContacts(h);
     findSelfCollisionPairs();
     findContinuousSelfContacts();
-    solveConstraints(h, false, 0, kNoResiduals, planSubstep(false, kNoResiduals, false), nullptr);
+    solveConstraints(h, false, 0, kNoResiduals, plan, nullptr);
     addLateContacts(h);
     freezeFailedSelfContacts();
     commitPositions(h);

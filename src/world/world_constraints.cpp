@@ -186,21 +186,10 @@ uint32_t World::addTetVolumeConstraints(std::span<const uint32_t> tets, const St
   if (m.constraints.volumes.size() + n > kMaxConstraints) {
     check::fail(fn, "tets", "would pass the constraint limit", m.constraints.volumes.size() + n);
   }
-  // Tet t is named "tets[t]" as addSoftBody names it; names are formatted only for a bad tet.
-  auto name = [](size_t t) { return "tets[" + std::to_string(t) + "]"; };
+  // Each tet checked as addSoftBody checks it (check::tet), named "tets[t]" as there.
   std::vector<Real> rest(n);
-  for (size_t t = 0; t < n; ++t) {
-    const uint32_t* q = &tets[4 * t];
-    for (int k = 0; k < 4; ++k) {
-      if (q[k] >= m.count()) check::index(fn, name(t) + "[" + std::to_string(k) + "]", q[k], m.count());
-    }
-    for (int a = 0; a < 4; ++a)
-      for (int c = a + 1; c < 4; ++c)
-        if (q[a] == q[c]) check::fail(fn, name(t), "repeats a vertex", q[c]);
-    const Vec3 p0 = load3(m.particles.x, q[0]), p1 = load3(m.particles.x, q[1]), p2 = load3(m.particles.x, q[2]),
-               p3 = load3(m.particles.x, q[3]);
-    if (const char* reason = check::tetShapeDefect(p0, p1, p2, p3, rest[t])) check::fail(fn, name(t), reason, rest[t]);
-  }
+  auto point = [&m](uint32_t i) { return load3(m.particles.x, i); };
+  for (size_t t = 0; t < n; ++t) rest[t] = check::tet(fn, t, &tets[4 * t], m.count(), point);
   const size_t room = grownRoom(m.constraints.volumes.size() + n, m.constraints.volumes.capacity());
   m.constraints.volumes.reserve(room);
   m.constraints.volumeLambda.reserve(room);
