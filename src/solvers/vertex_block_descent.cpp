@@ -20,12 +20,12 @@ constexpr size_t kElementsPerTask = 2048;
 /// stiffness_ (or bulk_) of a rigid element, which uses its penalty instead.
 constexpr double kRigid = -1;
 
-enum class Kind { Spring, Dihedral, Volume, NeoHookean };
+enum class Kind { Spring, Dihedral, Volume, NeoHookean, Attachment };
 
 struct Element {
   Kind kind;
   uint32_t index;     // in its own array
-  uint32_t count;     // particles: 2 or 4
+  uint32_t count;     // particles: 1, 2 or 4
   uint32_t ids[4];
 };
 
@@ -42,8 +42,12 @@ Element element(const VbdElements& e, uint32_t g) {
     return {Kind::Volume, g, 4, {t.p[0], t.p[1], t.p[2], t.p[3]}};
   }
   g -= e.volumeCount;
-  const NeoHookeanTet& t = e.neoHookeans[g];
-  return {Kind::NeoHookean, g, 4, {t.p[0], t.p[1], t.p[2], t.p[3]}};
+  if (g < e.neoHookeanCount) {
+    const NeoHookeanTet& t = e.neoHookeans[g];
+    return {Kind::NeoHookean, g, 4, {t.p[0], t.p[1], t.p[2], t.p[3]}};
+  }
+  g -= e.neoHookeanCount;
+  return {Kind::Attachment, g, 1, {e.attachments[g].particle, 0, 0, 0}};
 }
 
 Eigen::Vector3d load(const Real* p, uint32_t i) {
@@ -59,6 +63,7 @@ Strengths strengthsOf(const VbdElements& e, const Element& el) {
     case Kind::Spring: return {e.springs[el.index].compliance, e.springs[el.index].stiffness};
     case Kind::Dihedral: return {e.dihedrals[el.index].compliance, e.dihedrals[el.index].stiffness};
     case Kind::Volume: return {e.volumes[el.index].compliance, e.volumes[el.index].stiffness};
+    case Kind::Attachment: return {e.attachments[el.index].compliance, e.attachments[el.index].stiffness};
     case Kind::NeoHookean: break;
   }
   return {0, 1};
@@ -70,7 +75,8 @@ double meanGain(const VbdElements& e, const Element& el, const Eigen::Vector3d* 
   Eigen::Vector3d g;
   for (uint32_t v = 0; v < el.count; ++v) {
     switch (el.kind) {
-      case Kind::Spring: return 1;
+      case Kind::Spring:
+      case Kind::Attachment: return 1;
       case Kind::Dihedral: {
         double phi;
         if (!dihedralAngleDerivatives(x, int(v), phi, g, nullptr)) return 1;
@@ -209,6 +215,13 @@ void VertexBlockDescent::solveVertex(uint32_t i, Real* p, const Real* inertial, 
     }
     const int corner = int(incidences_[k].other);
     const Element el = element(elements, e);
+    if (el.kind == Kind::Attachment) {  // ½ k |x - t|²: k (x - t) and k I
+      const VbdAttachment& at = elements.attachments[el.index];
+      if (!at.active) continue;
+      for (int a = 0; a < 3; ++a) block.g[a] += stiffness * (x[a] - double(at.target[a]));
+      block.h[0] += stiffness, block.h[3] += stiffness, block.h[5] += stiffness;
+      continue;
+    }
     Eigen::Vector3d xs[4];
     for (uint32_t v = 0; v < 4; ++v) xs[v] = el.ids[v] == i ? x : load(p, el.ids[v]);
     switch (el.kind) {
@@ -226,7 +239,8 @@ void VertexBlockDescent::solveVertex(uint32_t i, Real* p, const Real* inertial, 
         neoHookeanVertexDerivatives(xs, t.restInverse, t.restVolume, stiffness_[e], bulk, corner, true, g, h);
         break;
       }
-      case Kind::Spring: break;
+      case Kind::Spring:
+      case Kind::Attachment: break;
     }
     block.add(g, h);
   }
@@ -265,6 +279,11 @@ void VertexBlockDescent::growPenalty(uint32_t e, const Real* p, const VbdElement
         const NeoHookeanTet& t = elements.neoHookeans[el.index];
         violation = orderedDeterminant(tetDeformationGradientDouble(xs, t.restInverse)) -
                     neoHookeanEnergyGamma(stiffness_[e], penalty_[e] / double(t.restVolume));
+        break;
+      }
+      case Kind::Attachment: {
+        const VbdAttachment& at = elements.attachments[el.index];
+        if (at.active) violation = orderedLength(xs[0] - Eigen::Vector3d(at.target[0], at.target[1], at.target[2]));
         break;
       }
       case Kind::Spring: break;

@@ -1,5 +1,5 @@
 // Vertex Block Descent (Chen, Macklin et al. 2024, "Vertex Block Descent", SIGGRAPH) over the world's distance
-// constraints, dihedral bending, tet volumes and Neo-Hookean tets.
+// constraints, dihedral bending, tet volumes, Neo-Hookean tets and attachments.
 //
 // A substep minimizes the implicit-Euler incremental potential  G(x) = Σ_i m_i/(2h²) |x_i - y_i|² + Σ_e E_e(x)
 // (y the inertial prediction) by block coordinate descent: one vertex at a time, a Newton step on G with every other
@@ -7,7 +7,7 @@
 //   H_i Δx_i = -g_i,   g_i = m_i/h² (x_i - y_i) + Σ_{e ∋ i} ∂E_e/∂x_i,   H_i = m_i/h² I + Σ_{e ∋ i} ∂²E_e/∂x_i²
 // with each element's terms from its kernel, every block positive semi-definite: constraints/energy_spring.h (the
 // compressive geometric stiffness dropped), energy_dihedral.h (negative eigenvalues clamped), energy_tet_volume.h
-// and energy_neo_hookean.h (PSD as they are). Vertices of one colour share no element, so a colour is solved in
+// and energy_neo_hookean.h (PSD as they are); an attachment's ½ k |x - t|² adds k (x - t) and k I. Vertices of one colour share no element, so a colour is solved in
 // parallel, in any order, with the same bits; colours run in sequence.
 //
 // Stiffness. An element with compliance α is the energy ½ C²/α (k = 1/α; Neo-Hookean: μ = 1/(α_D V0), λ' = 1/(α_H V0),
@@ -16,7 +16,7 @@
 // mean |∇_v C|² over them at rest (1 for a spring). Every k is capped at kVbdMaxStiffnessRatio s_e. A rigid element
 // (α = 0, s = 1; a Neo-Hookean tet's incompressible volume) has a penalty for k that grows where it is violated, as
 // in Augmented VBD (Giles, Diaz, Yuksel 2025, Eq. 16, made scale-free): after every iteration by β s_e |C|/C_ref
-// (C_ref: the rest length, the rest volume, 1 rad, 1), up to the same cap, carried over to the next substep and step
+// (C_ref: the rest length, the rest volume, 1 rad, 1, 1 m), up to the same cap, carried over to the next substep and step
 // decayed by γ (Eq. 19).
 // AVBD's multiplier λ (E = ½ k C² + λ C, λ ← λ + k C) is not used: warm-started across substeps it made a rigid
 // cloth whose shear diagonals are rigid too diverge within a second at 10 substeps × 1 iteration (48² and 3²
@@ -46,8 +46,18 @@ inline constexpr double kVbdPenaltyGrowth = 1e4;
 /// γ: how much of a rigid element's penalty carries over to the next substep (AVBD's warm start).
 inline constexpr double kVbdWarmStartDecay = 0.99;
 
+/// An attachment as VBD solves it: E = ½ k |x - target|², k = 1/α (rigid, α = 0: a penalty), target where the
+/// attachment's target is at the end of this substep.
+struct VbdAttachment {
+  uint32_t particle;
+  Real target[3];    ///< m
+  Real compliance;   ///< XPBD α, m/N
+  Real stiffness;    ///< PBD k
+  uint32_t active;   ///< 0: a removed attachment's free slot, which adds nothing
+};
+
 /// The elements VBD solves, as the world stores them: numbered springs first, then dihedrals, volumes, Neo-Hookean
-/// tets (the pointers are read during one call only).
+/// tets, attachments (the pointers are read during one call only).
 struct VbdElements {
   const DistanceConstraint* springs = nullptr;
   uint32_t springCount = 0;
@@ -57,8 +67,10 @@ struct VbdElements {
   uint32_t volumeCount = 0;
   const NeoHookeanTet* neoHookeans = nullptr;
   uint32_t neoHookeanCount = 0;
+  const VbdAttachment* attachments = nullptr;
+  uint32_t attachmentCount = 0;
 
-  uint32_t count() const { return springCount + dihedralCount + volumeCount + neoHookeanCount; }
+  uint32_t count() const { return springCount + dihedralCount + volumeCount + neoHookeanCount + attachmentCount; }
 };
 
 class VertexBlockDescent {

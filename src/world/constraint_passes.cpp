@@ -87,7 +87,9 @@ void World::Impl::projectTethers() {
 /// Attachments, then contacts last, so that contacts hold when the iteration ends.
 void World::Impl::projectAttachmentsAndContacts(bool xpbd, Real invH2, Real stepFraction) {
   Vec3* P = asVec3(particles.p);
-  for (size_t a = 0; a < constraints.attachments.size(); ++a) {
+  // Vertex Block Descent solved the attachments in its vertex steps.
+  const size_t attachments = settings.solver == Solver::VertexBlockDescent ? 0 : constraints.attachments.size();
+  for (size_t a = 0; a < attachments; ++a) {
     const Attachment& at = constraints.attachments[a];
     if (!at.active) continue;
     const Vec3 target = at.startTarget + stepFraction * (at.target - at.startTarget);

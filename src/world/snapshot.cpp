@@ -221,7 +221,8 @@ template <class S, class M> void contactThicknessSection(S& s, M& m) {
 template <class S, class M> void vbdPenaltiesSection(S& s, M& m) {
   if constexpr (std::is_same_v<S, Writer>) {
     const ConstraintStore& c = m.constraints;
-    const size_t elements = c.distances.size() + c.dihedrals.size() + c.volumes.size() + c.neoHookeans.size();
+    const size_t elements = c.distances.size() + c.dihedrals.size() + c.volumes.size() + c.neoHookeans.size() +
+                            c.attachments.size();
     std::vector<Real> penalties = m.solverData.vbd.penalties();
     if (penalties.size() != elements) penalties.clear();
     s.vec(penalties);
@@ -585,7 +586,8 @@ template <class M> void build(World& fresh, M& m, M& s, const LoaderScratch& scr
   if (!scratch.vbdPenalties.empty()) {  // section VBDP
     const ConstraintStore& c = m.constraints;
     checkLength("vbdPenalties", scratch.vbdPenalties.size(),
-                c.distances.size() + c.dihedrals.size() + c.volumes.size() + c.neoHookeans.size());
+                c.distances.size() + c.dihedrals.size() + c.volumes.size() + c.neoHookeans.size() +
+                    c.attachments.size());
     for (size_t k = 0; k < scratch.vbdPenalties.size(); ++k) {
       if (!(scratch.vbdPenalties[k] >= 0 && std::isfinite(scratch.vbdPenalties[k])))
         snapshot::ElementCheck("vbdPenalties", k).fail("penalty", "must be finite and >= 0", scratch.vbdPenalties[k]);

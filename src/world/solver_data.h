@@ -60,7 +60,8 @@ struct SolverData {
   ColourSchedule schedule;
   Hierarchy hierarchy;          // Solver::Hierarchical's coarse levels, rebuilt when `dirty`
   ProjectiveSystem projective;  // Solver::ProjectiveDynamics: elements and factored matrix
-  VertexBlockDescent vbd;       // Solver::VertexBlockDescent: colouring, adjacency, multipliers; rebuilt when dirty
+  VertexBlockDescent vbd;       // Solver::VertexBlockDescent: colouring, incidences, penalties; rebuilt when dirty
+  std::vector<VbdAttachment> vbdAttachments;  // the attachments as VBD reads them, targets at the substep's end
   // The serial sweeps' orders over dihedrals, volumes and neoHookeans (element_order.h), rebuilt before the next
   // step when `elementOrdersDirty` (elements added or loaded); room reserved by reserveElementOrders.
   ElementOrder dihedralOrder, volumeOrder, neoHookeanOrder;

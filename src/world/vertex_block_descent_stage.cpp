@@ -1,5 +1,5 @@
-// Solver::VertexBlockDescent as a stage of the step: the world's distance constraints, dihedrals, tet volumes and
-// Neo-Hookean tets are VBD's elements (solvers/vertex_block_descent.h); every other constraint kind, the attachments
+// Solver::VertexBlockDescent as a stage of the step: the world's distance constraints, dihedrals, tet volumes,
+// Neo-Hookean tets and attachments are VBD's elements (solvers/vertex_block_descent.h); every other constraint kind
 // and the contacts are projected PBD-style after each iteration by the step (step.cpp), as with Projective Dynamics.
 #include "world/world_state.h"
 
@@ -7,20 +7,39 @@ namespace pbd {
 
 VbdElements World::Impl::vertexBlockDescentElements() const {
   const ConstraintStore& c = constraints;
-  return {c.distances.data(),  uint32_t(c.distances.size()), c.dihedrals.data(),   uint32_t(c.dihedrals.size()),
-          c.volumes.data(),    uint32_t(c.volumes.size()),   c.neoHookeans.data(), uint32_t(c.neoHookeans.size())};
+  const std::vector<VbdAttachment>& a = solverData.vbdAttachments;
+  return {c.distances.data(),   uint32_t(c.distances.size()),   c.dihedrals.data(), uint32_t(c.dihedrals.size()),
+          c.volumes.data(),     uint32_t(c.volumes.size()),     c.neoHookeans.data(), uint32_t(c.neoHookeans.size()),
+          a.data(),             uint32_t(a.size())};
 }
 
 /// Before the substeps: the colouring and incidences follow the elements (rebuilt, allocating, only at the first
 /// step after they changed).
 void World::Impl::refreshVertexBlockDescent() {
   solverData.vbd.beginStep();
+  if (solverData.vbdAttachments.size() != constraints.attachments.size()) {
+    solverData.vbdAttachments.resize(constraints.attachments.size());
+    solverData.vbd.dirty = true;
+  }
+  fillVertexBlockDescentAttachments(0);  // for the build: which particles they hold
   if (!solverData.vbd.dirty) return;
   solverData.vbd.build(vertexBlockDescentElements(), particles.restX.data(), count());
 }
 
-/// Before a substep's iterations: each element's stiffness for this h; invH2 = 1/h_eff².
-void World::Impl::beginVertexBlockDescent(Real invH2) {
+/// The attachments with their targets where they are at `stepFraction` of the step (as the PBD projection moves
+/// them), into the buffer VBD reads.
+void World::Impl::fillVertexBlockDescentAttachments(Real stepFraction) {
+  for (size_t k = 0; k < constraints.attachments.size(); ++k) {
+    const Attachment& a = constraints.attachments[k];
+    const Vec3 target = a.startTarget + stepFraction * (a.target - a.startTarget);
+    solverData.vbdAttachments[k] = {a.particle, {target.x(), target.y(), target.z()}, a.compliance, a.stiffness,
+                                    a.active ? 1u : 0u};
+  }
+}
+
+/// Before a substep's iterations: the attachments' targets, each element's stiffness; invH2 = 1/h_eff².
+void World::Impl::beginVertexBlockDescent(Real invH2, Real stepFraction) {
+  fillVertexBlockDescentAttachments(stepFraction);
   solverData.vbd.beginSubstep(vertexBlockDescentElements(), particles.w.data(), settings.method == Method::Xpbd,
                               double(invH2));
 }

@@ -290,6 +290,7 @@ uint32_t World::addAttachment(const AttachmentDef& def) {
   checkStrength(fn, def.strength);
   const Attachment a{def.particle, def.target, def.target, def.strength.compliance, def.strength.stiffness,
                      correctedStiffness(def.strength.stiffness, m.settings.iterations), true};
+  m.solverData.vbd.dirty = true;  // its particle gains an element
   if (!m.constraints.freeAttachments.empty()) {
     const uint32_t handle = m.constraints.freeAttachments.back();
     m.constraints.freeAttachments.pop_back();

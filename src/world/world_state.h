@@ -176,7 +176,8 @@ struct World::Impl {
   // vertex_block_descent_stage.cpp
   VbdElements vertexBlockDescentElements() const;  // the constraint arrays VBD solves
   void refreshVertexBlockDescent();                // rebuilds its colouring and incidences if the elements changed
-  void beginVertexBlockDescent(Real invH2);        // each element's stiffness for this substep
+  void fillVertexBlockDescentAttachments(Real stepFraction);  // their targets at that fraction of the step
+  void beginVertexBlockDescent(Real invH2, Real stepFraction);  // targets and each element's stiffness
   void solveVertexBlockDescent(Real invH2);        // one VBD iteration on p
   void projectTethers();
   // internal_momentum.cpp: the momentum guard around the internal projections
