@@ -21,8 +21,8 @@ void World::Impl::refreshVertexBlockDescent() {
     solverData.vbdAttachments.resize(constraints.attachments.size());
     solverData.vbd.dirty = true;
   }
-  fillVertexBlockDescentAttachments(0);  // for the build: which particles they hold
   if (!solverData.vbd.dirty) return;
+  fillVertexBlockDescentAttachments(0);  // for the build: which particles they hold (each substep fills targets)
   solverData.vbd.build(vertexBlockDescentElements(), particles.restX.data(), count());
 }
 
