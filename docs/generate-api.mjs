@@ -8,6 +8,7 @@ export const SOURCES = [
   { file: 'web/lib/index.d.ts', entry: 'pbd-wasm' },
   { file: 'web/lib/three.d.ts', entry: 'pbd-wasm/three' },
   { file: 'web/lib/worker.d.ts', entry: 'pbd-wasm/worker' },
+  { file: 'web/lib/rapier.d.ts', entry: 'pbd-wasm/rapier' },
 ];
 
 /** Top-level chunks of a declaration file: a doc comment (if any) and the declaration it documents. */

@@ -100,6 +100,7 @@ EMSCRIPTEN_BINDINGS(pbd) {
       .function("addCollider", &JsWorld::addCollider)
       .function("setColliderPose", &JsWorld::setColliderPose)
       .function("setColliderMeshVertices", &JsWorld::setColliderMeshVertices)
+      .function("colliderImpulse", &JsWorld::colliderImpulse)
       .function("removeCollider", &JsWorld::removeCollider)
       .function("removeBody", &JsWorld::removeBody)
       .function("colliderCount", &JsWorld::colliderCount)

@@ -418,6 +418,18 @@ class JsWorld {
                              Quat(Real(qw), Real(qx), Real(qy), Real(qz)));
     });
   }
+  /// ColliderImpulse as {linear: [x, y, z], angular: [x, y, z]}.
+  val colliderImpulse(double k) const {
+    return guarded("colliderImpulse", [&] {
+      const ColliderImpulse j = world_.colliderImpulse(toIndex("colliderImpulse", "collider", k));
+      val linear = val::array(), angular = val::array();
+      for (int a = 0; a < 3; ++a) linear.call<void>("push", j.linear[a]), angular.call<void>("push", j.angular[a]);
+      val o = val::object();
+      o.set("linear", linear);
+      o.set("angular", angular);
+      return o;
+    });
+  }
   void removeCollider(double k) {
     guarded("removeCollider", [&] { world_.removeCollider(toIndex("removeCollider", "collider", k)); });
   }

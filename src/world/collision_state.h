@@ -42,9 +42,20 @@ struct Collider {
   uint32_t mesh = kNoMesh;  ///< TriangleMesh: index into CollisionState::meshShapes; kNoMesh otherwise.
 };
 
+/// The momentum a collider's contacts gave the particles over the step (World::colliderImpulse is minus it), in
+/// double: summed over every contact of every substep.
+struct ContactMomentum {
+  Eigen::Vector3d linear = Eigen::Vector3d::Zero();  ///< N·s, Σ J.
+  Eigen::Vector3d moment = Eigen::Vector3d::Zero();  ///< N·m·s, Σ p × J about the world's origin.
+};
+
 /// Colliders, contacts and the particle boxes that find them.
 struct CollisionState {
   std::vector<Collider> colliders;
+  std::vector<ContactMomentum> contactMomenta;  // per collider, this step's; capacity kept with the colliders
+  Real contactInvH = 0;                         // 1/h of the substep, for position changes made by contacts
+  bool contactBdf2 = false;                     // the substep commits by BDF2 (recordContactMomentum)
+  bool countContactPushes = true;               // this iteration's contact moves stay in the result (step.cpp)
   std::vector<MeshShape> meshShapes;       // the triangle meshes of TriangleMesh colliders (Collider::mesh)
   std::vector<Contact> contacts;           // capacity reserved (see reserveContacts), so step() never allocates
   std::vector<ParticleBox> particleBoxes;  // per kBoxParticles particles: the bounds of their p, for the

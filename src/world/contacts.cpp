@@ -128,8 +128,40 @@ void World::Impl::boundAllParticles() {
   });
 }
 
-void World::Impl::moveInLatePass(uint32_t i, const Vec3& to) {
+/// Collider k's contact changed particle i's position from `from` to p_i as stored (or, with `velocity`, its
+/// velocity from `from` to v_i): the momentum that gave the particle is added to the collider's sum, with its moment
+/// about the origin. Under Euler the commit makes v = (p − x)/h, so a move Δp gives m Δp/h of momentum and
+/// m x × Δp/h of angular momentum, exactly (internal_momentum.cpp); a velocity change, m Δv at the committed x.
+/// BDF2 is a two-step method: free motion keeps Q = (3 Pⁿ − Pⁿ⁻¹)/2, not P (vⁿ⁺¹ = 4/3 vⁿ − 1/3 vⁿ⁻¹), and the
+/// momentum goes to Q in a few substeps. A velocity change adds 3/2 m Δv to Q, a move (3/2)² m Δp/h
+/// (vⁿ⁺¹ = (3/2 p − 2x + 1/2 x⁻)/h), at the lever ℓ = (4x − x⁻)/3. Δ from the stored floats, so that the sum is
+/// what the particle got.
+void World::Impl::recordContactMomentum(uint32_t k, uint32_t i, const Vec3& from, bool velocity) {
+  if (k == kGroundCollider || (!velocity && !collision.countContactPushes)) return;
+  const std::vector<Real>& now = velocity ? particles.v : particles.p;
+  Eigen::Vector3d delta, at;
+  for (int a = 0; a < 3; ++a) {
+    const size_t j = 3 * size_t(i) + a;
+    delta[a] = double(now[j]) - double(from[a]);
+    at[a] = !velocity && collision.contactBdf2 ? (4 * double(particles.x[j]) - double(particles.xPrev[j])) / 3
+                                               : double(particles.x[j]);
+  }
+  const double scale = (velocity ? 1.0 : double(collision.contactInvH)) *
+                       (collision.contactBdf2 ? (velocity ? 1.5 : 2.25) : 1.0);
+  const Eigen::Vector3d momentum = delta * (scale / double(particles.w[i]));
+  ContactMomentum& sum = collision.contactMomenta[k];
+  sum.linear += momentum;
+  sum.moment += at.cross(momentum);
+}
+
+void World::Impl::resetContactMomenta() {
+  collision.contactMomenta.assign(collision.colliders.size(), ContactMomentum{});
+}
+
+void World::Impl::moveInLatePass(uint32_t i, const Vec3& to, uint32_t collider) {
+  const Vec3 from = particleAt(particles.p, i);
   for (int a = 0; a < 3; ++a) particles.p[3 * size_t(i) + a] = to[a];
+  recordContactMomentum(collider, i, from, false);
   if (i / kBoxParticles >= collision.particleBoxes.size()) return;  // no scan bounded the particles this substep
   ParticleBox& box = collision.particleBoxes[i / kBoxParticles];
   for (int a = 0; a < 3; ++a) box.lo[a] = std::min(box.lo[a], to[a]), box.hi[a] = std::max(box.hi[a], to[a]);
@@ -203,12 +235,14 @@ void World::Impl::holdStaticFriction(Contact& c) {
   }
   const Vec3 moved = pi - shift;
   for (int a = 0; a < 3; ++a) particles.p[3 * c.particle + a] = moved[a];
+  recordContactMomentum(c.collider, c.particle, pi, false);
 }
 
 /// Moves the contact's particle from pi by `push` (m, > 0) along the surface normal n, and records both.
 void World::Impl::pushOut(Contact& c, const Vec3& pi, Real push, const Vec3& n) {
   const Vec3 corrected = pi + push * n;
   for (int a = 0; a < 3; ++a) particles.p[3 * c.particle + a] = corrected[a];
+  recordContactMomentum(c.collider, c.particle, pi, false);
   c.normalPush += push;
   c.normal = n;
 }
@@ -241,6 +275,7 @@ void World::Impl::projectContacts() {
 /// ends a substep inside the ground or a collider. Contacts beyond the reserved capacity are still projected,
 /// just not kept for the velocity pass (step() never allocates).
 void World::Impl::addLateContacts(Real h) {
+  collision.countContactPushes = true;  // nothing undoes the late pass
   auto keep = [&](const Contact& c) {
     if (collision.contacts.size() < collision.contacts.capacity())
       collision.contacts.push_back(c);
@@ -253,7 +288,7 @@ void World::Impl::addLateContacts(Real h) {
     forEachBelowGround(*this, [&](uint32_t i, Real margin) {
       Vec3 to = particleAt(particles.p, i);
       const Real push = projectGroundContact(to.y(), surface + margin);
-      moveInLatePass(i, to);
+      moveInLatePass(i, to, kGroundCollider);
       keep({i, kGroundCollider, particles.v[3 * i + 1], push, kUp, margin});
     });
   }
@@ -265,7 +300,7 @@ void World::Impl::addLateContacts(Real h) {
     }
     forEachPenetration(*this, c, [&](uint32_t i, const Vec3& pi, const ShapeDistance& d, Real margin) {
       const Real push = c.def.thickness + margin - d.phi;
-      moveInLatePass(i, pi + push * d.n);
+      moveInLatePass(i, pi + push * d.n, k);
       keep({i, k, d.n.dot(particleAt(particles.v, i) - colliderVelocity(c, pi, 1 / h)), push, d.n, margin});
     });
   }
@@ -296,7 +331,9 @@ void World::Impl::updateContactVelocities(Real h) {
     Real newNormal = vn;
     if (restitution > 0 && -c.approachSpeed > threshold) newNormal = std::max(vn, -restitution * c.approachSpeed);
     const Vec3 result = surfaceVelocity + newNormal * c.normal + tangential;
+    const Vec3 before = particleAt(particles.v, c.particle);
     for (int a = 0; a < 3; ++a) particles.v[3 * c.particle + a] = result[a];
+    recordContactMomentum(c.collider, c.particle, before, true);
   }
 }
 

@@ -100,7 +100,7 @@ void World::Impl::addLateMeshContacts(uint32_t k, Real h) {
     const Real thickness = c.def.thickness + margin;
     const Real push = thickness - (pi - q).dot(n);
     if (!(push > kLateSlack * thickness)) return false;
-    moveInLatePass(i, pi + push * n);
+    moveInLatePass(i, pi + push * n, k);
     if (collision.contacts.size() < collision.contacts.capacity()) {
       collision.contacts.push_back(worldContact(c, k, i, plane, particleAt(particles.v, i), pi, 1 / h, push, margin));
     } else {
@@ -141,7 +141,7 @@ void World::Impl::addLateMeshContacts(uint32_t k, Real h) {
     if (startsInside) {
       m.inside[i] = m.contains(b);
     } else if (moved && m.crossingPlane(a, b)) {
-      moveInLatePass(i, particleAt(particles.x, i));  // the last safe place
+      moveInLatePass(i, particleAt(particles.x, i), k);  // the last safe place
     }
   });
 }

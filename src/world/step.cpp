@@ -83,6 +83,7 @@ void World::Impl::rollBack() {
               particles.savedV.begin() + 3 * size_t(particles.bodies[b].end), Real(0));
   }
   particles.historyValid = false;
+  resetContactMomenta();  // the undone step gave no collider anything
   solverData.vbd.resetPenalties();  // they may have grown on the way to non-finite positions
   markMeshInsideUnknown();  // the inside flags describe the undone step
   // Copy back, not swap: x and v must keep their addresses, callers hold views of them.
@@ -104,12 +105,15 @@ void World::Impl::runSubsteps(Real dt, bool settleFirst) {
   if (settleFirst) settle(h);
   if (diagnostics.recordResiduals)
     diagnostics.residuals.assign(2 * size_t(settings.substeps) * size_t(settings.iterations), Real(0));
+  resetContactMomenta();  // the settle's contacts gave nothing: its velocities are put back
+  collision.contactInvH = 1 / h;
   for (int s = 0; s < settings.substeps; ++s) {
     // One substep of length h; the fraction says how far through the frame it ends, for kinematic targets.
     const Real stepFraction = Real(s + 1) / Real(settings.substeps);
     updateColliderPoses(Real(s) / Real(settings.substeps), stepFraction);
     const bool useBdf2 = settings.integrator == Integrator::Bdf2 && particles.historyValid;
     const bool seedsBdf2 = settings.integrator == Integrator::Bdf2 && !particles.historyValid;
+    collision.contactBdf2 = useBdf2;
     if (seedsBdf2) {  // this Euler substep's start becomes the history BDF2 starts from: (xⁿ⁻¹, vⁿ⁻¹) before any force
       std::copy(particles.x.begin(), particles.x.end(), particles.xPrev.begin());
       std::copy(particles.v.begin(), particles.v.end(), particles.vPrev.begin());
@@ -249,6 +253,11 @@ void World::Impl::solveConstraints(Real h, bool useBdf2, Real stepFraction, size
     // A first pass done with the particle pass copied out (paddedP still holds what it copied).
     const bool copyIn = !keepPadded || (it == 0 && !firstPassDone);
     const bool copyOut = !keepPadded || it + 1 == settings.iterations;
+    // PD's global step and VBD's vertex steps pull every particle back toward its inertial target, undoing the last
+    // iteration's contact pushes, which then push again: only the last iteration's pushes stay in the result.
+    collision.countContactPushes = (settings.solver != Solver::ProjectiveDynamics &&
+                                    settings.solver != Solver::VertexBlockDescent) ||
+                                   it + 1 == settings.iterations;
     beginInternalProjections();
     switch (settings.solver) {
       // Under BDF2 the distances sweep back as well (symmetric_sweep.h): its recurrence amplifies a one-way

@@ -41,6 +41,7 @@ uint32_t World::addCollider(const ColliderDef& def) {
   if (def.shape == ColliderShape::TriangleMesh) mesh.emplace(m.buildMeshShape("addCollider", def));
   m.reserveContacts(m.count(), m.collision.colliders.size() + 1);
   m.collision.colliders.reserve(m.collision.colliders.size() + 1);
+  m.collision.contactMomenta.reserve(m.collision.colliders.size() + 1);  // so that step() never allocates
   m.collision.meshShapes.reserve(m.collision.meshShapes.size() + (mesh ? 1 : 0));
   Collider c{def, def.position, rotation, def.position, def.position, rotation, rotation};
   c.def.rotation = rotation;
@@ -64,6 +65,15 @@ void World::setColliderPose(uint32_t collider, const Vec3& position, const Quat&
   impl_->collision.colliders[collider].def.position = position;
 }
 
+ColliderImpulse World::colliderImpulse(uint32_t collider) const {
+  const Impl& m = *impl_;
+  check::index("colliderImpulse", "collider", collider, m.collision.colliders.size());
+  if (collider >= m.collision.contactMomenta.size()) return {};  // no step since it was added or loaded
+  const ContactMomentum& sum = m.collision.contactMomenta[collider];
+  const Eigen::Vector3d centre = m.collision.colliders[collider].def.position.cast<double>();
+  return {(-sum.linear).cast<Real>(), (centre.cross(sum.linear) - sum.moment).cast<Real>()};
+}
+
 uint32_t World::colliderCount() const { return uint32_t(impl_->collision.colliders.size()); }
 
 void World::removeCollider(uint32_t collider) {
@@ -77,6 +87,8 @@ void World::removeCollider(uint32_t collider) {
     }
   }
   m.collision.colliders.erase(m.collision.colliders.begin() + collider);
+  if (collider < m.collision.contactMomenta.size())
+    m.collision.contactMomenta.erase(m.collision.contactMomenta.begin() + collider);
   m.collision.contacts.clear();  // they name colliders by index
 }
 

@@ -118,7 +118,11 @@ struct World::Impl {
   void boundAllParticles();     // contacts.cpp: particleBoxes from p as it is now, in parallel
   /// The late pass's move of particle i: p_i = `to`, and its run's box grown to hold it. The late pass pushes
   /// particles after the boxes were made, and the colliders after the push must still see where it went.
-  void moveInLatePass(uint32_t i, const Vec3& to);
+  /// The move counts as collider `collider`'s contact's (recordContactMomentum).
+  void moveInLatePass(uint32_t i, const Vec3& to, uint32_t collider);
+  /// contacts.cpp: adds to collider k's ContactMomentum what its contact just gave particle i (nothing for the ground).
+  void recordContactMomentum(uint32_t k, uint32_t i, const Vec3& from, bool velocity);
+  void resetContactMomenta();  // contacts.cpp: every collider's sum to zero, at a step's first substep
   /// body(begin, end) over the particles [0, count()) in ranges split across threads, each range's begin a multiple
   /// of kBoxParticles. Where the coloured solver runs on the band layout (math/band_layout.h), a task is a slice of
   /// that layout's blocks: the same span of each of the four bands (body called once per band), cut as the distance

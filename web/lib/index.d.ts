@@ -18,6 +18,17 @@
  * Arguments: a vector may be given as x, y, z numbers or as one `Vec3Like`; an argument marked `?` may be left out.
  */
 
+/** What the particles' contacts gave a collider over a step (World.colliderImpulse). */
+export interface ColliderImpulse {
+  /** N·s, world frame: exactly minus the momentum the contacts gave the particles. */
+  linear: [number, number, number];
+  /**
+   * N·m·s, world frame, about the collider's position at the end of the step (the one setColliderPose set). About a
+   * body's centre of mass c instead: add (position − c) × linear.
+   */
+  angular: [number, number, number];
+}
+
 /**
  * A 3-vector in any of its usual shapes: `[x, y, z]`, a Float32Array or Float64Array of 3, or `{ x, y, z }` (a
  * THREE.Vector3 is one). Methods that take one also take it as three numbers x, y, z.
@@ -805,6 +816,13 @@ export declare class World {
    * degenerate). Takes effect at once (not swept across the step); move a rigid mesh with setColliderPose instead.
    */
   setColliderMeshVertices(collider: number, positions: Float32Array | ArrayLike<number>): void;
+  /**
+   * What the particles' contacts gave a collider over the last step (normal pushes, friction, restitution, summed
+   * over the substeps): the reaction a rigid body the collider stands for receives, so that applying it exchanges
+   * momentum rather than creating it (two-way coupling; `pbd-wasm/rapier` does it for Rapier's bodies). All zero
+   * before any step, after a step the non-finite guard undid, and after loadSnapshot.
+   */
+  colliderImpulse(collider: number): ColliderImpulse;
   /**
    * Removes a collider; the other colliders keep their handles (in C++, World::removeCollider moves the later ones
    * down an index instead). The last step's contacts() are cleared with it. A handle that names no collider of this

@@ -45,4 +45,15 @@ struct ColliderDef {
   std::span<const uint32_t> meshTriangles;
 };
 
+/// What the particles gave a collider over the last step: the reaction to every contact with it (normal pushes,
+/// static and dynamic friction, restitution), summed over the substeps. Applied to the rigid body the collider stands
+/// for (World::colliderImpulse; pbd-wasm/rapier does it for Rapier's bodies), momentum is exchanged, not created:
+/// `linear` is exactly minus what the contacts gave the particles, `angular` minus their moment.
+struct ColliderImpulse {
+  Vec3 linear = Vec3::Zero();   ///< N·s, world frame.
+  Vec3 angular = Vec3::Zero();  ///< N·m·s, world frame, about the collider's position at the end of the step (the
+                                ///< one setColliderPose set). About a body's centre of mass c instead: add
+                                ///< (position - c) × linear.
+};
+
 }  // namespace pbd

@@ -136,6 +136,10 @@ class World {
   /// The last step's contacts (contactCount, contacts) are cleared with it.
   void removeCollider(uint32_t collider);
   uint32_t colliderCount() const;
+  /// The impulse the particles' contacts gave collider `collider` over the last step (see ColliderImpulse): zero
+  /// before any step, after a step rolled back by the non-finite guard, and after loadSnapshot. For two-way coupling
+  /// with a rigid body: set the collider's pose to the body's new pose, step, then apply this to the body.
+  ColliderImpulse colliderImpulse(uint32_t collider) const;
 
   // --- Bodies ----------------------------------------------------------------------------------------------
   BodyRange addCloth(const ClothDef& def);

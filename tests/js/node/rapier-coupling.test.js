@@ -1,0 +1,146 @@
+// Two-way coupling with Rapier (pbd-wasm/rapier) and the impulses it is built on (World.colliderImpulse), through the
+// wasm build and the real @dimforge/rapier3d-compat. The oracle is Newton's third law: with no gravity, a cloth and
+// a Rapier box that collide exchange momentum, so the total of both engines is kept.
+import RAPIER from '@dimforge/rapier3d-compat';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InvalidArgumentError, createPbd } from '../../../web/lib/index.js';
+import { coupleRapier } from '../../../web/lib/rapier.js';
+
+let pbd;
+beforeAll(async () => {
+  await RAPIER.init();
+  pbd = await createPbd({ threads: 2 });
+});
+afterAll(() => pbd?.terminate());
+
+const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+const xyz = (v) => [v.x, v.y, v.z];
+const norm = (v) => Math.hypot(...v);
+const minus = (a, b) => a.map((x, k) => x - b[k]);
+
+/** Σ m v and Σ m x × v of the particles, in double. */
+function clothMomenta(world) {
+  const x = world.positions(), v = world.velocities(), w = world.inverseMasses();
+  const linear = [0, 0, 0], angular = [0, 0, 0];
+  for (let i = 0; i < world.particleCount(); ++i) {
+    if (w[i] === 0) continue;
+    const m = 1 / w[i], xi = [x[3 * i], x[3 * i + 1], x[3 * i + 2]], vi = [v[3 * i], v[3 * i + 1], v[3 * i + 2]];
+    const l = cross(xi, vi);
+    for (let a = 0; a < 3; ++a) linear[a] += m * vi[a], angular[a] += m * l[a];
+  }
+  return { linear, angular };
+}
+
+/** A cube's momenta: m v and c × m v + I ω (a cube's inertia is (m s²/6) 1 in any orientation). */
+function cubeMomenta(body, side) {
+  const m = body.mass(), v = xyz(body.linvel()), c = xyz(body.worldCom()), w = xyz(body.angvel());
+  const linear = v.map((x) => m * x), orbit = cross(c, linear), I = (m * side * side) / 6;
+  return { linear, angular: orbit.map((x, a) => x + I * w[a]) };
+}
+
+/** A free 16² cloth (1 kg) in zero gravity, and a 1 kg Rapier cube of 0.3 m thrown through it off-centre, spinning. */
+function freeScene() {
+  const world = new pbd.World();
+  world.setGravity(0, 0, 0);
+  world.setGround({ enabled: false });
+  world.setSubsteps(8);
+  world.setIterations(2);
+  world.addCloth({ columns: 16, rows: 16, spacing: 0.05, origin: [-0.375, 0, -0.375], mass: 1 });
+  const rapierWorld = new RAPIER.World({ x: 0, y: 0, z: 0 });
+  rapierWorld.timestep = 1 / 60;
+  const box = rapierWorld.createRigidBody(RAPIER.RigidBodyDesc.dynamic().setTranslation(0.2, 0.6, 0.1)
+    .setLinvel(0.5, -3, 0).setAngvel({ x: 0, y: 2, z: 1 }));
+  rapierWorld.createCollider(RAPIER.ColliderDesc.cuboid(0.15, 0.15, 0.15).setDensity(1 / 0.027).setFriction(0.5), box);
+  const coupling = coupleRapier(world, rapierWorld);
+  return { world, rapierWorld, box, coupling };
+}
+
+describe('World.colliderImpulse', () => {
+  it('is minus what the contacts gave the particles, per step, and names a removed handle', () => {
+    const world = new pbd.World();
+    world.setGravity(0, 0, 0);
+    world.setGround({ enabled: false });
+    world.addCloth({ columns: 8, rows: 8, spacing: 0.05, origin: [-0.175, 0.3, -0.175], mass: 0.5 });
+    for (let i = 0; i < world.particleCount(); ++i) world.setVelocity(i, 0, -3, 0);
+    const first = world.addCollider({ shape: 'sphere', position: [5, 0, 0], radius: 0.1 });
+    const sphere = world.addCollider({ shape: 'sphere', position: [0, 0, 0], radius: 0.2, restitution: 0.5 });
+    world.removeCollider(first);  // the handle stays: the impulse is looked up by it
+    expect(world.colliderImpulse(sphere)).toEqual({ linear: [0, 0, 0], angular: [0, 0, 0] });
+    let exchanged = 0;
+    for (let f = 0; f < 20; ++f) {
+      const before = clothMomenta(world);
+      world.step(1 / 60);
+      const after = clothMomenta(world), j = world.colliderImpulse(sphere);
+      const gained = minus(after.linear, before.linear);
+      expect(norm(gained.map((x, a) => x + j.linear[a]))).toBeLessThan(1e-4 * Math.max(norm(before.linear), norm(j.linear)));
+      exchanged += norm(j.linear);
+    }
+    expect(exchanged).toBeGreaterThan(0.5);  // the sphere stopped a good part of the cloth's 1.5 kg m/s
+    expect(() => world.colliderImpulse(first)).toThrow(InvalidArgumentError);
+    expect(() => world.colliderImpulse(first)).toThrow(/colliderImpulse: collider is out of range/);
+    world.delete();
+  });
+});
+
+describe('coupleRapier', () => {
+  it('keeps the total momentum of a cloth and a Rapier box that collide in zero gravity', () => {
+    const { world, rapierWorld, box, coupling } = freeScene();
+    coupling.addBody(box);
+    const total = () => {
+      const a = clothMomenta(world), b = cubeMomenta(box, 0.3);
+      return { linear: a.linear.map((x, k) => x + b.linear[k]), angular: a.angular.map((x, k) => x + b.angular[k]) };
+    };
+    const before = total(), boxBefore = cubeMomenta(box, 0.3);
+    let touched = 0;
+    for (let f = 0; f < 120; ++f) {
+      coupling.step();
+      touched += norm(coupling.bodyImpulse(box).linear) > 0;
+    }
+    const after = total();
+    expect(touched).toBeGreaterThan(5);
+    // The box gave the cloth a real share of its momentum, and the sum did not move.
+    expect(norm(minus(cubeMomenta(box, 0.3).linear, boxBefore.linear))).toBeGreaterThan(0.2);
+    expect(norm(minus(after.linear, before.linear))).toBeLessThan(1e-4 * norm(before.linear));
+    expect(norm(minus(after.angular, before.angular))).toBeLessThan(1e-3 * norm(before.angular));
+    world.delete();
+    rapierWorld.free();
+  });
+
+  it('gives the same bits on a second run', () => {
+    const run = () => {
+      const { world, rapierWorld, box, coupling } = freeScene();
+      coupling.addBody(box);
+      for (let f = 0; f < 40; ++f) coupling.step();
+      const state = [...world.positions(), ...xyz(box.translation()), ...xyz(box.linvel()), ...xyz(box.angvel())];
+      world.delete();
+      rapierWorld.free();
+      return state;
+    };
+    expect(run()).toEqual(run());
+  });
+
+  it('rejects what it cannot couple, with the world unchanged', () => {
+    const { world, rapierWorld, box, coupling } = freeScene();
+    expect(() => coupleRapier(world, {})).toThrow(/coupleRapier: rapierWorld must be a Rapier World/);
+    expect(() => coupleRapier({}, rapierWorld)).toThrow(/coupleRapier: world must be a pbd-wasm World/);
+    const cylinder = rapierWorld.createRigidBody(RAPIER.RigidBodyDesc.dynamic().setTranslation(3, 0, 0));
+    rapierWorld.createCollider(RAPIER.ColliderDesc.ball(0.1), cylinder);
+    rapierWorld.createCollider(RAPIER.ColliderDesc.cylinder(0.2, 0.1), cylinder);
+    expect(() => coupling.addBody(cylinder)).toThrow(InvalidArgumentError);
+    expect(() => coupling.addBody(cylinder)).toThrow(/addBody: collider has shape "cylinder"/);
+    expect(world.colliderCount()).toBe(0);  // the ball was not added either
+    coupling.addBody(box);
+    expect(() => coupling.addBody(box)).toThrow(/is coupled already/);
+    coupling.step();
+    // A body removed from Rapier while coupled: step says so before either world moves.
+    rapierWorld.removeRigidBody(box);
+    const positions = [...world.positions()];
+    expect(() => coupling.step()).toThrow(/was removed from the Rapier world while coupled/);
+    expect([...world.positions()]).toEqual(positions);
+    coupling.removeBody(box);
+    expect(world.colliderCount()).toBe(0);
+    coupling.step();
+    world.delete();
+    rapierWorld.free();
+  });
+});

@@ -1,0 +1,208 @@
+// World::colliderImpulse: what the particles' contacts gave a collider over a step, the reaction a coupled rigid body
+// receives. Newton's third law is the oracle: with no gravity and no ground, the particles' momentum changes only
+// through the contacts (internal constraints conserve it), so its change over a step must be minus the colliders'
+// impulses, and its angular momentum's change minus their angular impulses; at rest on a collider under gravity the
+// collider carries the body's weight, m g per second.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "native/expect_error.h"
+#include "pbd/world.h"
+#include "scenes/free_space.h"
+#include "scenes/measures.h"
+#include "scenes/icosphere.h"
+
+using namespace pbd;
+
+namespace {
+
+/// A 12×12 cloth (0.05 m spacing, 0.9 kg) thrown down and sideways onto collider `def` below it, at `speed` m/s.
+World thrownCloth(Solver solver, const ColliderDef& def, Integrator integrator = Integrator::ImplicitEuler) {
+  World world;
+  SolverSettings s = scenes::freeSpace(Method::Xpbd, 8, 2);
+  s.solver = solver;
+  s.integrator = integrator;
+  world.setSettings(s);
+  ClothDef c;
+  c.columns = c.rows = 12;
+  c.spacing = 0.05f;
+  c.origin = Vec3(-0.27f, 0.3f, -0.25f);
+  c.stretch = Strength{1e-6f, 1};
+  c.shear = Strength{1e-5f, 1};
+  c.mass = 0.9f;
+  world.addCloth(c);
+  for (uint32_t i = 0; i < world.particleCount(); ++i) world.setVelocity(i, Vec3(0.4f, -3, 0.2f));
+  world.addCollider(def);
+  return world;
+}
+
+ColliderDef sphere(Real friction, Real restitution) {
+  ColliderDef def;
+  def.shape = ColliderShape::Sphere;
+  def.position = Vec3(0, -0.1f, 0);
+  def.radius = 0.2f;
+  def.friction = friction;
+  def.restitution = restitution;
+  return def;
+}
+
+/// Steps `frames` frames and checks, per step, that the particles' momenta changed by minus the colliders'
+/// impulses (angular about the origin: L_c + c × J for collider k at centres[k]); returns the sum of |J| over the
+/// steps.
+double checkExchange(World& world, const std::vector<Vec3>& centres, int frames, double tolerance,
+                     bool angularToo = true) {
+  double exchanged = 0;
+  for (int f = 0; f < frames; ++f) {
+    const scenes::Momenta before = scenes::momenta(world);
+    world.step(1.0f / 60);
+    const scenes::Momenta after = scenes::momenta(world);
+    Eigen::Vector3d linear = Eigen::Vector3d::Zero(), angular = Eigen::Vector3d::Zero();
+    for (uint32_t k = 0; k < world.colliderCount(); ++k) {
+      const ColliderImpulse j = world.colliderImpulse(k);
+      const Eigen::Vector3d centre = centres[k].cast<double>();
+      linear += j.linear.cast<double>();
+      angular += j.angular.cast<double>() + centre.cross(j.linear.cast<double>());
+    }
+    const double scale = std::max(before.linear.norm(), linear.norm());
+    EXPECT_LT((after.linear - before.linear + linear).norm(), tolerance * scale) << "frame " << f;
+    const double angularScale = std::max(before.angular.norm(), angular.norm()) + 0.3 * scale;  // 0.3 m: the arm
+    if (angularToo)
+      EXPECT_LT((after.angular - before.angular + angular).norm(), tolerance * angularScale) << "frame " << f;
+    exchanged += linear.norm();
+  }
+  return exchanged;
+}
+
+TEST(ColliderImpulse, ZeroBeforeAnyStep) {
+  World world = thrownCloth(Solver::ColouredGaussSeidel, sphere(0.5f, 0));
+  EXPECT_EQ(world.colliderImpulse(0).linear, Vec3::Zero());
+  EXPECT_EQ(world.colliderImpulse(0).angular, Vec3::Zero());
+  expectError([&] { world.colliderImpulse(1); }, {"colliderImpulse", "collider"});
+}
+
+/// Normal pushes, static and dynamic friction and restitution against a sphere are all felt by it, under both
+/// integrators. Exactly for the PBD solvers, whose internal projections conserve both momenta. Projective Dynamics'
+/// global step conserves linear momentum only (the island guard cannot tell its pull back from a contact push of
+/// the iteration before); Vertex Block Descent's vertex steps conserve neither before they converge, so neither is
+/// an exact oracle there (RestingClothWeighsOnItsSupport checks them on average).
+TEST(ColliderImpulse, IsMinusWhatTheParticlesGot) {
+  for (Solver solver : {Solver::GaussSeidel, Solver::Jacobi, Solver::ColouredGaussSeidel, Solver::Hierarchical,
+                        Solver::ProjectiveDynamics}) {
+    SCOPED_TRACE(int(solver));
+    World world = thrownCloth(solver, sphere(0.6f, 0.4f));
+    const bool angularToo = solver != Solver::ProjectiveDynamics;
+    const double exchanged = checkExchange(world, {sphere(0, 0).position}, 20, 2e-5, angularToo);
+    // The cloth arrives with 0.9 kg × 3 m/s downward; the sphere stops at least a third of it.
+    EXPECT_GT(exchanged, 0.3 * 0.9 * 3);
+  }
+}
+
+/// BDF2 is a two-step method: an impulse reaches the velocities over several substeps (v = (3/2 p − 2x + 1/2 x⁻)/h
+/// takes 3/2 of a push at once and the recurrence the rest), so only the whole exchange is an oracle: from before
+/// the cloth arrives until it has left the sphere and moves freely, its momentum changed by minus the sum of the
+/// impulses.
+TEST(ColliderImpulse, SumsToTheWholeExchangeUnderBdf2) {
+  World world = thrownCloth(Solver::ColouredGaussSeidel, sphere(0.2f, 0.6f), Integrator::Bdf2);
+  world.step(1.0f / 60);
+  const scenes::Momenta before = scenes::momenta(world);
+  Eigen::Vector3d impulses = Eigen::Vector3d::Zero();
+  for (int f = 0; f < 40; ++f) {
+    world.step(1.0f / 60);
+    impulses += world.colliderImpulse(0).linear.cast<double>();
+  }
+  ASSERT_EQ(world.colliderImpulse(0).linear, Vec3::Zero());  // it has left the sphere
+  const scenes::Momenta after = scenes::momenta(world);
+  EXPECT_GT(impulses.norm(), 0.3 * 0.9 * 3);
+  EXPECT_LT((after.linear - before.linear + impulses).norm(), 1e-3 * impulses.norm());
+}
+
+/// A moving box (kinematic, swept across the substeps) hits a cloth at rest: the box gives the cloth momentum, so its
+/// impulse points against its motion; a turning box gives it angular momentum too.
+TEST(ColliderImpulse, MovingAndTurningColliderPushesTheCloth) {
+  ColliderDef box;
+  box.shape = ColliderShape::Box;
+  box.position = Vec3(0, -0.3f, 0);
+  box.halfExtents = Vec3(0.15f, 0.1f, 0.15f);
+  box.friction = 0.8f;
+  World world = thrownCloth(Solver::ColouredGaussSeidel, box);
+  for (uint32_t i = 0; i < world.particleCount(); ++i) world.setVelocity(i, Vec3::Zero());
+  double upward = 0;
+  for (int f = 0; f < 30; ++f) {
+    const Real t = Real(f + 1) / 60;
+    const Vec3 position(0, -0.3f + 1.5f * t, 0);
+    world.setColliderPose(0, position, Quat(Eigen::AngleAxis<Real>(2 * t, Vec3::UnitY())));
+    const scenes::Momenta before = scenes::momenta(world);
+    world.step(1.0f / 60);
+    const scenes::Momenta after = scenes::momenta(world);
+    const ColliderImpulse j = world.colliderImpulse(0);
+    const Eigen::Vector3d centre = position.cast<double>();
+    const double scale = std::max(after.linear.norm(), 1e-3);
+    EXPECT_LT((after.linear - before.linear + j.linear.cast<double>()).norm(), 2e-5 * scale) << f;
+    EXPECT_LT((after.angular - before.angular + j.angular.cast<double>() + centre.cross(j.linear.cast<double>())).norm(),
+              2e-5 * (after.angular.norm() + 0.3 * scale))
+        << f;
+    upward -= j.linear.y();
+  }
+  EXPECT_GT(upward, 0.1);  // the box lifted the cloth: the cloth pushed it down
+  EXPECT_GT(scenes::momenta(world).angular.y(), 1e-4);  // and friction spun the cloth with it
+}
+
+/// A closed triangle mesh (continuous contacts, their late pass and its fallback) is felt like an analytic shape.
+TEST(ColliderImpulse, TriangleMeshColliderFeelsItsContacts) {
+  const scenes::IcosphereMesh mesh = scenes::icosphere(2, 0.2);
+  ColliderDef def = sphere(0.6f, 0.4f);
+  def.shape = ColliderShape::TriangleMesh;
+  def.meshPositions = mesh.positions;
+  def.meshTriangles = mesh.triangles;
+  World world = thrownCloth(Solver::ColouredGaussSeidel, def);
+  EXPECT_GT(checkExchange(world, {def.position}, 20, 2e-5), 0.3 * 0.9 * 3);
+}
+
+/// At rest on a static box under gravity the box carries the cloth's weight: its impulse per step is m g dt
+/// downward, within 2 %, averaged over a second once the cloth has settled.
+TEST(ColliderImpulse, RestingClothWeighsOnItsSupport) {
+  ColliderDef box;
+  box.shape = ColliderShape::Box;
+  box.position = Vec3(0, -0.2f, 0);
+  box.halfExtents = Vec3(0.5f, 0.1f, 0.5f);
+  for (Solver solver : {Solver::GaussSeidel, Solver::Jacobi, Solver::ColouredGaussSeidel, Solver::Hierarchical,
+                        Solver::ProjectiveDynamics, Solver::VertexBlockDescent}) {
+    SCOPED_TRACE(int(solver));
+    World world = thrownCloth(solver, box);
+    SolverSettings s = world.settings();
+    s.gravity = Vec3(0, -9.81f, 0);
+    world.setSettings(s);
+    for (uint32_t i = 0; i < world.particleCount(); ++i) world.setVelocity(i, Vec3::Zero());
+    for (int f = 0; f < 120; ++f) world.step(1.0f / 60);
+    Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+    for (int f = 0; f < 60; ++f) {
+      world.step(1.0f / 60);
+      sum += world.colliderImpulse(0).linear.cast<double>();
+    }
+    const double weight = 0.9 * 9.81;  // N: the sum over 1 s is this many N·s
+    EXPECT_NEAR(sum.y(), -weight, 0.02 * weight);
+    EXPECT_LT(std::hypot(sum.x(), sum.z()), 0.02 * weight);
+  }
+}
+
+/// Collider indices shift on removal, and the impulses with them; a rolled-back step leaves none.
+TEST(ColliderImpulse, FollowsRemovalAndRollBack) {
+  ColliderDef far = sphere(0.5f, 0);
+  far.position = Vec3(5, 0, 0);
+  World world = thrownCloth(Solver::ColouredGaussSeidel, far);
+  world.addCollider(sphere(0.5f, 0));
+  for (int f = 0; f < 8; ++f) world.step(1.0f / 60);
+  const ColliderImpulse hit = world.colliderImpulse(1);
+  ASSERT_GT(hit.linear.norm(), 0);
+  EXPECT_EQ(world.colliderImpulse(0).linear, Vec3::Zero());
+  world.removeCollider(0);
+  EXPECT_EQ(world.colliderImpulse(0).linear, hit.linear);
+  world.setExternalForce(0, Vec3(0, 3e38f, 0));  // finite, but h w f overflows to Inf
+  world.step(1.0f / 60);
+  ASSERT_TRUE(world.lastStepReport().rolledBack);
+  EXPECT_EQ(world.colliderImpulse(0).linear, Vec3::Zero());
+}
+
+}  // namespace

@@ -1,0 +1,47 @@
+import type { Collider, RigidBody, World as RapierWorld } from '@dimforge/rapier3d-compat';
+import type { ColliderImpulse, ColliderOptions, World } from './index';
+
+/**
+ * Two-way coupling of a pbd-wasm World with a Rapier World (`@dimforge/rapier3d-compat` or `@dimforge/rapier3d`, an
+ * optional peer dependency of this entry only). Each coupled rigid body's colliders get PBD twins; a step runs
+ * Rapier's step, moves the twins to the bodies' new poses across the PBD substeps, runs the PBD step, and gives each
+ * dynamic body the impulses the particles' contacts gave its twins (World.colliderImpulse), so that momentum is
+ * exchanged, not created. The body feels them in Rapier's next step (one step of lag).
+ */
+export declare class RapierCoupling {
+  /** Throws an InvalidArgumentError unless `world` is a pbd-wasm World and `rapierWorld` a Rapier World. */
+  constructor(world: World, rapierWorld: RapierWorld);
+  /** The PBD world. */
+  readonly world: World;
+  /** The Rapier world; its `timestep` (s) is the step of both. */
+  readonly rapierWorld: RapierWorld;
+  /**
+   * Mirrors a Rapier rigid body: each of its colliders that is not a sensor gets a PBD twin (ball → sphere, cuboid →
+   * box, capsule → capsule, trimesh and convex polyhedra with faces → mesh), with its friction and restitution. A
+   * dynamic body receives the particles' impulses; a fixed or kinematic one only moves its twins. Throws an
+   * InvalidArgumentError, adding nothing, for a body that is not live, is coupled already, or has a collider of
+   * another shape (named in the message). Returns the twins' PBD collider handles.
+   */
+  addBody(body: RigidBody): number[];
+  /** Stops mirroring a body (also one already removed from Rapier): its twins leave the PBD world. */
+  removeBody(body: RigidBody): void;
+  /**
+   * One step of both worlds, of `rapierWorld.timestep` seconds. Throws an InvalidArgumentError, before either world
+   * moves, if a coupled body was removed from the Rapier world (call removeBody first).
+   */
+  step(): void;
+  /**
+   * What the particles gave a coupled body over the last step, summed over its twins: `linear` in N·s, `angular`
+   * in N·m·s about its centre of mass, both in the world frame.
+   */
+  bodyImpulse(body: RigidBody): ColliderImpulse;
+}
+
+/** Couples `world` to `rapierWorld`; add the bodies to mirror with addBody. */
+export declare function coupleRapier(world: World, rapierWorld: RapierWorld): RapierCoupling;
+
+/**
+ * The collider options of the PBD twin of one Rapier collider at its current pose. Throws an InvalidArgumentError
+ * naming the shape for one without a twin (cylinders, cones, round shapes, height fields, half-spaces, ...).
+ */
+export declare function colliderOptionsOf(collider: Collider, fn?: string): ColliderOptions;
