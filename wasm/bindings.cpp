@@ -101,6 +101,8 @@ EMSCRIPTEN_BINDINGS(pbd) {
       .function("setColliderPose", &JsWorld::setColliderPose)
       .function("setColliderMeshVertices", &JsWorld::setColliderMeshVertices)
       .function("colliderImpulse", &JsWorld::colliderImpulse)
+      .function("setColliderBody", &JsWorld::setColliderBody)
+      .function("colliderBody", &JsWorld::colliderBody)
       .function("removeCollider", &JsWorld::removeCollider)
       .function("removeBody", &JsWorld::removeBody)
       .function("colliderCount", &JsWorld::colliderCount)

@@ -430,6 +430,34 @@ class JsWorld {
       return o;
     });
   }
+  /// ColliderBody from {mass, inertia, linearVelocity, angularVelocity} (each optional, defaults as in C++).
+  void setColliderBody(double k, val o) {
+    guarded("setColliderBody", [&] {
+      const char* fn = "setColliderBody";
+      requireObject(fn, "body", o);
+      ColliderBody b;
+      b.mass = Real(numberField(fn, o, "mass", b.mass));
+      b.inertia = vec3Field(fn, o, "inertia", b.inertia);
+      b.linearVelocity = vec3Field(fn, o, "linearVelocity", b.linearVelocity);
+      b.angularVelocity = vec3Field(fn, o, "angularVelocity", b.angularVelocity);
+      world_.setColliderBody(toIndex(fn, "collider", k), b);
+    });
+  }
+  /// ColliderBody as {mass, inertia: [x, y, z], linearVelocity: [...], angularVelocity: [...]}.
+  val colliderBody(double k) const {
+    return guarded("colliderBody", [&] {
+      const ColliderBody b = world_.colliderBody(toIndex("colliderBody", "collider", k));
+      val o = val::object();
+      o.set("mass", b.mass);
+      for (auto [name, v] : {std::pair{"inertia", &b.inertia}, std::pair{"linearVelocity", &b.linearVelocity},
+                             std::pair{"angularVelocity", &b.angularVelocity}}) {
+        val a = val::array();
+        for (int c = 0; c < 3; ++c) a.call<void>("push", (*v)[c]);
+        o.set(name, a);
+      }
+      return o;
+    });
+  }
   void removeCollider(double k) {
     guarded("removeCollider", [&] { world_.removeCollider(toIndex("removeCollider", "collider", k)); });
   }

@@ -49,10 +49,21 @@ struct ContactMomentum {
   Eigen::Vector3d moment = Eigen::Vector3d::Zero();  ///< N·m·s, Σ p × J about the world's origin.
 };
 
+/// A dynamic collider's motion within the step (World::setColliderBody), beside its Collider.
+struct ColliderMotion {
+  ColliderBody body;                 // mass 0: kinematic, the rest unused
+  ContactMomentum substepStart;      // contactMomenta at the substep's start: the substep's share is the difference
+  Vec3 savedPosition = Vec3::Zero();  // pose and velocities at the step's start, for the non-finite guard's rollback
+  Quat savedRotation = Quat::Identity();
+  Vec3 savedLinear = Vec3::Zero(), savedAngular = Vec3::Zero();
+};
+
 /// Colliders, contacts and the particle boxes that find them.
 struct CollisionState {
   std::vector<Collider> colliders;
   std::vector<ContactMomentum> contactMomenta;  // per collider, this step's; capacity kept with the colliders
+  std::vector<ColliderMotion> motions;           // per collider, the same length
+  bool anyDynamicCollider = false;               // some motion has a mass
   Real contactInvH = 0;                         // 1/h of the substep, for position changes made by contacts
   bool contactBdf2 = false;                     // the substep commits by BDF2 (recordContactMomentum)
   bool countContactPushes = true;               // this iteration's contact moves stay in the result (step.cpp)

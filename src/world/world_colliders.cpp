@@ -42,6 +42,7 @@ uint32_t World::addCollider(const ColliderDef& def) {
   m.reserveContacts(m.count(), m.collision.colliders.size() + 1);
   m.collision.colliders.reserve(m.collision.colliders.size() + 1);
   m.collision.contactMomenta.reserve(m.collision.colliders.size() + 1);  // so that step() never allocates
+  m.collision.motions.reserve(m.collision.colliders.size() + 1);
   m.collision.meshShapes.reserve(m.collision.meshShapes.size() + (mesh ? 1 : 0));
   Collider c{def, def.position, rotation, def.position, def.position, rotation, rotation};
   c.def.rotation = rotation;
@@ -52,6 +53,7 @@ uint32_t World::addCollider(const ColliderDef& def) {
     m.collision.meshShapes.push_back(std::move(*mesh));
   }
   m.collision.colliders.push_back(c);
+  m.collision.motions.resize(m.collision.colliders.size());
   return uint32_t(m.collision.colliders.size() - 1);
 }
 
@@ -61,8 +63,42 @@ void World::setColliderPose(uint32_t collider, const Vec3& position, const Quat&
   ColliderDef def = impl_->collision.colliders[collider].def;
   def.position = position;
   def.rotation = rotation;
-  impl_->collision.colliders[collider].def.rotation = checkCollider(fn, def);
-  impl_->collision.colliders[collider].def.position = position;
+  Collider& c = impl_->collision.colliders[collider];
+  c.def.rotation = checkCollider(fn, def);
+  c.def.position = position;
+  if (impl_->collision.motions[collider].body.mass > 0) c.startPosition = c.def.position, c.startRotation = c.def.rotation;
+}
+
+void World::setColliderBody(uint32_t collider, const ColliderBody& body) {
+  const char* fn = "setColliderBody";
+  Impl& m = *impl_;
+  check::index(fn, "collider", collider, m.collision.colliders.size());
+  check::finite(fn, "mass", body.mass);
+  check::atLeast(fn, "mass", body.mass, 0);
+  check::finite(fn, "linearVelocity", body.linearVelocity);
+  check::finite(fn, "angularVelocity", body.angularVelocity);
+  if (body.mass > 0) {
+    for (int a = 0; a < 3; ++a) check::positive(fn, std::string("inertia.") + "xyz"[a], body.inertia[a]);
+    if (m.collision.colliders[collider].mesh != kNoMesh)
+      check::fail(fn, "collider", "is a triangle mesh, which can only be kinematic", collider);
+  }
+  ColliderMotion& motion = m.collision.motions[collider];
+  motion.body = body;
+  if (body.mass == 0) motion.body = ColliderBody{};
+  Collider& c = m.collision.colliders[collider];
+  if (body.mass > 0) c.startPosition = c.def.position, c.startRotation = c.def.rotation;  // no sweep pending
+  m.collision.anyDynamicCollider = false;
+  for (const ColliderMotion& each : m.collision.motions) m.collision.anyDynamicCollider |= each.body.mass > 0;
+}
+
+ColliderDef World::colliderDef(uint32_t collider) const {
+  check::index("colliderDef", "collider", collider, impl_->collision.colliders.size());
+  return impl_->collision.colliders[collider].def;
+}
+
+ColliderBody World::colliderBody(uint32_t collider) const {
+  check::index("colliderBody", "collider", collider, impl_->collision.colliders.size());
+  return impl_->collision.motions[collider].body;
 }
 
 ColliderImpulse World::colliderImpulse(uint32_t collider) const {
@@ -70,8 +106,7 @@ ColliderImpulse World::colliderImpulse(uint32_t collider) const {
   check::index("colliderImpulse", "collider", collider, m.collision.colliders.size());
   if (collider >= m.collision.contactMomenta.size()) return {};  // no step since it was added or loaded
   const ContactMomentum& sum = m.collision.contactMomenta[collider];
-  const Eigen::Vector3d centre = m.collision.colliders[collider].def.position.cast<double>();
-  return {(-sum.linear).cast<Real>(), (centre.cross(sum.linear) - sum.moment).cast<Real>()};
+  return {(-sum.linear).cast<Real>(), (-sum.moment).cast<Real>()};
 }
 
 uint32_t World::colliderCount() const { return uint32_t(impl_->collision.colliders.size()); }
@@ -89,6 +124,9 @@ void World::removeCollider(uint32_t collider) {
   m.collision.colliders.erase(m.collision.colliders.begin() + collider);
   if (collider < m.collision.contactMomenta.size())
     m.collision.contactMomenta.erase(m.collision.contactMomenta.begin() + collider);
+  m.collision.motions.erase(m.collision.motions.begin() + collider);
+  m.collision.anyDynamicCollider = false;
+  for (const ColliderMotion& each : m.collision.motions) m.collision.anyDynamicCollider |= each.body.mass > 0;
   m.collision.contacts.clear();  // they name colliders by index
 }
 

@@ -122,6 +122,11 @@ struct World::Impl {
   void moveInLatePass(uint32_t i, const Vec3& to, uint32_t collider);
   /// contacts.cpp: adds to collider k's ContactMomentum what its contact just gave particle i (nothing for the ground).
   void recordContactMomentum(uint32_t k, uint32_t i, const Vec3& from, bool velocity);
+  // Dynamic colliders (collider_bodies.cpp): their motion across a step's substeps.
+  void saveDynamicColliders();     // at the step's start, for the rollback
+  void moveDynamicColliders(Real h);  // a substep's free motion under gravity: the substep's poses
+  void pushDynamicColliders();     // after the substep's contacts: minus what they gave the particles
+  void restoreDynamicColliders();  // the rollback: poses and velocities as the step found them
   void resetContactMomenta();  // contacts.cpp: every collider's sum to zero, at a step's first substep
   /// body(begin, end) over the particles [0, count()) in ranges split across threads, each range's begin a multiple
   /// of kBoxParticles. Where the coloured solver runs on the band layout (math/band_layout.h), a task is a slice of

@@ -43,7 +43,8 @@ export function addColliderHandles(World) {
     removeCollider.call(this, index);
     table(this).ids.splice(index, 1);
   };
-  for (const name of ['setColliderPose', 'setColliderMeshVertices', 'colliderImpulse']) {
+  for (const name of ['setColliderPose', 'setColliderMeshVertices', 'colliderImpulse', 'setColliderBody',
+    'colliderBody']) {
     const method = proto[name];
     proto[name] = function colliderMethod(collider, ...args) {
       return method.call(this, indexOf(this, name, collider), ...args);

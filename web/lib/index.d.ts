@@ -22,11 +22,26 @@
 export interface ColliderImpulse {
   /** N·s, world frame: exactly minus the momentum the contacts gave the particles. */
   linear: [number, number, number];
-  /**
-   * N·m·s, world frame, about the collider's position at the end of the step (the one setColliderPose set). About a
-   * body's centre of mass c instead: add (position − c) × linear.
-   */
+  /** N·m·s, world frame, about the world's origin. About a body's centre of mass c: angular − c × linear. */
   angular: [number, number, number];
+}
+
+/**
+ * The rigid body a collider stands for when another engine simulates it (World.setColliderBody; pbd-wasm/rapier
+ * sets it for Rapier's dynamic bodies). With a mass the collider is dynamic within each step: from its pose and
+ * these velocities it moves substep by substep under gravity, and after each substep's contacts it takes minus the
+ * momentum they gave the particles. So a heavy body pressing on a cloth slows within the step, where a kinematic one
+ * would push through it until the impulses reach its engine a step later.
+ */
+export interface ColliderBody {
+  /** kg, >= 0. 0 (the default): kinematic, moved only by setColliderPose. */
+  mass?: number;
+  /** kg m², each > 0 when mass > 0: the principal moments about the collider's position (its centre of mass), along its local axes. Default [0, 0, 0]. */
+  inertia?: Vec3Like;
+  /** m/s, world frame, of the collider's position. Default [0, 0, 0]. */
+  linearVelocity?: Vec3Like;
+  /** rad/s, world frame. Default [0, 0, 0]. */
+  angularVelocity?: Vec3Like;
 }
 
 /**
@@ -823,6 +838,19 @@ export declare class World {
    * before any step, after a step the non-finite guard undid, and after loadSnapshot.
    */
   colliderImpulse(collider: number): ColliderImpulse;
+  /**
+   * Makes a collider dynamic within the steps, as the rigid body of another engine it stands for (see
+   * ColliderBody), or kinematic again with mass 0; call it before each step with the velocities that engine has
+   * now. A dynamic collider's setColliderPose puts it there at once (no sweep across the next step). Not saved in
+   * snapshots. Throws an InvalidArgumentError for a negative or non-finite mass, a non-positive inertia with a mass,
+   * or a mesh collider.
+   */
+  setColliderBody(collider: number, body: ColliderBody): void;
+  /**
+   * The collider's body, with its velocities as the last step left them (a kinematic one's: mass 0, all zero); each
+   * vector an array [x, y, z].
+   */
+  colliderBody(collider: number): Required<ColliderBody>;
   /**
    * Removes a collider; the other colliders keep their handles (in C++, World::removeCollider moves the later ones
    * down an index instead). The last step's contacts() are cleared with it. A handle that names no collider of this

@@ -17,11 +17,15 @@
  * coupling.addBody(box);
  * // every frame: coupling.step();
  *
- * How a step goes: Rapier steps first; each coupled collider's PBD twin then moves from its old pose to the body's
- * new one across the PBD substeps (a kinematic collider to the cloth), and the impulses the particles' contacts gave
- * it (World.colliderImpulse: minus what the particles received) are applied to the body, so that momentum is
- * exchanged, not created. The body feels them in Rapier's next step: one step of lag, which a rigid body far heavier
- * than the particles it touches does not notice, and which keeps Rapier's solver untouched.
+ * How a step goes: the PBD world steps first, over the interval Rapier's step will then cover. A dynamic body with
+ * one collider centred on its centre of mass (and, unless its inertia is isotropic, along its principal axes: a
+ * ball, a cuboid or a capsule made with a density) gets a dynamic twin (World.setColliderBody): put at the body's
+ * pose with its mass, inertia and velocities, it moves across the PBD substeps under gravity and slows by what the
+ * particles' contacts take from it, substep by substep. Any other body's twins are kinematic: swept to where
+ * Rapier's step will take them (a kinematic position-based body's next pose; otherwise its velocities carried on).
+ * Then each dynamic body gets the impulses the contacts gave its twins (World.colliderImpulse: minus what the
+ * particles received), so that momentum is exchanged, not created, and Rapier steps, integrating them with its
+ * own joints and contacts. Give both worlds the same gravity.
  */
 import { InvalidArgumentError, describeValue } from './errors.js';
 
@@ -31,8 +35,41 @@ const SHAPE_NAMES = ['ball', 'cuboid', 'capsule', 'segment', 'polyline', 'triang
   'compound', 'convex polyhedron', 'cylinder', 'cone', 'round cuboid', 'round triangle', 'round cylinder',
   'round cone', 'round convex polyhedron', 'half-space', 'voxels'];
 
+const KINEMATIC_POSITION_BASED = 2;  // Rapier's RigidBodyType
+
 const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 const xyz = (v) => [v.x, v.y, v.z];
+const xyzw = (q) => [q.x, q.y, q.z, q.w];
+/** Quaternion product a b, [x, y, z, w]. */
+const multiply = (a, b) => [
+  a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
+  a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+  a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
+  a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2]];
+/** v rotated by the unit quaternion q: q [v, 0] q*. */
+const rotate = (q, v) => multiply(multiply(q, [...v, 0]), [-q[0], -q[1], -q[2], q[3]]).slice(0, 3);
+
+/**
+ * Where a collider of `body` will be after Rapier's next step of dt: a kinematic position-based body at its next
+ * kinematic pose, any other body moved on by its velocities (q ← q + ½ dt [ω, 0] q, normalized).
+ */
+function predictedPose(body, collider, dt) {
+  let position, rotation;
+  if (body.bodyType() === KINEMATIC_POSITION_BASED) {
+    position = xyz(body.nextTranslation()), rotation = xyzw(body.nextRotation());
+  } else {
+    const v = xyz(body.linvel()), w = xyz(body.angvel()), q = xyzw(body.rotation());
+    position = xyz(body.translation()).map((x, a) => x + dt * v[a]);
+    const spin = multiply([...w, 0], q);
+    rotation = q.map((c, a) => c + 0.5 * dt * spin[a]);
+    const length = Math.hypot(...rotation);
+    rotation = rotation.map((c) => c / length);
+  }
+  const offset = collider.translationWrtParent(), turn = collider.rotationWrtParent();
+  if (!offset || !turn) return { position, rotation };
+  const arm = rotate(rotation, xyz(offset));
+  return { position: position.map((x, a) => x + arm[a]), rotation: multiply(rotation, xyzw(turn)) };
+}
 
 /**
  * The PBD collider options that stand for one Rapier collider at its current pose: its shape, friction and
@@ -65,7 +102,28 @@ class CoupledBody {
   constructor(body, twins) {
     this.body = body;
     this.twins = twins;  // [{ collider: Rapier collider, handle: PBD collider handle }]
+    this.inertia = dynamicTwinInertia(body, twins);  // the twin's principal moments, or null: kinematic twins
   }
+}
+
+const near = (a, b, tolerance) => Math.abs(a - b) <= tolerance;
+
+/**
+ * The inertia of a dynamic twin along its collider's axes, or null when the body cannot have one: not dynamic, not
+ * exactly one collider, a collider off the centre of mass, or principal axes other than the collider's.
+ */
+function dynamicTwinInertia(body, twins) {
+  if (!body.isDynamic() || twins.length !== 1) return null;
+  const { collider } = twins[0];
+  const offset = collider.translationWrtParent(), com = body.localCom();
+  if (!offset || !near(offset.x, com.x, 1e-6) || !near(offset.y, com.y, 1e-6) || !near(offset.z, com.z, 1e-6)) return null;
+  const moments = xyz(body.principalInertia());
+  if (!moments.every((m) => m > 0)) return null;
+  const largest = Math.max(...moments);
+  if (moments.every((m) => near(m, largest, 1e-6 * largest))) return moments;  // isotropic: any axes
+  const a = body.principalInertiaLocalFrame(), b = collider.rotationWrtParent();
+  const dot = b ? a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w : 0;
+  return near(Math.abs(dot), 1, 1e-6) ? moments : null;
 }
 
 /** Couples a PBD World to a Rapier World; see the module's comment for the order of a step. */
@@ -118,9 +176,10 @@ export class RapierCoupling {
   }
 
   /**
-   * One step of both worlds, of Rapier's `timestep`: Rapier's step, the twins moved to the bodies' new poses, the
-   * PBD step, then each dynamic body given the impulses its twins received. A body removed from Rapier while
-   * coupled throws before anything steps (remove it from the coupling first).
+   * One step of both worlds over the same interval, of Rapier's `timestep`: the twins set from their bodies (see
+   * the module's comment), the PBD step, each dynamic body given the impulses its twins received, then Rapier's
+   * step, which integrates them with its own joints and contacts. A body removed from Rapier while coupled throws
+   * before anything steps (remove it from the coupling first).
    */
   step() {
     for (const { body } of this.bodies) {
@@ -129,20 +188,28 @@ export class RapierCoupling {
           'while coupled (call removeBody first)');
       }
     }
-    this.rapierWorld.step();
-    for (const { twins } of this.bodies) {
+    const dt = this.rapierWorld.timestep;
+    for (const { body, twins, inertia } of this.bodies) {
       for (const { collider, handle } of twins) {
-        const t = collider.translation(), r = collider.rotation();
-        this.world.setColliderPose(handle, t.x, t.y, t.z, r.x, r.y, r.z, r.w);
+        if (inertia) {  // moves itself from the body's state, a dynamic twin
+          this.world.setColliderBody(handle, { mass: body.mass(), inertia, linearVelocity: xyz(body.linvel()),
+            angularVelocity: xyz(body.angvel()) });
+          const t = collider.translation(), r = collider.rotation();
+          this.world.setColliderPose(handle, t.x, t.y, t.z, r.x, r.y, r.z, r.w);
+        } else {  // swept across the substeps to where Rapier's step will take it
+          const { position: p, rotation: q } = predictedPose(body, collider, dt);
+          this.world.setColliderPose(handle, p[0], p[1], p[2], q[0], q[1], q[2], q[3]);
+        }
       }
     }
-    this.world.step(this.rapierWorld.timestep);
+    this.world.step(dt);
     for (const { body, twins } of this.bodies) {
       if (!body.isDynamic()) continue;
       const impulse = this.impulseOf(body, twins);
       body.applyImpulse({ x: impulse.linear[0], y: impulse.linear[1], z: impulse.linear[2] }, true);
       body.applyTorqueImpulse({ x: impulse.angular[0], y: impulse.angular[1], z: impulse.angular[2] }, true);
     }
+    this.rapierWorld.step();
   }
 
   /**
@@ -158,11 +225,10 @@ export class RapierCoupling {
   impulseOf(body, twins) {
     const com = xyz(body.worldCom());
     const linear = [0, 0, 0], angular = [0, 0, 0];
-    for (const { collider, handle } of twins) {
+    for (const { handle } of twins) {
       const j = this.world.colliderImpulse(handle);
-      const t = collider.translation();
-      const arm = cross([t.x - com[0], t.y - com[1], t.z - com[2]], j.linear);  // from the twin's position to c
-      for (let a = 0; a < 3; ++a) linear[a] += j.linear[a], angular[a] += j.angular[a] + arm[a];
+      const moment = cross(com, j.linear);  // the angular impulse is about the origin: moved to the centre of mass
+      for (let a = 0; a < 3; ++a) linear[a] += j.linear[a], angular[a] += j.angular[a] - moment[a];
     }
     return { linear, angular };
   }

@@ -45,15 +45,28 @@ struct ColliderDef {
   std::span<const uint32_t> meshTriangles;
 };
 
+/// The rigid body a collider stands for, when another engine simulates it (two-way coupling; World::setColliderBody).
+/// With a mass the collider is dynamic within each step: from its pose and these velocities it moves substep by
+/// substep under gravity, and after each substep's contacts it takes minus the momentum they gave the particles. So a
+/// heavy body pressing on a cloth slows within the step, where a kinematic one would push through it until the
+/// impulses reach its engine a step later. Its engine still receives the step's impulse (World::colliderImpulse),
+/// and should then own the pose and velocities again.
+struct ColliderBody {
+  Real mass = 0;                        ///< kg, >= 0. 0 (the default): kinematic, moved only by setColliderPose.
+  Vec3 inertia = Vec3::Zero();          ///< kg m², each > 0 when mass > 0: the principal moments about the
+                                        ///< collider's position (its centre of mass), along its local axes.
+  Vec3 linearVelocity = Vec3::Zero();   ///< m/s, world frame, of the position.
+  Vec3 angularVelocity = Vec3::Zero();  ///< rad/s, world frame.
+};
+
 /// What the particles gave a collider over the last step: the reaction to every contact with it (normal pushes,
 /// static and dynamic friction, restitution), summed over the substeps. Applied to the rigid body the collider stands
 /// for (World::colliderImpulse; pbd-wasm/rapier does it for Rapier's bodies), momentum is exchanged, not created:
 /// `linear` is exactly minus what the contacts gave the particles, `angular` minus their moment.
 struct ColliderImpulse {
   Vec3 linear = Vec3::Zero();   ///< N·s, world frame.
-  Vec3 angular = Vec3::Zero();  ///< N·m·s, world frame, about the collider's position at the end of the step (the
-                                ///< one setColliderPose set). About a body's centre of mass c instead: add
-                                ///< (position - c) × linear.
+  Vec3 angular = Vec3::Zero();  ///< N·m·s, world frame, about the world's origin. About a body's centre of mass c:
+                                ///< angular - c × linear.
 };
 
 }  // namespace pbd

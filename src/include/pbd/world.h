@@ -140,6 +140,16 @@ class World {
   /// before any step, after a step rolled back by the non-finite guard, and after loadSnapshot. For two-way coupling
   /// with a rigid body: set the collider's pose to the body's new pose, step, then apply this to the body.
   ColliderImpulse colliderImpulse(uint32_t collider) const;
+  /// Makes a collider dynamic within the steps (see ColliderBody), or kinematic again with mass 0; call it before each
+  /// step with the velocities the body's engine has now. A dynamic collider's setColliderPose puts it there at once
+  /// (no sweep across the next step). Not saved in snapshots: loadSnapshot makes every collider kinematic (removeBody
+  /// keeps them). Throws for a negative or non-finite mass, a non-positive inertia with a mass, a triangle mesh.
+  void setColliderBody(uint32_t collider, const ColliderBody& body);
+  /// The collider's body: its velocities as the last step left them (kinematic: all zero).
+  ColliderBody colliderBody(uint32_t collider) const;
+  /// The collider as it is now: its shape, material and pose (a dynamic one's as the last step left it; the rotation
+  /// normalized). A triangle mesh's meshPositions and meshTriangles are empty.
+  ColliderDef colliderDef(uint32_t collider) const;
 
   // --- Bodies ----------------------------------------------------------------------------------------------
   BodyRange addCloth(const ClothDef& def);

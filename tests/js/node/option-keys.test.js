@@ -11,7 +11,7 @@ let pbd;
 beforeAll(async () => { pbd = await createPbd({ threads: 2 }); });
 afterAll(() => pbd?.terminate());
 
-const fixture = () => hangingClothWorld(pbd);
+const fixture = () => hangingClothWorld(pbd, { extras: true });  // with a collider: setColliderBody takes options
 const state = (w) => Array.from(w.saveSnapshot());
 
 /** `key` with its 2nd and 3rd letters swapped (or its last one doubled): one slip of the keyboard. */

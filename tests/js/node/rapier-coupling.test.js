@@ -106,6 +106,38 @@ describe('coupleRapier', () => {
     rapierWorld.free();
   });
 
+  it('carries a 10 kg Rapier box in a 1 kg hammock: the box comes to rest, its weight on the cloth', () => {
+    const world = new pbd.World();
+    world.setGround({ enabled: false });
+    world.setSubsteps(10);
+    world.setIterations(4);
+    world.setLinearDamping(1);
+    world.addCloth({ columns: 24, rows: 24, spacing: 0.05, origin: [-0.575, 1, -0.575], mass: 1,
+      pinned: [0, 23, 24 * 23, 24 * 24 - 1] });
+    const rapierWorld = new RAPIER.World({ x: 0, y: -9.81, z: 0 });
+    rapierWorld.timestep = 1 / 60;
+    const box = rapierWorld.createRigidBody(RAPIER.RigidBodyDesc.dynamic().setTranslation(0, 1.3, 0));
+    rapierWorld.createCollider(RAPIER.ColliderDesc.cuboid(0.15, 0.15, 0.15).setDensity(10 / 0.027), box);
+    const coupling = coupleRapier(world, rapierWorld);
+    coupling.addBody(box);
+    for (let f = 0; f < 540; ++f) coupling.step();
+    let carried = 0, lowest = Infinity, highest = -Infinity;
+    const start = xyz(box.translation());
+    for (let f = 0; f < 60; ++f) {
+      coupling.step();
+      carried += coupling.bodyImpulse(box).linear[1];
+      const y = box.translation().y;
+      lowest = Math.min(lowest, y), highest = Math.max(highest, y);
+    }
+    const weight = box.mass() * 9.81;  // N: a second's impulses carry this many N·s
+    expect(Math.abs(carried - weight)).toBeLessThan(0.02 * weight);
+    expect(lowest).toBeGreaterThan(0.6);  // in the cloth, whose corners are at 1 m, not through it
+    expect(highest - lowest).toBeLessThan(0.01);
+    expect(norm(minus(xyz(box.translation()), start))).toBeLessThan(0.005);  // at rest: moved < 5 mm in a second
+    world.delete();
+    rapierWorld.free();
+  });
+
   it('gives the same bits on a second run', () => {
     const run = () => {
       const { world, rapierWorld, box, coupling } = freeScene();

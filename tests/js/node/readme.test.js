@@ -13,6 +13,8 @@ import { describe, expect, it } from 'vitest';
 import * as pbdWasm from '../../../web/lib/index.js';
 import * as pbdThree from '../../../web/lib/three.js';
 import * as pbdWorker from '../../../web/lib/worker.js';
+import * as pbdRapier from '../../../web/lib/rapier.js';
+import RAPIER from '@dimforge/rapier3d-compat';
 import { isolationHeaders } from '../../../vite.config.js';
 import { JS_LANGUAGES, RUNNERS, readmeBlocks, runBlock } from '../shared/readme-blocks.js';
 
@@ -25,7 +27,7 @@ const blocks = readmeBlocks(README);
 const jsBlocks = blocks.filter((b) => JS_LANGUAGES.includes(b.lang));
 const nodeBlocks = jsBlocks.filter((b) => b.runner === 'node');
 const modules = { [packageName]: pbdWasm, [`${packageName}/three`]: pbdThree, [`${packageName}/worker`]: pbdWorker,
-  three: THREE, vite };
+  [`${packageName}/rapier`]: pbdRapier, '@dimforge/rapier3d-compat': { default: RAPIER }, three: THREE, vite };
 
 /** What each node block must have done, given its top-level bindings and what it logged. */
 const checks = {
@@ -38,6 +40,15 @@ const checks = {
     expect(x).toBeCloseTo(0.5, 2);
     expect(y).toBeCloseTo(1.5, 2);
     expect(z).toBeCloseTo(1 - 119 / 240, 2);
+    expect(scope.world.isDeleted()).toBe(true);
+  },
+  'rapier': async (scope, logged) => {
+    const line = logged.find((args) => args[0] === 'a 10 kg box rests in a 1 kg hammock at y =');
+    expect(line, 'the block logs the box').toBeDefined();
+    expect(scope.box.mass()).toBeCloseTo(10, 1);
+    // In the cloth (corners at 1 m, the box's half side 0.15 m), neither through it nor thrown off.
+    expect(line[1]).toBeGreaterThan(0.6);
+    expect(line[1]).toBeLessThan(1.0);
     expect(scope.world.isDeleted()).toBe(true);
   },
   'worker': async (scope, logged) => {
