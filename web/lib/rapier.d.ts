@@ -30,8 +30,9 @@ export declare class RapierCoupling {
   /** Stops mirroring a body (also one already removed from Rapier): its twins leave the PBD world. */
   removeBody(body: RigidBody): void;
   /**
-   * One step of both worlds, of `rapierWorld.timestep` seconds: the PBD step, the impulses, Rapier's step. Throws an InvalidArgumentError, before either world
-   * moves, if a coupled body was removed from the Rapier world (call removeBody first).
+   * One step of both worlds, of `rapierWorld.timestep` seconds: the PBD step, the impulses, Rapier's step. Throws
+   * an InvalidArgumentError, before either world moves, if a coupled body was removed from the Rapier world (call
+   * removeBody first) or has a non-finite pose or velocity.
    */
   step(): void;
   /**

@@ -110,11 +110,12 @@ const near = (a, b, tolerance) => Math.abs(a - b) <= tolerance;
 
 /**
  * The inertia of a dynamic twin along its collider's axes, or null when the body cannot have one: not dynamic, not
- * exactly one collider, a collider off the centre of mass, or principal axes other than the collider's.
+ * exactly one collider, a mesh, a collider off the centre of mass, or principal axes other than the collider's.
  */
 function dynamicTwinInertia(body, twins) {
   if (!body.isDynamic() || twins.length !== 1) return null;
   const { collider } = twins[0];
+  if (![BALL, CUBOID, CAPSULE].includes(collider.shapeType())) return null;  // mesh colliders are kinematic only
   const offset = collider.translationWrtParent(), com = body.localCom();
   if (!offset || !near(offset.x, com.x, 1e-6) || !near(offset.y, com.y, 1e-6) || !near(offset.z, com.z, 1e-6)) return null;
   const moments = xyz(body.principalInertia());
@@ -186,6 +187,11 @@ export class RapierCoupling {
       if (!body.isValid()) {
         throw new InvalidArgumentError(`RapierCoupling.step: body ${body.handle} was removed from the Rapier world ` +
           'while coupled (call removeBody first)');
+      }
+      const state = [...xyz(body.translation()), ...xyzw(body.rotation()), ...xyz(body.linvel()), ...xyz(body.angvel())];
+      if (!state.every(Number.isFinite)) {
+        throw new InvalidArgumentError(`RapierCoupling.step: body ${body.handle} has a non-finite pose or velocity ` +
+          `(got ${state.map(describeValue).join(', ')})`);
       }
     }
     const dt = this.rapierWorld.timestep;

@@ -106,6 +106,24 @@ describe('coupleRapier', () => {
     rapierWorld.free();
   });
 
+  it('exchanges momentum with a body of two colliders too (its twins swept to where Rapier takes it)', () => {
+    const { world, rapierWorld, box, coupling } = freeScene();
+    rapierWorld.removeRigidBody(box);   // the dumbbell alone
+    const dumbbell = rapierWorld.createRigidBody(RAPIER.RigidBodyDesc.dynamic().setTranslation(-0.1, 0.5, 0)
+      .setLinvel(0, -2, 0.3).setAngvel({ x: 0, y: 0, z: 2 }));
+    for (const x of [-0.12, 0.12]) {
+      rapierWorld.createCollider(RAPIER.ColliderDesc.ball(0.08).setTranslation(x, 0, 0).setDensity(500), dumbbell);
+    }
+    coupling.addBody(dumbbell);
+    const total = () => clothMomenta(world).linear.map((p, a) => p + dumbbell.mass() * xyz(dumbbell.linvel())[a]);
+    const before = total(), dumbbellBefore = xyz(dumbbell.linvel());
+    for (let f = 0; f < 60; ++f) coupling.step();
+    expect(norm(minus(xyz(dumbbell.linvel()), dumbbellBefore))).toBeGreaterThan(0.1);   // the cloth slowed it
+    expect(norm(minus(total(), before))).toBeLessThan(1e-4 * norm(before));
+    world.delete();
+    rapierWorld.free();
+  });
+
   it('carries a 10 kg Rapier box in a 1 kg hammock: the box comes to rest, its weight on the cloth', () => {
     const world = new pbd.World();
     world.setGround({ enabled: false });
@@ -138,6 +156,40 @@ describe('coupleRapier', () => {
     rapierWorld.free();
   });
 
+  it('a ball thrown through a hanging curtain loses the momentum the curtain gains', () => {
+    const world = new pbd.World();
+    world.setGround({ enabled: false });
+    world.setSubsteps(10);
+    world.setIterations(2);
+    const n = 24, pins = Array.from({ length: n }, (_, k) => k * n);   // its top edge (the first column, along y)
+    world.addCloth({ columns: n, rows: n, spacing: 0.05, origin: [-0.6, 1.6, 0], axisU: [0, -1, 0], axisV: [1, 0, 0],
+      mass: 1, pinned: pins });
+    const rapierWorld = new RAPIER.World({ x: 0, y: -9.81, z: 0 });
+    rapierWorld.timestep = 1 / 60;
+    const ball = rapierWorld.createRigidBody(RAPIER.RigidBodyDesc.dynamic().setTranslation(0, 1, -0.6)
+      .setLinvel(0, 0, 6));
+    rapierWorld.createCollider(RAPIER.ColliderDesc.ball(0.12).setDensity(2 / (4 / 3 * Math.PI * 0.12 ** 3)), ball);
+    const coupling = coupleRapier(world, rapierWorld);
+    coupling.addBody(ball);
+    const p0 = xyz(ball.linvel()).map((v) => ball.mass() * v);
+    const given = [0, 0, 0];
+    let frames = 0;
+    for (; frames < 30; ++frames) {
+      coupling.step();
+      const j = coupling.bodyImpulse(ball).linear;
+      for (let a = 0; a < 3; ++a) given[a] += j[a];
+    }
+    // The ball's momentum changed by gravity's impulse plus what the curtain gave it, and the curtain took a good
+    // part of its 12 kg m/s.
+    const p1 = xyz(ball.linvel()).map((v) => ball.mass() * v);
+    const gravity = [0, -ball.mass() * 9.81 * frames / 60, 0];
+    const change = minus(p1, p0).map((x, a) => x - gravity[a]);
+    expect(-given[2]).toBeGreaterThan(2);
+    expect(norm(minus(change, given))).toBeLessThan(0.01 * norm(given));
+    world.delete();
+    rapierWorld.free();
+  });
+
   it('gives the same bits on a second run', () => {
     const run = () => {
       const { world, rapierWorld, box, coupling } = freeScene();
@@ -164,9 +216,15 @@ describe('coupleRapier', () => {
     coupling.addBody(box);
     expect(() => coupling.addBody(box)).toThrow(/is coupled already/);
     coupling.step();
-    // A body removed from Rapier while coupled: step says so before either world moves.
+    // A NaN velocity (set by the user) and a body removed from Rapier while coupled: step says so before either
+    // world moves.
+    const positions = [...world.positions()], boxAt = xyz(box.translation());
+    box.setLinvel({ x: NaN, y: 0, z: 0 }, true);
+    expect(() => coupling.step()).toThrow(/step: body \d+ has a non-finite pose or velocity \(got .*NaN/);
+    expect([...world.positions()]).toEqual(positions);
+    expect(xyz(box.translation())).toEqual(boxAt);
+    box.setLinvel({ x: 0, y: 0, z: 0 }, true);
     rapierWorld.removeRigidBody(box);
-    const positions = [...world.positions()];
     expect(() => coupling.step()).toThrow(/was removed from the Rapier world while coupled/);
     expect([...world.positions()]).toEqual(positions);
     coupling.removeBody(box);

@@ -15,8 +15,8 @@ export const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: 
 const versionOf = (name) => JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version;
 
 /**
- * Packs the package into `scratch` and installs the tarball, with this repository's versions of three and vite (the
- * npm cache serves them), into `app` (made if missing, with a package.json if it has none).
+ * Packs the package into `scratch` and installs the tarball, with this repository's versions of three, vite and
+ * Rapier (the npm cache serves them), into `app` (made if missing, with a package.json if it has none).
  */
 export function installPackedApp(scratch, app) {
   const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', scratch], root))[0];
@@ -27,5 +27,5 @@ export function installPackedApp(scratch, app) {
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
   }
   run('npm', ['install', '--prefer-offline', join(scratch, packed.filename), `three@${versionOf('three')}`,
-    `vite@${versionOf('vite')}`], app);
+    `vite@${versionOf('vite')}`, `@dimforge/rapier3d-compat@${versionOf('@dimforge/rapier3d-compat')}`], app);
 }
