@@ -24,9 +24,9 @@
 // Precision and determinism. Everything is in double: the tests check against finite differences in double, and
 // J - γ cancels in float for stiff materials. The core promises the same bits natively, in wasm and on Arm
 // (docs/determinism.md), and Eigen vectorizes double reductions and products with SSE natively but not in wasm, which
-// changes their summation order. So every sum of products here is written out in a fixed order (orderedDot,
-// orderedProduct, orderedMatrixProduct, orderedSquaredNorm); element-wise Eigen operations, cross products and outer
-// products are single IEEE operations per entry and stay. No libm function but sqrt (correctly rounded) is called.
+// changes their summation order. So every sum of products here is written out in a fixed order (math/ordered_sums.h,
+// and orderedSquaredNorm); element-wise Eigen operations, cross products and outer products are single IEEE
+// operations per entry and stay. No libm function but sqrt (correctly rounded) is called.
 #pragma once
 
 #include <cmath>
@@ -34,33 +34,10 @@
 #include <Eigen/Core>
 
 #include "constraints/neo_hookean.h"  // orderedSquaredNorm
+#include "math/ordered_sums.h"
 #include "pbd/real.h"
 
 namespace pbd {
-
-/// a·b summed as (a0 b0 + a1 b1) + a2 b2 in every build (see the top of this file).
-inline double orderedDot(const Eigen::Vector3d& a, const Eigen::Vector3d& b) {
-  return (a[0] * b[0] + a[1] * b[1]) + a[2] * b[2];
-}
-
-/// M v, each entry an orderedDot.
-inline Eigen::Vector3d orderedProduct(const Eigen::Matrix3d& M, const Eigen::Vector3d& v) {
-  Eigen::Vector3d r;
-  for (int i = 0; i < 3; ++i) r[i] = (M(i, 0) * v[0] + M(i, 1) * v[1]) + M(i, 2) * v[2];
-  return r;
-}
-
-/// A B, each entry an orderedDot.
-inline Eigen::Matrix3d orderedMatrixProduct(const Eigen::Matrix3d& A, const Eigen::Matrix3d& B) {
-  Eigen::Matrix3d r;
-  for (int j = 0; j < 3; ++j) r.col(j) = orderedProduct(A, Eigen::Vector3d(B.col(j)));
-  return r;
-}
-
-/// det M = m0 · (m1 × m2) over the columns.
-inline double orderedDeterminant(const Eigen::Matrix3d& M) {
-  return orderedDot(M.col(0), Eigen::Vector3d(M.col(1).cross(M.col(2))));
-}
 
 /// F = Ds Dm⁻¹ in double for the tet x[0..3] (Vec3 or Eigen::Vector3d) and Dm⁻¹ (Mat3 or Eigen::Matrix3d).
 template <class Vector, class Matrix>

@@ -19,19 +19,16 @@
 #include <cmath>
 
 #include "constraints/vertex_block.h"
+#include "math/ordered_sums.h"
 
 namespace pbd {
-
-/// |d| with the squares summed in one order in every build (Eigen's norm() sums in SSE partial sums natively and
-/// otherwise on wasm: docs/determinism.md).
-inline double orderedLength(const Eigen::Vector3d& d) { return std::sqrt((d[0] * d[0] + d[1] * d[1]) + d[2] * d[2]); }
 
 /// ∂E/∂x_a and the PSD block ∂²E/∂x_a² of one spring at its vertex a, added to `block`; returns the force
 /// magnitude f = k C + λ (0 for a coincident pair or a slack one). xa, xb in m; k in N/m; λ in N.
 inline double addSpringVertexBlock(const Eigen::Vector3d& xa, const Eigen::Vector3d& xb, double minLength,
                                    double maxLength, double k, double lambda, VertexBlock& block) {
   const Eigen::Vector3d d = xa - xb;
-  const double l = orderedLength(d);
+  const double l = std::sqrt(orderedDot(d, d));  // not Eigen's norm(): its order differs by build
   if (!(l > 1e-12)) return 0;
   const double c = l - std::clamp(l, minLength, maxLength);
   if (c == 0 && minLength < maxLength) return 0;  // slack: the energy is flat around it
@@ -50,7 +47,8 @@ inline double addSpringVertexBlock(const Eigen::Vector3d& xa, const Eigen::Vecto
 /// C = l - clamp(l, minLength, maxLength) of the pair, the spring's constraint value (m).
 inline double springConstraint(const Eigen::Vector3d& xa, const Eigen::Vector3d& xb, double minLength,
                                double maxLength) {
-  const double l = orderedLength(xa - xb);
+  const Eigen::Vector3d d = xa - xb;
+  const double l = std::sqrt(orderedDot(d, d));
   return l - std::clamp(l, minLength, maxLength);
 }
 

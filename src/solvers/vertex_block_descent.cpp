@@ -283,7 +283,10 @@ void VertexBlockDescent::growPenalty(uint32_t e, const Real* p, const VbdElement
       }
       case Kind::Attachment: {
         const VbdAttachment& at = elements.attachments[el.index];
-        if (at.active) violation = orderedLength(xs[0] - Eigen::Vector3d(at.target[0], at.target[1], at.target[2]));
+        if (at.active) {
+          const Eigen::Vector3d d = xs[0] - Eigen::Vector3d(at.target[0], at.target[1], at.target[2]);
+          violation = std::sqrt(orderedDot(d, d));
+        }
         break;
       }
       case Kind::Spring: break;
