@@ -89,6 +89,7 @@ EMSCRIPTEN_BINDINGS(pbd) {
       .function("addAttachment", &JsWorld::addAttachment)
       .function("setAttachmentTarget", &JsWorld::setAttachmentTarget)
       .function("removeAttachment", &JsWorld::removeAttachment)
+      .function("attachmentImpulse", &JsWorld::attachmentImpulse)
       .function("addCloth", &JsWorld::addCloth)
       .function("addRope", &JsWorld::addRope)
       .function("addSoftBody", &JsWorld::addSoftBody)

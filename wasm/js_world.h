@@ -356,6 +356,15 @@ class JsWorld {
   void removeAttachment(double handle) {
     guarded("removeAttachment", [&] { world_.removeAttachment(toIndex("removeAttachment", "attachment", handle)); });
   }
+  /// World::attachmentImpulse as [x, y, z].
+  val attachmentImpulse(double handle) const {
+    return guarded("attachmentImpulse", [&] {
+      const Vec3 j = world_.attachmentImpulse(toIndex("attachmentImpulse", "attachment", handle));
+      val a = val::array();
+      for (int c = 0; c < 3; ++c) a.call<void>("push", j[c]);
+      return a;
+    });
+  }
 
   val addCloth(val o) {
     return bodyRangeToJs(guarded("addCloth", [&] { return world_.addCloth(clothDefFromJs("addCloth", o)); }));

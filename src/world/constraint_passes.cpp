@@ -93,9 +93,11 @@ void World::Impl::projectAttachmentsAndContacts(bool xpbd, Real invH2, Real step
     const Attachment& at = constraints.attachments[a];
     if (!at.active) continue;
     const Vec3 target = at.startTarget + stepFraction * (at.target - at.startTarget);
+    const Vec3 from = P[at.particle];
     constraints.attachmentLambda[a] +=
         projectAttachment(P[at.particle], particles.w[at.particle], target, xpbd, at.kPrime, at.compliance * invH2,
                           constraints.attachmentLambda[a]);
+    if (collision.countContactPushes) constraints.attachmentMomenta[a] += momentumOfMove(at.particle, from, false);
   }
   projectContacts();
 }

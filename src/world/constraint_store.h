@@ -56,6 +56,8 @@ struct ConstraintStore {
 
   std::vector<Attachment> attachments;
   std::vector<Real> attachmentLambda;
+  std::vector<Eigen::Vector3d> attachmentMomenta;  // per attachment, the momentum it gave its particle this step
+  bool attachmentMomentaMeasured = false;          // the last step booked them (not under VBD: contacts.cpp)
   std::vector<uint32_t> freeAttachments;
 };
 

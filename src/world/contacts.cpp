@@ -136,19 +136,24 @@ void World::Impl::boundAllParticles() {
 /// momentum goes to Q in a few substeps. A velocity change adds 3/2 m Δv to Q, a move (3/2)² m Δp/h
 /// (vⁿ⁺¹ = (3/2 p − 2x + 1/2 x⁻)/h), at the lever ℓ = (4x − x⁻)/3. Δ from the stored floats, so that the sum is
 /// what the particle got.
+Eigen::Vector3d World::Impl::momentumOfMove(uint32_t i, const Vec3& from, bool velocity) const {
+  const std::vector<Real>& now = velocity ? particles.v : particles.p;
+  Eigen::Vector3d delta;
+  for (int a = 0; a < 3; ++a) delta[a] = double(now[3 * size_t(i) + a]) - double(from[a]);
+  const double scale = (velocity ? 1.0 : double(collision.contactInvH)) *
+                       (collision.contactBdf2 ? (velocity ? 1.5 : 2.25) : 1.0);
+  return delta * (scale / double(particles.w[i]));
+}
+
 void World::Impl::recordContactMomentum(uint32_t k, uint32_t i, const Vec3& from, bool velocity) {
   if (k == kGroundCollider || (!velocity && !collision.countContactPushes)) return;
-  const std::vector<Real>& now = velocity ? particles.v : particles.p;
-  Eigen::Vector3d delta, at;
+  Eigen::Vector3d at;
   for (int a = 0; a < 3; ++a) {
     const size_t j = 3 * size_t(i) + a;
-    delta[a] = double(now[j]) - double(from[a]);
     at[a] = !velocity && collision.contactBdf2 ? (4 * double(particles.x[j]) - double(particles.xPrev[j])) / 3
                                                : double(particles.x[j]);
   }
-  const double scale = (velocity ? 1.0 : double(collision.contactInvH)) *
-                       (collision.contactBdf2 ? (velocity ? 1.5 : 2.25) : 1.0);
-  const Eigen::Vector3d momentum = delta * (scale / double(particles.w[i]));
+  const Eigen::Vector3d momentum = momentumOfMove(i, from, velocity);
   ContactMomentum& sum = collision.contactMomenta[k];
   sum.linear += momentum;
   sum.moment += at.cross(momentum);
@@ -156,6 +161,8 @@ void World::Impl::recordContactMomentum(uint32_t k, uint32_t i, const Vec3& from
 
 void World::Impl::resetContactMomenta() {
   collision.contactMomenta.assign(collision.colliders.size(), ContactMomentum{});
+  std::fill(constraints.attachmentMomenta.begin(), constraints.attachmentMomenta.end(), Eigen::Vector3d::Zero());
+  constraints.attachmentMomentaMeasured = settings.solver != Solver::VertexBlockDescent;
 }
 
 void World::Impl::moveInLatePass(uint32_t i, const Vec3& to, uint32_t collider) {

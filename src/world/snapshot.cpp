@@ -601,6 +601,7 @@ template <class M> void build(World& fresh, M& m, M& s, const LoaderScratch& scr
   m.constraints.surfaceVolumeLambda.assign(m.constraints.surfaceVolumes.size(), 0);
   m.constraints.shapeMatchingLambda.assign(m.constraints.shapeMatchings.size(), 0);
   m.constraints.attachmentLambda.assign(m.constraints.attachments.size(), 0);
+  m.constraints.attachmentMomenta.assign(m.constraints.attachments.size(), Eigen::Vector3d::Zero());
   uint32_t largestSurface = 0;
   for (const SurfaceVolumeConstraint& g : m.constraints.surfaceVolumes)
     largestSurface = std::max(largestSurface, g.vertexCount);

@@ -295,6 +295,7 @@ uint32_t World::addAttachment(const AttachmentDef& def) {
     const uint32_t handle = m.constraints.freeAttachments.back();
     m.constraints.freeAttachments.pop_back();
     m.constraints.attachments[handle] = a;
+    m.constraints.attachmentMomenta[handle].setZero();
     return handle;
   }
   if (m.constraints.attachments.size() >= kMaxConstraints)
@@ -302,9 +303,11 @@ uint32_t World::addAttachment(const AttachmentDef& def) {
   const size_t room = grownRoom(m.constraints.attachments.size() + 1, m.constraints.attachments.capacity());
   m.constraints.attachments.reserve(room);
   m.constraints.attachmentLambda.reserve(room);
+  m.constraints.attachmentMomenta.reserve(room);
   m.constraints.freeAttachments.reserve(room);  // so removeAttachment never allocates
   m.constraints.attachments.push_back(a);
   m.constraints.attachmentLambda.push_back(0);
+  m.constraints.attachmentMomenta.push_back(Eigen::Vector3d::Zero());
   return uint32_t(m.constraints.attachments.size() - 1);
 }
 
@@ -319,6 +322,14 @@ void World::setAttachmentTarget(uint32_t attachment, const Vec3& target) {
   checkAttachmentHandle("setAttachmentTarget", impl_->constraints.attachments, attachment);
   check::finite("setAttachmentTarget", "target", target);
   impl_->constraints.attachments[attachment].target = target;
+}
+
+Vec3 World::attachmentImpulse(uint32_t attachment) const {
+  const char* fn = "attachmentImpulse";
+  checkAttachmentHandle(fn, impl_->constraints.attachments, attachment);
+  if (!impl_->constraints.attachmentMomentaMeasured && impl_->hasStepped)
+    check::fail(fn, "solver", "is 'vbd', whose vertex steps do not tell an attachment's push apart", 0);
+  return (-impl_->constraints.attachmentMomenta[attachment]).cast<Real>();
 }
 
 void World::removeAttachment(uint32_t attachment) {

@@ -122,6 +122,8 @@ struct World::Impl {
   void moveInLatePass(uint32_t i, const Vec3& to, uint32_t collider);
   /// contacts.cpp: adds to collider k's ContactMomentum what its contact just gave particle i (nothing for the ground).
   void recordContactMomentum(uint32_t k, uint32_t i, const Vec3& from, bool velocity);
+  /// contacts.cpp: the momentum particle i got from a move from `from` to p_i (or a velocity change to v_i).
+  Eigen::Vector3d momentumOfMove(uint32_t i, const Vec3& from, bool velocity) const;
   // Dynamic colliders (collider_bodies.cpp): their motion across a step's substeps.
   void saveDynamicColliders();     // at the step's start, for the rollback
   void moveDynamicColliders(Real h);  // a substep's free motion under gravity: the substep's poses

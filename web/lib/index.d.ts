@@ -813,6 +813,13 @@ export declare class World {
   setAttachmentTarget(attachment: number, target: Vec3Like): void;
   /** Removes an attachment; a later addAttachment may reuse its handle. */
   removeAttachment(attachment: number): void;
+  /**
+   * What the attachment gave its target over the last step (N·s, world frame, [x, y, z]): minus the momentum its
+   * pushes gave the particle. Applied at the target to the body holding it (`pbd-wasm/rapier`'s attach does),
+   * momentum is exchanged, not created. Zeros before any step; under the 'vbd' solver, whose vertex steps solve the
+   * attachment with the particle's other elements, it throws an InvalidArgumentError.
+   */
+  attachmentImpulse(attachment: number): [number, number, number];
 
   /**
    * Adds a collider; returns its handle, a number that names it in the collider methods until removeCollider,

@@ -1,5 +1,5 @@
 import type { Collider, RigidBody, World as RapierWorld } from '@dimforge/rapier3d-compat';
-import type { ColliderImpulse, ColliderOptions, World } from './index';
+import type { ColliderImpulse, ColliderOptions, Strength, Vec3Like, World } from './index';
 
 /**
  * Two-way coupling of a pbd-wasm World with a Rapier World (`@dimforge/rapier3d-compat` or `@dimforge/rapier3d`, an
@@ -27,8 +27,22 @@ export declare class RapierCoupling {
    * another shape (named in the message). Returns the twins' PBD collider handles.
    */
   addBody(body: RigidBody): number[];
-  /** Stops mirroring a body (also one already removed from Rapier): its twins leave the PBD world. */
+  /**
+   * Stops coupling a body (also one already removed from Rapier): its twins leave the PBD world and its attachments
+   * are removed. Throws an InvalidArgumentError for a body neither mirrored nor attached to.
+   */
   removeBody(body: RigidBody): void;
+  /**
+   * Attaches a particle to a point of a Rapier body: `anchor` in m in the body's frame (default its origin),
+   * `strength` as World.addAttachment takes it (default rigid). Each step the target follows the point to where
+   * Rapier's step takes it, and a dynamic body is pulled at the point by what the attachment gave it
+   * (World.attachmentImpulse): a cloth hung from a body weighs on it. The body need not be mirrored by addBody.
+   * Throws an InvalidArgumentError for a body that is not live or an anchor that is not 3 finite numbers. Returns the
+   * attachment's handle.
+   */
+  attach(particle: number, body: RigidBody, anchor?: Vec3Like, strength?: Strength): number;
+  /** Removes an attachment made by attach (an InvalidArgumentError for any other handle). */
+  detach(attachment: number): void;
   /**
    * One step of both worlds, of `rapierWorld.timestep` seconds: the PBD step, the impulses, Rapier's step. Throws
    * an InvalidArgumentError, before either world moves, if a coupled body was removed from the Rapier world (call
@@ -36,8 +50,8 @@ export declare class RapierCoupling {
    */
   step(): void;
   /**
-   * What the particles gave a coupled body over the last step, summed over its twins: `linear` in N·s, `angular`
-   * in N·m·s about its centre of mass, both in the world frame.
+   * What the particles gave a coupled body over the last step, summed over its twins' contacts and its attachments:
+   * `linear` in N·s, `angular` in N·m·s about its centre of mass, both in the world frame.
    */
   bodyImpulse(body: RigidBody): ColliderImpulse;
 }

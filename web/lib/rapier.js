@@ -49,9 +49,13 @@ const multiply = (a, b) => [
 /** v rotated by the unit quaternion q: q [v, 0] q*. */
 const rotate = (q, v) => multiply(multiply(q, [...v, 0]), [-q[0], -q[1], -q[2], q[3]]).slice(0, 3);
 
+/** The world point of a body-local point at the body's pose (position, rotation [x, y, z, w]). */
+const atPose = ({ position, rotation }, local) => rotate(rotation, local).map((x, a) => x + position[a]);
+const poseOf = (body) => ({ position: xyz(body.translation()), rotation: xyzw(body.rotation()) });
+
 /**
- * Where a collider of `body` will be after Rapier's next step of dt: a kinematic position-based body at its next
- * kinematic pose, any other body moved on by its velocities (q ← q + ½ dt [ω, 0] q, normalized).
+ * Where `body` (or, given, its collider) will be after Rapier's next step of dt: a kinematic position-based body at
+ * its next kinematic pose, any other body moved on by its velocities (q ← q + ½ dt [ω, 0] q, normalized).
  */
 function predictedPose(body, collider, dt) {
   let position, rotation;
@@ -65,6 +69,7 @@ function predictedPose(body, collider, dt) {
     const length = Math.hypot(...rotation);
     rotation = rotation.map((c) => c / length);
   }
+  if (!collider) return { position, rotation };
   const offset = collider.translationWrtParent(), turn = collider.rotationWrtParent();
   if (!offset || !turn) return { position, rotation };
   const arm = rotate(rotation, xyz(offset));
@@ -143,6 +148,35 @@ export class RapierCoupling {
     this.world = world;
     this.rapierWorld = rapierWorld;
     this.bodies = [];
+    this.attachments = [];  // [{ handle, body, anchor: body-local point }]
+  }
+
+  /**
+   * Attaches a particle to a point of a Rapier body (`anchor`, m, in the body's frame; default its origin), with a
+   * strength as World.addAttachment takes (default rigid). Each step the attachment's target follows the point to
+   * where Rapier's step takes it, and a dynamic body is pulled at the point by what the attachment gave it
+   * (World.attachmentImpulse). Returns the attachment's handle.
+   */
+  attach(particle, body, anchor = [0, 0, 0], strength = { compliance: 0 }) {
+    const fn = 'RapierCoupling.attach';
+    if (!body || typeof body.isValid !== 'function' || !body.isValid()) {
+      throw new InvalidArgumentError(`${fn}: body must be a live Rapier RigidBody (got ${describeValue(body)})`);
+    }
+    const local = Array.from(anchor?.x !== undefined ? xyz(anchor) : anchor ?? []);
+    if (local.length !== 3 || !local.every(Number.isFinite)) {
+      throw new InvalidArgumentError(`${fn}: anchor must be 3 finite numbers (got ${describeValue(anchor)})`);
+    }
+    const handle = this.world.addAttachment(particle, atPose(poseOf(body), local), strength);
+    this.attachments.push({ handle, body, anchor: local });
+    return handle;
+  }
+
+  /** Removes an attachment made by attach. */
+  detach(handle) {
+    const k = this.attachments.findIndex((a) => a.handle === handle);
+    if (k < 0) throw new InvalidArgumentError(`RapierCoupling.detach: attachment ${describeValue(handle)} was not made by attach`);
+    this.world.removeAttachment(handle);
+    this.attachments.splice(k, 1);
   }
 
   /**
@@ -168,12 +202,26 @@ export class RapierCoupling {
     return twins.map((t) => t.handle);
   }
 
-  /** Stops mirroring a body: its twins leave the PBD world. */
+  /** Stops mirroring a body: its twins leave the PBD world, and its attachments are removed. */
   removeBody(body) {
-    const k = this.bodies.findIndex((b) => b.body === body || b.body.handle === body?.handle);
-    if (k < 0) throw new InvalidArgumentError(`RapierCoupling.removeBody: body is not coupled (got ${describeValue(body)})`);
-    for (const twin of this.bodies[k].twins) this.world.removeCollider(twin.handle);
-    this.bodies.splice(k, 1);
+    const same = (b) => b === body || b.handle === body?.handle;
+    const k = this.bodies.findIndex((b) => same(b.body));
+    const attached = this.attachments.filter((a) => same(a.body));
+    if (k < 0 && !attached.length) {
+      throw new InvalidArgumentError(`RapierCoupling.removeBody: body is not coupled (got ${describeValue(body)})`);
+    }
+    if (k >= 0) {
+      for (const twin of this.bodies[k].twins) this.world.removeCollider(twin.handle);
+      this.bodies.splice(k, 1);
+    }
+    for (const { handle } of attached) this.detach(handle);
+  }
+
+  /** Every Rapier body the coupling touches: the mirrored ones and those with attachments, once each. */
+  touchedBodies() {
+    const bodies = this.bodies.map((b) => b.body);
+    for (const { body } of this.attachments) if (!bodies.includes(body)) bodies.push(body);
+    return bodies;
   }
 
   /**
@@ -183,7 +231,7 @@ export class RapierCoupling {
    * before anything steps (remove it from the coupling first).
    */
   step() {
-    for (const { body } of this.bodies) {
+    for (const body of this.touchedBodies()) {
       if (!body.isValid()) {
         throw new InvalidArgumentError(`RapierCoupling.step: body ${body.handle} was removed from the Rapier world ` +
           'while coupled (call removeBody first)');
@@ -208,10 +256,13 @@ export class RapierCoupling {
         }
       }
     }
+    for (const { handle, body, anchor } of this.attachments) {
+      this.world.setAttachmentTarget(handle, atPose(predictedPose(body, null, dt), anchor));
+    }
     this.world.step(dt);
-    for (const { body, twins } of this.bodies) {
+    for (const body of this.touchedBodies()) {
       if (!body.isDynamic()) continue;
-      const impulse = this.impulseOf(body, twins);
+      const impulse = this.bodyImpulse(body);
       body.applyImpulse({ x: impulse.linear[0], y: impulse.linear[1], z: impulse.linear[2] }, true);
       body.applyTorqueImpulse({ x: impulse.angular[0], y: impulse.angular[1], z: impulse.angular[2] }, true);
     }
@@ -220,21 +271,28 @@ export class RapierCoupling {
 
   /**
    * What the particles gave a coupled body over the last step: linear (N·s) and angular about its centre of mass
-   * (N·m·s), summed over its twins.
+   * (N·m·s), summed over its twins' contacts and its attachments (each at its anchor where the body is now).
    */
   bodyImpulse(body) {
-    const coupled = this.bodies.find((b) => b.body === body || b.body.handle === body?.handle);
-    if (!coupled) throw new InvalidArgumentError(`RapierCoupling.bodyImpulse: body is not coupled (got ${describeValue(body)})`);
-    return this.impulseOf(coupled.body, coupled.twins);
-  }
-
-  impulseOf(body, twins) {
+    const same = (b) => b === body || b.handle === body?.handle;
+    const coupled = this.bodies.find((b) => same(b.body));
+    const attached = this.attachments.filter((a) => same(a.body));
+    if (!coupled && !attached.length) {
+      throw new InvalidArgumentError(`RapierCoupling.bodyImpulse: body is not coupled (got ${describeValue(body)})`);
+    }
     const com = xyz(body.worldCom());
     const linear = [0, 0, 0], angular = [0, 0, 0];
-    for (const { handle } of twins) {
+    for (const { handle } of coupled?.twins ?? []) {
       const j = this.world.colliderImpulse(handle);
       const moment = cross(com, j.linear);  // the angular impulse is about the origin: moved to the centre of mass
       for (let a = 0; a < 3; ++a) linear[a] += j.linear[a], angular[a] += j.angular[a] - moment[a];
+    }
+    const pose = poseOf(body);
+    for (const { handle, anchor } of attached) {
+      const j = this.world.attachmentImpulse(handle);
+      const point = atPose(pose, anchor);
+      const moment = cross([point[0] - com[0], point[1] - com[1], point[2] - com[2]], j);
+      for (let a = 0; a < 3; ++a) linear[a] += j[a], angular[a] += moment[a];
     }
     return { linear, angular };
   }

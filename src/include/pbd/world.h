@@ -119,6 +119,12 @@ class World {
   /// The particle is moved to `target` over the next step, linearly across its substeps (kinematic driving).
   void setAttachmentTarget(uint32_t attachment, const Vec3& target);
   void removeAttachment(uint32_t attachment);
+  /// What the attachment gave its target over the last step (N·s, world frame): minus the momentum its pushes gave
+  /// the particle, booked as colliderImpulse books contacts. Applied at the target to the body that holds it (a
+  /// rigid body of another engine: pbd-wasm/rapier's attach), momentum is exchanged, not created. Zero before any
+  /// step and after a rolled-back one; under Vertex Block Descent, whose vertex steps solve the attachment with the
+  /// particle's other elements, it throws.
+  Vec3 attachmentImpulse(uint32_t attachment) const;
 
   // --- Colliders -------------------------------------------------------------------------------------------
   /// Adds a static or kinematic collider; returns its index. A TriangleMesh's arrays are validated (finite,

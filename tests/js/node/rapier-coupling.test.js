@@ -190,6 +190,48 @@ describe('coupleRapier', () => {
     rapierWorld.free();
   });
 
+  it('a cloth hung from a fixed Rapier body weighs m g on it; a moving body drags a free cloth, momentum kept', () => {
+    // Hanging: a 0.9 kg cloth's top row attached to a fixed bar; over a second at rest its pull is m g downward.
+    const world = new pbd.World();
+    world.setGround({ enabled: false });
+    world.setLinearDamping(1);
+    world.addCloth({ columns: 12, rows: 12, spacing: 0.05, origin: [0, 1, 0], axisU: [1, 0, 0], axisV: [0, -1, 0],
+      mass: 0.9 });
+    const rapierWorld = new RAPIER.World({ x: 0, y: -9.81, z: 0 });
+    rapierWorld.timestep = 1 / 60;
+    const bar = rapierWorld.createRigidBody(RAPIER.RigidBodyDesc.fixed().setTranslation(0.3, 1, 0));
+    const coupling = coupleRapier(world, rapierWorld);
+    for (let i = 0; i < 12; ++i) coupling.attach(i, bar, [0.05 * i - 0.3, 0, 0]);
+    for (let f = 0; f < 180; ++f) coupling.step();
+    let pull = 0;
+    for (let f = 0; f < 60; ++f) {
+      coupling.step();
+      pull += coupling.bodyImpulse(bar).linear[1];
+    }
+    expect(Math.abs(pull + 0.9 * 9.81)).toBeLessThan(0.02 * 0.9 * 9.81);
+    expect(() => coupling.attach(0, bar, [0, NaN, 0])).toThrow(/RapierCoupling.attach: anchor must be 3 finite/);
+    expect(() => coupling.detach(999)).toThrow(/detach: attachment 999 was not made by attach/);
+    coupling.removeBody(bar);
+    expect(coupling.attachments).toEqual([]);
+    world.delete();
+    rapierWorld.free();
+
+    // Dragging: in zero gravity a 1 kg Rapier box at 2 m/s pulls a free 1 kg cloth by one corner (rigid); the box
+    // slows, the cloth follows, the total momentum of both engines stays.
+    const { world: free, rapierWorld: rw, box, coupling: c } = freeScene();
+    box.setTranslation({ x: -0.5, y: 0, z: -0.375 }, true);
+    box.setLinvel({ x: -2, y: 0, z: 0 }, true);
+    box.setAngvel({ x: 0, y: 0, z: 0 }, true);
+    c.attach(0, box, [0.125, 0, 0]);   // particle 0 sits at (-0.375, 0, -0.375): the box's +x face
+    const total = () => clothMomenta(free).linear.map((p, a) => p + box.mass() * xyz(box.linvel())[a]);
+    const before = total();
+    for (let f = 0; f < 60; ++f) c.step();
+    expect(box.linvel().x).toBeGreaterThan(-1.5);   // it dragged the cloth along
+    expect(norm(minus(total(), before))).toBeLessThan(1e-3 * norm(before));
+    free.delete();
+    rw.free();
+  });
+
   it('gives the same bits on a second run', () => {
     const run = () => {
       const { world, rapierWorld, box, coupling } = freeScene();
