@@ -63,7 +63,6 @@ struct CollisionState {
   std::vector<Collider> colliders;
   std::vector<ContactMomentum> contactMomenta;  // per collider, this step's; capacity kept with the colliders
   std::vector<ColliderMotion> motions;           // per collider, the same length
-  bool anyDynamicCollider = false;               // some motion has a mass
   Real contactInvH = 0;                         // 1/h of the substep, for position changes made by contacts
   bool contactBdf2 = false;                     // the substep commits by BDF2 (recordContactMomentum)
   bool countContactPushes = true;               // this iteration's contact moves stay in the result (step.cpp)
@@ -74,6 +73,13 @@ struct CollisionState {
                                            // pass's last copy out or by boundAllParticles; kept growing by the
                                            // late pass's pushes)
   bool solveBoundParticles = false;        // this substep's solve left particleBoxes bounding p as it left it
+
+  /// Some collider is dynamic (World::setColliderBody gave it a mass).
+  bool anyDynamicCollider() const {
+    for (const ColliderMotion& m : motions)
+      if (m.body.mass > 0) return true;
+    return false;
+  }
 };
 
 }  // namespace pbd

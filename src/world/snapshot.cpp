@@ -641,7 +641,6 @@ BodyRemoval World::removeBody(uint32_t body) {
   World fresh(impl_->tasks == &impl_->serial ? nullptr : impl_->tasks);
   build(fresh, *fresh.impl_, *staged, scratch);  // what is left passed every check when it was added
   fresh.impl_->collision.motions = impl_->collision.motions;  // not in snapshots; the colliders are as they were
-  fresh.impl_->collision.anyDynamicCollider = impl_->collision.anyDynamicCollider;
   impl_.swap(fresh.impl_);
   return removed;
 }

@@ -107,13 +107,13 @@ void World::Impl::runSubsteps(Real dt, bool settleFirst) {
   if (diagnostics.recordResiduals)
     diagnostics.residuals.assign(2 * size_t(settings.substeps) * size_t(settings.iterations), Real(0));
   resetContactMomenta();  // the settle's contacts gave nothing: its velocities are put back
-  if (collision.anyDynamicCollider) saveDynamicColliders();  // collider_bodies.cpp
+  if (collision.anyDynamicCollider()) saveDynamicColliders();  // collider_bodies.cpp
   collision.contactInvH = 1 / h;
   for (int s = 0; s < settings.substeps; ++s) {
     // One substep of length h; the fraction says how far through the frame it ends, for kinematic targets.
     const Real stepFraction = Real(s + 1) / Real(settings.substeps);
     updateColliderPoses(Real(s) / Real(settings.substeps), stepFraction);
-    if (collision.anyDynamicCollider) moveDynamicColliders(h);  // collider_bodies.cpp
+    if (collision.anyDynamicCollider()) moveDynamicColliders(h);  // collider_bodies.cpp
     const bool useBdf2 = settings.integrator == Integrator::Bdf2 && particles.historyValid;
     const bool seedsBdf2 = settings.integrator == Integrator::Bdf2 && !particles.historyValid;
     collision.contactBdf2 = useBdf2;
@@ -157,7 +157,7 @@ void World::Impl::runSubsteps(Real dt, bool settleFirst) {
     stopFrozenParticles();  // cloth_self_collision.cpp
     diagnostics.clock.lap(diagnostics.timings.integrateMs);
     updateContactVelocities(h);
-    if (collision.anyDynamicCollider) pushDynamicColliders();  // collider_bodies.cpp
+    if (collision.anyDynamicCollider()) pushDynamicColliders();  // collider_bodies.cpp
     diagnostics.clock.lap(diagnostics.timings.colliderContactsMs);
   }
   giveBackLostMomenta();  // internal_momentum.cpp: the last substep's round-off; the others' went back in the next

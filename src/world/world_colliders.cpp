@@ -82,13 +82,9 @@ void World::setColliderBody(uint32_t collider, const ColliderBody& body) {
     if (m.collision.colliders[collider].mesh != kNoMesh)
       check::fail(fn, "collider", "is a triangle mesh, which can only be kinematic", collider);
   }
-  ColliderMotion& motion = m.collision.motions[collider];
-  motion.body = body;
-  if (body.mass == 0) motion.body = ColliderBody{};
+  m.collision.motions[collider].body = body.mass > 0 ? body : ColliderBody{};
   Collider& c = m.collision.colliders[collider];
   if (body.mass > 0) c.startPosition = c.def.position, c.startRotation = c.def.rotation;  // no sweep pending
-  m.collision.anyDynamicCollider = false;
-  for (const ColliderMotion& each : m.collision.motions) m.collision.anyDynamicCollider |= each.body.mass > 0;
 }
 
 ColliderDef World::colliderDef(uint32_t collider) const {
@@ -125,8 +121,6 @@ void World::removeCollider(uint32_t collider) {
   if (collider < m.collision.contactMomenta.size())
     m.collision.contactMomenta.erase(m.collision.contactMomenta.begin() + collider);
   m.collision.motions.erase(m.collision.motions.begin() + collider);
-  m.collision.anyDynamicCollider = false;
-  for (const ColliderMotion& each : m.collision.motions) m.collision.anyDynamicCollider |= each.body.mass > 0;
   m.collision.contacts.clear();  // they name colliders by index
 }
 

@@ -28,6 +28,7 @@
  * own joints and contacts. Give both worlds the same gravity.
  */
 import { InvalidArgumentError, describeValue } from './errors.js';
+import { vectorComponents } from './vec3.js';
 
 // Rapier's ShapeType numbers (the same in rapier3d and rapier3d-compat).
 const BALL = 0, CUBOID = 1, CAPSULE = 2, TRIMESH = 6, CONVEX_POLYHEDRON = 9;
@@ -113,6 +114,13 @@ class CoupledBody {
 
 const near = (a, b, tolerance) => Math.abs(a - b) <= tolerance;
 
+/** Throws unless `body` is a live Rapier rigid body. */
+function checkLiveBody(fn, body) {
+  if (!body || typeof body.numColliders !== 'function' || typeof body.isValid !== 'function' || !body.isValid()) {
+    throw new InvalidArgumentError(`${fn}: body must be a live Rapier RigidBody (got ${describeValue(body)})`);
+  }
+}
+
 /**
  * The inertia of a dynamic twin along its collider's axes, or null when the body cannot have one: not dynamic, not
  * exactly one collider, a mesh, a collider off the centre of mass, or principal axes other than the collider's.
@@ -159,11 +167,9 @@ export class RapierCoupling {
    */
   attach(particle, body, anchor = [0, 0, 0], strength = { compliance: 0 }) {
     const fn = 'RapierCoupling.attach';
-    if (!body || typeof body.isValid !== 'function' || !body.isValid()) {
-      throw new InvalidArgumentError(`${fn}: body must be a live Rapier RigidBody (got ${describeValue(body)})`);
-    }
-    const local = Array.from(anchor?.x !== undefined ? xyz(anchor) : anchor ?? []);
-    if (local.length !== 3 || !local.every(Number.isFinite)) {
+    checkLiveBody(fn, body);
+    const local = vectorComponents(anchor, 3);
+    if (!local || !local.every(Number.isFinite)) {
       throw new InvalidArgumentError(`${fn}: anchor must be 3 finite numbers (got ${describeValue(anchor)})`);
     }
     const handle = this.world.addAttachment(particle, atPose(poseOf(body), local), strength);
@@ -186,9 +192,7 @@ export class RapierCoupling {
    */
   addBody(body) {
     const fn = 'RapierCoupling.addBody';
-    if (!body || typeof body.numColliders !== 'function' || typeof body.isValid !== 'function' || !body.isValid()) {
-      throw new InvalidArgumentError(`${fn}: body must be a live Rapier RigidBody (got ${describeValue(body)})`);
-    }
+    checkLiveBody(fn, body);
     if (this.bodies.some((b) => b.body.handle === body.handle)) {
       throw new InvalidArgumentError(`${fn}: body ${body.handle} is coupled already`);
     }
@@ -204,17 +208,23 @@ export class RapierCoupling {
 
   /** Stops mirroring a body: its twins leave the PBD world, and its attachments are removed. */
   removeBody(body) {
-    const same = (b) => b === body || b.handle === body?.handle;
-    const k = this.bodies.findIndex((b) => same(b.body));
-    const attached = this.attachments.filter((a) => same(a.body));
-    if (k < 0 && !attached.length) {
-      throw new InvalidArgumentError(`RapierCoupling.removeBody: body is not coupled (got ${describeValue(body)})`);
-    }
-    if (k >= 0) {
-      for (const twin of this.bodies[k].twins) this.world.removeCollider(twin.handle);
-      this.bodies.splice(k, 1);
+    const { coupled, attached } = this.partsOf('RapierCoupling.removeBody', body);
+    if (coupled) {
+      for (const twin of coupled.twins) this.world.removeCollider(twin.handle);
+      this.bodies.splice(this.bodies.indexOf(coupled), 1);
     }
     for (const { handle } of attached) this.detach(handle);
+  }
+
+  /** Body's mirror (or undefined) and attachments; throws when it has neither. A removed body is found by handle. */
+  partsOf(fn, body) {
+    const same = (b) => b === body || b.handle === body?.handle;
+    const coupled = this.bodies.find((b) => same(b.body));
+    const attached = this.attachments.filter((a) => same(a.body));
+    if (!coupled && !attached.length) {
+      throw new InvalidArgumentError(`${fn}: body is not coupled (got ${describeValue(body)})`);
+    }
+    return { coupled, attached };
   }
 
   /** Every Rapier body the coupling touches: the mirrored ones and those with attachments, once each. */
@@ -274,12 +284,7 @@ export class RapierCoupling {
    * (N·m·s), summed over its twins' contacts and its attachments (each at its anchor where the body is now).
    */
   bodyImpulse(body) {
-    const same = (b) => b === body || b.handle === body?.handle;
-    const coupled = this.bodies.find((b) => same(b.body));
-    const attached = this.attachments.filter((a) => same(a.body));
-    if (!coupled && !attached.length) {
-      throw new InvalidArgumentError(`RapierCoupling.bodyImpulse: body is not coupled (got ${describeValue(body)})`);
-    }
+    const { coupled, attached } = this.partsOf('RapierCoupling.bodyImpulse', body);
     const com = xyz(body.worldCom());
     const linear = [0, 0, 0], angular = [0, 0, 0];
     for (const { handle } of coupled?.twins ?? []) {
