@@ -1,5 +1,5 @@
 // World::removeBody's edit of a parsed snapshot (snapshot.cpp): the body's particles go, and with them every
-// constraint, surface, cluster, tether and attachment that touches one. Everything after them moves down and keeps
+// constraint, surface, cluster, tether, attachment and skinned constraint that touches one. Everything after them moves down and keeps
 // its order, so the world that snapshot.cpp builds from the result is the world as if the body had never been added
 // (colours, which only need to stay a valid colouring, are kept).
 #pragma once
@@ -176,6 +176,8 @@ BodyRemoval removeBody(M& s, Scratch& scratch, uint32_t body) {
   removeSurfaces(s, map);
   removeClusters(s, map);
   removeAttachments(s, map, uint32_t(s.particles.w.size()));
+  keepIf(
+      s.constraints.skinned, [&](auto& c, size_t) { return map.remapFields(c.particle); }, &removed.skinnedRuns);
   return removed;
 }
 

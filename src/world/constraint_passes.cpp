@@ -1,5 +1,5 @@
 // One projection pass per constraint kind other than distances: dihedrals, tet volumes, Neo-Hookean tets, tethers,
-// attachments and contacts.
+// attachments, contacts and skinned constraints.
 #include "constraints/attachment.h"
 #include "constraints/tet_volume.h"
 #include "world/symmetric_sweep.h"
@@ -84,7 +84,8 @@ void World::Impl::projectTethers() {
   tasks->parallelFor(constraints.tethers.size(), kParticlesPerTask, body);
 }
 
-/// Attachments, then contacts last, so that contacts hold when the iteration ends.
+/// Attachments, then contacts, then the skinned constraints, whose hard limits (the character's body under the
+/// cloth) hold when the iteration ends.
 void World::Impl::projectAttachmentsAndContacts(bool xpbd, Real invH2, Real stepFraction) {
   Vec3* P = asVec3(particles.p);
   // Vertex Block Descent solved the attachments in its vertex steps.
@@ -100,6 +101,7 @@ void World::Impl::projectAttachmentsAndContacts(bool xpbd, Real invH2, Real step
     if (collision.countContactPushes) constraints.attachmentMomenta[a] += momentumOfMove(at.particle, from, false);
   }
   projectContacts();
+  projectSkinnedConstraints(stepFraction);
 }
 
 }  // namespace pbd

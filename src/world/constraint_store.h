@@ -28,6 +28,19 @@ struct Attachment {
   bool active;        ///< false = removed, slot free for reuse.
 };
 
+/// A skinned constraint (SkinnedConstraintDef) with its skinned position and normal, which move linearly across the
+/// substeps from where the last step left them (start) to where setSkinnedTargets put them.
+struct SkinnedConstraint {
+  uint32_t particle;
+  Real maxDistance;       ///< m, >= 0.
+  Real backstopDistance;  ///< m, >= 0, or -1 = no backstop.
+  Real backstopRadius;    ///< m, >= 0; 0 = a plane.
+  Vec3 target;            ///< m, the skinned position s at the end of the next step.
+  Vec3 startTarget;       ///< m, s at the start of the step.
+  Vec3 normal;            ///< The skinned surface's unit normal at `target`; zero = no backstop yet.
+  Vec3 startNormal;
+};
+
 /// Every constraint of the world, by kind.
 struct ConstraintStore {
   std::vector<DistanceConstraint> distances;  // in the order added: the API's indices, and Gauss-Seidel's order
@@ -59,6 +72,7 @@ struct ConstraintStore {
   std::vector<Eigen::Vector3d> attachmentMomenta;  // per attachment, the momentum it gave its particle this step
   bool attachmentMomentaMeasured = false;          // the last step booked them (not under VBD: contacts.cpp)
   std::vector<uint32_t> freeAttachments;
+  std::vector<SkinnedConstraint> skinned;  // in the order added, projected last in every iteration
 };
 
 }  // namespace pbd

@@ -213,6 +213,8 @@ void World::Impl::markTouchedIslands() {
     islands.islandFrames[islands.islandOfBody[bodyOf(c.particle)]].touched = true;
   for (const Attachment& a : constraints.attachments)
     if (a.active) islands.islandFrames[islands.islandOfBody[bodyOf(a.particle)]].touched = true;
+  for (const SkinnedConstraint& c : constraints.skinned)
+    islands.islandFrames[islands.islandOfBody[bodyOf(c.particle)]].touched = true;
   // Self-contacts are outside the bracket too, and the failsafe stops the particles it freezes.
   for (const SelfCollisionPair& c : selfCollision.selfCollisionPairs)
     islands.islandFrames[islands.islandOfBody[bodyOf(c.i)]].touched = true;

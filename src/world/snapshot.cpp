@@ -135,6 +135,8 @@ template <class S, class M>
 void attachmentsSection(S& s, M& m) {
   s.vec(m.constraints.attachments), s.vec(m.constraints.freeAttachments);
 }
+/// Skinned constraints with their skinned positions and normals, newer than VBDP. A blob without them has none.
+template <class S, class M> void skinnedSection(S& s, M& m) { s.vec(m.constraints.skinned); }
 template <class S, class M>
 void collidersSection(S& s, M& m) {
   s.vec(m.collision.colliders);
@@ -239,7 +241,7 @@ template <class M> struct Section {
   bool mayBeAbsent = false;  ///< Newer than format version 1: a blob without it loads with the defaults.
 };
 
-template <class M> constexpr std::array<Section<M>, 22> kSections = {{
+template <class M> constexpr std::array<Section<M>, 23> kSections = {{
     {tag("SETT"), "settings", settingsSection<Writer, M>, settingsSection<LoadReader, M>},
     {tag("PART"), "particles", particlesSection<Writer, M>, particlesSection<LoadReader, M>},
     {tag("HIST"), "history", historySection<Writer, M>, historySection<LoadReader, M>},
@@ -262,6 +264,7 @@ template <class M> constexpr std::array<Section<M>, 22> kSections = {{
     {tag("CTHK"), "contactThickness", contactThicknessSection<Writer, M>, contactThicknessSection<LoadReader, M>, true},
     {tag("STLE"), "settle", settleSection<Writer, M>, settleSection<LoadReader, M>, true},
     {tag("VBDP"), "vbdPenalties", vbdPenaltiesSection<Writer, M>, vbdPenaltiesSection<LoadReader, M>, true},
+    {tag("SKIN"), "skinned", skinnedSection<Writer, M>, skinnedSection<LoadReader, M>, true},
 }};
 
 std::string tagName(uint32_t t) {
@@ -560,6 +563,7 @@ template <class M> void build(World& fresh, M& m, M& s, const LoaderScratch& scr
   checkSurfaces(s);
   checkShapeMatchings(s);
   checkAttachments(s);
+  snapshot::checkAll("skinned", s.constraints.skinned, n);
   m.constraints.dihedrals = std::move(s.constraints.dihedrals);
   m.constraints.volumes = std::move(s.constraints.volumes);
   m.constraints.tethers = std::move(s.constraints.tethers);
@@ -575,6 +579,7 @@ template <class M> void build(World& fresh, M& m, M& s, const LoaderScratch& scr
   m.constraints.attachments = std::move(s.constraints.attachments);
   m.constraints.freeAttachments = std::move(s.constraints.freeAttachments);
   m.constraints.freeAttachments.reserve(m.constraints.attachments.size());  // so removeAttachment never allocates
+  m.constraints.skinned = std::move(s.constraints.skinned);
   // Multipliers: zeroed at every substep, only their sizes matter.
   m.constraints.dihedralLambda.assign(m.constraints.dihedrals.size(), 0);
   m.constraints.volumeLambda.assign(m.constraints.volumes.size(), 0);

@@ -123,6 +123,16 @@ inline void checkElement(const ElementCheck& c, const Attachment& a, uint32_t n)
   c.finiteAll("startTarget", a.startTarget);
   c.strength(a.compliance, a.stiffness, a.kPrime);
 }
+inline void checkElement(const ElementCheck& c, const SkinnedConstraint& k, uint32_t n) {
+  c.index("particle", k.particle, n);
+  c.atLeast("maxDistance", k.maxDistance, 0);
+  if (k.backstopDistance != -1) c.atLeast("backstopDistance", k.backstopDistance, 0);
+  c.atLeast("backstopRadius", k.backstopRadius, 0);
+  c.finiteAll("target", k.target);
+  c.finiteAll("startTarget", k.startTarget);
+  c.finiteAll("normal", k.normal);
+  c.finiteAll("startNormal", k.startNormal);
+}
 /// A unit quaternion within float round-off (the world normalizes every rotation it is given).
 inline void checkRotation(const ElementCheck& c, const char* field, const Quat& q) {
   c.finiteAll(field, q.coeffs());

@@ -140,6 +140,7 @@ void World::Impl::runSubsteps(Real dt, bool settleFirst) {
     solveConstraints(h, useBdf2, stepFraction, pass, plan, plan.particlePassInSolve ? &advance : nullptr);
     diagnostics.clock.lap(diagnostics.timings.solveMs);
     addLateContacts(h);
+    projectSkinnedConstraints(stepFraction);  // the late pass may have pushed one out of its limits
     markTouchedIslands();  // internal_momentum.cpp
     diagnostics.clock.lap(diagnostics.timings.colliderContactsMs);
     freezeFailedSelfContacts();  // cloth_self_collision.cpp
@@ -162,6 +163,7 @@ void World::Impl::runSubsteps(Real dt, bool settleFirst) {
   }
   giveBackLostMomenta();  // internal_momentum.cpp: the last substep's round-off; the others' went back in the next
   for (Attachment& a : constraints.attachments) a.startTarget = a.target;
+  for (SkinnedConstraint& c : constraints.skinned) c.startTarget = c.target, c.startNormal = c.normal;
   for (Collider& c : collision.colliders) c.startPosition = c.def.position, c.startRotation = c.def.rotation;
 }
 
@@ -200,6 +202,7 @@ void World::Impl::settle(Real h) {
     findContinuousSelfContacts();
     solveConstraints(h, false, 0, kNoResiduals, plan, nullptr);
     addLateContacts(h);
+    projectSkinnedConstraints(0);
     freezeFailedSelfContacts();
     commitPositions(h);
   }

@@ -189,7 +189,8 @@ uint32_t World::constraintCount() const {
                   impl_->constraints.volumes.size() + impl_->constraints.tethers.size() +
                   impl_->constraints.neoHookeans.size() + impl_->constraints.surfaceVolumes.size() +
                   impl_->constraints.triangleStrains.size() + impl_->constraints.shapeMatchings.size() +
-                  impl_->constraints.attachments.size() - impl_->constraints.freeAttachments.size());
+                  impl_->constraints.attachments.size() - impl_->constraints.freeAttachments.size() +
+                  impl_->constraints.skinned.size());
 }
 uint32_t World::neoHookeanCount() const { return uint32_t(impl_->constraints.neoHookeans.size()); }
 uint32_t World::surfaceVolumeCount() const { return uint32_t(impl_->constraints.surfaceVolumes.size()); }

@@ -1,12 +1,13 @@
 // A small world with every kind of state the World holds: a pinned cloth with dihedral bending and tethers, a rope,
 // a tet soft body with volume constraints, a Neo-Hookean soft body with a shape matching cluster, a balloon (closed
 // triangle mesh with pressure), a strain-triangle cloth, three kinematic colliders, attachments (one removed, so the
-// free list is not empty) and self-collision. driveEveryKind moves the colliders and an attachment target per frame,
-// so snapshot tests exercise the kinematic start poses too.
+// free list is not empty), skinned constraints on the rope and self-collision. driveEveryKind moves the colliders, an
+// attachment target and the rope's skin per frame, so snapshot tests exercise the kinematic start poses too.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "pbd/world.h"
 #include "scenes/icosphere.h"
@@ -45,7 +46,12 @@ inline EveryKind buildEveryKind(World& world) {
   rope.start = Vec3(0.6f, 1.4f, 0);
   rope.end = Vec3(1.2f, 1.4f, 0);
   rope.pinned = {0};
-  world.addRope(rope);
+  const BodyRange ropeRange = world.addRope(rope);
+  std::vector<SkinnedConstraintDef> skin(3);  // links 4-6 of the rope, one of each backstop
+  for (uint32_t k = 0; k < 3; ++k) skin[k].particle = ropeRange.firstParticle + 4 + k, skin[k].maxDistance = 0.05f;
+  skin[1].backstopDistance = 0.01f;
+  skin[2].backstopDistance = 0, skin[2].backstopRadius = 0.1f;
+  world.addSkinnedConstraints(skin);
 
   SoftBodyDef volume = tetCube(1, 0.2f, Vec3(-1, 0.5f, 0));
   volume.volume = Strength{1e-6f, 0.9f};
@@ -115,6 +121,9 @@ inline void driveEveryKind(World& world, const EveryKind& kinds, int f) {
   world.setColliderPose(1, Vec3(-1, 0.2f + 0.1f * t, 0.2f), Quat(Eigen::AngleAxis<Real>(0.5f * t, Vec3::UnitX())));
   world.setColliderPose(2, Vec3(0.9f, 0.9f - 0.2f * t, 0), Quat(Eigen::AngleAxis<Real>(2 * t, Vec3::UnitZ())));
   world.setAttachmentTarget(kinds.grab, Vec3(0.2f, 1.2f - 0.3f * t, 0.2f));
+  const Real skin[9] = {1.0f, 1.4f - 0.2f * t, 0, 1.1f, 1.4f - 0.2f * t, 0, 1.2f, 1.4f - 0.2f * t, 0};
+  const Real up[9] = {0, 1, 0, 0, 1, 0, std::sin(t), std::cos(t), 0};
+  world.setSkinnedTargets(0, skin, up);
 }
 
 }  // namespace pbd::scenes

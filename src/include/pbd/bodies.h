@@ -43,6 +43,18 @@ struct AttachmentDef {
   Strength strength;      ///< Compliance (m/N) and stiffness.
 };
 
+/// Keeps a particle of character cloth near its skinned position s (a point of an animated mesh, set every frame with
+/// World::setSkinnedTargets), as Jolt's SkinnedConstraint does: within maxDistance of s, and never behind a backstop,
+/// a plane or a sphere behind the skinned surface (along minus its normal n at s), so the cloth cannot pass into the
+/// body it covers. Hard limits, projected last in every iteration; maxDistance 0 makes the particle follow s exactly.
+struct SkinnedConstraintDef {
+  uint32_t particle = 0;      ///< Particle index (a pinned one is left alone).
+  Real maxDistance = 0;       ///< m, >= 0: how far the particle may swing from s.
+  Real backstopDistance = -1; ///< m, >= 0: how far behind s (along −n) the backstop's surface lies; -1 = no backstop.
+  Real backstopRadius = 0;    ///< m, >= 0: 0 = the backstop is the plane through s − backstopDistance·n, normal n;
+                              ///< > 0 = a sphere of this radius behind s, touching that point.
+};
+
 /// A region of space whose particles a body builder pins (inverse mass 0), in addition to the pinned indices.
 /// Tested against the particles' positions as built; a region that catches no particle is allowed.
 struct PinRegion {
@@ -229,6 +241,7 @@ struct BodyRemoval {
   std::vector<uint32_t> distanceRuns;     ///< Removed distance constraints (its own and any touching it).
   std::vector<uint32_t> dihedralRuns;     ///< Removed dihedral constraints.
   std::vector<uint32_t> volumeRuns;       ///< Removed tet volume constraints.
+  std::vector<uint32_t> skinnedRuns;      ///< Removed skinned constraints (those on the body's particles).
 };
 
 /// A body built from a render mesh: where it landed, and which particle each render vertex follows.

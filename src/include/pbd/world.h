@@ -126,6 +126,18 @@ class World {
   /// particle's other elements, it throws.
   Vec3 attachmentImpulse(uint32_t attachment) const;
 
+  /// Adds skinned constraints (character cloth; see SkinnedConstraintDef), in the order given; returns the first one's
+  /// index (numbered per kind, as skinnedConstraintCount() counts them). Each starts with its skinned position at its
+  /// particle's current position and no normal (no backstop) until setSkinnedTargets gives them. Everything is checked
+  /// first (an InvalidArgument names the element, e.g. "constraints[3].maxDistance"), so a bad call adds none.
+  uint32_t addSkinnedConstraints(std::span<const SkinnedConstraintDef> constraints);
+  /// The skinned positions (m, xyz each) and surface normals (xyz each, normalized here; a zero normal turns the
+  /// backstop off) of skinned constraints first, first + 1, ..., one per xyz triple: where the animated mesh puts them
+  /// at the end of the next step. Across its substeps they move linearly from where the last step left them, so the
+  /// cloth feels the character's motion. `normals` empty keeps the current normals. Everything is checked first.
+  void setSkinnedTargets(uint32_t first, std::span<const Real> positions, std::span<const Real> normals);
+  uint32_t skinnedConstraintCount() const;
+
   // --- Colliders -------------------------------------------------------------------------------------------
   /// Adds a static or kinematic collider; returns its index. A TriangleMesh's arrays are validated (finite,
   /// indices in range, no degenerate triangle named by its index) and copied, and its BVH is built here.
