@@ -4,9 +4,11 @@
 
 #include <emscripten/val.h>
 
+#include <cctype>
 #include <cmath>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "body_defs.h"
 #include "module_tasks.h"
@@ -40,6 +42,38 @@ inline std::string jsMeshArgumentNames(std::string message) {
     }
   }
   return message;
+}
+
+/// A core message naming element k of `array` ("constraints[3].maxDistance") with the name a JS caller gave it
+/// ("maxDistance[3]"; the particle field is the "particles" array).
+inline std::string jsElementNames(std::string message, const std::string& array) {
+  const size_t at = message.find(array + "[");
+  if (at == std::string::npos) return message;
+  const size_t close = message.find("].", at);
+  if (close == std::string::npos) return message;
+  size_t end = close + 2;
+  while (end < message.size() && std::isalpha(static_cast<unsigned char>(message[end]))) ++end;
+  std::string field = message.substr(close + 2, end - close - 2);
+  if (field == "particle") field = "particles";
+  const std::string index = message.substr(at + array.size(), close + 1 - at - array.size());  // "[3]"
+  return message.replace(at, end - at, field + index);
+}
+
+/// Field `key` of options `o` into every def's `member`: a number for all, or an array of one per def.
+template <class Def>
+void perConstraint(const char* fn, const val& o, const char* key, std::vector<Def>& defs, Real Def::*member) {
+  const val v = o[key];
+  if (v.isUndefined()) return;
+  if (v.isNumber()) {
+    for (Def& d : defs) d.*member = Real(v.as<double>());
+    return;
+  }
+  const std::vector<Real> values = floatArray(fn, key, v);
+  if (values.size() != defs.size()) {
+    throw InvalidArgument(std::string(fn) + ": " + key + " must be a number or one number per particle (got " +
+                          std::to_string(values.size()) + " for " + std::to_string(defs.size()) + " particles)");
+  }
+  for (size_t k = 0; k < defs.size(); ++k) defs[k].*member = values[k];
 }
 
 class JsWorld {
@@ -281,6 +315,36 @@ class JsWorld {
       return world_.addTetVolumeConstraints(indices, strength);
     });
   }
+  /// options: {particles, maxDistance, backstopDistance, backstopRadius}, each distance one number for all or one per
+  /// particle. The core names an element "constraints[k].field"; JS callers gave "field" (or "particles"), so the
+  /// message names "field[k]".
+  uint32_t addSkinnedConstraints(val o) {
+    return guarded("addSkinnedConstraints", [&] {
+      const char* fn = "addSkinnedConstraints";
+      requireObject(fn, "options", o);
+      const std::vector<uint32_t> particles = indexArray(fn, "particles", o["particles"]);
+      std::vector<SkinnedConstraintDef> defs(particles.size());
+      for (size_t k = 0; k < defs.size(); ++k) defs[k].particle = particles[k];
+      perConstraint(fn, o, "maxDistance", defs, &SkinnedConstraintDef::maxDistance);
+      perConstraint(fn, o, "backstopDistance", defs, &SkinnedConstraintDef::backstopDistance);
+      perConstraint(fn, o, "backstopRadius", defs, &SkinnedConstraintDef::backstopRadius);
+      try {
+        return world_.addSkinnedConstraints(defs);
+      } catch (const InvalidArgument& e) {
+        throw InvalidArgument(jsElementNames(e.what(), "constraints"));
+      }
+    });
+  }
+  /// positions, normals: xyz per constraint (arrays or typed arrays); normals may be left out.
+  void setSkinnedTargets(double first, val positions, val normals) {
+    guarded("setSkinnedTargets", [&] {
+      const char* fn = "setSkinnedTargets";
+      const std::vector<Real> xyz = floatArray(fn, "positions", positions);
+      const std::vector<Real> n = normals.isUndefined() ? std::vector<Real>{} : floatArray(fn, "normals", normals);
+      world_.setSkinnedTargets(toIndex(fn, "first", first), xyz, n);
+    });
+  }
+  uint32_t skinnedConstraintCount() const { return world_.skinnedConstraintCount(); }
   uint32_t addDihedralConstraint(double p0, double p1, double p2, double p3, val options) {
     return guarded("addDihedralConstraint", [&] {
       const char* fn = "addDihedralConstraint";
@@ -471,7 +535,8 @@ class JsWorld {
     guarded("removeCollider", [&] { world_.removeCollider(toIndex("removeCollider", "collider", k)); });
   }
   uint32_t colliderCount() const { return world_.colliderCount(); }
-  /// BodyRemoval as {body, firstParticle, particleCount, distanceRuns, dihedralRuns, volumeRuns} (runs: Uint32Array).
+  /// BodyRemoval as {body, firstParticle, particleCount, distanceRuns, dihedralRuns, volumeRuns, skinnedRuns} (runs:
+  /// Uint32Array).
   val removeBody(double body) {
     const BodyRemoval r = guarded("removeBody", [&] { return world_.removeBody(toIndex("removeBody", "body", body)); });
     val out = val::object();
@@ -481,6 +546,7 @@ class JsWorld {
     out.set("distanceRuns", copyToUint32Array(r.distanceRuns));
     out.set("dihedralRuns", copyToUint32Array(r.dihedralRuns));
     out.set("volumeRuns", copyToUint32Array(r.volumeRuns));
+    out.set("skinnedRuns", copyToUint32Array(r.skinnedRuns));
     return out;
   }
 

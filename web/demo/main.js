@@ -212,6 +212,10 @@ worker.onmessage = ({ data }) => {
       state.solverMs = data.solverMs;
       plots.push(data);
       contactsView.update(data.contacts ?? null);
+      for (const { collider, position, rotation } of data.colliderPoses ?? []) {
+        colliderMeshes[collider]?.position.fromArray(position);
+        colliderMeshes[collider]?.quaternion.fromArray(rotation);
+      }
       if (data.positions) {
         // Single-threaded build: copy into the arrays the geometries already wrap (no new attributes per frame).
         data.positions.forEach((copy, k) => {

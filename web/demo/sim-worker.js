@@ -103,6 +103,9 @@ function energy() {
 function publish(stats) {
   stats.residuals = residualRecord.curves();   // a few floats per pass
   stats.energy = energy();
+  // Colliders the scene moves (a character's body): their poses as the scene set them for this step.
+  stats.colliderPoses = built.colliders.flatMap((c, k) => (c.moving
+    ? [{ collider: k, position: c.def.position, rotation: c.def.rotation }] : []));
   // 6 floats per contact, computed on call from this step's state: only while the page draws them.
   if (params.contacts) stats.contacts = built.worlds.map(({ world }) => world.contacts().slice());
   if (pbd.variant === 'threaded') {

@@ -29,6 +29,7 @@ export const OPTION_TYPES = {
   DistanceOptions: ['...Strength', 'restLength', 'minLength', 'maxLength'],
   DistancesOptions: ['...Strength', 'restLengths'],
   DihedralOptions: ['...Strength', 'restAngle'],
+  SkinnedConstraintsOptions: ['particles', 'maxDistance', 'backstopDistance', 'backstopRadius'],
   ColliderBody: ['mass', 'inertia: Vec3Like', 'linearVelocity: Vec3Like', 'angularVelocity: Vec3Like'],
   ColliderOptions: ['shape', 'positions', 'indices', 'position: Vec3Like', 'rotation: QuatLike', 'radius',
     'halfHeight', 'halfExtents: Vec3Like', 'thickness', 'friction', 'staticFriction', 'restitution'],
@@ -41,7 +42,7 @@ export const OPTION_TYPES = {
   AdvanceOptions: ['step', 'maxSteps', 'beforeStep'],
   // Not options: the record an add-body call returned, which removeBody takes as the body's handle (body-handles.js).
   BodyRange: ['firstParticle', 'particleCount', 'firstConstraint', 'constraintCount', 'tetherCount', 'firstDihedral',
-    'dihedralCount', 'firstVolume', 'volumeCount', 'body', 'removed'],
+    'dihedralCount', 'firstVolume', 'volumeCount', 'body', 'removed', 'firstSkinned'],
 };
 
 /**
@@ -63,6 +64,8 @@ export const WORLD_METHODS = {
   addDistanceConstraint: 'i, j, options?: DistanceOptions',
   addDistanceConstraints: 'pairs, options?: DistancesOptions',
   addTetVolumeConstraints: 'tets, options?: Strength',
+  addSkinnedConstraints: 'options: SkinnedConstraintsOptions',
+  setSkinnedTargets: 'first, positions, normals?',
   addDihedralConstraint: 'p0, p1, p2, p3, options?: DihedralOptions',
   addAttachment: 'particle, target: Vec3Like, options?: Strength',
   setAttachmentTarget: 'attachment, target: Vec3Like',

@@ -1,7 +1,7 @@
 // Bodies as handles with a stable identity: the record each add-body call returns (addCloth, addRope, addSoftBody,
 // addTriangleMesh) is remembered per world, and world.removeBody updates every remembered record in place, so that
 // a record (and the three.js objects holding it) names the same body after others were removed: `body`,
-// `firstParticle` and the constraint ranges move down as BodyRemoval says, and the removed body's record gets
+// `firstParticle` and the constraint ranges (and `firstSkinned`, where a PbdSkinnedCloth set it) move down as BodyRemoval says, and the removed body's record gets
 // `removed: true`.
 import { InvalidArgumentError, describeValue as describe } from './errors.js';
 
@@ -58,6 +58,7 @@ export function addBodyHandles(World) {
       r.firstConstraint -= shiftPast(removal.distanceRuns, r.firstConstraint);
       r.firstDihedral -= shiftPast(removal.dihedralRuns, r.firstDihedral);
       r.firstVolume -= shiftPast(removal.volumeRuns, r.firstVolume);
+      if (r.firstSkinned !== undefined) r.firstSkinned -= shiftPast(removal.skinnedRuns, r.firstSkinned);
       kept.push(r);
     }
     records.set(this, kept);

@@ -391,6 +391,9 @@ export interface BodyRange {
    * same body.
    */
   removed?: boolean;
+  /** Where the body's skinned constraints start, when a PbdSkinnedCloth (pbd-wasm/three) added them; removeBody keeps
+   * it current like the other first indices. */
+  firstSkinned?: number;
 }
 
 /**
@@ -411,6 +414,26 @@ export interface BodyRemoval {
   dihedralRuns: Uint32Array;
   /** Removed tet volume constraints, as [begin, end) pairs of old indices. */
   volumeRuns: Uint32Array;
+  /** Removed skinned constraints (those on the body's particles), as [begin, end) pairs of old indices. */
+  skinnedRuns: Uint32Array;
+}
+
+/**
+ * World.addSkinnedConstraints' options: character cloth (Jolt's skinned constraints). Each particle is kept within
+ * `maxDistance` of its skinned position s (where an animated mesh puts it, set each frame with setSkinnedTargets) and
+ * never behind its backstop, a surface `backstopDistance` behind s along minus the skin's normal n: the plane through
+ * s − backstopDistance·n (backstopRadius 0) or a sphere of radius backstopRadius touching that point from behind.
+ * Hard limits, applied last in every iteration. Each distance is one number for all particles or one per particle.
+ */
+export interface SkinnedConstraintsOptions {
+  /** Particle indices, one skinned constraint each (a pinned particle is left alone). */
+  particles: Uint32Array | ArrayLike<number>;
+  /** m, >= 0: how far each particle may swing from its skinned position; 0 = it follows the skin exactly. Default 0. */
+  maxDistance?: number | Float32Array | ArrayLike<number>;
+  /** m, >= 0: how far behind the skin the backstop lies; -1 = no backstop. Default -1. */
+  backstopDistance?: number | Float32Array | ArrayLike<number>;
+  /** m, >= 0: 0 = the backstop is a plane; > 0 = a sphere of this radius (a limb's curvature). Default 0. */
+  backstopRadius?: number | Float32Array | ArrayLike<number>;
 }
 
 /**
@@ -808,6 +831,24 @@ export declare class World {
   /** Pulls a particle to a world point (m); returns a handle. Default strength: rigid. */
   addAttachment(particle: number, x: number, y: number, z: number, options?: Strength): number;
   addAttachment(particle: number, target: Vec3Like, options?: Strength): number;
+  /**
+   * Skinned constraints (see SkinnedConstraintsOptions), one per particle, in order. Each starts with its skinned
+   * position at its particle's current position and no normal (no backstop) until setSkinnedTargets gives them.
+   * Everything is checked first (a bad element is named, e.g. `maxDistance[3]`), so a bad call adds none. Returns the
+   * first one's index (numbered as skinnedConstraintCount() counts them); the others follow it.
+   */
+  addSkinnedConstraints(options: SkinnedConstraintsOptions): number;
+  /**
+   * The skinned positions (m, xyz each) and the skin's outward normals (xyz each; normalized; a zero normal turns the
+   * backstop off) of skinned constraints first, first + 1, ...: where the animated mesh puts them at the end of the
+   * next step. Across its substeps they move linearly from where the last step left them, so the cloth feels the
+   * character's motion. Without `normals` the normals stay as they are. pbd-wasm/three's SkinnedCloth calls it for
+   * you from a three.js SkinnedMesh.
+   */
+  setSkinnedTargets(first: number, positions: Float32Array | ArrayLike<number>,
+    normals?: Float32Array | ArrayLike<number>): void;
+  /** Skinned constraints in the world, numbered 0 .. count - 1. */
+  skinnedConstraintCount(): number;
   /** The particle is moved there over the next step, linearly across its substeps (drag it every frame). */
   setAttachmentTarget(attachment: number, x: number, y: number, z: number): void;
   setAttachmentTarget(attachment: number, target: Vec3Like): void;

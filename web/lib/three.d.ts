@@ -1,4 +1,4 @@
-import type { BufferGeometry, Camera, EventDispatcher, Intersection, Material, Mesh, Vector3 } from 'three';
+import type { BufferGeometry, Camera, EventDispatcher, Intersection, Material, Mesh, SkinnedMesh, Vector3 } from 'three';
 import type { BodyRange, ClothOptions, Embedding, MeshBody, Pbd, SoftBodyOptions, Strength, TetrahedralizeOptions,
   TriangleMeshOptions, World } from './index';
 
@@ -123,6 +123,46 @@ export declare function softBodyFromMesh(pbd: Pbd, world: World, mesh: Mesh,
     /** Default: a double-sided MeshStandardMaterial, disposed with the mesh. */
     material?: Material;
   }): PbdSoftBody;
+
+/** Options of PbdSkinnedCloth: world.addTriangleMesh's (the body's material) plus the skinned constraints'. */
+export interface SkinnedClothOptions extends Omit<TriangleMeshOptions, 'positions' | 'triangles'> {
+  /** m, >= 0: how far a vertex of weight 1 may swing from where the animation puts it. Default 0.1. */
+  maxDistance?: number;
+  /**
+   * Each vertex's share of maxDistance, in [0, 1]: the name of a geometry attribute (its x) or one number per vertex.
+   * 0 = the vertex follows the skin exactly (a cape's shoulders), 1 = it swings up to maxDistance. Default all 1.
+   */
+  weights?: string | ArrayLike<number>;
+  /** m: how far behind the skinned surface the backstop lies (the body under the cloth); -1 = none. Default 0.01. */
+  backstopDistance?: number;
+  /** m: 0 = the backstop is a plane; > 0 = a sphere of this radius (about a limb's). Default 0. */
+  backstopRadius?: number;
+}
+
+/**
+ * Character cloth: a three.js SkinnedMesh (a cape or a skirt, its geometry skinned to the character's skeleton)
+ * simulated as a cloth that keeps to its animation: each particle within its maximum distance of its skinned
+ * position and never behind the backstop under the skin (World.addSkinnedConstraints). The skinned pose at
+ * construction is the cloth's rest shape. Front faces (counter-clockwise) must face away from the body. Each frame:
+ * animate (mixer.update), `updateSkin()`, `world.step(dt)`, `update()`. Hide the SkinnedMesh itself (this draws it).
+ */
+export declare class PbdSkinnedCloth extends PbdBodyMesh {
+  constructor(world: World, skinnedMesh: SkinnedMesh, options?: SkinnedClothOptions, view?: {
+    /** Default: a double-sided MeshStandardMaterial, disposed with the mesh. */
+    material?: Material;
+  });
+  /** What world.addTriangleMesh returned, with firstSkinned: where its skinned constraints start. */
+  readonly body: MeshBody;
+  /** The animated mesh it follows. */
+  readonly skinnedMesh: SkinnedMesh;
+  /** Reads the animated mesh (bones' world matrices, so after the animation) and sets where the cloth keeps to over
+   * the next step: call once per frame before world.step(). */
+  updateSkin(): void;
+}
+
+/** new PbdSkinnedCloth(world, skinnedMesh, options, view). */
+export declare function skinnedClothFromMesh(world: World, skinnedMesh: SkinnedMesh, options?: SkinnedClothOptions,
+  view?: { material?: Material }): PbdSkinnedCloth;
 
 /** The particle nearest to a raycast hit on a PbdBodyMesh, or null if the hit is not on one. */
 export declare function pickParticle(intersection: Intersection | undefined): {

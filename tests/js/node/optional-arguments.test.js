@@ -25,6 +25,11 @@ const calls = {
   addTetVolumeConstraints: { required: [[16, 17, 18, 19]], defaults: [{ compliance: 0, stiffness: 1 }] },
   addDihedralConstraint: { required: [0, 5, 1, 4], defaults: [{}] },
   addAttachment: { required: [15, 0.3, 0.8, 0.3], defaults: [{ compliance: 0, stiffness: 1 }] },
+  // Particle 15 with a skinned constraint (setup); normals left out keep the ones it has: none yet (all zero).
+  setSkinnedTargets: {
+    setup: (w) => w.addSkinnedConstraints({ particles: [15], maxDistance: 0.05 }),
+    required: [0, [0.3, 0.8, 0.3]], defaults: [[0, 0, 0]],
+  },
 };
 
 const withOptional = Object.entries(WORLD_METHODS)
@@ -45,6 +50,7 @@ describe.each(withOptional)('%s', (name) => {
     const forms = [required, [...required, ...defaults.map(() => undefined)], [...required, ...defaults]];
     const results = forms.map((args) => {
       const w = fixture();
+      calls[name].setup?.(w);
       const returned = w[name](...args);
       for (let f = 0; f < 10; f++) w.step(1 / 60);
       const out = { returned, state: state(w), constraints: w.constraintCount(), particles: w.particleCount() };
@@ -52,6 +58,7 @@ describe.each(withOptional)('%s', (name) => {
       return out;
     });
     const bare = fixture();
+    calls[name].setup?.(bare);
     expect(results[0].state).not.toEqual(state(bare));   // the call did something
     bare.delete();
     expect(results[1]).toEqual(results[0]);
@@ -60,6 +67,7 @@ describe.each(withOptional)('%s', (name) => {
 
   it('still rejects a missing required argument, leaving the world unchanged', () => {
     const w = fixture();
+    calls[name].setup?.(w);
     const before = state(w);
     expect(() => w[name](...calls[name].required.slice(0, -1))).toThrow(InvalidArgumentError);
     expect(state(w)).toEqual(before);

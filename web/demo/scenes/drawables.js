@@ -32,7 +32,10 @@ export function ropeDrawable(world, range, style = 'rope', label) {
   return { world, firstParticle: range.firstParticle, particleCount: range.particleCount, segments, style, label };
 }
 
-/** A collider to draw (and, when draggable, to move with the mouse): its def as given to addCollider. */
+/**
+ * A collider to draw (and, when draggable, to move with the mouse): its def as given to addCollider. A scene that
+ * moves it adds `moving: true` and keeps def.position and def.rotation current: the page follows them every frame.
+ */
 export function colliderDrawable(world, index, def, draggable = false) {
   return { world, index, def, draggable };
 }

@@ -7,6 +7,7 @@
 // `params` name the other constraint kinds it has, with the values it built them with (constraint-params.js). Scenes
 // are plain modules with no DOM: the simulation worker builds them, and the soak test runs them in Node.
 import balloon from './balloon.js';
+import cape from './cape.js';
 import curtain from './curtain.js';
 import drape from './drape.js';
 import fold from './fold.js';
@@ -16,5 +17,5 @@ import showcase from './showcase.js';
 import solvers from './solvers.js';
 import stack from './stack.js';
 
-export const SCENES = { showcase, curtain, drape, fold, stack, balloon, ropes, solvers, playground };
+export const SCENES = { showcase, curtain, drape, fold, stack, balloon, ropes, solvers, cape, playground };
 export const DEFAULT_SCENE = 'showcase';

@@ -92,6 +92,24 @@ export function refreshGeometry(geometry) {
  * embedded in a soft body) or with positions not in a plain float array keeps three's. A normal attribute the loop
  * cannot write in place (quantized or interleaved, as glTF files have them) is replaced by a float one.
  */
+/**
+ * Area-weighted vertex normals, not normalized: n (xyz per vertex, of `p`'s length) becomes the sum over the triangles
+ * of `index` at each vertex of (c − b) × (a − b), twice the triangle's area along its front face's normal (as three
+ * forms it).
+ */
+export function sumTriangleNormals(p, index, n) {
+  n.fill(0);
+  for (let t = 0; t < index.length; t += 3) {
+    const a = 3 * index[t], b = 3 * index[t + 1], c = 3 * index[t + 2];
+    const cbx = p[c] - p[b], cby = p[c + 1] - p[b + 1], cbz = p[c + 2] - p[b + 2];
+    const abx = p[a] - p[b], aby = p[a + 1] - p[b + 1], abz = p[a + 2] - p[b + 2];
+    const x = cby * abz - cbz * aby, y = cbz * abx - cbx * abz, z = cbx * aby - cby * abx;
+    n[a] += x; n[a + 1] += y; n[a + 2] += z;
+    n[b] += x; n[b + 1] += y; n[b + 2] += z;
+    n[c] += x; n[c + 1] += y; n[c + 2] += z;
+  }
+}
+
 function refreshNormals(geometry) {
   const position = geometry.attributes.position;
   const plain = (a) => a && !a.isInterleavedBufferAttribute && a.itemSize === 3 && a.array instanceof Float32Array;
@@ -100,18 +118,8 @@ function refreshNormals(geometry) {
     geometry.setAttribute('normal', new Float32BufferAttribute(new Float32Array(3 * position.count), 3));
   }
   const normal = geometry.attributes.normal;
-  const p = position.array, n = normal.array, index = geometry.index.array;
-  n.fill(0);
-  for (let t = 0; t < index.length; t += 3) {
-    const a = 3 * index[t], b = 3 * index[t + 1], c = 3 * index[t + 2];
-    // (c - b) x (a - b), as three forms it
-    const cbx = p[c] - p[b], cby = p[c + 1] - p[b + 1], cbz = p[c + 2] - p[b + 2];
-    const abx = p[a] - p[b], aby = p[a + 1] - p[b + 1], abz = p[a + 2] - p[b + 2];
-    const x = cby * abz - cbz * aby, y = cbz * abx - cbx * abz, z = cbx * aby - cby * abx;
-    n[a] += x; n[a + 1] += y; n[a + 2] += z;
-    n[b] += x; n[b + 1] += y; n[b + 2] += z;
-    n[c] += x; n[c + 1] += y; n[c + 2] += z;
-  }
+  const n = normal.array;
+  sumTriangleNormals(position.array, geometry.index.array, n);
   for (let i = 0; i < n.length; i += 3) {
     const length = Math.sqrt(n[i] * n[i] + n[i + 1] * n[i + 1] + n[i + 2] * n[i + 2]) || 1;
     n[i] *= 1 / length; n[i + 1] *= 1 / length; n[i + 2] *= 1 / length;
