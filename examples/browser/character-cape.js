@@ -22,6 +22,15 @@ body.position.set(0, 0.2, 0);
 const head = new THREE.Mesh(new THREE.SphereGeometry(0.12), skin);
 head.position.set(0, 0.65, 0);
 torso.add(body, head);
+const legs = [-0.09, 0.09].map((x) => {   // hips at 0.8 m, swinging with the stride
+  const hip = new THREE.Group();
+  hip.position.set(x, 0.8, 0);
+  const leg = new THREE.Mesh(new THREE.CapsuleGeometry(0.07, 0.6), skin);
+  leg.position.set(0, -0.38, 0);
+  hip.add(leg);
+  root.add(hip);
+  return hip;
+});
 
 // The cape: a 0.6 × 0.8 m sheet behind the shoulders (front faces away from the body, towards −z), skinned to the torso.
 const columns = 16, rows = 20, width = 0.6, height = 0.8, top = 1.45;
@@ -35,10 +44,10 @@ geometry.setAttribute('clothWeight', new THREE.Float32BufferAttribute(
   Float32Array.from({ length: count },
     (_, v) => Math.min(1, Math.max(0, (top - geometry.attributes.position.getY(v)) / height))), 1));
 const capeSkin = new THREE.SkinnedMesh(geometry, new THREE.MeshBasicMaterial());
-capeSkin.add(root);
+root.updateMatrixWorld(true);   // bound in this pose: the cape's geometry is where the torso is now
 capeSkin.bind(new THREE.Skeleton([root, torso]));
 capeSkin.visible = false;   // the cloth draws the cape; the skinned mesh only animates it
-stage.scene.add(capeSkin);
+stage.scene.add(root, capeSkin);   // the bones (and the body on them) drawn; the skin not
 
 const cape = new PbdSkinnedCloth(world, capeSkin, { maxDistance: 0.5, weights: 'clothWeight', mass: 0.4,
   backstopDistance: 0.02, bend: { compliance: 1e-3 } },
@@ -53,7 +62,8 @@ animate(stage, world, [cape], {
     root.position.set(1.2 * Math.cos(angle), 0.04 * Math.abs(Math.sin(8 * time)), -1.2 * Math.sin(angle));
     root.rotation.y = angle + Math.PI;   // facing along the circle, the cape trailing
     torso.rotation.set(0.25, 0.2 * Math.sin(4 * time), 0);
-    capeSkin.updateMatrixWorld(true);
+    legs.forEach((hip, k) => { hip.rotation.x = 0.6 * Math.sin(8 * time + k * Math.PI); });
+    root.updateMatrixWorld(true);
     cape.updateSkin();
   },
 });

@@ -96,7 +96,8 @@ BodyBlueprint buildTriangleMesh(const TriangleMeshDef& def) {
   BodyBlueprint b;
   std::vector<uint32_t> triangles;
   if (def.weldTolerance == -1) {
-    for (size_t k = 0; k < def.positions.size(); ++k) check::finite(fn, "positions[" + std::to_string(k) + "]", def.positions[k]);
+    for (size_t k = 0; k < def.positions.size(); ++k)
+      if (!std::isfinite(def.positions[k])) check::finite(fn, "positions[" + std::to_string(k) + "]", def.positions[k]);
     for (size_t k = 0; k < def.triangles.size(); ++k) check::index(fn, "triangles[" + std::to_string(k) + "]", def.triangles[k], renderCount);
     b.positions = def.positions;
     triangles = def.triangles;

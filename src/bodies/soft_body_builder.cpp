@@ -18,7 +18,8 @@ BodyBlueprint buildSoftBody(const SoftBodyDef& def) {
   }
   const uint64_t n = def.positions.size() / 3;
   if (n > kMaxParticles) check::fail(fn, "positions", "exceed the particle limit", n);
-  for (size_t k = 0; k < def.positions.size(); ++k) check::finite(fn, "positions[" + std::to_string(k) + "]", def.positions[k]);
+  for (size_t k = 0; k < def.positions.size(); ++k)
+    if (!std::isfinite(def.positions[k])) check::finite(fn, "positions[" + std::to_string(k) + "]", def.positions[k]);
   if (def.tets.empty() || def.tets.size() % 4 != 0) check::fail(fn, "tets", "length must be a positive multiple of 4", def.tets.size());
   if (def.tets.size() / 4 > kMaxConstraints / 8) check::fail(fn, "tets", "exceed the constraint limit", def.tets.size() / 4);
   check::positive(fn, "density", def.density);

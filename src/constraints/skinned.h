@@ -17,12 +17,12 @@
 namespace pbd {
 
 
-/// Moves p to the nearest point of the ball |p − s| ≤ maxDistance.
+/// Moves p to the nearest point of the ball |p − s| ≤ maxDistance. Inside (the common case) costs no square root.
 inline void clampToBall(Vec3& p, const Vec3& s, Real maxDistance) {
   const Vec3 d = p - s;
-  const Real length = d.norm();
-  if (length <= maxDistance) return;
-  p = maxDistance > 0 ? Vec3(s + (maxDistance / length) * d) : s;
+  const Real squared = d.squaredNorm();
+  if (squared <= maxDistance * maxDistance) return;
+  p = maxDistance > 0 ? Vec3(s + (maxDistance / std::sqrt(squared)) * d) : s;
 }
 
 /// Projects p onto the set the skinned constraint allows. `normal` is unit, or zero for "no backstop this step".
@@ -47,8 +47,8 @@ inline void projectSkinned(Vec3& p, const Vec3& s, const Vec3& normal, Real maxD
   clampToBall(p, s, maxDistance);
   const Vec3 c = s - (backstopDistance + backstopRadius) * normal;
   const Vec3 e = p - c;
+  if (e.squaredNorm() >= backstopRadius * backstopRadius) return;
   const Real length = e.norm();
-  if (length >= backstopRadius) return;
   p = length > 0 ? Vec3(c + (backstopRadius / length) * e) : Vec3(c + backstopRadius * normal);
   clampToBall(p, s, maxDistance);
   if ((p - c).squaredNorm() < backstopRadius * backstopRadius) p = s;

@@ -101,7 +101,7 @@ void World::Impl::projectAttachmentsAndContacts(bool xpbd, Real invH2, Real step
     if (collision.countContactPushes) constraints.attachmentMomenta[a] += momentumOfMove(at.particle, from, false);
   }
   projectContacts();
-  projectSkinnedConstraints(stepFraction);
+  projectSkinnedConstraints();
 }
 
 }  // namespace pbd

@@ -41,6 +41,13 @@ struct SkinnedConstraint {
   Vec3 startNormal;
 };
 
+/// A skinned constraint's skinned position and unit normal (or zero) where the substep ends: interpolated once per
+/// substep, read by every pass of it.
+struct SkinnedFrame {
+  Vec3 target;
+  Vec3 normal;
+};
+
 /// Every constraint of the world, by kind.
 struct ConstraintStore {
   std::vector<DistanceConstraint> distances;  // in the order added: the API's indices, and Gauss-Seidel's order
@@ -72,7 +79,8 @@ struct ConstraintStore {
   std::vector<Eigen::Vector3d> attachmentMomenta;  // per attachment, the momentum it gave its particle this step
   bool attachmentMomentaMeasured = false;          // the last step booked them (not under VBD: contacts.cpp)
   std::vector<uint32_t> freeAttachments;
-  std::vector<SkinnedConstraint> skinned;  // in the order added, projected last in every iteration
+  std::vector<SkinnedConstraint> skinned;  // in the order added (at most one per particle), projected last
+  std::vector<SkinnedFrame> skinnedFrames; // per skinned constraint, its skinned position and normal this substep
 };
 
 }  // namespace pbd

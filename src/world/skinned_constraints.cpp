@@ -26,23 +26,38 @@ Vec3 between(const Vec3& from, const Vec3& to, Real stepFraction) {
 uint32_t World::addSkinnedConstraints(std::span<const SkinnedConstraintDef> defs) {
   Impl& m = *impl_;
   const char* fn = "addSkinnedConstraints";
+  // One per particle, so that the pass can split them across threads.
+  std::vector<char> skinned(m.count(), 0);
+  for (const SkinnedConstraint& c : m.constraints.skinned) skinned[c.particle] = 1;
   for (size_t k = 0; k < defs.size(); ++k) {
     const SkinnedConstraintDef& d = defs[k];
-    check::index(fn, element("constraints", k, "particle"), d.particle, m.count());
-    check::atLeast(fn, element("constraints", k, "maxDistance"), d.maxDistance, 0);
-    check::atLeastOrSpecial(fn, element("constraints", k, "backstopDistance"), d.backstopDistance, 0, -1,
-                            "must be >= 0 (or -1: no backstop)");
-    check::atLeast(fn, element("constraints", k, "backstopRadius"), d.backstopRadius, 0);
+    // The plain comparisons first: the element's name is made only for a message.
+    const bool good = d.particle < m.count() && !skinned[d.particle] && d.maxDistance >= 0 &&
+                      std::isfinite(d.maxDistance) && (d.backstopDistance == -1 || (d.backstopDistance >= 0 &&
+                      std::isfinite(d.backstopDistance))) && d.backstopRadius >= 0 && std::isfinite(d.backstopRadius);
+    if (!good) {
+      check::index(fn, element("constraints", k, "particle"), d.particle, m.count());
+      if (skinned[d.particle])
+        check::fail(fn, element("constraints", k, "particle"), "already has a skinned constraint", d.particle);
+      check::atLeast(fn, element("constraints", k, "maxDistance"), d.maxDistance, 0);
+      check::atLeastOrSpecial(fn, element("constraints", k, "backstopDistance"), d.backstopDistance, 0, -1,
+                              "must be >= 0 (or -1: no backstop)");
+      check::atLeast(fn, element("constraints", k, "backstopRadius"), d.backstopRadius, 0);
+    }
+    skinned[d.particle] = 1;
   }
   if (m.constraints.skinned.size() + defs.size() > kMaxConstraints)
     check::fail(fn, "constraints", "would pass the constraint limit", m.constraints.skinned.size() + defs.size());
-  m.constraints.skinned.reserve(grownRoom(m.constraints.skinned.size() + defs.size(), m.constraints.skinned.capacity()));
+  const size_t room = grownRoom(m.constraints.skinned.size() + defs.size(), m.constraints.skinned.capacity());
+  m.constraints.skinned.reserve(room);
+  m.constraints.skinnedFrames.reserve(room);
   const uint32_t first = uint32_t(m.constraints.skinned.size());
   for (const SkinnedConstraintDef& d : defs) {
     const Vec3 at(m.particles.x[3 * d.particle], m.particles.x[3 * d.particle + 1], m.particles.x[3 * d.particle + 2]);
     m.constraints.skinned.push_back(
         {d.particle, d.maxDistance, d.backstopDistance, d.backstopRadius, at, at, Vec3::Zero(), Vec3::Zero()});
   }
+  m.constraints.skinnedFrames.resize(m.constraints.skinned.size());
   m.islands.islandsDirty = true;
   return first;
 }
@@ -60,8 +75,11 @@ void World::setSkinnedTargets(uint32_t first, std::span<const Real> positions, s
     check::fail(fn, "positions", ("names constraints past the last (" + std::to_string(m.constraints.skinned.size()) +
                                   " skinned constraints)").c_str(),
                 first + count);
-  for (size_t k = 0; k < positions.size(); ++k) check::finite(fn, "positions[" + std::to_string(k) + "]", positions[k]);
-  for (size_t k = 0; k < normals.size(); ++k) check::finite(fn, "normals[" + std::to_string(k) + "]", normals[k]);
+  // Every frame, thousands of values: the element's name is made only for the message.
+  for (size_t k = 0; k < positions.size(); ++k)
+    if (!std::isfinite(positions[k])) check::finite(fn, "positions[" + std::to_string(k) + "]", positions[k]);
+  for (size_t k = 0; k < normals.size(); ++k)
+    if (!std::isfinite(normals[k])) check::finite(fn, "normals[" + std::to_string(k) + "]", normals[k]);
   for (size_t k = 0; k < count; ++k) {
     SkinnedConstraint& c = m.constraints.skinned[first + k];
     c.target = Vec3(positions[3 * k], positions[3 * k + 1], positions[3 * k + 2]);
@@ -74,19 +92,33 @@ void World::setSkinnedTargets(uint32_t first, std::span<const Real> positions, s
 
 uint32_t World::skinnedConstraintCount() const { return uint32_t(impl_->constraints.skinned.size()); }
 
-/// Each skinned particle onto the set its constraint allows, at the skinned positions `stepFraction` through the step.
-/// Per particle and independent of the others' (a particle has at most the constraints its caller gave it, projected in
-/// order), so the order within the pass is the order added.
-void World::Impl::projectSkinnedConstraints(Real stepFraction) {
+/// Where the skinned positions and normals are `stepFraction` through the step, for every pass of the substep.
+void World::Impl::prepareSkinnedFrames(Real stepFraction) {
+  auto body = [&](size_t begin, size_t end) {
+    for (size_t k = begin; k < end; ++k) {
+      const SkinnedConstraint& c = constraints.skinned[k];
+      Vec3 normal = between(c.startNormal, c.normal, stepFraction);
+      const Real length = normal.norm();
+      constraints.skinnedFrames[k] = {between(c.startTarget, c.target, stepFraction),
+                                      length > 0 ? Vec3(normal / length) : Vec3::Zero()};
+    }
+  };
+  tasks->parallelFor(constraints.skinned.size(), kParticlesPerTask, body);
+}
+
+/// Each skinned particle onto the set its constraint allows (prepareSkinnedFrames' positions and normals). One
+/// constraint per particle: split across threads, the same bits for any split.
+void World::Impl::projectSkinnedConstraints() {
   Vec3* P = asVec3(particles.p);
-  for (const SkinnedConstraint& c : constraints.skinned) {
-    if (particles.w[c.particle] == 0) continue;
-    Vec3 normal = between(c.startNormal, c.normal, stepFraction);
-    const Real length = normal.norm();
-    normal = length > 0 ? Vec3(normal / length) : Vec3::Zero();
-    projectSkinned(P[c.particle], between(c.startTarget, c.target, stepFraction), normal, c.maxDistance,
-                   c.backstopDistance, c.backstopRadius);
-  }
+  auto body = [&](size_t begin, size_t end) {
+    for (size_t k = begin; k < end; ++k) {
+      const SkinnedConstraint& c = constraints.skinned[k];
+      if (particles.w[c.particle] == 0) continue;
+      const SkinnedFrame& f = constraints.skinnedFrames[k];
+      projectSkinned(P[c.particle], f.target, f.normal, c.maxDistance, c.backstopDistance, c.backstopRadius);
+    }
+  };
+  tasks->parallelFor(constraints.skinned.size(), kParticlesPerTask, body);
 }
 
 }  // namespace pbd

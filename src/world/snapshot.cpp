@@ -564,6 +564,12 @@ template <class M> void build(World& fresh, M& m, M& s, const LoaderScratch& scr
   checkShapeMatchings(s);
   checkAttachments(s);
   snapshot::checkAll("skinned", s.constraints.skinned, n);
+  std::vector<char> skinnedParticle(n, 0);  // at most one per particle, as addSkinnedConstraints allows
+  for (size_t k = 0; k < s.constraints.skinned.size(); ++k) {
+    char& seen = skinnedParticle[s.constraints.skinned[k].particle];
+    if (seen) snapshot::ElementCheck("skinned", k).fail("particle", "already has a skinned constraint", s.constraints.skinned[k].particle);
+    seen = 1;
+  }
   m.constraints.dihedrals = std::move(s.constraints.dihedrals);
   m.constraints.volumes = std::move(s.constraints.volumes);
   m.constraints.tethers = std::move(s.constraints.tethers);
@@ -580,6 +586,7 @@ template <class M> void build(World& fresh, M& m, M& s, const LoaderScratch& scr
   m.constraints.freeAttachments = std::move(s.constraints.freeAttachments);
   m.constraints.freeAttachments.reserve(m.constraints.attachments.size());  // so removeAttachment never allocates
   m.constraints.skinned = std::move(s.constraints.skinned);
+  m.constraints.skinnedFrames.resize(m.constraints.skinned.size());
   // Multipliers: zeroed at every substep, only their sizes matter.
   m.constraints.dihedralLambda.assign(m.constraints.dihedrals.size(), 0);
   m.constraints.volumeLambda.assign(m.constraints.volumes.size(), 0);

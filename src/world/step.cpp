@@ -137,10 +137,11 @@ void World::Impl::runSubsteps(Real dt, bool settleFirst) {
     findSelfCollisionPairs();
     findContinuousSelfContacts();  // cloth_self_collision.cpp: bodies with continuous self-collision on
     diagnostics.clock.lap(diagnostics.timings.broadPhaseMs);
+    prepareSkinnedFrames(stepFraction);
     solveConstraints(h, useBdf2, stepFraction, pass, plan, plan.particlePassInSolve ? &advance : nullptr);
     diagnostics.clock.lap(diagnostics.timings.solveMs);
     addLateContacts(h);
-    projectSkinnedConstraints(stepFraction);  // the late pass may have pushed one out of its limits
+    projectSkinnedConstraints();  // the late pass may have pushed one out of its limits
     markTouchedIslands();  // internal_momentum.cpp
     diagnostics.clock.lap(diagnostics.timings.colliderContactsMs);
     freezeFailedSelfContacts();  // cloth_self_collision.cpp
@@ -200,9 +201,10 @@ void World::Impl::settle(Real h) {
     generateContacts(h);
     findSelfCollisionPairs();
     findContinuousSelfContacts();
+    prepareSkinnedFrames(0);
     solveConstraints(h, false, 0, kNoResiduals, plan, nullptr);
     addLateContacts(h);
-    projectSkinnedConstraints(0);
+    projectSkinnedConstraints();
     freezeFailedSelfContacts();
     commitPositions(h);
   }

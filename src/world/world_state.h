@@ -257,7 +257,8 @@ struct World::Impl {
   void stopFrozenParticles();       // after the commit: zero velocity for the particles frozen this substep
   void projectContinuousSelfContacts();
   void projectAttachmentsAndContacts(bool xpbd, Real invH2, Real stepFraction);
-  void projectSkinnedConstraints(Real stepFraction);  // skinned_constraints.cpp
+  void prepareSkinnedFrames(Real stepFraction);  // skinned_constraints.cpp
+  void projectSkinnedConstraints();
   void projectContacts();
   void recordResidual(size_t pass, Real invH2);
   void addLateContacts(Real h);

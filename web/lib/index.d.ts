@@ -832,10 +832,11 @@ export declare class World {
   addAttachment(particle: number, x: number, y: number, z: number, options?: Strength): number;
   addAttachment(particle: number, target: Vec3Like, options?: Strength): number;
   /**
-   * Skinned constraints (see SkinnedConstraintsOptions), one per particle, in order. Each starts with its skinned
-   * position at its particle's current position and no normal (no backstop) until setSkinnedTargets gives them.
-   * Everything is checked first (a bad element is named, e.g. `maxDistance[3]`), so a bad call adds none. Returns the
-   * first one's index (numbered as skinnedConstraintCount() counts them); the others follow it.
+   * Skinned constraints (see SkinnedConstraintsOptions), one per particle (a particle has at most one), in order.
+   * Each starts with its skinned position at its particle's current position and no normal (no backstop) until
+   * setSkinnedTargets gives them. Everything is checked first (a bad element is named, e.g. `maxDistance[3]`), so a
+   * bad call adds none. Returns the first one's index (numbered as skinnedConstraintCount() counts them); the others
+   * follow it.
    */
   addSkinnedConstraints(options: SkinnedConstraintsOptions): number;
   /**

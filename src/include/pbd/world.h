@@ -128,8 +128,9 @@ class World {
 
   /// Adds skinned constraints (character cloth; see SkinnedConstraintDef), in the order given; returns the first one's
   /// index (numbered per kind, as skinnedConstraintCount() counts them). Each starts with its skinned position at its
-  /// particle's current position and no normal (no backstop) until setSkinnedTargets gives them. Everything is checked
-  /// first (an InvalidArgument names the element, e.g. "constraints[3].maxDistance"), so a bad call adds none.
+  /// particle's current position and no normal (no backstop) until setSkinnedTargets gives them. A particle has at most
+  /// one. Everything is checked first (an InvalidArgument names the element, e.g. "constraints[3].maxDistance"), so a
+  /// bad call adds none.
   uint32_t addSkinnedConstraints(std::span<const SkinnedConstraintDef> constraints);
   /// The skinned positions (m, xyz each) and surface normals (xyz each, normalized here; a zero normal turns the
   /// backstop off) of skinned constraints first, first + 1, ..., one per xyz triple: where the animated mesh puts them

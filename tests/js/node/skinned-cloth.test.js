@@ -152,6 +152,8 @@ describe('World.addSkinnedConstraints / setSkinnedTargets', () => {
     expect(() => world.addSkinnedConstraints({ particles: [0], maxDistanse: 1 })).toThrow(/did you mean 'maxDistance'/);
     expect(() => world.addSkinnedConstraints({ particles: [0], maxDistance: NaN }))
       .toThrow(/addSkinnedConstraints: maxDistance\[0\] must be finite/);
+    expect(() => world.addSkinnedConstraints({ particles: [0, 0] }))
+      .toThrow(/addSkinnedConstraints: particles\[1\] already has a skinned constraint \(got 0\)/);
     expect(world.skinnedConstraintCount()).toBe(0);
     world.addSkinnedConstraints({ particles: [0] });
     expect(() => world.setSkinnedTargets(0, [0, 1])).toThrow(/setSkinnedTargets: positions length must be a multiple of 3/);

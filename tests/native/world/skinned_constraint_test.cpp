@@ -252,10 +252,13 @@ TEST(SkinnedConstraint, RemoveBodyTakesItsSkinnedConstraintsAndRenumbersTheRest)
 TEST(SkinnedConstraint, BadInputIsRefusedAndChangesNothing) {
   World w;
   w.addParticle(Vec3(0, 1, 0), 1);
+  w.addParticle(Vec3(0, 2, 0), 1);
   std::vector<SkinnedConstraintDef> defs(2);
   defs[1].particle = 3;
   expectError([&] { w.addSkinnedConstraints(defs); }, {"addSkinnedConstraints", "constraints[1].particle", "3"});
-  defs[1].particle = 0, defs[1].maxDistance = -0.5f;
+  defs[1].particle = 0;
+  expectError([&] { w.addSkinnedConstraints(defs); }, {"constraints[1].particle", "already has a skinned constraint"});
+  defs[1].particle = 1, defs[1].maxDistance = -0.5f;
   expectError([&] { w.addSkinnedConstraints(defs); }, {"constraints[1].maxDistance", "-0.5"});
   defs[1].maxDistance = NAN;
   expectError([&] { w.addSkinnedConstraints(defs); }, {"constraints[1].maxDistance", "finite"});
@@ -266,6 +269,7 @@ TEST(SkinnedConstraint, BadInputIsRefusedAndChangesNothing) {
   EXPECT_EQ(w.skinnedConstraintCount(), 0u);
   defs[1].backstopRadius = 0;
   w.addSkinnedConstraints(defs);
+  expectError([&] { w.addSkinnedConstraints({defs.data(), 1}); }, {"constraints[0].particle", "already has"});
   const std::vector<uint8_t> before = w.saveSnapshot();
   const Real four[4] = {0, 0, 0, 1};
   expectError([&] { w.setSkinnedTargets(0, four, {}); }, {"setSkinnedTargets", "positions", "multiple of 3"});
