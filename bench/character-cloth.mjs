@@ -1,6 +1,7 @@
 // `npm run bench:character`: what character cloth (skinned constraints, PbdSkinnedCloth) costs beside a cloth of the
-// same particle count. A 32² cape (0.62 m, 0.4 kg, 10 substeps × 1 iteration) three ways, per frame of 1/60 s:
-//   plain    a cloth of the same grid hanging from its pinned top row (world.step alone);
+// same particles. A 32² cape (a 0.62 m PlaneGeometry made a body by world.addTriangleMesh, as PbdSkinnedCloth makes
+// it: its edges, dihedral bending; 0.4 kg, 10 substeps × 1 iteration) three ways, per frame of 1/60 s:
+//   plain    the same body hanging from its pinned top row (world.step alone);
 //   skinned  the cape with a skinned constraint on every particle (the shoulders at maximum distance 0, the hem
 //            0.31 m, a backstop plane 2 cm under the skin), its skin a rigid run cycle computed here into typed
 //            arrays: world.setSkinnedTargets + world.step;
@@ -27,17 +28,31 @@ function torsoMotion(t) {
   return { position: [0.1 * Math.sin(2 * t), 0.05 * Math.sin(6 * t), 0.3 * Math.sin(3 * t)], yaw: 0.8 * Math.sin(2 * t) };
 }
 
+/** The cape's sheet: a PlaneGeometry facing −z (away from the body), its top edge at TOP, rows top to bottom. */
+function sheet() {
+  const geometry = new THREE.PlaneGeometry((N - 1) * SPACING, (N - 1) * SPACING, N - 1, N - 1);
+  geometry.rotateY(Math.PI);
+  geometry.translate(0, TOP - (N - 1) * SPACING / 2, -0.1);
+  return geometry;
+}
+
+/** The sheet as world.addTriangleMesh makes it (what PbdSkinnedCloth adds too): the same body in every config. */
+function addSheet(world, options = {}) {
+  const geometry = sheet();
+  const body = world.addTriangleMesh({ positions: geometry.attributes.position.array, triangles: geometry.index.array,
+    mass: MASS, ...options });
+  return { body, geometry };
+}
+
 function plain() {
   const world = new pbd.World();
-  world.addCloth({ columns: N, rows: N, spacing: SPACING, origin: [-(N - 1) * SPACING / 2, TOP, -0.1],
-    axisU: [1, 0, 0], axisV: [0, -1, 0], mass: MASS, pinned: Array.from({ length: N }, (_, c) => c) });
+  addSheet(world, { pinned: Array.from({ length: N }, (_, c) => c) });
   return { name: 'plain', world, frame: () => world.step(1 / 60) };
 }
 
 function skinned() {
   const world = new pbd.World();
-  const body = world.addCloth({ columns: N, rows: N, spacing: SPACING, origin: [-(N - 1) * SPACING / 2, TOP, -0.1],
-    axisU: [1, 0, 0], axisV: [0, -1, 0], mass: MASS });
+  const { body } = addSheet(world);
   const rest = Float32Array.from(world.positions().subarray(3 * body.firstParticle, 3 * (body.firstParticle + N * N)));
   const particles = Uint32Array.from({ length: N * N }, (_, k) => body.firstParticle + k);
   const first = world.addSkinnedConstraints({ particles, backstopDistance: 0.02,
@@ -60,9 +75,7 @@ function skinned() {
 
 function three() {
   const world = new pbd.World();
-  const geometry = new THREE.PlaneGeometry((N - 1) * SPACING, (N - 1) * SPACING, N - 1, N - 1);
-  geometry.rotateY(Math.PI);
-  geometry.translate(0, TOP - (N - 1) * SPACING / 2, -0.1);
+  const geometry = sheet();
   const count = geometry.attributes.position.count;
   geometry.setAttribute('skinIndex', new THREE.Uint16BufferAttribute(new Uint16Array(4 * count).map((_, k) => (k % 4 ? 0 : 1)), 4));
   geometry.setAttribute('skinWeight', new THREE.Float32BufferAttribute(new Float32Array(4 * count).map((_, k) => (k % 4 ? 0 : 1)), 4));

@@ -67,7 +67,8 @@ export function buildScene(pbd, name, assets) {
     for (const item of list) item.worldIndex = indexOf(item.world);
   }
   return { scene, worlds, drawables: built.drawables, colliders: built.colliders ?? [], tunable: built.tunable ?? [],
-    materials: built.materials ?? [], onFrame: built.onFrame ?? null, info: built.info ?? {} };
+    materials: built.materials ?? [], onFrame: built.onFrame ?? null, step: built.step ?? null,
+    dispose: built.dispose ?? null, info: built.info ?? {} };
 }
 
 /** Applies the panel's values to every world of a built scene; a world's lane keeps its own solver and method. */
@@ -92,5 +93,6 @@ export function applyParams(built, params) {
 
 /** Frees a built scene's worlds. */
 export function disposeScene(built) {
+  built?.dispose?.();
   for (const { world } of built?.worlds ?? []) world.delete();
 }

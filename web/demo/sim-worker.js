@@ -1,6 +1,7 @@
 // The simulation runs here, off the main thread: it builds the gallery scene the page asked for (scene-host.js) and
 // steps its worlds at 60 Hz. With the threaded build the page reads the particle positions straight out of the
 // shared wasm memory; with the single-threaded build each frame's positions are transferred.
+import RAPIER from '@dimforge/rapier3d-compat';
 import { createPbd } from 'pbd-wasm';
 import { SOFT_BUNNY } from './cloth-scene.js';
 import { DROP, prepareDroppedMesh } from './dropped-mesh.js';
@@ -140,7 +141,7 @@ function stepOnce(byHand = false) {
   residualRecord.beforeStep(byHand);
   built.onFrame?.(time);
   for (const { world, lane } of built.worlds) {
-    world.step(FRAME_DT);
+    if (built.step) built.step(); else world.step(FRAME_DT);
     const report = world.lastStepReport();
     if (report.rolledBack) {
       postMessage({ type: 'error', message: `A step${lane.label ? ` (${lane.label})` : ''} blew up (particle ` +
@@ -272,7 +273,7 @@ onmessage = (event) => {
 
 async function start({ variant, scene, cancel }) {
   cancelFlag = cancel ? new Int32Array(cancel) : null;
-  pbd = await createPbd(variant ? { variant } : {});
+  [pbd] = await Promise.all([createPbd(variant ? { variant } : {}), RAPIER.init()]);   // Rapier: the coupled scenes
   assets = createAssets(pbd, progress);
   sceneName = scene;
   params = sceneParams(sceneName);

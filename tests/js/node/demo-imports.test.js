@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 const web = new URL('../../../web/', import.meta.url).pathname;
 const demo = join(web, 'demo');
 // bunny: the Stanford bunny's mesh data, a third-party package like lil-gui (the soft-bunny scenes).
-const PACKAGES = /^(pbd-wasm|pbd-wasm\/three|three|three\/(addons|examples)\/.+|lil-gui|bunny)$/;
+// @dimforge/rapier3d-compat: Rapier, an optional peer of pbd-wasm/rapier (the coupled scenes).
+const PACKAGES = /^(pbd-wasm(\/three|\/rapier)?|@dimforge\/rapier3d-compat|three|three\/(addons|examples)\/.+|lil-gui|bunny)$/;
 
 /** A string literal's text, or null for anything else (a variable, a template with ${}): that cannot be checked. */
 function literal(arg) {

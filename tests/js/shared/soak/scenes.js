@@ -1,6 +1,7 @@
 // The soak scenes: every demo scene (web/demo) plus a rope, a pressure balloon and a self-colliding cloth, each built
 // into a fresh World. A scene returns what the soak driver needs beside the world: the distance-constraint ranges whose
 // strength the parameter schedule changes, with their sane values.
+import RAPIER from '@dimforge/rapier3d-compat';
 import { CLOTH, COLLIDERS, SOFT_BUNNY, SOFT_CUBE } from '../../../../web/demo/cloth-scene.js';
 import { bunnyMesh } from '../../../../web/demo/bunny-mesh.js';
 import { tetCube } from '../../../../web/demo/tet-cube.js';
@@ -95,9 +96,11 @@ export const SCENES = {
 /**
  * The demo page's gallery scenes, as the page builds them (web/demo/scene-host.js, with the scene's own panel values,
  * e.g. self-collision), under the names 'gallery:<scene>'. A scene with several worlds (the solver comparison) is
- * soaked in its first; per-frame drivers (the curtain's wind) are off, since the energy bound counts no external work.
+ * soaked in its first; per-frame drivers (the curtain's wind, a coupled scene's Rapier step) are off, since the energy
+ * bound counts no external work.
  */
 export const GALLERY_SCENES = Object.keys(GALLERY).map((name) => `gallery:${name}`);
+await RAPIER.init();   // the coupled scenes make a Rapier world (the soak steps their PBD world alone)
 const galleryAssets = new WeakMap();   // per loaded module: the bunny is tetrahedralized once
 
 function buildGallery(pbd, name) {
@@ -106,6 +109,7 @@ function buildGallery(pbd, name) {
   applyParams(built, sceneParams(name));
   const [{ world }, ...others] = built.worlds;
   for (const other of others) other.world.delete();
+  built.dispose?.();   // a coupled scene's Rapier world and the bodies' twins: the soak steps the cloth alone
   world.setGround(GROUND);
   const strengthRanges = built.tunable.filter((t) => t.world === world)
     .map(({ first, count }) => range(first, count, 0, 1));
