@@ -37,7 +37,9 @@ export declare class RapierCoupling {
    * `strength` as World.addAttachment takes it (default rigid). Each step the target follows the point to where
    * Rapier's step takes it, and a dynamic body is pulled at the point by what the attachment gave it
    * (World.attachmentImpulse): a cloth hung from a body weighs on it. The body need not be mirrored by addBody.
-   * Throws an InvalidArgumentError for a body that is not live or an anchor that is not 3 finite numbers. Returns the
+   * The pull reaches the body once a frame: keep what hangs from a swinging body light beside the body's own inertia
+   * there (a 0.2 kg cloth rigidly at the end of a 1 kg hinged rod of 1 m feeds back and blows up; a fixed or heavy
+   * body, or a free one, is fine). Throws an InvalidArgumentError for a body that is not live or an anchor that is not 3 finite numbers. Returns the
    * attachment's handle.
    */
   attach(particle: number, body: RigidBody, anchor?: Vec3Like, strength?: Strength): number;
