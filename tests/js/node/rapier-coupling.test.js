@@ -338,6 +338,28 @@ describe('coupleRapier', () => {
     disposeScene(built);
   }, 60_000);
 
+  // The gallery's pile: fifty 0.2 kg boxes dropped in a block onto a 2 kg trampoline come to rest on it (or, rolled
+  // off its edge, on the floor): none passes through the cloth, and after 8 s none moves faster than 0.2 m/s.
+  it('the gallery trampoline carries a pile of fifty boxes at rest', () => {
+    const built = buildScene(pbd, 'trampoline', {});
+    applyParams(built, sceneParams('trampoline'));
+    for (let f = 0; f < 470; f++) built.step();
+    const before = built.colliders.map((c) => c.def.position);
+    for (let f = 0; f < 10; f++) built.step();
+    const world = built.worlds[0].world, x = world.positions();
+    let lowest = Infinity;
+    for (let i = 0; i < world.particleCount(); i++) lowest = Math.min(lowest, x[3 * i + 1]);
+    const boxes = built.colliders.map((c) => c.def.position);
+    const over = boxes.filter(([bx, , bz]) => Math.abs(bx) < 0.75 && Math.abs(bz) < 0.75);
+    expect(over.length).toBeGreaterThanOrEqual(45);
+    for (const [, y] of over) expect(y).toBeGreaterThan(lowest);   // on the cloth or on boxes, never under it
+    expect(boxes.length).toBe(50);
+    const moved = boxes.map((p, k) => Math.hypot(...p.map((v, a) => v - before[k][a])));
+    expect(Math.max(...moved) * 6).toBeLessThan(0.2);   // m/s over the last 1/6 s
+    expect(world.lastStepReport().rolledBack).toBe(false);
+    disposeScene(built);
+  }, 60_000);
+
   it('gives the same bits on a second run', () => {
     const run = () => {
       const { world, rapierWorld, box, coupling } = freeScene();

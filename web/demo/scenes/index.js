@@ -19,8 +19,9 @@ import ropes from './ropes.js';
 import showcase from './showcase.js';
 import solvers from './solvers.js';
 import stack from './stack.js';
+import trampoline from './trampoline.js';
 import wreckingBall from './wrecking-ball.js';
 
 export const SCENES = { showcase, curtain, drape, fold, stack, balloon, ropes, solvers, cape, hammock,
-  'wrecking-ball': wreckingBall, playground };
+  trampoline, 'wrecking-ball': wreckingBall, playground };
 export const DEFAULT_SCENE = 'showcase';

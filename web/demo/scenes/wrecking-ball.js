@@ -21,7 +21,7 @@ function chainPose([bx, by, bz]) {
 export default {
   title: 'A wrecking ball through a curtain',
   hint: 'a 40 kg Rapier ball on a chain swings through the cloth and back; grab the curtain',
-  camera: { position: [3.4, 2.0, 2.6], target: [0, 1.4, 0] },
+  camera: { position: [3.8, 2.2, 1.4], target: [0, 1.4, -0.3] },
   params: { damping: 0.05, substeps: 20 },
   build({ addWorld }) {
     const world = addWorld();
