@@ -4,6 +4,7 @@
 import RAPIER from '@dimforge/rapier3d-compat';
 import { coupleRapier } from 'pbd-wasm/rapier';
 import { colliderDrawable, gridDrawable } from './drawables.js';
+import { coupledBox, followBodies, rapierWorldWithFloor, uncouple } from './rapier-bodies.js';
 
 const N = 32, SIZE = 1.4, HEIGHT = 1.2;
 // Heaviest first: a light box caught between a heavy one and the cloth is pushed through it, since the coupling
@@ -25,22 +26,10 @@ export default {
         halfHeight: HEIGHT / 2, thickness: 0.005 };
       return colliderDrawable(world, world.addCollider(def), def);
     });
-    const rapierWorld = new RAPIER.World({ x: 0, y: -9.81, z: 0 });
-    rapierWorld.timestep = 1 / 60;
-    const floor = rapierWorld.createRigidBody(RAPIER.RigidBodyDesc.fixed().setTranslation(0, -0.5, 0));
-    rapierWorld.createCollider(RAPIER.ColliderDesc.cuboid(5, 0.5, 5), floor);
-    const coupling = coupleRapier(world, rapierWorld);
+    const coupling = coupleRapier(world, rapierWorldWithFloor());
     // Parked asleep out of sight, in a row high above; one a second is put over the hammock and woken.
-    const boxes = BOXES.map(([half, mass], k) => {
-      const body = rapierWorld.createRigidBody(RAPIER.RigidBodyDesc.dynamic().setTranslation(k - BOXES.length / 2, 30, 0)
-        .setSleeping(true));
-      rapierWorld.createCollider(RAPIER.ColliderDesc.cuboid(half, half, half).setDensity(mass / (8 * half ** 3))
-        .setFriction(0.6), body);
-      const [twin] = coupling.addBody(body);
-      const t = body.translation();
-      const def = { shape: 'box', halfExtents: [half, half, half], position: [t.x, t.y, t.z], rotation: [0, 0, 0, 1] };
-      return { body, drawable: { ...colliderDrawable(world, twin, def), moving: true } };
-    });
+    const boxes = BOXES.map(([half, mass], k) => coupledBox(world, coupling, half, mass, [k - BOXES.length / 2, 30, 0],
+      RAPIER.RigidBodyDesc.dynamic().setSleeping(true)));
     let frame = 0;
     return {
       drawables: [gridDrawable(world, hammock, N, N, 'cloth', 'hammock')],
@@ -55,16 +44,9 @@ export default {
         }
         frame++;
         coupling.step();
-        for (const { body, drawable: { def } } of boxes) {
-          const t = body.translation(), r = body.rotation();
-          def.position = [t.x, t.y, t.z];
-          def.rotation = [r.x, r.y, r.z, r.w];
-        }
+        followBodies(boxes);
       },
-      dispose() {   // the twins go with the coupling: what is left is the hammock on its posts
-        for (const { body } of boxes) coupling.removeBody(body);
-        rapierWorld.free();
-      },
+      dispose: () => uncouple(coupling, boxes),
     };
   },
 };

@@ -9,6 +9,7 @@
 // `params` name the other constraint kinds it has, with the values it built them with (constraint-params.js). Scenes
 // are plain modules with no DOM: the simulation worker builds them, and the soak test runs them in Node.
 import balloon from './balloon.js';
+import bowling from './bowling.js';
 import cape from './cape.js';
 import curtain from './curtain.js';
 import drape from './drape.js';
@@ -23,5 +24,5 @@ import trampoline from './trampoline.js';
 import wreckingBall from './wrecking-ball.js';
 
 export const SCENES = { showcase, curtain, drape, fold, stack, balloon, ropes, solvers, cape, hammock,
-  trampoline, 'wrecking-ball': wreckingBall, playground };
+  trampoline, 'wrecking-ball': wreckingBall, bowling, playground };
 export const DEFAULT_SCENE = 'showcase';

@@ -4,6 +4,7 @@
 import RAPIER from '@dimforge/rapier3d-compat';
 import { coupleRapier } from 'pbd-wasm/rapier';
 import { colliderDrawable, gridDrawable } from './drawables.js';
+import { followBodies, uncouple } from './rapier-bodies.js';
 
 const COLUMNS = 40, ROWS = 30, SPACING = 0.05, TOP = 2.0;   // a 1.95 × 1.45 m curtain in the plane z = 0
 const PIVOT = [0, 3.3, 0], CHAIN = 2.2, RADIUS = 0.25, MASS = 40, START = 1.0;   // m, kg, rad from the vertical
@@ -42,23 +43,18 @@ export default {
     const chainDef = { shape: 'capsule', radius: 0.015, halfHeight: CHAIN / 2 - RADIUS / 2, thickness: 0.005,
       ...chainPose(start) };
     const chain = world.addCollider(chainDef);
+    const coupled = [{ body: ball, drawable: { ...colliderDrawable(world, twin, ballDef), moving: true } }];
     return {
       drawables: [gridDrawable(world, curtain, COLUMNS, ROWS, 'curtain', 'curtain')],
-      colliders: [{ ...colliderDrawable(world, twin, ballDef), moving: true },
-        { ...colliderDrawable(world, chain, chainDef), moving: true }],
+      colliders: [coupled[0].drawable, { ...colliderDrawable(world, chain, chainDef), moving: true }],
       tunable: [{ world, first: curtain.firstConstraint, count: curtain.constraintCount }],
       step() {
         coupling.step();
-        const t = ball.translation(), r = ball.rotation();
-        ballDef.position = [t.x, t.y, t.z];
-        ballDef.rotation = [r.x, r.y, r.z, r.w];
+        followBodies(coupled);
         Object.assign(chainDef, chainPose(ballDef.position));
         world.setColliderPose(chain, chainDef.position, chainDef.rotation);   // swept over the next step
       },
-      dispose() {
-        coupling.removeBody(ball);
-        rapierWorld.free();
-      },
+      dispose: () => uncouple(coupling, coupled),
     };
   },
 };
