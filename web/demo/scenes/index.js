@@ -13,6 +13,7 @@ import bowling from './bowling.js';
 import cape from './cape.js';
 import curtain from './curtain.js';
 import drape from './drape.js';
+import flagPole from './flag-pole.js';
 import fold from './fold.js';
 import hammock from './hammock.js';
 import playground from './playground.js';
@@ -24,5 +25,5 @@ import trampoline from './trampoline.js';
 import wreckingBall from './wrecking-ball.js';
 
 export const SCENES = { showcase, curtain, drape, fold, stack, balloon, ropes, solvers, cape, hammock,
-  trampoline, 'wrecking-ball': wreckingBall, bowling, playground };
+  trampoline, 'wrecking-ball': wreckingBall, bowling, 'flag-pole': flagPole, playground };
 export const DEFAULT_SCENE = 'showcase';
