@@ -282,3 +282,42 @@ TEST(SkinnedConstraint, BadInputIsRefusedAndChangesNothing) {
   expectError([&] { w.setSkinnedTargets(0, {nine, 6}, bad); }, {"setSkinnedTargets", "normals[4]", "finite"});
   EXPECT_TRUE(w.saveSnapshot() == before);
 }
+
+// More skinned constraints than one task takes (kParticlesPerTask), so that the pass splits: the same bits serially
+// and on pools of 2 and 4.
+TEST(SkinnedConstraint, SameBitsOnAnyThreadCount) {
+  auto run = [](TaskSystem* tasks) {
+    World w(tasks);
+    w.setSubsteps(4);
+    ClothDef c;
+    c.columns = c.rows = 72;
+    c.spacing = 0.02f;
+    c.origin = Vec3(-0.71f, 1.5f, 0);
+    c.axisU = Vec3(1, 0, 0), c.axisV = Vec3(0, -1, 0);
+    const BodyRange body = w.addCloth(c);
+    std::vector<SkinnedConstraintDef> defs(body.particleCount);
+    std::vector<Real> targets(3 * defs.size()), normals(3 * defs.size());
+    for (uint32_t k = 0; k < defs.size(); ++k) {
+      defs[k].particle = body.firstParticle + k;
+      defs[k].maxDistance = 0.002f * Real(k / 72);
+      defs[k].backstopDistance = 0.005f;
+    }
+    w.addSkinnedConstraints(defs);
+    std::vector<Real> rest(w.positions(), w.positions() + targets.size());
+    for (int f = 1; f <= 10; ++f) {
+      const Eigen::Isometry3f pose = characterPose(Real(f) * kDt);
+      for (size_t k = 0; k < defs.size(); ++k) {
+        const Vec3 s = pose * Vec3(rest[3 * k], rest[3 * k + 1], rest[3 * k + 2]), n = pose.linear() * kOutward;
+        for (int a = 0; a < 3; ++a) targets[3 * k + a] = s[a], normals[3 * k + a] = n[a];
+      }
+      w.setSkinnedTargets(0, targets, normals);
+      w.step(kDt);
+    }
+    return std::vector<Real>(w.positions(), w.positions() + targets.size());
+  };
+  const std::vector<Real> serial = run(nullptr);
+  for (unsigned workers : {1u, 3u}) {
+    ThreadPool pool(workers);
+    EXPECT_TRUE(run(&pool) == serial) << "pool of " << workers + 1;
+  }
+}
