@@ -90,6 +90,7 @@ EMSCRIPTEN_BINDINGS(pbd) {
       .function("addDihedralConstraint", &JsWorld::addDihedralConstraint)
       .function("dihedralConstraintCount", &JsWorld::dihedralConstraintCount)
       .function("addAttachment", &JsWorld::addAttachment)
+      .function("attachToCollider", &JsWorld::attachToCollider)
       .function("setAttachmentTarget", &JsWorld::setAttachmentTarget)
       .function("removeAttachment", &JsWorld::removeAttachment)
       .function("attachmentImpulse", &JsWorld::attachmentImpulse)

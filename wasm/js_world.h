@@ -412,6 +412,24 @@ class JsWorld {
       return world_.addAttachment(a);
     });
   }
+  /// Attaches a particle to collider k's point (ax, ay, az) in its frame; options: {compliance, stiffness}.
+  uint32_t attachToCollider(double particle, double k, double ax, double ay, double az, val options) {
+    return guarded("attachToCollider", [&] {
+      const char* fn = "attachToCollider";
+      AttachmentDef a;
+      a.particle = toIndex(fn, "particle", particle);
+      a.collider = toIndex(fn, "collider", k);
+      a.anchor = Vec3(Real(ax), Real(ay), Real(az));
+      if (!options.isUndefined()) a.strength = strengthOf(fn, options, a.strength);
+      try {
+        return world_.addAttachment(a);
+      } catch (const InvalidArgument& e) {  // the core's function is addAttachment
+        std::string message = e.what();
+        if (message.rfind("addAttachment", 0) == 0) message.replace(0, 13, fn);
+        throw InvalidArgument(message);
+      }
+    });
+  }
   void setAttachmentTarget(double handle, double x, double y, double z) {
     guarded("setAttachmentTarget", [&] {
       world_.setAttachmentTarget(toIndex("setAttachmentTarget", "attachment", handle), Vec3(Real(x), Real(y), Real(z)));
@@ -503,7 +521,7 @@ class JsWorld {
       return o;
     });
   }
-  /// ColliderBody from {mass, inertia, linearVelocity, angularVelocity} (each optional, defaults as in C++).
+  /// ColliderBody from {mass, inertia, linearVelocity, angularVelocity, gravity} (each optional, defaults as in C++).
   void setColliderBody(double k, val o) {
     guarded("setColliderBody", [&] {
       const char* fn = "setColliderBody";
@@ -513,15 +531,17 @@ class JsWorld {
       b.inertia = vec3Field(fn, o, "inertia", b.inertia);
       b.linearVelocity = vec3Field(fn, o, "linearVelocity", b.linearVelocity);
       b.angularVelocity = vec3Field(fn, o, "angularVelocity", b.angularVelocity);
+      b.gravity = boolField(fn, o, "gravity", b.gravity);
       world_.setColliderBody(toIndex(fn, "collider", k), b);
     });
   }
-  /// ColliderBody as {mass, inertia: [x, y, z], linearVelocity: [...], angularVelocity: [...]}.
+  /// ColliderBody as {mass, inertia: [x, y, z], linearVelocity: [...], angularVelocity: [...], gravity}.
   val colliderBody(double k) const {
     return guarded("colliderBody", [&] {
       const ColliderBody b = world_.colliderBody(toIndex("colliderBody", "collider", k));
       val o = val::object();
       o.set("mass", b.mass);
+      o.set("gravity", b.gravity);
       for (auto [name, v] : {std::pair{"inertia", &b.inertia}, std::pair{"linearVelocity", &b.linearVelocity},
                              std::pair{"angularVelocity", &b.angularVelocity}}) {
         val a = val::array();

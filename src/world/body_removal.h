@@ -120,7 +120,7 @@ void removeAttachments(M& s, const ParticleMap& map, uint32_t particlesLeft) {
       a.particle = map(a.particle);
       continue;
     }
-    a.particle = 0;
+    a.particle = 0, a.collider = kNoCollider, a.anchor = Vec3::Zero();
     if (a.active) a.active = false, s.constraints.freeAttachments.push_back(uint32_t(k));
   }
   if (particlesLeft == 0) s.constraints.attachments.clear(), s.constraints.freeAttachments.clear();

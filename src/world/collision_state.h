@@ -56,6 +56,10 @@ struct ColliderMotion {
   Vec3 savedPosition = Vec3::Zero();  // pose and velocities at the step's start, for the non-finite guard's rollback
   Quat savedRotation = Quat::Identity();
   Vec3 savedLinear = Vec3::Zero(), savedAngular = Vec3::Zero();
+  // This substep's share of the attachments solved with the body (projectAttachmentToBody): how far they moved and
+  // turned it, and the momentum they booked, which the push after the substep must not apply again.
+  Eigen::Vector3d moved = Eigen::Vector3d::Zero(), turned = Eigen::Vector3d::Zero();
+  ContactMomentum solved;
 };
 
 /// Colliders, contacts and the particle boxes that find them.
@@ -66,6 +70,7 @@ struct CollisionState {
   Real contactInvH = 0;                         // 1/h of the substep, for position changes made by contacts
   bool contactBdf2 = false;                     // the substep commits by BDF2 (recordContactMomentum)
   bool countContactPushes = true;               // this iteration's contact moves stay in the result (step.cpp)
+  bool bodiesInSolve = false;                   // dynamic colliders move with their attachments (step.cpp)
   std::vector<MeshShape> meshShapes;       // the triangle meshes of TriangleMesh colliders (Collider::mesh)
   std::vector<Contact> contacts;           // capacity reserved (see reserveContacts), so step() never allocates
   std::vector<ParticleBox> particleBoxes;  // per kBoxParticles particles: the bounds of their p, for the

@@ -84,6 +84,14 @@ void World::Impl::projectTethers() {
   tasks->parallelFor(constraints.tethers.size(), kParticlesPerTask, body);
 }
 
+/// Where attachment `a` pulls its particle `stepFraction` through the step: its collider's point at the substep's end
+/// pose (as the contacts see the collider), or its target moving linearly from where the last step left it.
+Vec3 World::Impl::attachmentTarget(const Attachment& a, Real stepFraction) const {
+  if (a.collider == kNoCollider) return a.startTarget + stepFraction * (a.target - a.startTarget);
+  const Collider& c = collision.colliders[a.collider];
+  return c.subEndPosition + c.subEndRotation * a.anchor;
+}
+
 /// Attachments, then contacts, then the skinned constraints, whose hard limits (the character's body under the
 /// cloth) hold when the iteration ends.
 void World::Impl::projectAttachmentsAndContacts(bool xpbd, Real invH2, Real stepFraction) {
@@ -93,12 +101,16 @@ void World::Impl::projectAttachmentsAndContacts(bool xpbd, Real invH2, Real step
   for (size_t a = 0; a < attachments; ++a) {
     const Attachment& at = constraints.attachments[a];
     if (!at.active) continue;
-    const Vec3 target = at.startTarget + stepFraction * (at.target - at.startTarget);
+    if (collision.bodiesInSolve && at.collider != kNoCollider && collision.motions[at.collider].body.mass > 0) {
+      projectAttachmentToBody(a, xpbd, invH2);
+      continue;
+    }
     const Vec3 from = P[at.particle];
     constraints.attachmentLambda[a] +=
-        projectAttachment(P[at.particle], particles.w[at.particle], target, xpbd, at.kPrime, at.compliance * invH2,
-                          constraints.attachmentLambda[a]);
+        projectAttachment(P[at.particle], particles.w[at.particle], attachmentTarget(at, stepFraction), xpbd,
+                          at.kPrime, at.compliance * invH2, constraints.attachmentLambda[a]);
     if (collision.countContactPushes) constraints.attachmentMomenta[a] += momentumOfMove(at.particle, from, false);
+    if (at.collider != kNoCollider) recordContactMomentum(at.collider, at.particle, from, false);
   }
   projectContacts();
   projectSkinnedConstraints();

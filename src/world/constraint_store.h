@@ -26,6 +26,14 @@ struct Attachment {
   Real stiffness;     ///< PBD k.
   Real kPrime;        ///< Cached corrected stiffness.
   bool active;        ///< false = removed, slot free for reuse.
+  uint32_t collider = kNoCollider;  ///< The collider whose point `anchor` is the target, or kNoCollider.
+  Vec3 anchor = Vec3::Zero();       ///< m, in the collider's frame.
+};
+
+/// An attachment's collider and anchor as saved (snapshot section ATCC).
+struct AttachmentLink {
+  uint32_t collider = kNoCollider;
+  Vec3 anchor = Vec3::Zero();
 };
 
 /// A skinned constraint (SkinnedConstraintDef) with its skinned position and normal, which move linearly across the

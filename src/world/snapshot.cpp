@@ -67,6 +67,7 @@ struct LoaderScratch {
   std::vector<Real> colliderStaticFriction, bodyStaticFriction;       // section SFRC; empty when the blob predates it
   std::vector<Real> bodyThickness;                                    // section CTHK; empty when the blob predates it
   std::vector<Real> vbdPenalties;  // section VBDP; empty when the blob predates it or VBD had not run on its elements
+  std::vector<AttachmentLink> attachmentLinks;  // section ATCC; empty when the blob predates it
 };
 
 /// The Reader of loadSnapshot's sections, with the scratch they fill.
@@ -135,6 +136,20 @@ template <class S, class M>
 void attachmentsSection(S& s, M& m) {
   s.vec(m.constraints.attachments), s.vec(m.constraints.freeAttachments);
 }
+/// Which attachments follow a collider, and at which of its points (newer than SKIN; saved only when one does). A blob
+/// without it has every attachment on a world point.
+template <class S, class M> void attachmentLinksSection(S& s, M& m) {
+  if constexpr (std::is_same_v<S, Writer>) {
+    std::vector<AttachmentLink> links;
+    for (const Attachment& a : m.constraints.attachments) links.push_back({a.collider, a.anchor});
+    const bool any = std::any_of(links.begin(), links.end(), [](const AttachmentLink& l) { return l.collider != kNoCollider; });
+    if (!any) links.clear();
+    s.vec(links);
+  } else {
+    s.vec(s.scratch.attachmentLinks);
+  }
+}
+
 /// Skinned constraints with their skinned positions and normals, newer than VBDP. A blob without them has none.
 template <class S, class M> void skinnedSection(S& s, M& m) { s.vec(m.constraints.skinned); }
 template <class S, class M>
@@ -241,7 +256,7 @@ template <class M> struct Section {
   bool mayBeAbsent = false;  ///< Newer than format version 1: a blob without it loads with the defaults.
 };
 
-template <class M> constexpr std::array<Section<M>, 23> kSections = {{
+template <class M> constexpr std::array<Section<M>, 24> kSections = {{
     {tag("SETT"), "settings", settingsSection<Writer, M>, settingsSection<LoadReader, M>},
     {tag("PART"), "particles", particlesSection<Writer, M>, particlesSection<LoadReader, M>},
     {tag("HIST"), "history", historySection<Writer, M>, historySection<LoadReader, M>},
@@ -265,6 +280,7 @@ template <class M> constexpr std::array<Section<M>, 23> kSections = {{
     {tag("STLE"), "settle", settleSection<Writer, M>, settleSection<LoadReader, M>, true},
     {tag("VBDP"), "vbdPenalties", vbdPenaltiesSection<Writer, M>, vbdPenaltiesSection<LoadReader, M>, true},
     {tag("SKIN"), "skinned", skinnedSection<Writer, M>, skinnedSection<LoadReader, M>, true},
+    {tag("ATCC"), "attachmentLinks", attachmentLinksSection<Writer, M>, attachmentLinksSection<LoadReader, M>, true},
 }};
 
 std::string tagName(uint32_t t) {
@@ -277,6 +293,8 @@ std::string tagName(uint32_t t) {
 }
 
 /// Parses the header, checks the checksum and reads every section into `staged` (no validation of values yet).
+void checkLength(const char* what, size_t n, size_t expected);
+
 template <class M> void parse(const uint8_t* data, size_t size, M& staged, LoaderScratch& scratch) {
   io::ByteReader header(data, size, kFn, "header");
   const uint8_t* magic = header.take(4);
@@ -320,6 +338,14 @@ template <class M> void parse(const uint8_t* data, size_t size, M& staged, Loade
   }
   for (size_t k = 0; k < seen.size(); ++k) {
     if (!seen[k] && !kSections<M>[k].mayBeAbsent) payload.fail(std::string("missing section '") + kSections<M>[k].name + "'");
+  }
+  // Section ATCC onto the attachments it describes, before anything (removeBody) renumbers them.
+  if (!scratch.attachmentLinks.empty()) {
+    checkLength("attachmentLinks", scratch.attachmentLinks.size(), staged.constraints.attachments.size());
+    for (size_t k = 0; k < scratch.attachmentLinks.size(); ++k) {
+      staged.constraints.attachments[k].collider = scratch.attachmentLinks[k].collider;
+      staged.constraints.attachments[k].anchor = scratch.attachmentLinks[k].anchor;
+    }
   }
 }
 
@@ -487,6 +513,14 @@ template <class M> void checkShapeMatchings(const M& s) {
 /// Attachments, removed slots included, and the free list that hands their handles out again.
 template <class M> void checkAttachments(const M& s) {
   snapshot::checkAll("attachments", s.constraints.attachments, uint32_t(s.particles.w.size()));
+  for (size_t k = 0; k < s.constraints.attachments.size(); ++k) {  // section ATCC: the collider each one follows
+    const Attachment& a = s.constraints.attachments[k];
+    if (a.collider == kNoCollider) continue;
+    const snapshot::ElementCheck c("attachments", k);
+    if (!a.active) c.fail("collider", "must be none on a removed attachment", a.collider);
+    c.index("collider", a.collider, s.collision.colliders.size());
+    c.finiteAll("anchor", a.anchor);
+  }
   std::vector<char> listed(s.constraints.attachments.size(), 0);
   for (size_t k = 0; k < s.constraints.freeAttachments.size(); ++k) {
     const snapshot::ElementCheck c("freeAttachments", k);

@@ -54,6 +54,7 @@ template <class S> void describe(S& s, ShapeMatchingCluster& c) {
 template <class S> void describe(S& s, Attachment& a) {
   s.all(a.particle, a.target, a.startTarget, a.compliance, a.stiffness, a.kPrime, a.active);
 }
+template <class S> void describe(S& s, AttachmentLink& l) { s.all(l.collider, l.anchor); }
 template <class S> void describe(S& s, SkinnedConstraint& c) {
   s.all(c.particle, c.maxDistance, c.backstopDistance, c.backstopRadius, c.target, c.startTarget, c.normal,
         c.startNormal);

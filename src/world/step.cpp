@@ -109,6 +109,11 @@ void World::Impl::runSubsteps(Real dt, bool settleFirst) {
   resetContactMomenta();  // the settle's contacts gave nothing: its velocities are put back
   if (collision.anyDynamicCollider()) saveDynamicColliders();  // collider_bodies.cpp
   collision.contactInvH = 1 / h;
+  // Attachments to dynamic colliders are solved with the body (projectAttachmentToBody), except under BDF2 (its
+  // velocity is not the pose's change over h), PD and VBD (their iterations undo and redo the particles' pushes).
+  collision.bodiesInSolve = collision.anyDynamicCollider() && settings.integrator == Integrator::ImplicitEuler &&
+                            settings.solver != Solver::ProjectiveDynamics &&
+                            settings.solver != Solver::VertexBlockDescent;
   for (int s = 0; s < settings.substeps; ++s) {
     // One substep of length h; the fraction says how far through the frame it ends, for kinematic targets.
     const Real stepFraction = Real(s + 1) / Real(settings.substeps);
@@ -162,6 +167,7 @@ void World::Impl::runSubsteps(Real dt, bool settleFirst) {
     if (collision.anyDynamicCollider()) pushDynamicColliders();  // collider_bodies.cpp
     diagnostics.clock.lap(diagnostics.timings.colliderContactsMs);
   }
+  collision.bodiesInSolve = false;  // the settle moves no collider
   giveBackLostMomenta();  // internal_momentum.cpp: the last substep's round-off; the others' went back in the next
   for (Attachment& a : constraints.attachments) a.startTarget = a.target;
   for (SkinnedConstraint& c : constraints.skinned) c.startTarget = c.target, c.startNormal = c.normal;

@@ -31,7 +31,7 @@ void World::Impl::refreshVertexBlockDescent() {
 void World::Impl::fillVertexBlockDescentAttachments(Real stepFraction) {
   for (size_t k = 0; k < constraints.attachments.size(); ++k) {
     const Attachment& a = constraints.attachments[k];
-    const Vec3 target = a.startTarget + stepFraction * (a.target - a.startTarget);
+    const Vec3 target = attachmentTarget(a, stepFraction);
     solverData.vbdAttachments[k] = {a.particle, {target.x(), target.y(), target.z()}, a.compliance, a.stiffness,
                                     a.active ? 1u : 0u};
   }

@@ -122,6 +122,17 @@ void World::removeCollider(uint32_t collider) {
     m.collision.contactMomenta.erase(m.collision.contactMomenta.begin() + collider);
   m.collision.motions.erase(m.collision.motions.begin() + collider);
   m.collision.contacts.clear();  // they name colliders by index
+  // Attachments that follow it go (their handles are handed out again); those of the colliders after it follow them.
+  for (size_t k = 0; k < m.constraints.attachments.size(); ++k) {
+    Attachment& a = m.constraints.attachments[k];
+    if (!a.active || a.collider == kNoCollider || a.collider < collider) continue;
+    if (a.collider > collider) {
+      --a.collider;
+      continue;
+    }
+    a.active = false, a.collider = kNoCollider, a.anchor = Vec3::Zero();
+    m.constraints.freeAttachments.push_back(uint32_t(k));
+  }
 }
 
 }  // namespace pbd

@@ -288,8 +288,13 @@ uint32_t World::addAttachment(const AttachmentDef& def) {
   check::index(fn, "particle", def.particle, m.count());
   check::finite(fn, "target", def.target);
   checkStrength(fn, def.strength);
+  if (def.collider != kNoCollider) {
+    check::index(fn, "collider", def.collider, m.collision.colliders.size());
+    check::finite(fn, "anchor", def.anchor);
+  }
   const Attachment a{def.particle, def.target, def.target, def.strength.compliance, def.strength.stiffness,
-                     correctedStiffness(def.strength.stiffness, m.settings.iterations), true};
+                     correctedStiffness(def.strength.stiffness, m.settings.iterations), true, def.collider,
+                     def.collider == kNoCollider ? Vec3::Zero() : def.anchor};
   m.solverData.vbd.dirty = true;  // its particle gains an element
   if (!m.constraints.freeAttachments.empty()) {
     const uint32_t handle = m.constraints.freeAttachments.back();
@@ -321,6 +326,9 @@ void checkAttachmentHandle(const char* fn, const std::vector<Attachment>& attach
 void World::setAttachmentTarget(uint32_t attachment, const Vec3& target) {
   checkAttachmentHandle("setAttachmentTarget", impl_->constraints.attachments, attachment);
   check::finite("setAttachmentTarget", "target", target);
+  const uint32_t collider = impl_->constraints.attachments[attachment].collider;
+  if (collider != kNoCollider)
+    check::fail("setAttachmentTarget", "attachment", ("follows collider " + std::to_string(collider)).c_str(), attachment);
   impl_->constraints.attachments[attachment].target = target;
 }
 
@@ -334,7 +342,8 @@ Vec3 World::attachmentImpulse(uint32_t attachment) const {
 
 void World::removeAttachment(uint32_t attachment) {
   checkAttachmentHandle("removeAttachment", impl_->constraints.attachments, attachment);
-  impl_->constraints.attachments[attachment].active = false;
+  Attachment& a = impl_->constraints.attachments[attachment];
+  a.active = false, a.collider = kNoCollider, a.anchor = Vec3::Zero();
   impl_->constraints.freeAttachments.push_back(attachment);
 }
 

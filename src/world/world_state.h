@@ -257,6 +257,8 @@ struct World::Impl {
   void stopFrozenParticles();       // after the commit: zero velocity for the particles frozen this substep
   void projectContinuousSelfContacts();
   void projectAttachmentsAndContacts(bool xpbd, Real invH2, Real stepFraction);
+  Vec3 attachmentTarget(const Attachment& a, Real stepFraction) const;  // constraint_passes.cpp
+  void projectAttachmentToBody(size_t a, bool xpbd, Real invH2);        // collider_bodies.cpp
   void prepareSkinnedFrames(Real stepFraction);  // skinned_constraints.cpp
   void projectSkinnedConstraints();
   void projectContacts();

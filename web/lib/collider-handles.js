@@ -50,6 +50,10 @@ export function addColliderHandles(World) {
       return method.call(this, indexOf(this, name, collider), ...args);
     };
   }
+  const { attachToCollider } = proto;
+  proto.attachToCollider = function attachToColliderHandle(particle, collider, ...args) {
+    return attachToCollider.call(this, particle, indexOf(this, 'attachToCollider', collider), ...args);
+  };
   proto.loadSnapshot = function loadSnapshotHandles(...args) {
     loadSnapshot.apply(this, args);
     tables.delete(this);

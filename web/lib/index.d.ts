@@ -42,6 +42,12 @@ export interface ColliderBody {
   linearVelocity?: Vec3Like;
   /** rad/s, world frame. Default [0, 0, 0]. */
   angularVelocity?: Vec3Like;
+  /**
+   * Whether the world's gravity moves it across the substeps: true (the default) for a free body; false for one held
+   * by joints or supports the world does not know (a hinged door, a pole on a base), which then moves with its
+   * velocities alone and by what the particles give it.
+   */
+  gravity?: boolean;
 }
 
 /**
@@ -831,6 +837,15 @@ export declare class World {
   /** Pulls a particle to a world point (m); returns a handle. Default strength: rigid. */
   addAttachment(particle: number, x: number, y: number, z: number, options?: Strength): number;
   addAttachment(particle: number, target: Vec3Like, options?: Strength): number;
+  /**
+   * Pulls a particle to a collider's point `anchor` (m, in the collider's frame) wherever the collider is within the
+   * substeps; returns an attachment handle (removeAttachment, attachmentImpulse; setAttachmentTarget throws). What it
+   * gives the particle counts as the collider's (colliderImpulse), so a dynamic collider (setColliderBody) is pulled
+   * back within each substep: a cloth hung from another engine's body weighs on it without a frame's lag.
+   * removeCollider removes the attachments that follow it. Default strength: rigid.
+   */
+  attachToCollider(particle: number, collider: number, x: number, y: number, z: number, options?: Strength): number;
+  attachToCollider(particle: number, collider: number, anchor: Vec3Like, options?: Strength): number;
   /**
    * Skinned constraints (see SkinnedConstraintsOptions), one per particle (a particle has at most one), in order.
    * Each starts with its skinned position at its particle's current position and no normal (no backstop) until

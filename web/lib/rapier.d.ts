@@ -34,12 +34,13 @@ export declare class RapierCoupling {
   removeBody(body: RigidBody): void;
   /**
    * Attaches a particle to a point of a Rapier body: `anchor` in m in the body's frame (default its origin),
-   * `strength` as World.addAttachment takes it (default rigid). Each step the target follows the point to where
-   * Rapier's step takes it, and a dynamic body is pulled at the point by what the attachment gave it
-   * (World.attachmentImpulse): a cloth hung from a body weighs on it. The body need not be mirrored by addBody.
-   * The pull reaches the body once a frame: keep what hangs from a swinging body light beside the body's own inertia
-   * there (a 0.2 kg cloth rigidly at the end of a 1 kg hinged rod of 1 m feeds back and blows up; a fixed or heavy
-   * body, or a free one, is fine). Throws an InvalidArgumentError for a body that is not live or an anchor that is not 3 finite numbers. Returns the
+   * `strength` as World.addAttachment takes it (default rigid). A free body (no joint) mirrored by addBody with a
+   * dynamic twin is pulled within the substeps: the attachment follows the twin (World.attachToCollider). Otherwise
+   * the target follows the point to where Rapier's step takes it, and the body is pulled at the point once a frame by
+   * what the attachment gave it (World.attachmentImpulse): a cloth hung from a body weighs on it. That pull comes a
+   * frame late: keep what hangs from a swinging jointed body light beside the body's own inertia there (a 0.2 kg
+   * cloth rigidly at the end of a 1 kg hinged rod of 1 m feeds back and blows up; a fixed or heavy body is fine).
+   * Throws an InvalidArgumentError for a body that is not live or an anchor that is not 3 finite numbers. Returns the
    * attachment's handle.
    */
   attach(particle: number, body: RigidBody, anchor?: Vec3Like, strength?: Strength): number;

@@ -161,9 +161,10 @@ export class RapierCoupling {
 
   /**
    * Attaches a particle to a point of a Rapier body (`anchor`, m, in the body's frame; default its origin), with a
-   * strength as World.addAttachment takes (default rigid). Each step the attachment's target follows the point to
-   * where Rapier's step takes it, and a dynamic body is pulled at the point by what the attachment gave it
-   * (World.attachmentImpulse). Returns the attachment's handle.
+   * strength as World.addAttachment takes (default rigid). A free body mirrored by addBody with a dynamic twin is
+   * pulled within the substeps: the attachment follows the twin (World.attachToCollider), which moves with what it
+   * gives the particle. Otherwise (a jointed body, one not mirrored) the target follows the point to where Rapier's
+   * step takes it, and the body is pulled once a frame (World.attachmentImpulse). Returns the attachment's handle.
    */
   attach(particle, body, anchor = [0, 0, 0], strength = { compliance: 0 }) {
     const fn = 'RapierCoupling.attach';
@@ -171,6 +172,18 @@ export class RapierCoupling {
     const local = vectorComponents(anchor, 3);
     if (!local || !local.every(Number.isFinite)) {
       throw new InvalidArgumentError(`${fn}: anchor must be 3 finite numbers (got ${describeValue(anchor)})`);
+    }
+    // A free body's twin stands for it within the substeps; a jointed one's would not (its joint is Rapier's alone).
+    const mirror = this.bodies.find((b) => b.body.handle === body.handle && b.inertia);
+    if (mirror && !this.jointed(body)) {   // in the twin's frame: the collider's, on the body's at translationWrtParent, rotationWrtParent
+      const { collider, handle: twin } = mirror.twins[0];
+      const t = collider.translationWrtParent() ?? { x: 0, y: 0, z: 0 };
+      const r = collider.rotationWrtParent() ?? { x: 0, y: 0, z: 0, w: 1 };
+      const offset = [local[0] - t.x, local[1] - t.y, local[2] - t.z];
+      const inTwin = rotate([-r.x, -r.y, -r.z, r.w], offset);
+      const handle = this.world.attachToCollider(particle, twin, inTwin, strength);
+      this.attachments.push({ handle, body, anchor: local, twin });
+      return handle;
     }
     const handle = this.world.addAttachment(particle, atPose(poseOf(body), local), strength);
     this.attachments.push({ handle, body, anchor: local });
@@ -209,11 +222,19 @@ export class RapierCoupling {
   /** Stops mirroring a body: its twins leave the PBD world, and its attachments are removed. */
   removeBody(body) {
     const { coupled, attached } = this.partsOf('RapierCoupling.removeBody', body);
+    for (const { handle } of attached) this.detach(handle);   // first: removeCollider would take a twin's along
     if (coupled) {
       for (const twin of coupled.twins) this.world.removeCollider(twin.handle);
       this.bodies.splice(this.bodies.indexOf(coupled), 1);
     }
-    for (const { handle } of attached) this.detach(handle);
+  }
+
+  /** Whether a Rapier joint holds `body` (then its twin moves without gravity: the joint carries its weight). */
+  jointed(body) {
+    let held = false;
+    this.rapierWorld.impulseJoints.forEachJointHandleAttachedToRigidBody(body.handle, () => { held = true; });
+    if (!held) this.rapierWorld.multibodyJoints.forEachJointHandleAttachedToRigidBody(body.handle, () => { held = true; });
+    return held;
   }
 
   /** Body's mirror (or undefined) and attachments; throws when it has neither. A removed body is found by handle. */
@@ -255,9 +276,9 @@ export class RapierCoupling {
     const dt = this.rapierWorld.timestep;
     for (const { body, twins, inertia } of this.bodies) {
       for (const { collider, handle } of twins) {
-        if (inertia) {  // moves itself from the body's state, a dynamic twin
+        if (inertia) {  // moves itself from the body's state, a dynamic twin; under gravity unless a joint holds it
           this.world.setColliderBody(handle, { mass: body.mass(), inertia, linearVelocity: xyz(body.linvel()),
-            angularVelocity: xyz(body.angvel()) });
+            angularVelocity: xyz(body.angvel()), gravity: !this.jointed(body) });
           const t = collider.translation(), r = collider.rotation();
           this.world.setColliderPose(handle, t.x, t.y, t.z, r.x, r.y, r.z, r.w);
         } else {  // swept across the substeps to where Rapier's step will take it
@@ -266,8 +287,8 @@ export class RapierCoupling {
         }
       }
     }
-    for (const { handle, body, anchor } of this.attachments) {
-      this.world.setAttachmentTarget(handle, atPose(predictedPose(body, null, dt), anchor));
+    for (const { handle, body, anchor, twin } of this.attachments) {
+      if (twin === undefined) this.world.setAttachmentTarget(handle, atPose(predictedPose(body, null, dt), anchor));
     }
     this.world.step(dt);
     for (const body of this.touchedBodies()) {
@@ -293,7 +314,8 @@ export class RapierCoupling {
       for (let a = 0; a < 3; ++a) linear[a] += j.linear[a], angular[a] += j.angular[a] - moment[a];
     }
     const pose = poseOf(body);
-    for (const { handle, anchor } of attached) {
+    for (const { handle, anchor, twin } of attached) {
+      if (twin !== undefined) continue;   // booked as its twin's (World.attachToCollider)
       const j = this.world.attachmentImpulse(handle);
       const point = atPose(pose, anchor);
       const moment = cross([point[0] - com[0], point[1] - com[1], point[2] - com[2]], j);

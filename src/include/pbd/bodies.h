@@ -39,9 +39,17 @@ struct DihedralConstraintDef {
 /// (a mouse grab). Unlike a pin (inverse mass 0), the particle keeps its mass and the attachment may be compliant.
 struct AttachmentDef {
   uint32_t particle = 0;  ///< Particle index.
-  Vec3 target{0, 0, 0};   ///< m, world-space point the particle is pulled to.
+  Vec3 target{0, 0, 0};   ///< m, world-space point the particle is pulled to (unless it follows a collider).
   Strength strength;      ///< Compliance (m/N) and stiffness.
+  /// A collider index, or kNoCollider (the default): the target is then the collider's point `anchor` (its local
+  /// frame, m) wherever the collider is within the substeps, and what the attachment gives the particle is booked as
+  /// the collider's (colliderImpulse), so a dynamic collider (setColliderBody) is pulled back within the substep.
+  uint32_t collider = 0xFFFFFFFFu;
+  Vec3 anchor{0, 0, 0};   ///< m, in the collider's frame; with a collider only.
 };
+
+/// AttachmentDef::collider's "follows no collider".
+inline constexpr uint32_t kNoCollider = 0xFFFFFFFFu;
 
 /// Keeps a particle of character cloth near its skinned position s (a point of an animated mesh, set every frame with
 /// World::setSkinnedTargets), as Jolt's SkinnedConstraint does: within maxDistance of s, and never behind a backstop,

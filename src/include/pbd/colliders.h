@@ -57,6 +57,9 @@ struct ColliderBody {
                                         ///< collider's position (its centre of mass), along its local axes.
   Vec3 linearVelocity = Vec3::Zero();   ///< m/s, world frame, of the position.
   Vec3 angularVelocity = Vec3::Zero();  ///< rad/s, world frame.
+  bool gravity = true;                  ///< The world's gravity moves it across the substeps (a free body). false: a
+                                        ///< body held by joints or supports this world does not know, which moves
+                                        ///< with its velocities alone and by what the particles give it.
 };
 
 /// What the particles gave a collider over the last step: the reaction to every contact with it (normal pushes,

@@ -25,6 +25,11 @@ const calls = {
   addTetVolumeConstraints: { required: [[16, 17, 18, 19]], defaults: [{ compliance: 0, stiffness: 1 }] },
   addDihedralConstraint: { required: [0, 5, 1, 4], defaults: [{}] },
   addAttachment: { required: [15, 0.3, 0.8, 0.3], defaults: [{ compliance: 0, stiffness: 1 }] },
+  // Particle 15 held to a point under a box collider (setup).
+  attachToCollider: {
+    setup: (w) => w.addCollider({ shape: 'box', halfExtents: [0.05, 0.05, 0.05], position: [0.3, 1.2, 0.3] }),
+    required: [15, 0, 0, -0.3, 0], defaults: [{ compliance: 0, stiffness: 1 }],
+  },
   // Particle 15 with a skinned constraint (setup); normals left out keep the ones it has: none yet (all zero).
   setSkinnedTargets: {
     setup: (w) => w.addSkinnedConstraints({ particles: [15], maxDistance: 0.05 }),

@@ -330,7 +330,10 @@ TEST(SnapshotFormat, KnowsEveryField) {
   // maxSpeed (the last 4 bytes) is saved in the contactMaterials section, and ground.staticFriction in the
   // staticFriction section (SFRC), so blobs of format 1 still load.
   EXPECT_EQ(sizeof(SolverSettings), 96u) << "SolverSettings changed: save the new field in the snapshot";
-  EXPECT_EQ(sizeof(Attachment), 44u) << "Attachment changed";
+  // Attachment's collider and anchor (the last 16 bytes) are saved in the attachmentLinks section (ATCC).
+  EXPECT_EQ(sizeof(Attachment), 60u) << "Attachment changed";
+  EXPECT_EQ(sizeof(AttachmentLink), 16u);
+  EXPECT_EQ(sizeof(SkinnedConstraint), 64u);
   EXPECT_EQ(sizeof(DistanceConstraint), 28u);
   EXPECT_EQ(sizeof(DihedralConstraint), 32u);
   EXPECT_EQ(sizeof(TetVolumeConstraint), 36u);
