@@ -29,6 +29,17 @@ inline Momenta momenta(const World& w, uint32_t begin = 0, uint32_t end = UINT32
   return m;
 }
 
+/// The particles' momenta plus those of dynamic collider `collider` of isotropic inertia `moment` (its m v and, about
+/// the origin, c × m v + I ω), as colliderBody and colliderDef have it after the step.
+inline Momenta momentaWithBody(const World& w, uint32_t collider, Real mass, Real moment) {
+  Momenta m = momenta(w);
+  const ColliderBody b = w.colliderBody(collider);
+  const Eigen::Vector3d p = (mass * b.linearVelocity).cast<double>();
+  m.linear += p;
+  m.angular += w.colliderDef(collider).position.cast<double>().cross(p) + (moment * b.angularVelocity).cast<double>();
+  return m;
+}
+
 /// Σ ½ m |v|² + Σ m (-g)·x over the particles with finite mass, J: what a conservative system keeps and a stable
 /// dissipative one never exceeds (the constraints' own elastic energy is left out, so at rest it is the lower bound).
 inline double mechanicalEnergy(const World& w) {

@@ -66,14 +66,7 @@ TEST(ColliderAttachment, ExchangesMomentumWithADynamicColliderWithinTheStep) {
   World world = hangingFromBox();
   const Real mass = 2, moment = mass * (0.04f + 0.04f) / 12;   // a 0.2 m cube: isotropic
   world.setColliderBody(0, {mass, Vec3::Constant(moment), Vec3(1, 0.5f, 0), Vec3(0, 2, 1)});
-  auto total = [&] {
-    scenes::Momenta m = scenes::momenta(world);
-    const ColliderBody b = world.colliderBody(0);
-    const Eigen::Vector3d p = (mass * b.linearVelocity).cast<double>();
-    m.linear += p;
-    m.angular += world.colliderDef(0).position.cast<double>().cross(p) + (moment * b.angularVelocity).cast<double>();
-    return m;
-  };
+  auto total = [&] { return scenes::momentaWithBody(world, 0, mass, moment); };
   const scenes::Momenta before = total();
   for (int f = 0; f < 30; ++f) world.step(1.0f / 60);
   const scenes::Momenta after = total();

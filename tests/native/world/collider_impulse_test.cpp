@@ -302,14 +302,7 @@ TEST(ColliderBody, ExchangesMomentumWithTheParticlesWithinTheStep) {
   World world = thrownCloth(Solver::ColouredGaussSeidel, sphere(0.6f, 0.3f));
   const Real mass = 0.5f, moment = 0.4f * mass * 0.2f * 0.2f;  // a solid sphere's inertia: isotropic
   world.setColliderBody(0, {mass, Vec3::Constant(moment), Vec3(0.2f, 1, 0), Vec3(0, 3, 1)});
-  auto total = [&] {
-    scenes::Momenta m = scenes::momenta(world);
-    const ColliderBody b = world.colliderBody(0);
-    const Eigen::Vector3d p = (mass * b.linearVelocity).cast<double>();
-    m.linear += p;
-    m.angular += world.colliderDef(0).position.cast<double>().cross(p) + (moment * b.angularVelocity).cast<double>();
-    return m;
-  };
+  auto total = [&] { return scenes::momentaWithBody(world, 0, mass, moment); };
   const scenes::Momenta before = total();
   const Vec3 bodyBefore = world.colliderBody(0).linearVelocity;
   for (int f = 0; f < 30; ++f) world.step(1.0f / 60);
