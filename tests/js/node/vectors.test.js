@@ -33,6 +33,7 @@ const calls = {
   setExternalForce: [9, [0, 3, 0.5]],
   addAttachment: [10, [0.2, 0.9, 0.1], { compliance: 1e-4 }],
   setAttachmentTarget: [0, [0.4, 0.7, 0.2]],
+  attachToCollider: [10, 0, [0, -0.1, 0], { compliance: 1e-4 }],
   setColliderPose: [0, [0.1, -4, 0], [0, 0.6, 0, 0.8]],
 };
 
