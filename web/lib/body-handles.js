@@ -1,7 +1,8 @@
 // Bodies as handles with a stable identity: the record each add-body call returns (addCloth, addRope, addSoftBody,
 // addTriangleMesh) is remembered per world, and world.removeBody updates every remembered record in place, so that
 // a record (and the three.js objects holding it) names the same body after others were removed: `body`,
-// `firstParticle` and the constraint ranges (and `firstSkinned`, where a PbdSkinnedCloth set it) move down as BodyRemoval says, and the removed body's record gets
+// `firstParticle`, a mesh body's `renderToParticle` and the constraint ranges (and `firstSkinned`, where a
+// PbdSkinnedCloth set it) move down as BodyRemoval says, and the removed body's record gets
 // `removed: true`.
 import { InvalidArgumentError, describeValue as describe } from './errors.js';
 
@@ -54,6 +55,8 @@ export function addBodyHandles(World) {
       if (r.body > removal.body) {
         r.body -= 1;
         r.firstParticle -= removal.particleCount;
+        // A mesh body's particle per render vertex (absolute indices) moves down with it.
+        if (r.renderToParticle) r.renderToParticle.forEach((p, v, map) => { map[v] = p - removal.particleCount; });
       }
       r.firstConstraint -= shiftPast(removal.distanceRuns, r.firstConstraint);
       r.firstDihedral -= shiftPast(removal.dihedralRuns, r.firstDihedral);

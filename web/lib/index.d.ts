@@ -301,7 +301,7 @@ export interface TriangleMeshOptions {
 
 /** A body from a render mesh, with the particle each render vertex follows. */
 export interface MeshBody extends BodyRange {
-  /** Per render vertex, its particle index in the world. */
+  /** Per render vertex, its particle index in the world (World.removeBody moves them down with the body). */
   renderToParticle: Uint32Array;
 }
 

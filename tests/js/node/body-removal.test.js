@@ -54,8 +54,15 @@ describe('removeBody', () => {
     const x = world.positions();
     expect(Array.from(x.subarray(3 * rope.firstParticle, 3 * rope.firstParticle + 3))).toEqual([2, 1, 0]);
     expect(world.inverseMasses()[rope.firstParticle]).toBe(0);
+    // A mesh body after the removed one: its render vertices still name its particles.
+    const mesh = world.addTriangleMesh({ positions: [3, 1, 0, 3.1, 1, 0, 3, 1.1, 0], triangles: [0, 1, 2] });
+    world.removeBody(rope);
+    const moved = world.positions();
+    expect(Array.from(mesh.renderToParticle)).toEqual([0, 1, 2].map((k) => mesh.firstParticle + k));
+    expect(Array.from(moved.subarray(3 * mesh.renderToParticle[1], 3 * mesh.renderToParticle[1] + 3)))
+      .toEqual([3.1, 1, 0].map(Math.fround));
     world.removeBody(cube);                                   // by record, after the shift
-    expect(world.particleCount()).toBe(rope.particleCount);
+    expect(world.particleCount()).toBe(3);   // the mesh's
     expect(world.bodyCount()).toBe(1);
     world.delete();
   });
