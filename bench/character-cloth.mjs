@@ -12,9 +12,9 @@
 //
 // Options: --runs=N (7) --frames=N (60) --warmup=N (120)
 import * as THREE from 'three';
-import { performance } from 'node:perf_hooks';
 import { createPbd } from '../web/lib/index.js';
 import { PbdSkinnedCloth } from '../web/lib/three.js';
+import { timeInterleaved } from './interleaved-runs.mjs';
 
 const arg = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
 const RUNS = Number(arg('runs', 7)), FRAMES = Number(arg('frames', 60)), WARMUP = Number(arg('warmup', 120));
@@ -100,26 +100,17 @@ function three() {
   } };
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const list = [plain(), skinned(), three()];
-for (const c of list) for (let f = 0; f < WARMUP; f++) c.frame();
-const times = list.map(() => []);
-for (let r = 0; r < RUNS; ++r) {
-  list.forEach((c, k) => {
-    const start = performance.now();
-    for (let f = 0; f < FRAMES; ++f) c.frame();
-    times[k].push((performance.now() - start) / FRAMES);
-  });
-}
+const timed = timeInterleaved(list, { runs: RUNS, frames: FRAMES, warmup: WARMUP });
 const f = (x, d = 3) => x.toFixed(d);
 console.log(`cape ${N}² (${N * N} particles, ${MASS} kg), 10 substeps × 1 iteration; Node ${process.version}, 1 solver ` +
   `thread; ms per frame, median of ${RUNS} runs of ${FRAMES} frames [fastest, slowest]`);
 console.log('| config | ms per frame | beside the plain cloth |');
 console.log('|---|---|---|');
-const base = median(times[0]);
+const base = timed[0].ms;
 list.forEach((c, k) => {
-  const ms = median(times[k]);
-  console.log(`| ${c.name} | ${f(ms)} [${f(Math.min(...times[k]))}, ${f(Math.max(...times[k]))}] | ` +
+  const { ms, fastest, slowest } = timed[k];
+  console.log(`| ${c.name} | ${f(ms)} [${f(fastest)}, ${f(slowest)}] | ` +
     `${k ? `+${f(ms - base)} (${f(100 * (ms - base) / base, 0)} %)` : '-'} |`);
 });
 for (const c of list) c.world.delete();

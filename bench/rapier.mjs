@@ -10,9 +10,9 @@
 //
 // Options: --boxes=1,4,16 --runs=N (7) --frames=N (60) --warmup=N (240)
 import RAPIER from '@dimforge/rapier3d-compat';
-import { performance } from 'node:perf_hooks';
 import { createPbd } from '../web/lib/index.js';
 import { coupleRapier } from '../web/lib/rapier.js';
+import { timeInterleaved } from './interleaved-runs.mjs';
 
 const arg = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
 const BOXES = arg('boxes', '1,4,16').split(',').map(Number);
@@ -83,20 +83,12 @@ function configs(count) {
   ];
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const rows = [];
 for (const count of BOXES) {
   const list = configs(count);
-  const times = list.map(() => []);
-  for (let r = 0; r < RUNS; ++r) {
-    list.forEach((c, k) => {
-      const start = performance.now();
-      for (let f = 0; f < FRAMES; ++f) c.frame();
-      times[k].push((performance.now() - start) / FRAMES);
-    });
-  }
-  const ms = Object.fromEntries(list.map((c, k) => [c.name, median(times[k])]));
-  const spread = Object.fromEntries(list.map((c, k) => [c.name, [Math.min(...times[k]), Math.max(...times[k])]]));
+  const timed = timeInterleaved(list, { runs: RUNS, frames: FRAMES });
+  const ms = Object.fromEntries(list.map((c, k) => [c.name, timed[k].ms]));
+  const spread = Object.fromEntries(list.map((c, k) => [c.name, [timed[k].fastest, timed[k].slowest]]));
   const contacts = list[0].contacts();
   const own = ms.coupled - ms.kinematic - ms.rapier;
   rows.push({ count, ms, spread, contacts, own, resting: list[0].resting });

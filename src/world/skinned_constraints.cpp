@@ -94,6 +94,7 @@ uint32_t World::skinnedConstraintCount() const { return uint32_t(impl_->constrai
 
 /// Where the skinned positions and normals are `stepFraction` through the step, for every pass of the substep.
 void World::Impl::prepareSkinnedFrames(Real stepFraction) {
+  if (constraints.skinned.empty()) return;  // no dispatch to the threads in worlds without any
   auto body = [&](size_t begin, size_t end) {
     for (size_t k = begin; k < end; ++k) {
       const SkinnedConstraint& c = constraints.skinned[k];
@@ -109,6 +110,7 @@ void World::Impl::prepareSkinnedFrames(Real stepFraction) {
 /// Each skinned particle onto the set its constraint allows (prepareSkinnedFrames' positions and normals). One
 /// constraint per particle: split across threads, the same bits for any split.
 void World::Impl::projectSkinnedConstraints() {
+  if (constraints.skinned.empty()) return;
   Vec3* P = asVec3(particles.p);
   auto body = [&](size_t begin, size_t end) {
     for (size_t k = begin; k < end; ++k) {

@@ -19,6 +19,13 @@ const xyz = (v) => [v.x, v.y, v.z];
 const norm = (v) => Math.hypot(...v);
 const minus = (a, b) => a.map((x, k) => x - b[k]);
 
+/** A demo gallery scene as the page builds it (scene-host.js, with the scene's own panel values). */
+function galleryScene(name) {
+  const built = buildScene(pbd, name, {});
+  applyParams(built, sceneParams(name));
+  return built;
+}
+
 /** Σ m v and Σ m x × v of the particles, in double. */
 function clothMomenta(world) {
   const x = world.positions(), v = world.velocities(), w = world.inverseMasses();
@@ -348,8 +355,7 @@ describe('coupleRapier', () => {
   // The gallery's scene as the page steps it: eight boxes of 10 to 0.5 kg dropped 0.8 m into a 1 kg hammock, one a
   // second. At its 10 substeps a 10 kg box went straight through; every box that lands on the cloth must stay on it.
   it('the gallery hammock carries every box that lands in it', () => {
-    const built = buildScene(pbd, 'hammock', {});
-    applyParams(built, sceneParams('hammock'));
+    const built = galleryScene('hammock');
     for (let f = 0; f < 600; f++) built.step();
     const boxes = built.colliders.filter((c) => c.moving).map((c) => c.def.position);
     const landed = boxes.filter(([x, , z]) => Math.abs(x) < 0.6 && Math.abs(z) < 0.6);
@@ -362,8 +368,7 @@ describe('coupleRapier', () => {
   // The gallery's pile: fifty 0.2 kg boxes dropped in a block onto a 2 kg trampoline come to rest on it (or, rolled
   // off its edge, on the floor): none passes through the cloth, and after 8 s none moves faster than 0.2 m/s.
   it('the gallery trampoline carries a pile of fifty boxes at rest', () => {
-    const built = buildScene(pbd, 'trampoline', {});
-    applyParams(built, sceneParams('trampoline'));
+    const built = galleryScene('trampoline');
     for (let f = 0; f < 470; f++) built.step();
     const before = built.colliders.map((c) => c.def.position);
     for (let f = 0; f < 10; f++) built.step();
@@ -384,8 +389,7 @@ describe('coupleRapier', () => {
   // The gallery's bowling: a 4 kg soft cube thrown at 5 m/s into a tower of ten 0.5 kg Rapier boxes knocks it over
   // (the boxes move only by what its particles' contacts give them).
   it('the gallery soft body bowls over a tower of Rapier boxes', () => {
-    const built = buildScene(pbd, 'bowling', {});
-    applyParams(built, sceneParams('bowling'));
+    const built = galleryScene('bowling');
     const start = built.colliders.map((c) => [...c.def.position]);
     const world = built.worlds[0].world;
     const cubeMomentum = () => {
@@ -407,8 +411,7 @@ describe('coupleRapier', () => {
   // The gallery's flag pole: a character (a kinematic Rapier capsule) walks into a 30 kg pole and knocks it over; the
   // flag's edge, attached to the pole, comes down with it and stays on its axis.
   it('the gallery flag comes down with the pole a character knocks over', () => {
-    const built = buildScene(pbd, 'flag-pole', {});
-    applyParams(built, sceneParams('flag-pole'));
+    const built = galleryScene('flag-pole');
     for (let f = 0; f < 360; f++) built.step();
     const { position: centre, rotation: [qx, qy, qz, qw] } = built.colliders[1].def;
     const axis = [2 * (qx * qy - qw * qz), 1 - 2 * (qx * qx + qz * qz), 2 * (qy * qz + qw * qx)];

@@ -63,7 +63,7 @@ export default {
     }
     moveCharacter(0);
     return {
-      drawables: [{ ...gridDrawable(world, cape, COLUMNS, ROWS, 'curtain', 'cape') }],
+      drawables: [gridDrawable(world, cape, COLUMNS, ROWS, 'curtain', 'cape')],
       colliders,
       tunable: [{ world, first: cape.firstConstraint, count: cape.constraintCount }],
       onFrame: (t) => moveCharacter(t + 1 / 60),   // where the character is at the end of the coming step

@@ -15,7 +15,7 @@ const weighted = new Vector4();
 /**
  * Skinned world positions of a SkinnedMesh's vertices, as getVertexPosition and matrixWorld give them, to the bit:
  * the same operations in the same order, but each bone's matrix formed once per call instead of once per vertex and
- * influence, and each vertex's bind-space position once at all (about 3× faster). A mesh with morph targets goes
+ * influence, and each vertex's bind-space position once at all. A mesh with morph targets goes
  * through getVertexPosition.
  */
 class Skinning {
