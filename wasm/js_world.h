@@ -521,7 +521,8 @@ class JsWorld {
       return o;
     });
   }
-  /// ColliderBody from {mass, inertia, linearVelocity, angularVelocity, gravity} (each optional, defaults as in C++).
+  /// ColliderBody from {mass, inertia, linearVelocity, angularVelocity, gravity, joint, jointPivot, jointAxis} (each
+  /// optional, defaults as in C++).
   void setColliderBody(double k, val o) {
     guarded("setColliderBody", [&] {
       const char* fn = "setColliderBody";
@@ -532,18 +533,26 @@ class JsWorld {
       b.linearVelocity = vec3Field(fn, o, "linearVelocity", b.linearVelocity);
       b.angularVelocity = vec3Field(fn, o, "angularVelocity", b.angularVelocity);
       b.gravity = boolField(fn, o, "gravity", b.gravity);
+      static constexpr const char* kJointNames[] = {"none", "ball", "hinge"};
+      static constexpr BodyJoint kJoints[] = {BodyJoint::None, BodyJoint::Ball, BodyJoint::Hinge};
+      b.joint = enumField(fn, o, "joint", kJointNames, kJoints, b.joint);
+      b.jointPivot = vec3Field(fn, o, "jointPivot", b.jointPivot);
+      b.jointAxis = vec3Field(fn, o, "jointAxis", b.jointAxis);
       world_.setColliderBody(toIndex(fn, "collider", k), b);
     });
   }
-  /// ColliderBody as {mass, inertia: [x, y, z], linearVelocity: [...], angularVelocity: [...], gravity}.
+  /// ColliderBody as {mass, inertia: [x, y, z], linearVelocity: [...], angularVelocity: [...], gravity, joint,
+  /// jointPivot: [...], jointAxis: [...]}.
   val colliderBody(double k) const {
     return guarded("colliderBody", [&] {
       const ColliderBody b = world_.colliderBody(toIndex("colliderBody", "collider", k));
       val o = val::object();
       o.set("mass", b.mass);
       o.set("gravity", b.gravity);
+      o.set("joint", std::string(b.joint == BodyJoint::Ball ? "ball" : b.joint == BodyJoint::Hinge ? "hinge" : "none"));
       for (auto [name, v] : {std::pair{"inertia", &b.inertia}, std::pair{"linearVelocity", &b.linearVelocity},
-                             std::pair{"angularVelocity", &b.angularVelocity}}) {
+                             std::pair{"angularVelocity", &b.angularVelocity}, std::pair{"jointPivot", &b.jointPivot},
+                             std::pair{"jointAxis", &b.jointAxis}}) {
         val a = val::array();
         for (int c = 0; c < 3; ++c) a.call<void>("push", (*v)[c]);
         o.set(name, a);

@@ -5,10 +5,40 @@
 // that motion as against a kinematic collider's, and then the body takes minus the momentum they gave the
 // particles: Δv = −ΔP / m, Δω = −I⁻¹ ΔL (ΔL about its position, I⁻¹ = R diag(1/I) Rᵀ in the world frame). The
 // exchange is explicit per substep: its lag is a substep, not a frame.
+// A body held by a joint to the fixed world (ColliderBody::joint) only turns about the pivot (ball) or the axis (hinge):
+// an impulse J with moment L about its position c changes its spin by I_p⁻¹ L_p, L_p = L + d × J the moment about the
+// pivot (d = c − pivot) and I_p = I + m (|d|² 1 − d dᵀ) its inertia there (parallel axes); a hinge keeps the axis's
+// part, a (a · L_p) / (aᵀ I_p a). Its position follows, Δv = Δω × d: the joint's own reaction is the other engine's.
 #include "constraints/multiplier.h"
 #include "world/world_state.h"
 
 namespace pbd {
+namespace {
+
+struct BodyResponse {
+  Eigen::Vector3d linear, angular;  // Δv (m/s) of the position and Δω (rad/s)
+};
+
+/// What an impulse J (N s) with moment L (N m s) about the position gives a jointed body (see the top of the file).
+BodyResponse jointedResponse(const ColliderBody& body, const Collider& c, const Eigen::Vector3d& J,
+                             const Eigen::Vector3d& L) {
+  const Eigen::Vector3d d = (c.def.position - body.jointPivot).cast<double>();
+  const Eigen::Matrix3d R = c.def.rotation.cast<double>().toRotationMatrix();
+  const double m = body.mass;
+  const Eigen::Matrix3d inertia = R * body.inertia.cast<double>().asDiagonal() * R.transpose() +
+                                  m * (d.squaredNorm() * Eigen::Matrix3d::Identity() - d * d.transpose());
+  const Eigen::Vector3d aboutPivot = L + d.cross(J);
+  Eigen::Vector3d spin;
+  if (body.joint == BodyJoint::Hinge) {
+    const Eigen::Vector3d a = body.jointAxis.cast<double>();
+    spin = a * (a.dot(aboutPivot) / a.dot(inertia * a));
+  } else {
+    spin = inertia.ldlt().solve(aboutPivot);
+  }
+  return {spin.cross(d), spin};
+}
+
+}  // namespace
 
 void World::Impl::saveDynamicColliders() {
   for (size_t k = 0; k < collision.colliders.size(); ++k) {
@@ -27,13 +57,25 @@ void World::Impl::moveDynamicColliders(Real h) {
     if (motion.body.mass == 0) continue;
     Collider& c = collision.colliders[k];
     ColliderBody& body = motion.body;
-    if (body.gravity) body.linearVelocity += h * settings.gravity;
+    const bool jointed = body.joint != BodyJoint::None;
+    if (body.gravity && jointed) {
+      const BodyResponse fall = jointedResponse(body, c, (double(body.mass) * h) * settings.gravity.cast<double>(),
+                                                Eigen::Vector3d::Zero());
+      body.angularVelocity += fall.angular.cast<Real>();
+    } else if (body.gravity) {
+      body.linearVelocity += h * settings.gravity;
+    }
     c.subStartPosition = c.def.position, c.subStartRotation = c.def.rotation;
-    c.def.position += h * body.linearVelocity;
+    if (!jointed) c.def.position += h * body.linearVelocity;
     if (body.angularVelocity != Vec3::Zero()) {  // a body that does not turn keeps its rotation to the bit
       const Quat spin(0, body.angularVelocity.x(), body.angularVelocity.y(), body.angularVelocity.z());
       c.def.rotation.coeffs() += Real(0.5) * h * (spin * c.def.rotation).coeffs();
       c.def.rotation.normalize();
+    }
+    if (jointed) {  // carried round the pivot by the same turn: it stays at its distance from it
+      const Vec3 arm = c.subStartPosition - body.jointPivot;
+      c.def.position = body.jointPivot + (c.def.rotation * c.subStartRotation.conjugate()) * arm;
+      body.linearVelocity = body.angularVelocity.cross(c.def.position - body.jointPivot);
     }
     c.subEndPosition = c.def.position, c.subEndRotation = c.def.rotation;
     motion.substepStart = collision.contactMomenta[k];
@@ -64,17 +106,28 @@ void World::Impl::projectAttachmentToBody(size_t a, bool xpbd, Real invH2) {
   const Vec3 inverseInertia = motion.body.inertia.cwiseInverse();
   auto inverseInertiaTimes = [&](const Vec3& v) { return Vec3(rotation * inverseInertia.cwiseProduct(rotation.transpose() * v)); };
   const Vec3 rn = r.cross(n);
-  const Real wBody = 1 / motion.body.mass + rn.dot(inverseInertiaTimes(rn));
+  const bool jointed = motion.body.joint != BodyJoint::None;
+  // A jointed body's response to a unit impulse along n at r: its point there moves by w_body along n.
+  const BodyResponse unit = jointed ? jointedResponse(motion.body, c, n.cast<double>(), rn.cast<double>())
+                                    : BodyResponse{};
+  const Real wBody = jointed ? Real(n.cast<double>().dot(unit.linear + unit.angular.cross(r.cast<double>())))
+                             : 1 / motion.body.mass + rn.dot(inverseInertiaTimes(rn));
   const Real dLambda = multiplierStep(C, wParticle + wBody, xpbd, at.kPrime, at.compliance * invH2,
                                       constraints.attachmentLambda[a]);
   constraints.attachmentLambda[a] += dLambda;
   P[at.particle] += (wParticle * dLambda) * n;
   const Vec3 impulse = -dLambda * n;  // the positional impulse on the body
-  const Vec3 shift = impulse / motion.body.mass, turn = inverseInertiaTimes(r.cross(impulse));
-  c.def.position += shift;
+  const Vec3 shift = jointed ? Vec3((-dLambda) * unit.linear.cast<Real>()) : Vec3(impulse / motion.body.mass);
+  const Vec3 turn = jointed ? Vec3((-dLambda) * unit.angular.cast<Real>()) : inverseInertiaTimes(r.cross(impulse));
+  const Quat was = c.def.rotation;
   const Quat spin(0, turn.x(), turn.y(), turn.z());
   c.def.rotation.coeffs() += Real(0.5) * (spin * c.def.rotation).coeffs();
   c.def.rotation.normalize();
+  if (jointed) {  // turned round the pivot: shift is that turn's first order
+    c.def.position = motion.body.jointPivot + (c.def.rotation * was.conjugate()) * (c.def.position - motion.body.jointPivot);
+  } else {
+    c.def.position += shift;
+  }
   c.subEndPosition = c.def.position, c.subEndRotation = c.def.rotation;  // where the contacts see it
   motion.moved += shift.cast<double>(), motion.turned += turn.cast<double>();
   // Booked as every attachment's and contact's (colliderImpulse, attachmentImpulse), and as solved here.
@@ -95,11 +148,17 @@ void World::Impl::pushDynamicColliders() {
     const Eigen::Vector3d given = now.linear - motion.substepStart.linear - motion.solved.linear;
     const Eigen::Vector3d centre = c.def.position.cast<double>();
     const Eigen::Vector3d turned = now.moment - motion.substepStart.moment - motion.solved.moment - centre.cross(given);
-    const Eigen::Matrix3d rotation = c.def.rotation.cast<double>().toRotationMatrix();
-    const Eigen::Vector3d inverseInertia = motion.body.inertia.cast<double>().cwiseInverse();
-    const Eigen::Vector3d spinChange = rotation * inverseInertia.cwiseProduct(rotation.transpose() * turned);
-    motion.body.linearVelocity -= (given / double(motion.body.mass)).cast<Real>();
-    motion.body.angularVelocity -= spinChange.cast<Real>();
+    if (motion.body.joint != BodyJoint::None) {
+      const BodyResponse taken = jointedResponse(motion.body, c, given, turned);
+      motion.body.linearVelocity -= taken.linear.cast<Real>();
+      motion.body.angularVelocity -= taken.angular.cast<Real>();
+    } else {
+      const Eigen::Matrix3d rotation = c.def.rotation.cast<double>().toRotationMatrix();
+      const Eigen::Vector3d inverseInertia = motion.body.inertia.cast<double>().cwiseInverse();
+      const Eigen::Vector3d spinChange = rotation * inverseInertia.cwiseProduct(rotation.transpose() * turned);
+      motion.body.linearVelocity -= (given / double(motion.body.mass)).cast<Real>();
+      motion.body.angularVelocity -= spinChange.cast<Real>();
+    }
     motion.body.linearVelocity += (motion.moved * double(collision.contactInvH)).cast<Real>();
     motion.body.angularVelocity += (motion.turned * double(collision.contactInvH)).cast<Real>();
     motion.moved.setZero(), motion.turned.setZero(), motion.solved = ContactMomentum{};

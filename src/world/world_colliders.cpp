@@ -82,7 +82,18 @@ void World::setColliderBody(uint32_t collider, const ColliderBody& body) {
     if (m.collision.colliders[collider].mesh != kNoMesh)
       check::fail(fn, "collider", "is a triangle mesh, which can only be kinematic", collider);
   }
-  m.collision.motions[collider].body = body.mass > 0 ? body : ColliderBody{};
+  ColliderBody kept = body;
+  if (body.mass > 0 && body.joint != BodyJoint::None) {
+    check::finite(fn, "jointPivot", body.jointPivot);
+    if (body.joint == BodyJoint::Hinge) {
+      check::finite(fn, "jointAxis", body.jointAxis);
+      if (!(body.jointAxis.norm() > 0)) check::fail(fn, "jointAxis", "must not be zero for a hinge", "[0, 0, 0]");
+      kept.jointAxis.normalize();
+    } else if (body.joint != BodyJoint::Ball) {
+      check::fail(fn, "joint", "is not a BodyJoint", int(body.joint));
+    }
+  }
+  m.collision.motions[collider].body = body.mass > 0 ? kept : ColliderBody{};
   Collider& c = m.collision.colliders[collider];
   if (body.mass > 0) c.startPosition = c.def.position, c.startRotation = c.def.rotation;  // no sweep pending
 }

@@ -48,6 +48,18 @@ export interface ColliderBody {
    * velocities alone and by what the particles give it.
    */
   gravity?: boolean;
+  /**
+   * The joint that holds it to the fixed world, when the world is told of it: 'none' (the default), free; 'ball', it
+   * only turns about jointPivot (a spherical joint to a fixed body); 'hinge', it only turns about jointAxis through
+   * jointPivot (a revolute joint to a fixed body). Within the step it then moves as the joint lets it and weighs the
+   * particles' pull against its inertia about the joint, so a cloth hung from a hinged door or pendulum swings with
+   * it; gravity turns it about the joint. pbd-wasm/rapier sets it for a body held by one such Rapier joint.
+   */
+  joint?: 'none' | 'ball' | 'hinge';
+  /** m, world frame: the joint's fixed point ('ball', 'hinge'). Default [0, 0, 0]. */
+  jointPivot?: Vec3Like;
+  /** 'hinge': the fixed axis, world frame, non-zero; normalized by the world. Default [0, 0, 1]. */
+  jointAxis?: Vec3Like;
 }
 
 /**

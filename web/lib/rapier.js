@@ -37,6 +37,7 @@ const SHAPE_NAMES = ['ball', 'cuboid', 'capsule', 'segment', 'polyline', 'triang
   'round cone', 'round convex polyhedron', 'half-space', 'voxels'];
 
 const KINEMATIC_POSITION_BASED = 2;  // Rapier's RigidBodyType
+const REVOLUTE = 0, SPHERICAL = 5;   // Rapier's JointType
 
 const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 const xyz = (v) => [v.x, v.y, v.z];
@@ -53,6 +54,30 @@ const rotate = (q, v) => multiply(multiply(q, [...v, 0]), [-q[0], -q[1], -q[2], 
 /** The world point of a body-local point at the body's pose (position, rotation [x, y, z, w]). */
 const atPose = ({ position, rotation }, local) => rotate(rotation, local).map((x, a) => x + position[a]);
 const poseOf = (body) => ({ position: xyz(body.translation()), rotation: xyzw(body.rotation()) });
+
+/**
+ * The joint holding `body` to the fixed world, as World.setColliderBody takes it ({ joint, jointPivot, jointAxis }):
+ * when its only joint is one revolute or spherical impulse joint to a fixed body (its limits and motors are left
+ * out). Otherwise null: free, or held in a way its twin cannot know.
+ */
+function fixedJointOf(rapierWorld, body) {
+  const joints = [];
+  rapierWorld.impulseJoints.forEachJointHandleAttachedToRigidBody(body.handle,
+    (handle) => joints.push(rapierWorld.impulseJoints.get(handle)));
+  let multibody = false;
+  rapierWorld.multibodyJoints.forEachJointHandleAttachedToRigidBody(body.handle, () => { multibody = true; });
+  if (multibody || joints.length !== 1) return null;
+  const [joint] = joints, type = joint.type();
+  const second = joint.body2().handle === body.handle;   // then the fixed body is the joint's first
+  const fixed = second ? joint.body1() : joint.body2();
+  if (!fixed.isFixed() || (type !== REVOLUTE && type !== SPHERICAL)) return null;
+  const pose = poseOf(fixed);
+  const jointPivot = atPose(pose, xyz(second ? joint.anchor1() : joint.anchor2()));
+  if (type === SPHERICAL) return { joint: 'ball', jointPivot };
+  // A revolute joint's free axis is its frame's x axis, the frame given in each body's own.
+  const frame = xyzw(second ? joint.frameX1() : joint.frameX2());
+  return { joint: 'hinge', jointPivot, jointAxis: rotate(pose.rotation, rotate(frame, [1, 0, 0])) };
+}
 
 /**
  * Where `body` (or, given, its collider) will be after Rapier's next step of dt: a kinematic position-based body at
@@ -163,8 +188,9 @@ export class RapierCoupling {
    * Attaches a particle to a point of a Rapier body (`anchor`, m, in the body's frame; default its origin), with a
    * strength as World.addAttachment takes (default rigid). A free body mirrored by addBody with a dynamic twin is
    * pulled within the substeps: the attachment follows the twin (World.attachToCollider), which moves with what it
-   * gives the particle. Otherwise (a jointed body, one not mirrored) the target follows the point to where Rapier's
-   * step takes it, and the body is pulled once a frame (World.attachmentImpulse). Returns the attachment's handle.
+   * gives the particle; so does a body hinged or ball-jointed to a fixed body (its twin turns about the joint).
+   * Otherwise (a body held by other joints, one not mirrored) the target follows the point to where Rapier's step
+   * takes it, and the body is pulled once a frame (World.attachmentImpulse). Returns the attachment's handle.
    */
   attach(particle, body, anchor = [0, 0, 0], strength = { compliance: 0 }) {
     const fn = 'RapierCoupling.attach';
@@ -173,9 +199,11 @@ export class RapierCoupling {
     if (!local || !local.every(Number.isFinite)) {
       throw new InvalidArgumentError(`${fn}: anchor must be 3 finite numbers (got ${describeValue(anchor)})`);
     }
-    // A free body's twin stands for it within the substeps; a jointed one's would not (its joint is Rapier's alone).
+    // A free body's twin stands for it within the substeps, and a hinged or ball-jointed one's (its twin knows the
+    // joint); one held otherwise would not (its joints are Rapier's alone).
     const mirror = this.bodies.find((b) => b.body.handle === body.handle && b.inertia);
-    if (mirror && !this.jointed(body)) {   // in the twin's frame: the collider's, on the body's at translationWrtParent, rotationWrtParent
+    if (mirror && (!this.jointed(body) || fixedJointOf(this.rapierWorld, body))) {
+      // The anchor in the twin's frame: the collider's, on the body at translationWrtParent, rotationWrtParent.
       const { collider, handle: twin } = mirror.twins[0];
       const t = collider.translationWrtParent() ?? { x: 0, y: 0, z: 0 };
       const r = collider.rotationWrtParent() ?? { x: 0, y: 0, z: 0, w: 1 };
@@ -229,7 +257,10 @@ export class RapierCoupling {
     }
   }
 
-  /** Whether a Rapier joint holds `body` (then its twin moves without gravity: the joint carries its weight). */
+  /**
+   * Whether a Rapier joint holds `body` (then, unless its twin knows the joint, the twin moves without gravity: the
+   * joint carries its weight).
+   */
   jointed(body) {
     let held = false;
     this.rapierWorld.impulseJoints.forEachJointHandleAttachedToRigidBody(body.handle, () => { held = true; });
@@ -276,9 +307,11 @@ export class RapierCoupling {
     const dt = this.rapierWorld.timestep;
     for (const { body, twins, inertia } of this.bodies) {
       for (const { collider, handle } of twins) {
-        if (inertia) {  // moves itself from the body's state, a dynamic twin; under gravity unless a joint holds it
+        if (inertia) {  // moves itself from the body's state, a dynamic twin: free, about a joint it knows, or
+          // without gravity when a joint it does not know holds it
+          const joint = fixedJointOf(this.rapierWorld, body);
           this.world.setColliderBody(handle, { mass: body.mass(), inertia, linearVelocity: xyz(body.linvel()),
-            angularVelocity: xyz(body.angvel()), gravity: !this.jointed(body) });
+            angularVelocity: xyz(body.angvel()), gravity: !!joint || !this.jointed(body), ...joint });
           const t = collider.translation(), r = collider.rotation();
           this.world.setColliderPose(handle, t.x, t.y, t.z, r.x, r.y, r.z, r.w);
         } else {  // swept across the substeps to where Rapier's step will take it

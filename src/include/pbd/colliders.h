@@ -45,6 +45,15 @@ struct ColliderDef {
   std::span<const uint32_t> meshTriangles;
 };
 
+/// How another engine holds a dynamic collider's body to the fixed world (ColliderBody::joint): within the step the
+/// world then moves the body only as that joint lets it, and weighs the particles' pull against the body's inertia
+/// about the joint, as the other engine's solver will.
+enum class BodyJoint {
+  None,   ///< Free: it moves and turns as gravity and the particles push it.
+  Ball,   ///< Turns about the fixed point jointPivot (a spherical joint to a fixed body).
+  Hinge,  ///< Turns about the fixed axis jointAxis through jointPivot (a revolute joint to a fixed body).
+};
+
 /// The rigid body a collider stands for, when another engine simulates it (two-way coupling; World::setColliderBody).
 /// With a mass the collider is dynamic within each step: from its pose and these velocities it moves substep by
 /// substep under gravity, and after each substep's contacts it takes minus the momentum they gave the particles. So a
@@ -60,6 +69,9 @@ struct ColliderBody {
   bool gravity = true;                  ///< The world's gravity moves it across the substeps (a free body). false: a
                                         ///< body held by joints or supports this world does not know, which moves
                                         ///< with its velocities alone and by what the particles give it.
+  BodyJoint joint = BodyJoint::None;    ///< The joint that holds it to the fixed world, if the world is told of it.
+  Vec3 jointPivot = Vec3::Zero();       ///< m, world frame: the joint's fixed point (Ball, Hinge).
+  Vec3 jointAxis{0, 0, 1};              ///< Hinge: the fixed axis, world frame, non-zero; normalized by the world.
 };
 
 /// What the particles gave a collider over the last step: the reaction to every contact with it (normal pushes,
