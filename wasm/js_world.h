@@ -20,6 +20,8 @@ namespace pbd::js {
 
 inline constexpr const char* kMethodNames[] = {"pbd", "xpbd"};
 inline constexpr Method kMethods[] = {Method::Pbd, Method::Xpbd};
+inline constexpr const char* kPoolUseNames[] = {"always", "measured"};
+inline constexpr PoolUse kPoolUses[] = {PoolUse::Always, PoolUse::Measured};
 inline constexpr const char* kSolverNames[] = {"gauss-seidel", "jacobi", "coloured-gauss-seidel", "hierarchical",
                                                "projective-dynamics", "vbd"};
 inline constexpr Solver kSolvers[] = {Solver::GaussSeidel, Solver::Jacobi, Solver::ColouredGaussSeidel,
@@ -78,7 +80,8 @@ void perConstraint(const char* fn, const val& o, const char* key, std::vector<De
 
 class JsWorld {
  public:
-  JsWorld() : world_(&moduleTasks()) {}
+  // The package owns its pool: each step runs on it or on this thread, whichever measures faster (PoolUse).
+  JsWorld() : world_(&moduleTasks()) { world_.setPoolUse(PoolUse::Measured); }
 
   void setGravity(double x, double y, double z) {
     guarded("setGravity", [&] { world_.setGravity(Vec3(Real(x), Real(y), Real(z))); });
@@ -627,6 +630,11 @@ class JsWorld {
     return o;
   }
   void setStepTimings(bool on) { world_.setStepTimings(on); }
+  void setPoolUse(val name) {
+    guarded("setPoolUse", [&] { world_.setPoolUse(enumValue("setPoolUse", "use", name, kPoolUseNames, kPoolUses)); });
+  }
+  std::string poolUse() const { return enumName(world_.poolUse(), kPoolUseNames, kPoolUses); }
+  bool lastStepUsedPool() const { return world_.lastStepUsedPool(); }
   val lastStepTimings() const {
     const StepTimings& t = world_.lastStepTimings();
     val o = val::object();

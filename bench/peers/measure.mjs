@@ -29,6 +29,9 @@ export const CONFIGS = [
   { id: 'pbd-single', engine: 'pbd-wasm', build: 'single', simd: true, threads: 1 },
   { id: 'pbd-threaded-1', engine: 'pbd-wasm', build: 'threaded', simd: true, threads: 1 },
   { id: 'pbd-threaded-2', engine: 'pbd-wasm', build: 'threaded', simd: true, threads: 2 },
+  // Every step on both threads (World.setPoolUse('always')), where the row above runs each on the faster of the two
+  // threads and one ('measured', the package's default): the price or gain of that choice, in the same run.
+  { id: 'pbd-threaded-2-always', engine: 'pbd-wasm', build: 'threaded', simd: true, threads: 2, poolUse: 'always' },
   // The same scenes in the native build (bench/native_bench.cpp ClothStep and CubeStep, run once by run.mjs
   // fillNativeRows): the wasm/native ratio of the same code. Node's report only.
   { id: 'pbd-native-1', engine: 'pbd-native', build: 'native', simd: true, threads: 1, environments: ['node'] },
@@ -81,7 +84,7 @@ const engineKey = (c) => (c.engine === 'jolt' ? c.build : `${c.build}/${c.thread
 function build(config, engine, scene, def) {
   if (config.engine === 'pbd-wasm') {
     if (engine.threads !== config.threads) throw new Error(`pbd-wasm runs ${engine.threads} threads, not ${config.threads}`);
-    return pbdScene(engine, scene, def);
+    return pbdScene(engine, scene, def, config.poolUse);
   }
   return joltScene(engine, scene, def, { threads: config.threads, layout: config.layout ?? 'same' });
 }

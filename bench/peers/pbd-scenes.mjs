@@ -23,10 +23,12 @@ function handle(world, def, body) {
 
 /**
  * Any benchScene() (bench/scenes.mjs buildBenchScene: the grid cloth by addCloth, the other cloths by addParticles
- * + addDistanceConstraints, the tet meshes by addSoftBody). def: benchSceneDef(scene), required for bunnyTets.
+ * + addDistanceConstraints, the tet meshes by addSoftBody). def: benchSceneDef(scene), required for bunnyTets; poolUse:
+ * World.setPoolUse's argument (default: the package's own).
  */
-export function pbdScene(pbd, scene, def = benchSceneDef(scene)) {
+export function pbdScene(pbd, scene, def = benchSceneDef(scene), poolUse = undefined) {
   const world = new pbd.World();
+  if (poolUse) world.setPoolUse(poolUse);
   try {
     return handle(world, def, buildBenchScene(world, scene, def));
   } catch (e) {

@@ -665,7 +665,8 @@ void World::loadSnapshot(const uint8_t* data, size_t size) {
   auto staged = std::make_unique<Impl>();  // the parsed blob, unchecked
   LoaderScratch scratch;
   parse(data ? data : &kNothing, size, *staged, scratch);
-  World fresh(impl_->tasks == &impl_->serial ? nullptr : impl_->tasks);
+  World fresh(impl_->pool == &impl_->serial ? nullptr : impl_->pool);
+  fresh.setPoolUse(impl_->poolUse);  // how it runs is not in snapshots
   try {
     build(fresh, *fresh.impl_, *staged, scratch);
   } catch (const SnapshotError&) {
@@ -684,7 +685,8 @@ BodyRemoval World::removeBody(uint32_t body) {
   LoaderScratch scratch;
   parse(blob.data(), blob.size(), *staged, scratch);
   BodyRemoval removed = body_removal::removeBody(*staged, scratch, body);
-  World fresh(impl_->tasks == &impl_->serial ? nullptr : impl_->tasks);
+  World fresh(impl_->pool == &impl_->serial ? nullptr : impl_->pool);
+  fresh.setPoolUse(impl_->poolUse);
   build(fresh, *fresh.impl_, *staged, scratch);  // what is left passed every check when it was added
   fresh.impl_->collision.motions = impl_->collision.motions;  // not in snapshots; the colliders are as they were
   impl_.swap(fresh.impl_);

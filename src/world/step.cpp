@@ -3,6 +3,7 @@
 // constraint_passes.cpp, bdf2.cpp, residual_record.cpp, schedule_refresh.cpp).
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 
 #include "math/wide_float.h"
@@ -12,7 +13,43 @@
 
 namespace pbd {
 
+namespace {
+
+/// What PoolChoice's measurements hold for: the particle and constraint counts, the colliders and the settings that
+/// set a step's work. Mixed as FNV-1a does, a change of any of them a different key (all but surely).
+template <class... Counts>
+uint64_t sceneKeyOf(Counts... counts) {
+  uint64_t key = 1469598103934665603ull;
+  ((key = (key ^ uint64_t(counts)) * 1099511628211ull), ...);
+  return key;
+}
+
+}  // namespace
+
+uint64_t World::Impl::sceneKey() const {
+  const ConstraintStore& c = constraints;
+  return sceneKeyOf(count(), c.distances.size(), c.dihedrals.size(), c.volumes.size(), c.tethers.size(),
+                    c.neoHookeans.size(), c.surfaceVolumes.size(), c.triangleStrains.size(), c.shapeMatchings.size(),
+                    c.attachments.size(), c.skinned.size(), collision.colliders.size(), settings.substeps,
+                    settings.iterations, int(settings.solver), int(settings.method), int(settings.integrator),
+                    pool->concurrency());
+}
+
 void World::Impl::step(Real dt) {
+  // PoolUse::Measured: this step on the pool or on this thread alone, as PoolChoice says; the same bits either way.
+  const bool measured = poolUse == PoolUse::Measured && pool->concurrency() > 1;
+  tasks = measured && !poolChoice.usePool() ? static_cast<TaskSystem*>(&serial) : pool;
+  lastStepUsedPool = tasks->concurrency() > 1;
+  const auto started = std::chrono::steady_clock::now();
+  stepOn(dt);
+  if (measured) {
+    poolChoice.record(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count(),
+                      sceneKey());
+  }
+  tasks = pool;
+}
+
+void World::Impl::stepOn(Real dt) {
   diagnostics.clock.start(diagnostics.timings);
   diagnostics.report = StepReport{};  // the substeps count dropped contacts into it
   saveState();

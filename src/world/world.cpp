@@ -161,7 +161,20 @@ void World::setGround(const GroundSettings& ground) {
   impl_->settings = s;
 }
 
-void World::setTaskSystem(TaskSystem* tasks) { impl_->tasks = tasks ? tasks : &impl_->serial; }
+void World::setTaskSystem(TaskSystem* tasks) {
+  impl_->tasks = impl_->pool = tasks ? tasks : &impl_->serial;
+  impl_->poolChoice.reset();
+}
+
+void World::setPoolUse(PoolUse use) {
+  if (use != PoolUse::Always && use != PoolUse::Measured) check::fail("setPoolUse", "use", "is unknown", int(use));
+  impl_->poolUse = use;
+  impl_->poolChoice.reset();
+}
+
+PoolUse World::poolUse() const { return impl_->poolUse; }
+
+bool World::lastStepUsedPool() const { return impl_->lastStepUsedPool; }
 
 void World::step(Real dt) {
   check::finite("step", "dt", dt);

@@ -90,7 +90,7 @@ void World::setColliderBody(uint32_t collider, const ColliderBody& body) {
       if (!(body.jointAxis.norm() > 0)) check::fail(fn, "jointAxis", "must not be zero for a hinge", "[0, 0, 0]");
       kept.jointAxis.normalize();
     } else if (body.joint != BodyJoint::Ball) {
-      check::fail(fn, "joint", "is not a BodyJoint", int(body.joint));
+      check::fail(fn, "joint", "is unknown", int(body.joint));
     }
   }
   m.collision.motions[collider].body = body.mass > 0 ? kept : ColliderBody{};

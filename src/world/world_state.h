@@ -14,6 +14,7 @@
 #include "world/diagnostics.h"
 #include "world/islands.h"
 #include "world/particle_state.h"
+#include "world/pool_choice.h"
 #include "world/self_collision_state.h"
 #include "world/solver_data.h"
 #include "world/substep_plan.h"
@@ -28,7 +29,11 @@ struct ShapeMatchingBlueprint;
 struct World::Impl {
   SolverSettings settings;
   SerialTaskSystem serial;
-  TaskSystem* tasks = &serial;
+  TaskSystem* tasks = &serial;      // what the step's stages run on: pool, or serial for a step PoolChoice gave it
+  TaskSystem* pool = &serial;       // the task system the world was given (setTaskSystem)
+  PoolUse poolUse = PoolUse::Always;
+  PoolChoice poolChoice;            // PoolUse::Measured: which of the two is faster, by measurement
+  bool lastStepUsedPool = false;
 
   ParticleState particles;           // positions, velocities, masses and bodies
   ConstraintStore constraints;       // every constraint by kind, with its multipliers
@@ -79,7 +84,9 @@ struct World::Impl {
   size_t constraintsOfKind(const char* fn, ConstraintKind kind) const;  // throws naming "kind" if unknown
 
   // --- The step (step.cpp) ---
-  void step(Real dt);
+  void step(Real dt);    // on the pool or on this thread, as poolUse and poolChoice say; then stepOn
+  void stepOn(Real dt);  // the step itself, on `tasks`
+  uint64_t sceneKey() const;  // step.cpp: what PoolChoice's measurements hold for
   void runSubsteps(Real dt, bool settleFirst);
   void settle(Real h);
   // The constraint iterations of one substep on p, from the multipliers' reset to the last pass; `pass` numbers the

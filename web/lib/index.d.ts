@@ -1024,6 +1024,18 @@ export declare class World {
     /** Of those, the searches without a skin (pairs within 2 radius only). */
     selfCollisionSearchesWithoutSkin: number;
   };
+  /**
+   * Whether every step runs on the module's threads ('always') or on the faster of them and the calling thread alone
+   * ('measured', the default): after each change of scene (bodies, constraints, colliders, solver settings) and every
+   * 600 steps the world times a few steps both ways and keeps the faster, so that a scene with little work per thread
+   * (a small tet body, a mesh numbered at random) never runs slower on two threads than on one. The results are the
+   * same bits either way. No effect in the single-threaded build or with `threads: 1`.
+   */
+  setPoolUse(use: 'always' | 'measured'): void;
+  /** The current pool use (setPoolUse). */
+  poolUse(): 'always' | 'measured';
+  /** Whether the last step ran on the module's threads (false: on the calling thread alone). */
+  lastStepUsedPool(): boolean;
   /** When on, every step measures where its time goes (lastStepTimings). Off by default. */
   setStepTimings(on: boolean): void;
   /**

@@ -63,6 +63,12 @@ class World {
   void setRecordResiduals(bool record);
   /// Replaces the task system (nullptr = serial). Results do not depend on it.
   void setTaskSystem(TaskSystem* tasks);
+  /// Whether every step runs on the task system or on the faster of it and this thread alone (see PoolUse). Default
+  /// PoolUse::Always.
+  void setPoolUse(PoolUse use);
+  PoolUse poolUse() const;
+  /// Whether the last step ran on the task system (false: on the calling thread alone, or a serial task system).
+  bool lastStepUsedPool() const;
 
   // --- Particles -------------------------------------------------------------------------------------------
   /// Adds one particle; returns its index. inverseMass 0 pins it.

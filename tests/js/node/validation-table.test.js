@@ -56,6 +56,7 @@ const cases = {
   'iterations-absurd': (w) => w.setIterations(5000),
   'integrator-unknown': (w) => w.setIntegrator('rk4'),
   'solver-unknown': (w) => w.setSolver('sor'),
+  'pool-use-unknown': (w) => w.setPoolUse('sometimes'),
   'jacobi-zero': (w) => w.setJacobiRelaxation(0),
   'jacobi-two': (w) => w.setJacobiRelaxation(2),
   'jacobi-nan': (w) => w.setJacobiRelaxation(NaN),

@@ -326,6 +326,7 @@ describe('threads', () => {
     const run = (threads) => {
       pbd.setThreads(threads);
       const w = new pbd.World();
+      w.setPoolUse('always');   // every step on the threads, not the faster of them and one
       w.addCloth({ columns: 100, rows: 100, spacing: 0.01, origin: [0, 1, 0], pinned: [0, 99] });
       for (let f = 0; f < 10; f++) w.step(1 / 60);
       const state = Array.from(w.positions());
@@ -335,6 +336,25 @@ describe('threads', () => {
     const one = run(1);
     expect(run(2)).toEqual(one);
     expect(pbd.threads).toBe(2);
+  });
+
+  it("runs each step on the threads or on one, whichever measures faster, with the same bits ('measured')", () => {
+    const run = (use) => {
+      const w = new pbd.World();
+      expect(w.poolUse()).toBe('measured');   // the package's default
+      w.setPoolUse(use);
+      w.addCloth({ columns: 100, rows: 100, spacing: 0.01, origin: [0, 1, 0], pinned: [0, 99] });
+      const used = [];
+      for (let f = 0; f < 12; f++) w.step(1 / 60), used.push(w.lastStepUsedPool());
+      const state = Array.from(w.positions());
+      w.delete();
+      return { state, used };
+    };
+    const measured = run('measured'), always = run('always');
+    expect(measured.state).toEqual(always.state);
+    // After the first step (a change of scene) and a warm-up step, three steps each way, alternating.
+    expect(measured.used.slice(0, 8)).toEqual([true, true, true, false, true, false, true, false]);
+    expect(always.used.every(Boolean)).toBe(true);
   });
 });
 

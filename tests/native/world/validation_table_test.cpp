@@ -97,6 +97,7 @@ const std::map<std::string, Case>& cases() {
       {"native-set-method-enum", [](World& w) { w.setMethod(Method(7)); }},
       {"native-set-solver-enum", [](World& w) { w.setSolver(Solver(99)); }},
       {"native-set-integrator-enum", [](World& w) { w.setIntegrator(Integrator(9)); }},
+      {"native-set-pool-use-enum", [](World& w) { w.setPoolUse(PoolUse(5)); }},
       {"native-settings-iterations", [](World& w) {
          SolverSettings s;
          s.iterations = 0;
