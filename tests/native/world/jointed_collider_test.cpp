@@ -115,9 +115,9 @@ TEST(JointedCollider, AClothHungFromItLengthensThePeriodAsItsMassPredicts) {
 
 // Zero gravity: a ball-jointed rod spinning about an oblique axis at 2.3 rad/s drags a cloth round; the joint's force
 // acts at the pivot, so the angular momentum of rod and cloth about the pivot is kept, to first order in h (the
-// attachments turn the body within the substep, as XPBD's rigid bodies do): 1 % lost over a second at 10 substeps, half
-// that at 20. The rod's inertia about the pivot is made isotropic (m d² more along its length), so that its spin, free
-// of torque, stays constant: the world, as Rapier, leaves out the gyroscopic term, which would otherwise turn it.
+// attachments turn the body within the substep, as XPBD's rigid bodies do): halving h halves the loss. The rod's
+// inertia about the pivot is made isotropic (m d² more along its length), so that its spin, free of torque, stays
+// constant: the world, as Rapier, leaves out the gyroscopic term, which would otherwise turn it.
 double angularMomentumLostAboutThePivot(int substeps) {
   World world = hingedRod(0, BodyJoint::Ball);
   SolverSettings s = world.settings();
