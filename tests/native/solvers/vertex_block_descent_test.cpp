@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "constraints/energy_spring.h"
+#include "native/long_scene.h"
 #include "native/world_internals.h"
 #include "pbd/task_system.h"
 #include "pbd/world.h"
@@ -301,6 +302,7 @@ TEST(VertexBlockDescent, FreeNeoHookeanCubeKeepsItsMomentaAndItsRest) {
 }
 
 TEST(VertexBlockDescent, NeoHookeanBeamSagsAsConvergedXpbd) {
+  PBD_LONG_SCENE();  // XPBD's 600 frames of 20 x 50: the longest test of npm test's sanitized suite
   // A 4 x 1 x 1 beam of Neo-Hookean tets clamped at one end sags under gravity. At rest both solvers minimize the
   // same energy (gravity plus the stable Neo-Hookean Ψ of neo_hookean.h). VBD's rest does not depend on the substep;
   // XPBD's 2x2 Neo-Hookean projection settles short where the substep is long next to a shear wave's crossing time
