@@ -40,13 +40,16 @@ void World::Impl::step(Real dt) {
   const bool measured = poolUse == PoolUse::Measured && pool->concurrency() > 1;
   tasks = measured && !poolChoice.usePool() ? static_cast<TaskSystem*>(&serial) : pool;
   lastStepUsedPool = tasks->concurrency() > 1;
+  struct BackOnThePool {  // also when the step throws (a hierarchy that cannot be built)
+    Impl& m;
+    ~BackOnThePool() { m.tasks = m.pool; }
+  } backOnThePool{*this};
   const auto started = std::chrono::steady_clock::now();
   stepOn(dt);
   if (measured) {
     poolChoice.record(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count(),
                       sceneKey());
   }
-  tasks = pool;
 }
 
 void World::Impl::stepOn(Real dt) {
