@@ -53,7 +53,8 @@ export interface ColliderBody {
    * only turns about jointPivot (a spherical joint to a fixed body); 'hinge', it only turns about jointAxis through
    * jointPivot (a revolute joint to a fixed body). Within the step it then moves as the joint lets it and weighs the
    * particles' pull against its inertia about the joint, so a cloth hung from a hinged door or pendulum swings with
-   * it; gravity turns it about the joint. pbd-wasm/rapier sets it for a body held by one such Rapier joint.
+   * it; gravity turns it about the joint. pbd-wasm/rapier sets 'hinge' for a body held by one revolute joint to a fixed
+   * body.
    */
   joint?: 'none' | 'ball' | 'hinge';
   /** m, world frame: the joint's fixed point ('ball', 'hinge'). Default [0, 0, 0]. */

@@ -37,7 +37,7 @@ const SHAPE_NAMES = ['ball', 'cuboid', 'capsule', 'segment', 'polyline', 'triang
   'round cone', 'round convex polyhedron', 'half-space', 'voxels'];
 
 const KINEMATIC_POSITION_BASED = 2;  // Rapier's RigidBodyType
-const REVOLUTE = 0, SPHERICAL = 5;   // Rapier's JointType
+const REVOLUTE = 0;   // Rapier's JointType
 
 const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 const xyz = (v) => [v.x, v.y, v.z];
@@ -57,8 +57,9 @@ const poseOf = (body) => ({ position: xyz(body.translation()), rotation: xyzw(bo
 
 /**
  * The joint holding `body` to the fixed world, as World.setColliderBody takes it ({ joint, jointPivot, jointAxis }):
- * when its only joint is one revolute or spherical impulse joint to a fixed body (its limits and motors are left
- * out). Otherwise null: free, or held in a way its twin cannot know.
+ * when its only joint is one revolute impulse joint to a fixed body (its limits and motors are left out). Otherwise
+ * null: free, or held in a way its twin cannot know (rapier3d-compat 0.21 reports a spherical joint as a generic one,
+ * whose free axes it does not give).
  */
 function fixedJointOf(rapierWorld, body) {
   const joints = [];
@@ -70,10 +71,9 @@ function fixedJointOf(rapierWorld, body) {
   const [joint] = joints, type = joint.type();
   const second = joint.body2().handle === body.handle;   // then the fixed body is the joint's first
   const fixed = second ? joint.body1() : joint.body2();
-  if (!fixed.isFixed() || (type !== REVOLUTE && type !== SPHERICAL)) return null;
+  if (!fixed.isFixed() || type !== REVOLUTE) return null;
   const pose = poseOf(fixed);
   const jointPivot = atPose(pose, xyz(second ? joint.anchor1() : joint.anchor2()));
-  if (type === SPHERICAL) return { joint: 'ball', jointPivot };
   // A revolute joint's free axis is its frame's x axis, the frame given in each body's own.
   const frame = xyzw(second ? joint.frameX1() : joint.frameX2());
   return { joint: 'hinge', jointPivot, jointAxis: rotate(pose.rotation, rotate(frame, [1, 0, 0])) };
@@ -188,7 +188,7 @@ export class RapierCoupling {
    * Attaches a particle to a point of a Rapier body (`anchor`, m, in the body's frame; default its origin), with a
    * strength as World.addAttachment takes (default rigid). A free body mirrored by addBody with a dynamic twin is
    * pulled within the substeps: the attachment follows the twin (World.attachToCollider), which moves with what it
-   * gives the particle; so does a body hinged or ball-jointed to a fixed body (its twin turns about the joint).
+   * gives the particle; so does a body hinged to a fixed body (its twin turns about the hinge).
    * Otherwise (a body held by other joints, one not mirrored) the target follows the point to where Rapier's step
    * takes it, and the body is pulled once a frame (World.attachmentImpulse). Returns the attachment's handle.
    */
@@ -199,8 +199,8 @@ export class RapierCoupling {
     if (!local || !local.every(Number.isFinite)) {
       throw new InvalidArgumentError(`${fn}: anchor must be 3 finite numbers (got ${describeValue(anchor)})`);
     }
-    // A free body's twin stands for it within the substeps, and a hinged or ball-jointed one's (its twin knows the
-    // joint); one held otherwise would not (its joints are Rapier's alone).
+    // A free body's twin stands for it within the substeps, and a hinged one's (its twin knows the hinge); one held
+    // otherwise would not (its joints are Rapier's alone).
     const mirror = this.bodies.find((b) => b.body.handle === body.handle && b.inertia);
     if (mirror && (!this.jointed(body) || fixedJointOf(this.rapierWorld, body))) {
       // The anchor in the twin's frame: the collider's, on the body at translationWrtParent, rotationWrtParent.

@@ -257,7 +257,7 @@ describe('coupleRapier', () => {
     expect(Math.abs(loaded.measured - loaded.predicted)).toBeLessThan(0.01 * loaded.predicted);
   });
 
-  it("a hinged or ball-jointed body's twin knows its joint (World.setColliderBody's joint fields)", () => {
+  it("a hinged body's twin knows its hinge (World.setColliderBody's joint fields)", () => {
     const world = new pbd.World();
     const box = world.addCollider({ shape: 'box', position: [1, 2, 0], halfExtents: [0.1, 0.1, 0.1] });
     world.setColliderBody(box, { mass: 1, inertia: [0.01, 0.01, 0.01], joint: 'hinge', jointPivot: [0, 2, 0],
@@ -288,6 +288,20 @@ describe('coupleRapier', () => {
     expect(body.joint).toBe('hinge');
     expect(body.jointPivot.map((c, a) => Math.abs(c - [1, 2.5, 0][a])).every((d) => d < 1e-6)).toBe(true);
     expect(Math.abs(body.jointAxis[0])).toBeCloseTo(1, 6);
+    expect(body.gravity).toBe(true);   // gravity turns it about the hinge
+    // A second joint, which the twin cannot know: no joint, and no gravity (the joints carry its weight). So does a
+    // spherical joint, which rapier3d-compat reports as a generic one.
+    const second = rapierWorld.createRigidBody(RAPIER.RigidBodyDesc.dynamic().setTranslation(-1, 2, 0));
+    rapierWorld.createCollider(RAPIER.ColliderDesc.ball(0.1).setDensity(100), second);
+    rapierWorld.createImpulseJoint(RAPIER.JointData.spherical({ x: -2, y: -0.5, z: 0 }, { x: 0, y: 0.5, z: 0 }), base,
+      second, true);
+    const [secondTwin] = coupled.addBody(second);
+    coupled.step();
+    expect(coupled.world.colliderBody(secondTwin)).toMatchObject({ joint: 'none', gravity: false });
+    rapierWorld.createImpulseJoint(RAPIER.JointData.revolute({ x: 0, y: 0, z: 0 }, { x: 2, y: 0, z: 0 },
+      { x: 1, y: 0, z: 0 }), bob, second, true);
+    coupled.step();
+    expect(coupled.world.colliderBody(twin)).toMatchObject({ joint: 'none', gravity: false });   // two joints now
     coupled.world.delete();
     rapierWorld.free();
   });
