@@ -20,6 +20,8 @@ namespace pbd::js {
 
 inline constexpr const char* kMethodNames[] = {"pbd", "xpbd"};
 inline constexpr Method kMethods[] = {Method::Pbd, Method::Xpbd};
+inline constexpr const char* kBodyJointNames[] = {"none", "ball", "hinge"};
+inline constexpr BodyJoint kBodyJoints[] = {BodyJoint::None, BodyJoint::Ball, BodyJoint::Hinge};
 inline constexpr const char* kPoolUseNames[] = {"always", "measured"};
 inline constexpr PoolUse kPoolUses[] = {PoolUse::Always, PoolUse::Measured};
 inline constexpr const char* kSolverNames[] = {"gauss-seidel", "jacobi", "coloured-gauss-seidel", "hierarchical",
@@ -536,9 +538,7 @@ class JsWorld {
       b.linearVelocity = vec3Field(fn, o, "linearVelocity", b.linearVelocity);
       b.angularVelocity = vec3Field(fn, o, "angularVelocity", b.angularVelocity);
       b.gravity = boolField(fn, o, "gravity", b.gravity);
-      static constexpr const char* kJointNames[] = {"none", "ball", "hinge"};
-      static constexpr BodyJoint kJoints[] = {BodyJoint::None, BodyJoint::Ball, BodyJoint::Hinge};
-      b.joint = enumField(fn, o, "joint", kJointNames, kJoints, b.joint);
+      b.joint = enumField(fn, o, "joint", kBodyJointNames, kBodyJoints, b.joint);
       b.jointPivot = vec3Field(fn, o, "jointPivot", b.jointPivot);
       b.jointAxis = vec3Field(fn, o, "jointAxis", b.jointAxis);
       world_.setColliderBody(toIndex(fn, "collider", k), b);
@@ -552,7 +552,7 @@ class JsWorld {
       val o = val::object();
       o.set("mass", b.mass);
       o.set("gravity", b.gravity);
-      o.set("joint", std::string(b.joint == BodyJoint::Ball ? "ball" : b.joint == BodyJoint::Hinge ? "hinge" : "none"));
+      o.set("joint", std::string(enumName(b.joint, kBodyJointNames, kBodyJoints)));
       for (auto [name, v] : {std::pair{"inertia", &b.inertia}, std::pair{"linearVelocity", &b.linearVelocity},
                              std::pair{"angularVelocity", &b.angularVelocity}, std::pair{"jointPivot", &b.jointPivot},
                              std::pair{"jointAxis", &b.jointAxis}}) {

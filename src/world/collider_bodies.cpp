@@ -19,12 +19,16 @@ struct BodyResponse {
   Eigen::Vector3d linear, angular;  // Δv (m/s) of the position and Δω (rad/s)
 };
 
-/// What an impulse J (N s) with moment L (N m s) about the position gives a jointed body (see the top of the file).
-BodyResponse jointedResponse(const ColliderBody& body, const Collider& c, const Eigen::Vector3d& J,
-                             const Eigen::Vector3d& L) {
-  const Eigen::Vector3d d = (c.def.position - body.jointPivot).cast<double>();
+/// What an impulse J (N s) with moment L (N m s) about the position gives the body: a free one Δv = J / m,
+/// Δω = R diag(1/I) Rᵀ L; a jointed one as the top of the file says.
+BodyResponse bodyResponse(const ColliderBody& body, const Collider& c, const Eigen::Vector3d& J,
+                          const Eigen::Vector3d& L) {
   const Eigen::Matrix3d R = c.def.rotation.cast<double>().toRotationMatrix();
   const double m = body.mass;
+  if (body.joint == BodyJoint::None) {
+    return {J / m, R * body.inertia.cast<double>().cwiseInverse().cwiseProduct(R.transpose() * L)};
+  }
+  const Eigen::Vector3d d = (c.def.position - body.jointPivot).cast<double>();
   const Eigen::Matrix3d inertia = R * body.inertia.cast<double>().asDiagonal() * R.transpose() +
                                   m * (d.squaredNorm() * Eigen::Matrix3d::Identity() - d * d.transpose());
   const Eigen::Vector3d aboutPivot = L + d.cross(J);
@@ -59,7 +63,7 @@ void World::Impl::moveDynamicColliders(Real h) {
     ColliderBody& body = motion.body;
     const bool jointed = body.joint != BodyJoint::None;
     if (body.gravity && jointed) {
-      const BodyResponse fall = jointedResponse(body, c, (double(body.mass) * h) * settings.gravity.cast<double>(),
+      const BodyResponse fall = bodyResponse(body, c, (double(body.mass) * h) * settings.gravity.cast<double>(),
                                                 Eigen::Vector3d::Zero());
       body.angularVelocity += fall.angular.cast<Real>();
     } else if (body.gravity) {
@@ -106,9 +110,10 @@ void World::Impl::projectAttachmentToBody(size_t a, bool xpbd, Real invH2) {
   const Vec3 inverseInertia = motion.body.inertia.cwiseInverse();
   auto inverseInertiaTimes = [&](const Vec3& v) { return Vec3(rotation * inverseInertia.cwiseProduct(rotation.transpose() * v)); };
   const Vec3 rn = r.cross(n);
+  // A free body's weight in float, as it always was; a jointed body's through bodyResponse.
   const bool jointed = motion.body.joint != BodyJoint::None;
   // A jointed body's response to a unit impulse along n at r: its point there moves by w_body along n.
-  const BodyResponse unit = jointed ? jointedResponse(motion.body, c, n.cast<double>(), rn.cast<double>())
+  const BodyResponse unit = jointed ? bodyResponse(motion.body, c, n.cast<double>(), rn.cast<double>())
                                     : BodyResponse{};
   const Real wBody = jointed ? Real(n.cast<double>().dot(unit.linear + unit.angular.cross(r.cast<double>())))
                              : 1 / motion.body.mass + rn.dot(inverseInertiaTimes(rn));
@@ -124,7 +129,8 @@ void World::Impl::projectAttachmentToBody(size_t a, bool xpbd, Real invH2) {
   c.def.rotation.coeffs() += Real(0.5) * (spin * c.def.rotation).coeffs();
   c.def.rotation.normalize();
   if (jointed) {  // turned round the pivot: shift is that turn's first order
-    c.def.position = motion.body.jointPivot + (c.def.rotation * was.conjugate()) * (c.def.position - motion.body.jointPivot);
+    const Vec3 arm = c.def.position - motion.body.jointPivot;
+    c.def.position = motion.body.jointPivot + (c.def.rotation * was.conjugate()) * arm;
   } else {
     c.def.position += shift;
   }
@@ -148,17 +154,9 @@ void World::Impl::pushDynamicColliders() {
     const Eigen::Vector3d given = now.linear - motion.substepStart.linear - motion.solved.linear;
     const Eigen::Vector3d centre = c.def.position.cast<double>();
     const Eigen::Vector3d turned = now.moment - motion.substepStart.moment - motion.solved.moment - centre.cross(given);
-    if (motion.body.joint != BodyJoint::None) {
-      const BodyResponse taken = jointedResponse(motion.body, c, given, turned);
-      motion.body.linearVelocity -= taken.linear.cast<Real>();
-      motion.body.angularVelocity -= taken.angular.cast<Real>();
-    } else {
-      const Eigen::Matrix3d rotation = c.def.rotation.cast<double>().toRotationMatrix();
-      const Eigen::Vector3d inverseInertia = motion.body.inertia.cast<double>().cwiseInverse();
-      const Eigen::Vector3d spinChange = rotation * inverseInertia.cwiseProduct(rotation.transpose() * turned);
-      motion.body.linearVelocity -= (given / double(motion.body.mass)).cast<Real>();
-      motion.body.angularVelocity -= spinChange.cast<Real>();
-    }
+    const BodyResponse taken = bodyResponse(motion.body, c, given, turned);
+    motion.body.linearVelocity -= taken.linear.cast<Real>();
+    motion.body.angularVelocity -= taken.angular.cast<Real>();
     motion.body.linearVelocity += (motion.moved * double(collision.contactInvH)).cast<Real>();
     motion.body.angularVelocity += (motion.turned * double(collision.contactInvH)).cast<Real>();
     motion.moved.setZero(), motion.turned.setZero(), motion.solved = ContactMomentum{};
