@@ -328,7 +328,7 @@ renderer.setAnimationLoop((time) => {
   lastTime = time;
   for (const object of bodyMeshes) if (object) refreshBodyMesh(object);
   if (!shadowFitted && meshesReady()) {
-    fitShadowCamera(sun, [...bodyMeshes, ...colliderMeshes]);
+    fitShadowCamera(sun, [...bodyMeshes, ...colliderMeshes], SCENES[sceneName].shadowExtent);
     shadowFitted = true;
   }
   controls.update();

@@ -40,14 +40,16 @@ const corner = new THREE.Vector3();
 /**
  * Fits the light's shadow camera around `objects` as they are now (their bounds, MARGIN wider, down to the ground)
  * and their shadows on the ground y = 0: the light keeps its direction and is moved to look at their middle.
+ * `extent` ([[x, y, z], [x, y, z]], optional): a box the scene's bodies keep to, for bodies that travel (a runner).
  * Returns the world box fitted, or null when there is nothing to fit (the camera is left as it was).
  */
-export function fitShadowCamera(light, objects) {
+export function fitShadowCamera(light, objects, extent = null) {
   const box = new THREE.Box3();
   for (const object of objects) {
     object.geometry.computeBoundingBox();   // bounds change every frame: the cached ones are stale
     box.expandByObject(object);
   }
+  if (extent) for (const point of extent) box.expandByPoint(new THREE.Vector3().fromArray(point));
   if (box.isEmpty()) return null;
   box.min.x -= MARGIN; box.min.z -= MARGIN;
   box.max.x += MARGIN; box.max.z += MARGIN; box.max.y += MARGIN;

@@ -30,6 +30,8 @@ export default {
   title: 'A cape on a running character',
   hint: 'character cloth: skinned constraints keep the cape on the runner, free to swing below the shoulders',
   camera: { position: [0, 2.4, 4.4], target: [0, 1, 0] },
+  // Where the runner and the cape go over a lap (the 1.2 m circle, the cape's reach): the shadow camera covers it all.
+  shadowExtent: [[-1.8, 0, -1.8], [1.8, 2.2, 1.8]],
   build({ addWorld }) {
     const world = addWorld();
     world.setSubsteps(8);
