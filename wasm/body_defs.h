@@ -133,6 +133,20 @@ inline RopeDef ropeDefFromJs(const char* fn, const val& o) {
   return d;
 }
 
+inline RodDef rodDefFromJs(const char* fn, const val& o) {
+  requireObject(fn, "options", o);
+  RodDef d;
+  d.points = floatArray(fn, "points", o["points"]);
+  d.radius = Real(numberField(fn, o, "radius", d.radius));
+  d.density = Real(numberField(fn, o, "density", d.density));
+  d.youngsModulus = Real(numberField(fn, o, "youngsModulus", d.youngsModulus));
+  d.shearModulus = Real(numberField(fn, o, "shearModulus", d.shearModulus));
+  d.pinned = indexArrayField(fn, o, "pinned");
+  d.clampedSegments = indexArrayField(fn, o, "clampedSegments");
+  d.contact = contactField(fn, o, d.contact);
+  return d;
+}
+
 inline SoftBodyDef softBodyDefFromJs(const char* fn, const val& o) {
   requireObject(fn, "options", o);
   SoftBodyDef d;

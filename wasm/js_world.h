@@ -460,6 +460,32 @@ class JsWorld {
     return bodyRangeToJs(guarded("addRope", [&] { return world_.addRope(ropeDefFromJs("addRope", o)); }));
   }
 
+  val addRod(val o) {
+    return bodyRangeToJs(guarded("addRod", [&] { return world_.addRod(rodDefFromJs("addRod", o)); }));
+  }
+  uint32_t segmentCount() const { return world_.segmentCount(); }
+  /// x, y, z, w per rod segment (zero-copy, as positions()).
+  val segmentOrientations() const { return view(world_.segmentOrientations(), 4 * size_t(world_.segmentCount())); }
+  val segmentAngularVelocities() const {
+    return view(world_.segmentAngularVelocities(), 3 * size_t(world_.segmentCount()));
+  }
+  void setSegmentOrientation(double k, double x, double y, double z, double w) {
+    guarded("setSegmentOrientation", [&] {
+      world_.setSegmentOrientation(toIndex("setSegmentOrientation", "segment", k),
+                                   Quat(Real(w), Real(x), Real(y), Real(z)));
+    });
+  }
+  void setSegmentAngularVelocity(double k, double x, double y, double z) {
+    guarded("setSegmentAngularVelocity", [&] {
+      world_.setSegmentAngularVelocity(toIndex("setSegmentAngularVelocity", "segment", k), Vec3(Real(x), Real(y), Real(z)));
+    });
+  }
+  void setSegmentTorque(double k, double x, double y, double z) {
+    guarded("setSegmentTorque", [&] {
+      world_.setSegmentTorque(toIndex("setSegmentTorque", "segment", k), Vec3(Real(x), Real(y), Real(z)));
+    });
+  }
+
   uint32_t addCollider(val o) {
     return guarded("addCollider", [&] {
       const char* fn = "addCollider";
@@ -567,8 +593,8 @@ class JsWorld {
     guarded("removeCollider", [&] { world_.removeCollider(toIndex("removeCollider", "collider", k)); });
   }
   uint32_t colliderCount() const { return world_.colliderCount(); }
-  /// BodyRemoval as {body, firstParticle, particleCount, distanceRuns, dihedralRuns, volumeRuns, skinnedRuns} (runs:
-  /// Uint32Array).
+  /// BodyRemoval as {body, firstParticle, particleCount, distanceRuns, dihedralRuns, volumeRuns, skinnedRuns,
+  /// segmentRuns} (runs: Uint32Array).
   val removeBody(double body) {
     const BodyRemoval r = guarded("removeBody", [&] { return world_.removeBody(toIndex("removeBody", "body", body)); });
     val out = val::object();
@@ -579,6 +605,7 @@ class JsWorld {
     out.set("dihedralRuns", copyToUint32Array(r.dihedralRuns));
     out.set("volumeRuns", copyToUint32Array(r.volumeRuns));
     out.set("skinnedRuns", copyToUint32Array(r.skinnedRuns));
+    out.set("segmentRuns", copyToUint32Array(r.segmentRuns));
     return out;
   }
 

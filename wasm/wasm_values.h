@@ -192,6 +192,8 @@ inline val bodyRangeToJs(const BodyRange& r) {
   o.set("firstVolume", r.firstVolume);
   o.set("volumeCount", r.volumeCount);
   o.set("body", r.body);
+  o.set("firstSegment", r.firstSegment);
+  o.set("segmentCount", r.segmentCount);
   return o;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "constraints/cosserat_rod.h"
 #include "constraints/neo_hookean.h"
 #include "constraints/tet_volume.h"
 #include "constraints/tether.h"
@@ -63,6 +64,16 @@ void addStrainTriangles(const char* fn, BodyBlueprint& b, std::span<const uint32
 BodyBlueprint buildCloth(const ClothDef& def);
 /// Validates `def` (throws InvalidArgument naming "addRope: <field>") and builds the chain.
 BodyBlueprint buildRope(const RopeDef& def);
+/// A rod resolved for appending: its particles and masses, and its segments (particle indices local) with their
+/// frames at rest and the joints (segment indices local).
+struct RodBlueprint {
+  BodyBlueprint body;
+  std::vector<RodSegment> segments;
+  std::vector<Quat> orientations;  ///< Per segment.
+  std::vector<RodJoint> joints;
+};
+/// Validates `def` (throws InvalidArgument naming "addRod: <field>") and builds the rod.
+RodBlueprint buildRod(const RodDef& def);
 /// Validates `def` (throws InvalidArgument naming "addSoftBody: <field>") and builds edges, volumes and masses.
 BodyBlueprint buildSoftBody(const SoftBodyDef& def);
 /// Validates `def` (throws InvalidArgument naming "addTriangleMesh: <field>"), welds, and builds edges, hinges,

@@ -56,7 +56,7 @@ std::vector<uint32_t> resolvePins(const char* fn, const std::vector<uint32_t>& p
 
 Vec3 pointAt(const BodyBlueprint& b, uint32_t i) { return Vec3(b.positions[3 * i], b.positions[3 * i + 1], b.positions[3 * i + 2]); }
 
-void addRod(BodyBlueprint& b, uint32_t i, uint32_t j, const Strength& s) {
+void addLink(BodyBlueprint& b, uint32_t i, uint32_t j, const Strength& s) {
   const Real length = (pointAt(b, i) - pointAt(b, j)).norm();
   b.constraints.push_back({i, j, length, length, s});
 }

@@ -17,8 +17,8 @@ void checkTethers(const char* fn, TetherMode mode, Real slack);
 std::vector<uint32_t> resolvePins(const char* fn, const std::vector<uint32_t>& pinned,
                                   const std::vector<PinRegion>& regions, const std::vector<Real>& positions);
 Vec3 pointAt(const BodyBlueprint& b, uint32_t i);
-/// A rod between two particles at their current distance.
-void addRod(BodyBlueprint& b, uint32_t i, uint32_t j, const Strength& s);
+/// A bilateral distance constraint (a link) between two particles at their current distance.
+void addLink(BodyBlueprint& b, uint32_t i, uint32_t j, const Strength& s);
 void spreadMass(BodyBlueprint& b, size_t count, Real mass, const std::vector<uint32_t>& pinned);
 /// Tethers every free particle of `b` to its nearest pinned particle (Euclidean, or geodesic over the body's
 /// constraint edges by multi-source Dijkstra), with the limit slack x that distance.

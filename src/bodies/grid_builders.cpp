@@ -67,7 +67,7 @@ BodyBlueprint buildCloth(const ClothDef& def) {
     for (uint32_t set = 0; set < 2; ++set) {
       for (uint32_t r = 0; r + dr < R; ++r) {
         for (uint32_t c = 0; c + dc < C; ++c) {
-          if (((dc ? c : r) / e.span) % 2 == set) addRod(b, id(c + e.c0, r + e.r0), id(c + e.c1, r + e.r1), s);
+          if (((dc ? c : r) / e.span) % 2 == set) addLink(b, id(c + e.c0, r + e.r0), id(c + e.c1, r + e.r1), s);
         }
       }
     }
@@ -136,8 +136,8 @@ BodyBlueprint buildRope(const RopeDef& def) {
   }
   spreadMass(b, count, def.mass, resolvePins(fn, def.pinned, def.pinRegions, b.positions));
   b.constraints.reserve(2 * size_t(count));
-  for (uint32_t k = 0; k + 1 < count; ++k) addRod(b, k, k + 1, def.stretch);
-  for (uint32_t k = 0; k + 2 < count; ++k) addRod(b, k, k + 2, def.bend);
+  for (uint32_t k = 0; k + 1 < count; ++k) addLink(b, k, k + 1, def.stretch);
+  for (uint32_t k = 0; k + 2 < count; ++k) addLink(b, k, k + 2, def.bend);
   return b;
 }
 

@@ -155,7 +155,7 @@ BodyBlueprint buildTriangleMesh(const TriangleMeshDef& def) {
   }
   std::sort(edges.begin(), edges.end());
   edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
-  for (const auto& [i, j] : edges) addRod(b, i, j, def.stretch);
+  for (const auto& [i, j] : edges) addLink(b, i, j, def.stretch);
   if (def.bending) addHinges(b, triangles, def.bend);
   if (def.tethers != TetherMode::None) addTethers(b, def.tethers, def.tetherSlack);
   if (strainTriangles) {

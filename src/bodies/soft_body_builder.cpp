@@ -75,7 +75,7 @@ BodyBlueprint buildSoftBody(const SoftBodyDef& def) {
   std::sort(edges.begin(), edges.end());
   edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
   b.constraints.reserve(edges.size());
-  for (const auto& [i, j] : edges) addRod(b, i, j, def.edges);
+  for (const auto& [i, j] : edges) addLink(b, i, j, def.edges);
   if (def.shapeMatching) {
     std::vector<uint32_t> all(n);
     for (uint32_t i = 0; i < n; ++i) all[i] = i;

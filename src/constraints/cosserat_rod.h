@@ -1,33 +1,50 @@
 // Cosserat rod constraints (Kugelstadt and Schömer 2016, "Position and Orientation Based Cosserat Rods"): a rod is a
 // chain of particles with one orientation q per segment, whose third director d3 = q e3 q̄ is the direction the segment
-// should point along; d1, d2 (q e1 q̄, q e2 q̄) carry its twist.
+// should point along; d1, d2 (q e1 q̄, q e2 q̄) carry its twist. Each constraint is given with its Jacobian with respect
+// to the particles and to turns δθ of the frames (world frame, q ← (1 + ½ [δθ, 0]) q), in the frame where the
+// material's compliance is diagonal, for the rod's direct solve (solvers/rod_direct_solve.h; Deul et al. 2018).
 //
-// Stretch–shear, per segment (p0, p1, q), rest length l, eq. 31–37:
-//   Γ = (p1 − p0) / l − d3(q)                     3 components, dimensionless
-//   ∇p0 Γ = −I / l,  ∇p1 Γ = I / l,  Δq = −2 w_q [Δλ, 0] q ē3   (ē3 = (0; 0, 0, −1), q normalized afterwards)
-//   Σ w |∇Γ|² = (w0 + w1) / l² + 4 w_q            the same for every component
-// Bend–twist, per pair of neighbouring segments (q0, q1), eq. 38–43:
-//   Ω = Im(q̄0 q1)                                the discrete Darboux vector, in q0's frame (sin(θ/2) about the
-//                                                  relative rotation's axis: ≈ κ l / 2 for a curvature κ over l)
-//   C = Ω − s Ω0,  s = ±1 whichever is nearer      (q1 and −q1 are one rotation)
-//   Δq0 = −w_q0 q1 [Δλ, 0],  Δq1 = w_q1 q0 [Δλ, 0],  Σ w |∇C|² = w_q0 + w_q1
-// Both take the XPBD (or PBD) step of constraints/multiplier.h component by component, in the segment's own frame,
-// where the material's compliance is diagonal: with an energy ½ l Γᵀ diag(k_s, k_s, k_e) Γ (shear and stretch
-// stiffnesses k_s = κ G A, k_e = E A, N), stretch–shear's compliance is 1 / (l k); with ½ l κᵀ diag(E I1, E I2, G J) κ
-// and Ω ≈ κ l / 2, bend–twist's is l / (4 B) per component (B in N m²).
+// Stretch–shear, per segment (p0, p1, q) of rest length l, in the segment's frame (R = [d1 d2 d3]):
+//   γ = Rᵀ u − e3,  u = (p1 − p0) / l                 3 components, dimensionless
+//   ∂γ/∂p0 = −Rᵀ / l,  ∂γ/∂p1 = Rᵀ / l,  ∂γ/∂θ = Rᵀ [u]×     (δ(Rᵀ) u = −Rᵀ [δθ]× u)
+// Bend–twist, per pair of neighbouring segments (q0, q1), in q0's frame:
+//   (w, Ω) = q̄0 q1, or −q̄0 q1 whichever is nearer to (w0, Ω0) (q1 and −q1 are one rotation; w0 = √(1 − |Ω0|²))
+//   C = Ω − Ω0                                       Ω: the discrete Darboux vector, sin(θ/2) about the relative
+//                                                    rotation's axis (≈ κ ℓ / 2 for a curvature κ over ℓ)
+//   ∂C/∂θ1 = B = ½ (w 1 − [Ω]×) R0ᵀ,  ∂C/∂θ0 = −B    (q̄0 (0, δθ) q1 = (0, R0ᵀ δθ) (w, Ω))
+// XPBD compliances: with an energy ½ l γᵀ diag(k_s, k_s, k_e) γ (shear and stretch stiffnesses k_s = G A, k_e = E A,
+// N), stretch–shear's is 1 / (l k) per component; with ½ ℓ κᵀ diag(E I, E I, G J) κ and Ω ≈ κ ℓ / 2, bend–twist's is
+// ℓ / (4 B) per component (B in N m², ℓ the distance between the segments' centres).
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
+#include <Eigen/Dense>
 #include <Eigen/Geometry>
 
-#include "constraints/multiplier.h"
+#include "math/cross_matrix.h"
 #include "pbd/real.h"
 
 namespace pbd {
 
 using Quat = Eigen::Quaternion<Real, Eigen::DontAlign>;  // as pbd/colliders.h has it
+
+/// One segment of a rod: the stretch–shear constraint between its particles and its frame.
+struct RodSegment {
+  uint32_t p0 = 0, p1 = 0;  ///< Its particles, p1 = p0 + 1.
+  Real restLength = 0;      ///< m, > 0.
+  Real inverseInertia = 0;  ///< 1/(kg m²): 1/I of the frame about its axis (I = m r² / 2); 0 = clamped.
+  Vec3 compliance{0, 0, 0};  ///< α per component of its frame (d1, d2: shear, d3: stretch), 1 / (l k), 1/(N m).
+};
+
+/// The bend–twist constraint between segments `segment` and `segment + 1` of one rod.
+struct RodJoint {
+  uint32_t segment = 0;
+  Vec3 restDarboux{0, 0, 0};  ///< Ω0 = Im(q̄0 q1) at rest.
+  Vec3 compliance{0, 0, 0};   ///< α per component of the first frame, ℓ / (4 B), 1/(N m); ℓ = the mean length.
+};
 
 /// d3 = q e3 q̄, the segment's third director (unit when q is).
 inline Vec3 thirdDirector(const Quat& q) {
@@ -38,53 +55,32 @@ inline Vec3 thirdDirector(const Quat& q) {
 /// Ω = Im(q̄0 q1), the discrete Darboux vector of two neighbouring segments' frames, in q0's frame.
 inline Vec3 darbouxVector(const Quat& q0, const Quat& q1) { return (q0.conjugate() * q1).vec(); }
 
-/// Projects one segment's stretch–shear constraint in place (see the top of the file). alphaTilde: α / h² per
-/// component of the segment's frame (d1, d2: shear; d3: stretch); lambda: the multipliers in that frame, accumulated.
-/// A segment whose particles and frame are all fixed (w0 = w1 = w_q = 0) is left alone.
-inline void projectStretchShear(Vec3& p0, Vec3& p1, Quat& q, Real w0, Real w1, Real wq, Real restLength, bool xpbd,
-                                Real kPrime, const Vec3& alphaTilde, Vec3& lambda) {
-  const Real invL = 1 / restLength;
-  const Real weight = (w0 + w1) * invL * invL + 4 * wq;
-  if (!(weight > 0)) return;
-  const Eigen::Matrix<Real, 3, 3> frame = q.toRotationMatrix();  // columns d1, d2, d3
-  const Vec3 gamma = frame.transpose() * (Vec3((p1 - p0) * invL) - frame.col(2));
-  Vec3 step;
-  for (int a = 0; a < 3; ++a) {
-    step[a] = multiplierStep(gamma[a], weight, xpbd, kPrime, alphaTilde[a], lambda[a]);
-    lambda[a] += step[a];
-  }
-  const Vec3 dLambda = frame * step;  // in the world frame
-  p0 -= (w0 * invL) * dLambda;
-  p1 += (w1 * invL) * dLambda;
-  if (wq == 0) return;
-  const Quat qE3Bar(q.z(), -q.y(), q.x(), -q.w());  // q ē3, without a full product
-  const Quat turn = Quat(0, dLambda.x(), dLambda.y(), dLambda.z()) * qE3Bar;
-  q.coeffs() -= (2 * wq) * turn.coeffs();
-  q.normalize();
+/// One segment's stretch–shear constraint and its Jacobian (see the top of the file), in double.
+struct StretchShear {
+  Eigen::Vector3d gamma;           ///< γ.
+  Eigen::Matrix3d frameTranspose;  ///< Rᵀ: ∂γ/∂p1 = Rᵀ / l = −∂γ/∂p0.
+  Eigen::Matrix3d turn;            ///< ∂γ/∂θ = Rᵀ [u]×.
+};
+inline StretchShear stretchShear(const Vec3& p0, const Vec3& p1, const Quat& q, Real restLength) {
+  const Eigen::Matrix3d rt = q.cast<double>().toRotationMatrix().transpose();
+  const Eigen::Vector3d u = (p1 - p0).cast<double>() / double(restLength);
+  return {rt * u - Eigen::Vector3d::UnitZ(), rt, rt * crossMatrix(u)};
 }
 
-/// Projects the bend–twist constraint between two neighbouring segments' frames in place (see the top of the file).
-/// restDarboux: Ω0, the pair's Darboux vector at rest; alphaTilde, lambda: per component of q0's frame.
-inline void projectBendTwist(Quat& q0, Quat& q1, Real wq0, Real wq1, const Vec3& restDarboux, bool xpbd, Real kPrime,
-                             const Vec3& alphaTilde, Vec3& lambda) {
-  const Real weight = wq0 + wq1;
-  if (!(weight > 0)) return;
-  const Quat omega = q0.conjugate() * q1;
-  const Vec3 minus = omega.vec() - restDarboux, plus = omega.vec() + restDarboux;
-  // q1 → −q1 flips the scalar part too: the nearer of ±(w0, Ω0) by the whole quaternion, w0 = √(1 − |Ω0|²) ≥ 0.
-  const Real restW = std::sqrt(std::max(Real(0), 1 - restDarboux.squaredNorm()));
-  const Real wMinus = omega.w() - restW, wPlus = omega.w() + restW;
-  const bool flipped = plus.squaredNorm() + wPlus * wPlus < minus.squaredNorm() + wMinus * wMinus;
-  const Vec3 C = flipped ? plus : minus;
-  Vec3 step;
-  for (int a = 0; a < 3; ++a) {
-    step[a] = multiplierStep(C[a], weight, xpbd, kPrime, alphaTilde[a], lambda[a]);
-    lambda[a] += step[a];
-  }
-  const Quat s(0, step.x(), step.y(), step.z());
-  const Quat turn0 = q1 * s, turn1 = q0 * s;  // both from the frames as they were
-  if (wq0 != 0) q0.coeffs() -= wq0 * turn0.coeffs(), q0.normalize();
-  if (wq1 != 0) q1.coeffs() += wq1 * turn1.coeffs(), q1.normalize();
+/// The bend–twist constraint between neighbouring frames q0, q1 and its Jacobian (see the top of the file), in double.
+struct BendTwist {
+  Eigen::Vector3d c;  ///< C = Ω − Ω0.
+  Eigen::Matrix3d b;  ///< ∂C/∂θ1 = B = −∂C/∂θ0.
+};
+inline BendTwist bendTwist(const Quat& q0, const Quat& q1, const Vec3& restDarboux) {
+  Eigen::Quaterniond omega = q0.cast<double>().conjugate() * q1.cast<double>();
+  const Eigen::Vector3d rest = restDarboux.cast<double>();
+  const double restW = std::sqrt(std::max(0.0, 1 - rest.squaredNorm()));
+  const double minus = (omega.vec() - rest).squaredNorm() + (omega.w() - restW) * (omega.w() - restW);
+  const double plus = (omega.vec() + rest).squaredNorm() + (omega.w() + restW) * (omega.w() + restW);
+  if (plus < minus) omega.coeffs() = -omega.coeffs();
+  const Eigen::Matrix3d r0t = q0.cast<double>().toRotationMatrix().transpose();
+  return {omega.vec() - rest, 0.5 * (omega.w() * Eigen::Matrix3d::Identity() - crossMatrix(omega.vec())) * r0t};
 }
 
 }  // namespace pbd

@@ -35,6 +35,7 @@
 
 #include <Eigen/Core>
 
+#include "math/cross_matrix.h"
 #include "constraints/energy_neo_hookean.h"  // orderedDot, orderedProduct, orderedMatrixProduct, projectSymmetricToPsd
 #include "pbd/real.h"
 
@@ -69,13 +70,6 @@ inline double atan2Double(double y, double x) {
   double angle = base + ((r * (z * p / q) + r) + more);
   if (std::signbit(x)) angle = (kPi - angle) + 2 * kMoreBits;  // π - atan(r); kPi is π rounded down by 2 kMoreBits
   return std::signbit(y) ? -angle : angle;
-}
-
-/// [w]×, the matrix of u -> w × u.
-inline Eigen::Matrix3d crossMatrix(const Eigen::Vector3d& w) {
-  Eigen::Matrix3d m;
-  m << 0, -w.z(), w.y(), w.z(), 0, -w.x(), -w.y(), w.x(), 0;
-  return m;
 }
 
 /// An angle difference wrapped into (-π, π] in double (wrapAngle's rule: both angles lie in [-π, π], so one turn

@@ -126,6 +126,26 @@ void removeAttachments(M& s, const ParticleMap& map, uint32_t particlesLeft) {
   if (particlesLeft == 0) s.constraints.attachments.clear(), s.constraints.freeAttachments.clear();
 }
 
+/// A rod's segments go with its body (a segment's particles are of one body), its joints with them; the segments
+/// after it move down, and the joints' segment numbers with them. The frames' state is parallel to the segments.
+template <class Rods>
+void removeRodSegments(Rods& rods, const ParticleMap& map, std::vector<uint32_t>& runs) {
+  std::vector<uint32_t> newIndex(rods.segments.size(), ~0u);
+  uint32_t kept = 0;
+  for (size_t k = 0; k < rods.segments.size(); ++k)
+    if (!map.gone(rods.segments[k].p0)) newIndex[k] = kept++;
+  auto keepSegment = [&](auto&, size_t k) { return newIndex[k] != ~0u; };
+  keepIf(rods.orientation, keepSegment);
+  keepIf(rods.angularVelocity, keepSegment);
+  keepIf(rods.torque, keepSegment);
+  keepIf(rods.segments, [&](auto& r, size_t) { return map.remapFields(r.p0, r.p1); }, &runs);
+  keepIf(rods.joints, [&](auto& j, size_t) {
+    if (newIndex[j.segment] == ~0u) return false;
+    j.segment = newIndex[j.segment];
+    return true;
+  });
+}
+
 /// Removes body `body` from the staged world `s` (World::Impl) and the loader's scratch (snapshot.cpp's
 /// LoaderScratch); returns what went.
 template <class M, class Scratch>
@@ -178,6 +198,7 @@ BodyRemoval removeBody(M& s, Scratch& scratch, uint32_t body) {
   removeAttachments(s, map, uint32_t(s.particles.w.size()));
   keepIf(
       s.constraints.skinned, [&](auto& c, size_t) { return map.remapFields(c.particle); }, &removed.skinnedRuns);
+  removeRodSegments(s.rods, map, removed.segmentRuns);
   return removed;
 }
 

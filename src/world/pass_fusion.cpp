@@ -53,7 +53,7 @@ bool World::Impl::onlyBlocksProject(bool useBdf2, size_t pass) const {
   return coloured && !useBdf2 && pass == kNoResiduals && batchesAlone && c.triangleStrains.empty() &&
          c.dihedrals.empty() && c.volumes.empty() && c.neoHookeans.empty() && c.surfaceVolumes.empty() &&
          c.shapeMatchings.empty() && c.tethers.empty() && c.attachments.empty() &&
-         c.skinned.empty();
+         c.skinned.empty() && rods.empty();
 }
 
 /// Whether the substep's particle pass (integrateAndPredict) can run inside the coloured pass's first copy in, each

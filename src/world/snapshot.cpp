@@ -152,6 +152,11 @@ template <class S, class M> void attachmentLinksSection(S& s, M& m) {
 
 /// Skinned constraints with their skinned positions and normals, newer than VBDP. A blob without them has none.
 template <class S, class M> void skinnedSection(S& s, M& m) { s.vec(m.constraints.skinned); }
+/// Cosserat rods: segments, joints and the frames' state, newer than ATCC. A blob without it has none.
+template <class S, class M> void rodsSection(S& s, M& m) {
+  s.vec(m.rods.segments), s.vec(m.rods.joints), s.vec(m.rods.orientation), s.vec(m.rods.angularVelocity),
+      s.vec(m.rods.torque);
+}
 template <class S, class M>
 void collidersSection(S& s, M& m) {
   s.vec(m.collision.colliders);
@@ -256,7 +261,7 @@ template <class M> struct Section {
   bool mayBeAbsent = false;  ///< Newer than format version 1: a blob without it loads with the defaults.
 };
 
-template <class M> constexpr std::array<Section<M>, 24> kSections = {{
+template <class M> constexpr std::array<Section<M>, 25> kSections = {{
     {tag("SETT"), "settings", settingsSection<Writer, M>, settingsSection<LoadReader, M>},
     {tag("PART"), "particles", particlesSection<Writer, M>, particlesSection<LoadReader, M>},
     {tag("HIST"), "history", historySection<Writer, M>, historySection<LoadReader, M>},
@@ -281,6 +286,7 @@ template <class M> constexpr std::array<Section<M>, 24> kSections = {{
     {tag("VBDP"), "vbdPenalties", vbdPenaltiesSection<Writer, M>, vbdPenaltiesSection<LoadReader, M>, true},
     {tag("SKIN"), "skinned", skinnedSection<Writer, M>, skinnedSection<LoadReader, M>, true},
     {tag("ATCC"), "attachmentLinks", attachmentLinksSection<Writer, M>, attachmentLinksSection<LoadReader, M>, true},
+    {tag("RODS"), "rods", rodsSection<Writer, M>, rodsSection<LoadReader, M>, true},
 }};
 
 std::string tagName(uint32_t t) {
@@ -536,6 +542,54 @@ template <class M> void checkAttachments(const M& s) {
 
 /// Builds the fresh world `fresh` (state `m`) from the parsed, unchecked `s`: checks every value, rebuilds the
 /// derived data and reserves what step() needs, exactly as the add functions would have.
+/// The rods: every segment on two neighbouring particles of one body, joints between neighbouring segments of one rod,
+/// unit frames, finite spins and torques; the derived arrays sized. Not under BDF2 (World::addRod).
+template <class M> void buildRods(M& m, M& s) {
+  RodState& r = s.rods;
+  const uint32_t n = uint32_t(s.particles.w.size());
+  snapshot::checkAll("rods", r.segments, n);
+  for (size_t k = 0; k < r.segments.size(); ++k) {
+    if (r.segments[k].p1 >= n || m.bodyOf(r.segments[k].p0) != m.bodyOf(r.segments[k].p1))
+      snapshot::ElementCheck("rods", k).fail("p1", "must be in p0's body", r.segments[k].p1);
+  }
+  for (size_t k = 0; k < r.joints.size(); ++k) {
+    const uint32_t j = r.joints[k].segment;
+    snapshot::ElementCheck c("rodJoints", k);
+    if (!(j + 1 < r.segments.size() && r.segments[j].p1 == r.segments[j + 1].p0))
+      c.fail("segment", "must be followed by its neighbour in one rod", j);
+    c.finiteAll("restDarboux", r.joints[k].restDarboux);
+    for (int a = 0; a < 3; ++a) c.atLeast("compliance", r.joints[k].compliance[a], 0), c.finite("compliance", r.joints[k].compliance[a]);
+  }
+  checkLength("rods: orientations", r.orientation.size(), r.segments.size());
+  checkLength("rods: angular velocities", r.angularVelocity.size(), r.segments.size());
+  checkLength("rods: torques", r.torque.size(), r.segments.size());
+  for (size_t k = 0; k < r.segments.size(); ++k) {
+    snapshot::ElementCheck c("rods", k);
+    snapshot::checkRotation(c, "orientation", r.orientation[k]);
+    c.finiteAll("angularVelocity", r.angularVelocity[k]);
+    c.finiteAll("torque", r.torque[k]);
+  }
+  if (!r.segments.empty() && m.settings.integrator == Integrator::Bdf2)
+    throw SnapshotError(std::string(kFn) + ": rods: the settings' integrator is BDF2, which rods do not take");
+  m.rods.segments = std::move(r.segments);
+  m.rods.joints = std::move(r.joints);
+  m.rods.orientation = std::move(r.orientation);
+  m.rods.angularVelocity = std::move(r.angularVelocity);
+  m.rods.torque = std::move(r.torque);
+  const size_t segments = m.rods.segments.size();
+  m.rods.startOrientation = m.rods.orientation;
+  m.rods.savedOrientation = m.rods.orientation;
+  m.rods.savedAngularVelocity.assign(segments, Vec3::Zero());
+  m.rods.stretchLambda.assign(segments, Vec3::Zero());
+  m.rods.bendLambda.assign(m.rods.joints.size(), Vec3::Zero());
+  uint32_t longest = 0;
+  for (size_t k = 0, run = 0; k < segments; ++k) {
+    run = k > 0 && m.rods.segments[k].p0 == m.rods.segments[k - 1].p1 ? run + 1 : 1;
+    longest = std::max(longest, uint32_t(run));
+  }
+  m.rods.scratch.reserve(longest);
+}
+
 template <class M> void build(World& fresh, M& m, M& s, const LoaderScratch& scratch) {
   fresh.setSettings(s.settings);
   fresh.setRecordResiduals(s.diagnostics.recordResiduals);
@@ -621,6 +675,7 @@ template <class M> void build(World& fresh, M& m, M& s, const LoaderScratch& scr
   m.constraints.freeAttachments.reserve(m.constraints.attachments.size());  // so removeAttachment never allocates
   m.constraints.skinned = std::move(s.constraints.skinned);
   m.constraints.skinnedFrames.resize(m.constraints.skinned.size());
+  buildRods(m, s);
   // Multipliers: zeroed at every substep, only their sizes matter.
   m.constraints.dihedralLambda.assign(m.constraints.dihedrals.size(), 0);
   m.constraints.volumeLambda.assign(m.constraints.volumes.size(), 0);

@@ -133,6 +133,14 @@ inline void checkElement(const ElementCheck& c, const SkinnedConstraint& k, uint
   c.finiteAll("normal", k.normal);
   c.finiteAll("startNormal", k.startNormal);
 }
+inline void checkElement(const ElementCheck& c, const RodSegment& r, uint32_t n) {
+  c.index("p0", r.p0, n);
+  if (r.p1 != r.p0 + 1) c.fail("p1", "must be p0 + 1", r.p1);
+  c.positive("restLength", r.restLength);
+  c.atLeast("inverseInertia", r.inverseInertia, 0);
+  c.finite("inverseInertia", r.inverseInertia);
+  for (int a = 0; a < 3; ++a) c.atLeast("compliance", r.compliance[a], 0), c.finite("compliance", r.compliance[a]);
+}
 /// A unit quaternion within float round-off (the world normalizes every rotation it is given).
 inline void checkRotation(const ElementCheck& c, const char* field, const Quat& q) {
   c.finiteAll(field, q.coeffs());

@@ -59,6 +59,8 @@ template <class S> void describe(S& s, SkinnedConstraint& c) {
   s.all(c.particle, c.maxDistance, c.backstopDistance, c.backstopRadius, c.target, c.startTarget, c.normal,
         c.startNormal);
 }
+template <class S> void describe(S& s, RodSegment& r) { s.all(r.p0, r.p1, r.restLength, r.inverseInertia, r.compliance); }
+template <class S> void describe(S& s, RodJoint& j) { s.all(j.segment, j.restDarboux, j.compliance); }
 template <class S> void describe(S& s, ColliderDef& d) {
   s.all(d.shape, d.position, d.rotation, d.radius, d.halfHeight, d.halfExtents, d.thickness, d.friction, d.restitution);
 }

@@ -30,7 +30,7 @@ uint64_t World::Impl::sceneKey() const {
   const ConstraintStore& c = constraints;
   return sceneKeyOf(count(), c.distances.size(), c.dihedrals.size(), c.volumes.size(), c.tethers.size(),
                     c.neoHookeans.size(), c.surfaceVolumes.size(), c.triangleStrains.size(), c.shapeMatchings.size(),
-                    c.attachments.size(), c.skinned.size(), collision.colliders.size(), settings.substeps,
+                    c.attachments.size(), c.skinned.size(), rods.segments.size(), collision.colliders.size(), settings.substeps,
                     settings.iterations, int(settings.solver), int(settings.method), int(settings.integrator),
                     pool->concurrency());
 }
@@ -79,6 +79,7 @@ void World::Impl::saveState() {
     std::copy(vel + 3 * begin, vel + 3 * end, keptV + 3 * begin);
   };
   forEachParticleRange(body);
+  saveRodFrames();  // rods.cpp
 }
 
 /// True when every position and velocity is finite. A flat reduction, split across threads; the answer does not
@@ -100,7 +101,7 @@ bool World::Impl::stateIsFinite() {
     if (sum != 0 || !all(sums == zero)) finite.store(false, std::memory_order_relaxed);
   };
   forEachParticleRange(body);
-  return finite.load();
+  return finite.load() && rodFramesAreFinite();
 }
 
 /// The non-finite guard's policy: undo the step for the whole world, and stop every body that went non-finite.
@@ -125,6 +126,7 @@ void World::Impl::rollBack() {
   particles.historyValid = false;
   resetContactMomenta();  // the undone step gave no collider anything
   restoreDynamicColliders();  // collider_bodies.cpp
+  restoreRodFrames();  // rods.cpp: before x and v are put back, it reads which went non-finite
   solverData.vbd.resetPenalties();  // they may have grown on the way to non-finite positions
   markMeshInsideUnknown();  // the inside flags describe the undone step
   // Copy back, not swap: x and v must keep their addresses, callers hold views of them.
@@ -183,6 +185,7 @@ void World::Impl::runSubsteps(Real dt, bool settleFirst) {
     findContinuousSelfContacts();  // cloth_self_collision.cpp: bodies with continuous self-collision on
     diagnostics.clock.lap(diagnostics.timings.broadPhaseMs);
     prepareSkinnedFrames(stepFraction);
+    predictRodFrames(h, true);  // rods.cpp
     solveConstraints(h, useBdf2, stepFraction, pass, plan, plan.particlePassInSolve ? &advance : nullptr);
     diagnostics.clock.lap(diagnostics.timings.solveMs);
     addLateContacts(h);
@@ -200,6 +203,7 @@ void World::Impl::runSubsteps(Real dt, bool settleFirst) {
         commitPositions(h);
       }
     }
+    commitRodFrames(h);
     updateSelfCollisionVelocities();
     stopFrozenParticles();  // cloth_self_collision.cpp
     diagnostics.clock.lap(diagnostics.timings.integrateMs);
@@ -238,6 +242,7 @@ bool World::Impl::solveChangedSinceLastStep() const {
 /// attachment targets stay where the last step left them. Costs one step's solve, once per change.
 void World::Impl::settle(Real h) {
   std::fill(particles.v.begin(), particles.v.end(), Real(0));
+  std::fill(rods.angularVelocity.begin(), rods.angularVelocity.end(), Vec3::Zero());
   updateColliderPoses(0, 0);  // where the last step left them, for every settle substep
   // One plan for every settle substep: the settle never fuses its particle pass into the solve (the one part of a
   // plan that what a substep finds could change), and it has no next substep to leave a commit to.
@@ -248,14 +253,17 @@ void World::Impl::settle(Real h) {
     findSelfCollisionPairs();
     findContinuousSelfContacts();
     prepareSkinnedFrames(0);
+    predictRodFrames(h, false);
     solveConstraints(h, false, 0, kNoResiduals, plan, nullptr);
     addLateContacts(h);
     projectSkinnedConstraints();
     freezeFailedSelfContacts();
     commitPositions(h);
+    commitRodFrames(h);
   }
   std::copy(particles.savedV.begin(), particles.savedV.end(),
             particles.v.begin());  // step() saved x and v before the substeps
+  std::copy(rods.savedAngularVelocity.begin(), rods.savedAngularVelocity.end(), rods.angularVelocity.begin());
   forgetLostMomenta();
   keepIslandAngularMomenta(particles.savedX,
                            h);  // internal_momentum.cpp: moved positions under kept velocities change x × v
@@ -276,6 +284,8 @@ void World::Impl::solveConstraints(Real h, bool useBdf2, Real stepFraction, size
   std::fill(constraints.neoHookeanLambda.begin(), constraints.neoHookeanLambda.end(), Real(0));
   std::fill(constraints.triangleStrainLambda.begin(), constraints.triangleStrainLambda.end(), Real(0));
   std::fill(constraints.shapeMatchingLambda.begin(), constraints.shapeMatchingLambda.end(), Real(0));
+  std::fill(rods.stretchLambda.begin(), rods.stretchLambda.end(), Vec3::Zero());
+  std::fill(rods.bendLambda.begin(), rods.bendLambda.end(), Vec3::Zero());
   const bool xpbd = settings.method == Method::Xpbd;
   prepareIslandFrames(useBdf2, h);  // internal_momentum.cpp: the guard brackets every internal projection below
   // HPBD's pre-pass: the coarse levels move the particles once per substep, then the iterations refine.
@@ -348,6 +358,9 @@ void World::Impl::solveConstraints(Real h, bool useBdf2, Real stepFraction, size
     projectSurfaceVolumes(xpbd, invH2);
     projectShapeMatchingClusters(xpbd, invH2);
     endInternalProjections();
+    // Outside the momentum guard: they trade angular momentum between the particles and the frames, which it does
+    // not see.
+    projectRods(invH2);
     projectTethers();
     projectSelfCollisions();
     projectContinuousSelfContacts();

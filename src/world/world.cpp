@@ -62,6 +62,7 @@ const SolverSettings& World::settings() const { return impl_->settings; }
 
 void World::setSettings(const SolverSettings& s) {
   checkSettings("setSettings", s);
+  impl_->checkRodIntegrator("setSettings", s.integrator);
   impl_->reserveResiduals(s.substeps, s.iterations);
   if (s.selfCollision.enabled) impl_->reserveSelfCollision(impl_->count());
   impl_->settings = s;
@@ -130,6 +131,7 @@ void World::setIntegrator(Integrator integrator) {
   SolverSettings s = impl_->settings;
   s.integrator = integrator;
   checkSettings("setIntegrator", s);
+  impl_->checkRodIntegrator("setIntegrator", s.integrator);
   if (s.integrator != impl_->settings.integrator) impl_->particles.historyValid = false;
   impl_->settings = s;
 }
@@ -203,7 +205,7 @@ uint32_t World::constraintCount() const {
                   impl_->constraints.neoHookeans.size() + impl_->constraints.surfaceVolumes.size() +
                   impl_->constraints.triangleStrains.size() + impl_->constraints.shapeMatchings.size() +
                   impl_->constraints.attachments.size() - impl_->constraints.freeAttachments.size() +
-                  impl_->constraints.skinned.size());
+                  impl_->constraints.skinned.size() + impl_->rods.segments.size() + impl_->rods.joints.size());
 }
 uint32_t World::neoHookeanCount() const { return uint32_t(impl_->constraints.neoHookeans.size()); }
 uint32_t World::surfaceVolumeCount() const { return uint32_t(impl_->constraints.surfaceVolumes.size()); }

@@ -15,6 +15,7 @@
 #include "world/islands.h"
 #include "world/particle_state.h"
 #include "world/pool_choice.h"
+#include "world/rod_state.h"
 #include "world/self_collision_state.h"
 #include "world/solver_data.h"
 #include "world/substep_plan.h"
@@ -41,6 +42,7 @@ struct World::Impl {
   CollisionState collision;          // colliders, contacts, particle boxes
   SelfCollisionState selfCollision;  // particle pairs and continuous self-contacts
   IslandState islands;               // the momentum guard's islands
+  RodState rods;                     // Cosserat rods' segments, joints and frames
   Diagnostics diagnostics;           // report, timings, residuals, contact view
 
   bool hasStepped = false;            // a step has run; steppedSettings holds its settings
@@ -266,6 +268,15 @@ struct World::Impl {
   void projectAttachmentsAndContacts(bool xpbd, Real invH2, Real stepFraction);
   Vec3 attachmentTarget(const Attachment& a, Real stepFraction) const;  // constraint_passes.cpp
   void projectAttachmentToBody(size_t a, bool xpbd, Real invH2);        // collider_bodies.cpp
+  // Cosserat rods' frames (rods.cpp): the substep's prediction, the projection pass, the commit; the step's save
+  // and rollback.
+  void predictRodFrames(Real h, bool forces);  // ω damped and torqued (with forces), q turned by it; q at the start kept
+  void projectRods(Real invH2);                // stretch–shear, then bend–twist, in order, serially
+  void commitRodFrames(Real h);                // ω = 2 Im(q q̄_start) / h
+  void saveRodFrames();
+  bool rodFramesAreFinite() const;
+  void restoreRodFrames();                     // and no spin for a rod whose body went non-finite
+  void checkRodIntegrator(const char* fn, Integrator integrator) const;  // throws for BDF2 with rods
   void prepareSkinnedFrames(Real stepFraction);  // skinned_constraints.cpp
   void projectSkinnedConstraints();
   void projectContacts();

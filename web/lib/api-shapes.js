@@ -18,6 +18,8 @@ export const OPTION_TYPES = {
     'tethers', 'tetherSlack', 'contact: ContactMaterial', 'continuousSelfCollision: ContinuousSelfCollision'],
   RopeOptions: ['segments', 'start: Vec3Like', 'end: Vec3Like', 'mass', 'pinned', 'pinRegions: PinRegion[]',
     'stretch: Strength', 'bend: Strength', 'contact: ContactMaterial'],
+  RodOptions: ['points', 'radius', 'density', 'youngsModulus', 'shearModulus', 'pinned', 'clampedSegments',
+    'contact: ContactMaterial'],
   SoftBodyOptions: ['positions', 'tets', 'density', 'totalMass', 'pinned', 'pinRegions: PinRegion[]', 'edgeConstraints',
     'edges: Strength', 'material', 'volume: Strength', 'volumeOnlyResistsCompression', 'youngsModulus', 'poissonRatio',
     'materialStiffness', 'shapeMatching', 'shapeMatchingStrength: Strength', 'contact: ContactMaterial'],
@@ -43,7 +45,7 @@ export const OPTION_TYPES = {
   AdvanceOptions: ['step', 'maxSteps', 'beforeStep'],
   // Not options: the record an add-body call returned, which removeBody takes as the body's handle (body-handles.js).
   BodyRange: ['firstParticle', 'particleCount', 'firstConstraint', 'constraintCount', 'tetherCount', 'firstDihedral',
-    'dihedralCount', 'firstVolume', 'volumeCount', 'body', 'removed', 'firstSkinned'],
+    'dihedralCount', 'firstVolume', 'volumeCount', 'body', 'firstSegment', 'segmentCount', 'removed', 'firstSkinned'],
 };
 
 /**
@@ -78,6 +80,10 @@ export const WORLD_METHODS = {
   setConstraintStrength: 'kind, first, count, ...strength: Strength',
   addCloth: 'options: ClothOptions',
   addRope: 'options: RopeOptions',
+  addRod: 'options: RodOptions',
+  setSegmentOrientation: 'segment, rotation: QuatLike',
+  setSegmentAngularVelocity: 'segment, omega: Vec3Like',
+  setSegmentTorque: 'segment, torque: Vec3Like',
   addSoftBody: 'options: SoftBodyOptions',
   addTriangleMesh: 'options: TriangleMeshOptions',
   addShapeMatching: 'options: ShapeMatchingOptions',

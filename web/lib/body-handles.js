@@ -1,12 +1,12 @@
-// Bodies as handles with a stable identity: the record each add-body call returns (addCloth, addRope, addSoftBody,
-// addTriangleMesh) is remembered per world, and world.removeBody updates every remembered record in place, so that
+// Bodies as handles with a stable identity: the record each add-body call returns (addCloth, addRope, addRod,
+// addSoftBody, addTriangleMesh) is remembered per world, and world.removeBody updates every remembered record in place, so that
 // a record (and the three.js objects holding it) names the same body after others were removed: `body`,
 // `firstParticle`, a mesh body's `renderToParticle` and the constraint ranges (and `firstSkinned`, where a
 // PbdSkinnedCloth set it) move down as BodyRemoval says, and the removed body's record gets
 // `removed: true`.
 import { InvalidArgumentError, describeValue as describe } from './errors.js';
 
-const ADD_BODY = ['addCloth', 'addRope', 'addSoftBody', 'addTriangleMesh'];
+const ADD_BODY = ['addCloth', 'addRope', 'addRod', 'addSoftBody', 'addTriangleMesh'];
 const records = new WeakMap();   // world → the records its add-body calls returned, live ones only
 
 /** How far a constraint index `first` moves down past the removed runs ([begin, end) pairs of old indices). */
@@ -61,6 +61,7 @@ export function addBodyHandles(World) {
       r.firstConstraint -= shiftPast(removal.distanceRuns, r.firstConstraint);
       r.firstDihedral -= shiftPast(removal.dihedralRuns, r.firstDihedral);
       r.firstVolume -= shiftPast(removal.volumeRuns, r.firstVolume);
+      r.firstSegment -= shiftPast(removal.segmentRuns, r.firstSegment);
       if (r.firstSkinned !== undefined) r.firstSkinned -= shiftPast(removal.skinnedRuns, r.firstSkinned);
       kept.push(r);
     }

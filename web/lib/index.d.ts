@@ -193,6 +193,33 @@ export interface ClothOptions {
   continuousSelfCollision?: ContinuousSelfCollision;
 }
 
+/**
+ * Options of World.addRod: a Cosserat rod (Kugelstadt and Schömer 2016), a chain of particles through `points` with one
+ * orientation per segment, that resists stretching, shearing, bending and twisting as its material says: a cable, a
+ * wire, a strand of hair. Segment k joins particles k and k + 1; its frame's third axis runs along it. The rest shape
+ * (straight or curved) is kept, with no rest twist. The particles collide like any particle, kept `radius` plus
+ * contact.thickness from surfaces. Not under the 'bdf2' integrator.
+ */
+export interface RodOptions {
+  /** xyz per particle, m (at least 2 particles; neighbours distinct). */
+  points: ArrayLike<number>;
+  /** The circular cross-section's radius, m, > 0. Default 0.005. */
+  radius?: number;
+  /** kg/m³, > 0: a segment weighs density · π r² · its length, half at each end. Default 1000. */
+  density?: number;
+  /** Pa, > 0: stretching (E A) and bending (E π r⁴ / 4). Default 1e8. */
+  youngsModulus?: number;
+  /** Pa, > 0: shearing (G A) and twisting (G π r⁴ / 2). Default 4e7. */
+  shearModulus?: number;
+  /** Rod particle indices to pin (0 = the first point). */
+  pinned?: number[];
+  /** Rod segment indices whose orientation is held (setSegmentOrientation turns them). A clamped end: pin its two
+   * particles and clamp its segment. */
+  clampedSegments?: number[];
+  /** Friction and restitution against colliders and the ground (see ContactMaterial). Default: the surface's. */
+  contact?: ContactMaterial;
+}
+
 /** Options of World.addRope: a rope of `segments` links from start to end (segments + 1 particles, 0 at start). */
 export interface RopeOptions {
   /** Number of links, >= 1 (segments + 1 particles). */
@@ -410,6 +437,10 @@ export interface BodyRange {
    * same body.
    */
   removed?: boolean;
+  /** A rod (addRod): index of its first segment (segmentOrientations() etc.); removeBody keeps it current. */
+  firstSegment: number;
+  /** A rod: its segments (particleCount − 1); 0 for every other body. */
+  segmentCount: number;
   /** Where the body's skinned constraints start, when a PbdSkinnedCloth (pbd-wasm/three) added them; removeBody keeps
    * it current like the other first indices. */
   firstSkinned?: number;
@@ -435,6 +466,8 @@ export interface BodyRemoval {
   volumeRuns: Uint32Array;
   /** Removed skinned constraints (those on the body's particles), as [begin, end) pairs of old indices. */
   skinnedRuns: Uint32Array;
+  /** Removed rod segments (the body's own when it is a rod), as [begin, end) pairs of old indices. */
+  segmentRuns: Uint32Array;
 }
 
 /**
@@ -941,6 +974,26 @@ export declare class World {
   addCloth(options: ClothOptions): BodyRange;
   /** Adds a rope; returns where it landed. */
   addRope(options: RopeOptions): BodyRange;
+  /** Adds a Cosserat rod (see RodOptions); returns where it landed, with its segments. Throws under the 'bdf2'
+   * integrator. */
+  addRod(options: RodOptions): BodyRange;
+  /** Rod segments in the world (numbered across rods in the order added). */
+  segmentCount(): number;
+  /** x, y, z, w per rod segment: each segment's frame as a unit quaternion (its third axis runs along the segment).
+   * A live view, as positions(). */
+  segmentOrientations(): Float32Array;
+  /** x, y, z per rod segment: each frame's angular velocity, rad/s, world frame. A live view. */
+  segmentAngularVelocities(): Float32Array;
+  /** Turns a segment's frame at once (the quaternion is normalized here; zero or non-finite throws): drives a clamped
+   * segment, or sets a free one's start. Its angular velocity is kept. */
+  setSegmentOrientation(segment: number, x: number, y: number, z: number, w: number): void;
+  setSegmentOrientation(segment: number, rotation: QuatLike): void;
+  /** A segment frame's angular velocity, rad/s, world frame (a clamped one keeps 0). */
+  setSegmentAngularVelocity(segment: number, x: number, y: number, z: number): void;
+  setSegmentAngularVelocity(segment: number, omega: Vec3Like): void;
+  /** A torque on a segment's frame, N m, world frame, kept until changed (as setExternalForce's force). */
+  setSegmentTorque(segment: number, x: number, y: number, z: number): void;
+  setSegmentTorque(segment: number, torque: Vec3Like): void;
   /** Adds a tet-mesh soft body; returns where it landed. Rejects inverted or flat tets and vertices in no tet. */
   addSoftBody(options: SoftBodyOptions): BodyRange;
   /** Cloth, shell or balloon from a render mesh (welded). */

@@ -155,6 +155,25 @@ struct RopeDef {
   ContactMaterial contact;            ///< Friction and restitution against colliders and the ground; as ClothDef.
 };
 
+/// A Cosserat rod (Kugelstadt and Schömer 2016, "Position and Orientation Based Cosserat Rods"): a chain of particles
+/// through `points` with one orientation (a quaternion) per segment, a cable, a wire or a strand of hair that resists
+/// stretching, shearing, bending and twisting as its material says. Segment k joins particles k and k + 1; its frame's
+/// third axis d3 points along it at rest, and each next frame is the last one carried along the chain without twist
+/// (parallel transport), so the rest shape (straight or curved) is kept with no rest twist. Its particles collide with
+/// colliders and the ground like any particle, kept `radius` plus contact.thickness from them.
+struct RodDef {
+  std::vector<Real> points;            ///< xyz per particle, m, at least 2 particles; neighbours distinct.
+  Real radius = 0.005f;                ///< m, > 0: the circular cross-section's radius (A = π r², I = π r⁴ / 4).
+  Real density = 1000;                 ///< kg/m³, > 0: a segment weighs ρ A l, half at each of its particles.
+  Real youngsModulus = 1e8f;           ///< Pa, > 0: stretch (E A) and bending (E I) stiffness.
+  Real shearModulus = 4e7f;            ///< Pa, > 0: shear (G A) and twist (G J, J = π r⁴ / 2) stiffness.
+  std::vector<uint32_t> pinned;        ///< Rod particle indices (0 = the first point) that get inverse mass 0.
+  std::vector<uint32_t> clampedSegments;  ///< Rod segment indices whose orientation is held (as a pin holds a
+                                       ///< particle; World::setSegmentOrientation moves it). A clamped end: pin its two
+                                       ///< particles and clamp its segment.
+  ContactMaterial contact;             ///< Friction and restitution against colliders and the ground; as ClothDef.
+};
+
 /// What a soft body's tets are made of.
 enum class SoftMaterial {
   Volume,      ///< A volume constraint per tet (C = V - V0, strength `volume`); the edges keep the shape.
@@ -236,6 +255,8 @@ struct BodyRange {
   uint32_t volumeCount = 0;       ///< Tet volume constraints the body added.
   uint32_t body = 0;              ///< The body's index (World::setBodyMaterial, StepReport::body): bodies are
                                   ///< numbered in the order added, and every addParticle(s) call adds one too.
+  uint32_t firstSegment = 0;      ///< A rod: index of its first segment (see World::segmentCount).
+  uint32_t segmentCount = 0;      ///< A rod: its segments (particleCount - 1); 0 for every other body.
 };
 
 /// What World::removeBody removed. Particles after the body's move down by particleCount; bodies after it down by
@@ -250,6 +271,7 @@ struct BodyRemoval {
   std::vector<uint32_t> dihedralRuns;     ///< Removed dihedral constraints.
   std::vector<uint32_t> volumeRuns;       ///< Removed tet volume constraints.
   std::vector<uint32_t> skinnedRuns;      ///< Removed skinned constraints (those on the body's particles).
+  std::vector<uint32_t> segmentRuns;      ///< Removed rod segments (the body's own, when it is a rod).
 };
 
 /// A body built from a render mesh: where it landed, and which particle each render vertex follows.

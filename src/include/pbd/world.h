@@ -184,6 +184,27 @@ class World {
   /// Cloth, shell or balloon from a render mesh (welded); rejects degenerate triangles, and open or non-manifold
   /// meshes when def.pressure > 0.
   MeshBody addTriangleMesh(const TriangleMeshDef& def);
+  /// A Cosserat rod (see RodDef): its particles, one orientation per segment, a stretch–shear constraint per segment
+  /// and a bend–twist constraint per pair of neighbouring segments, with compliances from the material (solved as
+  /// XPBD under either Method). Under every solver, after each iteration's other internal constraints. Throws
+  /// InvalidArgument naming the field (e.g. "points[3]") and adds nothing, also under Integrator::Bdf2, whose history
+  /// the segments' orientations do not have.
+  BodyRange addRod(const RodDef& def);
+  /// Rod segments in the world (numbered 0, 1, ... across rods in the order added; BodyRange::firstSegment).
+  uint32_t segmentCount() const;
+  /// x, y, z, w per segment (unit quaternions, segmentCount() of them): each segment's frame; its third axis d3 =
+  /// q e3 q̄ runs along the segment, its first (d1) and second carry the twist. Valid as positions() is, and until
+  /// the next addRod or removeBody.
+  const Real* segmentOrientations() const;
+  /// x, y, z per segment: each frame's angular velocity, rad/s, world frame.
+  const Real* segmentAngularVelocities() const;
+  /// Turns a segment's frame to `rotation` (normalized here; zero or non-finite throws) at once, keeping its angular
+  /// velocity: drives a clamped segment, or sets a free one's start.
+  void setSegmentOrientation(uint32_t segment, const Quat& rotation);
+  void setSegmentAngularVelocity(uint32_t segment, const Vec3& omega);  ///< rad/s, world frame (0 on a clamped one).
+  /// A torque on a segment's frame (N m, world frame), kept until changed, as setExternalForce's force is.
+  void setSegmentTorque(uint32_t segment, const Vec3& torque);
+
   /// Removes body `body` (0 .. bodyCount() - 1, else InvalidArgument and no change) with everything that touches its
   /// particles: constraints of every kind (also those added between it and another body), closed surfaces and shape
   /// matching clusters with a member in it, tethers, its self-collision; an attachment on it frees its handle. What

@@ -35,6 +35,9 @@ const calls = {
   setAttachmentTarget: [0, [0.4, 0.7, 0.2]],
   attachToCollider: [10, 0, [0, -0.1, 0], { compliance: 1e-4 }],
   setColliderPose: [0, [0.1, -4, 0], [0, 0.6, 0, 0.8]],
+  setSegmentOrientation: [1, [0, 0.6, 0, 0.8]],
+  setSegmentAngularVelocity: [1, [0, 0.5, 2]],
+  setSegmentTorque: [1, [0.01, 0, 0.02]],
 };
 
 const vectorMethods = Object.entries(WORLD_METHODS)

@@ -1,0 +1,125 @@
+// The direct solve of one rod's constraints (rod_direct_solve.h): assemble the banded system in double, factor it by
+// banded Cholesky, substitute, apply.
+#include "solvers/rod_direct_solve.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pbd {
+namespace {
+
+constexpr int kBand = 8;  // half bandwidth in scalars: 3 × 3 blocks at most two block rows apart
+constexpr int kRow = kBand + 1;
+
+using Mat3d = Eigen::Matrix3d;
+using Vec3d = Eigen::Vector3d;
+
+/// Adds block (r, c), c ≤ r, of the symmetric matrix to its lower band.
+void addBlock(std::vector<double>& band, uint32_t r, uint32_t c, const Mat3d& m) {
+  for (int a = 0; a < 3; ++a) {
+    for (int b = 0; b < 3; ++b) {
+      const int64_t i = 3 * int64_t(r) + a, j = 3 * int64_t(c) + b;
+      if (j <= i) band[size_t(i * kRow + (j - i + kBand))] += m(a, b);
+    }
+  }
+}
+
+/// In place: the band's lower Cholesky factor, then Δλ = A⁻¹ rhs in rhs. A pivot that is not positive belongs to a row
+/// no free particle or frame takes part in (a rigid constraint between pins): it gets 1, and its Δλ moves nothing.
+void choleskySolve(std::vector<double>& band, std::vector<double>& rhs, int64_t n) {
+  auto at = [&](int64_t i, int64_t j) -> double& { return band[size_t(i * kRow + (j - i + kBand))]; };
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t j = std::max<int64_t>(0, i - kBand); j <= i; ++j) {
+      double s = at(i, j);
+      for (int64_t k = std::max<int64_t>(0, i - kBand); k < j; ++k) s -= at(i, k) * at(j, k);
+      if (i == j) {
+        at(i, i) = s > 0 && std::isfinite(s) ? std::sqrt(s) : 1;
+      } else {
+        at(i, j) = s / at(j, j);
+      }
+    }
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    double s = rhs[size_t(i)];
+    for (int64_t k = std::max<int64_t>(0, i - kBand); k < i; ++k) s -= at(i, k) * rhs[size_t(k)];
+    rhs[size_t(i)] = s / at(i, i);
+  }
+  for (int64_t i = n - 1; i >= 0; --i) {
+    double s = rhs[size_t(i)];
+    for (int64_t k = i + 1; k <= std::min(n - 1, i + kBand); ++k) s -= at(k, i) * rhs[size_t(k)];
+    rhs[size_t(i)] = s / at(i, i);
+  }
+}
+
+}  // namespace
+
+void RodSolveScratch::reserve(uint32_t segments) {
+  if (segments == 0) return;
+  const size_t rows = 3 * (2 * size_t(segments) - 1);
+  if (band.size() < rows * kRow) band.resize(rows * kRow), rhs.resize(rows);
+  if (jacobian.size() < 3 * size_t(segments)) jacobian.resize(3 * size_t(segments));
+}
+
+void solveRodDirect(const RodView& rod, Real invH2, RodSolveScratch& scratch) {
+  const uint32_t n = rod.segmentCount;
+  const int64_t rows = 3 * (2 * int64_t(n) - 1);
+  std::fill(scratch.band.begin(), scratch.band.begin() + rows * kRow, 0.0);
+  // Per segment k: jacobian[3k] = Rᵀ, [3k + 1] = ∂γ/∂θ; per joint k: [3k + 2] = B.
+  Mat3d* jac = scratch.jacobian.data();
+  auto inverseInertia = [&](uint32_t k) { return double(rod.segments[k].inverseInertia); };
+  for (uint32_t k = 0; k < n; ++k) {
+    const RodSegment& s = rod.segments[k];
+    const StretchShear c = stretchShear(rod.p[s.p0], rod.p[s.p1], rod.q[k], s.restLength);
+    const double l = s.restLength;
+    const Mat3d& rt = c.frameTranspose;
+    jac[3 * k] = rt, jac[3 * k + 1] = c.turn;
+    const Vec3d& gamma = c.gamma;
+    const Vec3d alpha = s.compliance.cast<double>() * double(invH2);
+    for (int a = 0; a < 3; ++a) scratch.rhs[size_t(6 * k + a)] = -gamma[a] - alpha[a] * double(rod.stretchLambda[k][a]);
+    const Mat3d diagonal = (double(rod.w[s.p0]) + double(rod.w[s.p1])) / (l * l) * Mat3d::Identity() +
+                           inverseInertia(k) * jac[3 * k + 1] * jac[3 * k + 1].transpose() +
+                           Mat3d(alpha.asDiagonal());
+    addBlock(scratch.band, 2 * k, 2 * k, diagonal);
+    if (k > 0) {  // shares p0 with the last segment's p1
+      const RodSegment& before = rod.segments[k - 1];
+      addBlock(scratch.band, 2 * k, 2 * k - 2,
+               -double(rod.w[s.p0]) / (l * double(before.restLength)) * rt * jac[3 * k - 3].transpose());
+    }
+  }
+  for (uint32_t k = 0; k + 1 < n; ++k) {
+    const RodJoint& j = rod.joints[k];
+    const BendTwist bt = bendTwist(rod.q[k], rod.q[k + 1], j.restDarboux);
+    const Mat3d& b = bt.b;
+    jac[3 * k + 2] = b;
+    const Vec3d alpha = j.compliance.cast<double>() * double(invH2);
+    for (int a = 0; a < 3; ++a) scratch.rhs[size_t(6 * k + 3 + a)] = -bt.c[a] - alpha[a] * double(rod.bendLambda[k][a]);
+    addBlock(scratch.band, 2 * k + 1, 2 * k + 1,
+             (inverseInertia(k) + inverseInertia(k + 1)) * b * b.transpose() + Mat3d(alpha.asDiagonal()));
+    addBlock(scratch.band, 2 * k + 1, 2 * k, -inverseInertia(k) * b * jac[3 * k + 1].transpose());
+    addBlock(scratch.band, 2 * k + 2, 2 * k + 1, inverseInertia(k + 1) * jac[3 * k + 4] * b.transpose());
+    if (k > 0) addBlock(scratch.band, 2 * k + 1, 2 * k - 1, -inverseInertia(k) * b * jac[3 * k - 1].transpose());
+  }
+  choleskySolve(scratch.band, scratch.rhs, rows);
+
+  auto dLambda = [&](uint32_t block) { return Vec3d(scratch.rhs.data() + 3 * size_t(block)); };
+  for (uint32_t k = 0; k < n; ++k) {
+    const RodSegment& s = rod.segments[k];
+    const Vec3d stretch = dLambda(2 * k);
+    rod.stretchLambda[k] += stretch.cast<Real>();
+    const Vec3d push = jac[3 * k].transpose() * stretch / double(s.restLength);
+    rod.p[s.p0] -= (double(rod.w[s.p0]) * push).cast<Real>();
+    rod.p[s.p1] += (double(rod.w[s.p1]) * push).cast<Real>();
+    if (k + 1 < n) rod.bendLambda[k] += dLambda(2 * k + 1).cast<Real>();
+    if (inverseInertia(k) == 0) continue;
+    Vec3d turn = jac[3 * k + 1].transpose() * stretch;
+    if (k + 1 < n) turn -= jac[3 * k + 2].transpose() * dLambda(2 * k + 1);
+    if (k > 0) turn += jac[3 * k - 1].transpose() * dLambda(2 * k - 1);
+    turn *= inverseInertia(k);
+    Quat& q = rod.q[k];
+    const Quat spin(0, Real(turn.x()), Real(turn.y()), Real(turn.z()));
+    q.coeffs() += Real(0.5) * (spin * q).coeffs();
+    q.normalize();
+  }
+}
+
+}  // namespace pbd

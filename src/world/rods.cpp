@@ -1,0 +1,167 @@
+// Cosserat rods (constraints/cosserat_rod.h): adding them, their frames' state, and the frames' part of the substep.
+//
+// A segment's frame is a rigid body of isotropic inertia I (m r² / 2, its twist's; bending is carried mostly by the
+// particles), integrated as the particles are (implicit Euler, Algorithm 1 of Müller et al. 2006):
+//   ω ← (1 − d h) ω + h τ / I,   q_start = q,   q ← normalize(q + h/2 [ω, 0] q)      (prediction)
+//   ω = 2 Im(q q̄_start) / h   (the shorter way round)                                  (after the solve)
+// The kernels take w_q = 1 / (4 I): a turn by δθ moves q by |δθ| / 2, so Σ w |∇C|² over q is 1 / I per component.
+#include <algorithm>
+#include <cmath>
+
+#include "base/checks.h"
+#include "bodies/body_builders.h"
+#include "pbd/world.h"
+#include "world/body_materials.h"
+#include "world/world_state.h"
+
+namespace pbd {
+namespace {
+
+bool finite(const Quat& q) { return std::isfinite(q.x()) && std::isfinite(q.y()) && std::isfinite(q.z()) && std::isfinite(q.w()); }
+bool finite(const Vec3& v) { return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z()); }
+
+}  // namespace
+
+void World::Impl::checkRodIntegrator(const char* fn, Integrator integrator) const {
+  if (integrator == Integrator::Bdf2 && !rods.empty())
+    check::fail(fn, "integrator", "must be ImplicitEuler while the world has rods (their frames keep no BDF2 history)",
+                int(integrator));
+}
+
+BodyRange World::addRod(const RodDef& def) {
+  Impl& m = *impl_;
+  const char* fn = "addRod";
+  RodBlueprint rod = buildRod(def);
+  if (m.settings.integrator == Integrator::Bdf2)
+    check::fail(fn, "world", "has Integrator::Bdf2, whose history a rod's frames do not keep: use ImplicitEuler", 1);
+  check::contactMaterial(fn, "contact", def.contact);
+  ContactMaterial contact = def.contact;
+  contact.thickness += def.radius;  // the particles are on the rod's axis
+  RodState& r = m.rods;
+  const size_t segments = r.segments.size() + rod.segments.size(), joints = r.joints.size() + rod.joints.size();
+  if (segments > kMaxConstraints) check::fail(fn, "points", "would pass the constraint limit", segments);
+  for (auto* v : {&r.orientation, &r.startOrientation, &r.savedOrientation}) v->reserve(segments);
+  for (auto* v : {&r.angularVelocity, &r.torque, &r.savedAngularVelocity, &r.stretchLambda}) v->reserve(segments);
+  r.segments.reserve(segments), r.joints.reserve(joints), r.bendLambda.reserve(joints);
+  r.scratch.reserve(uint32_t(rod.segments.size()));
+  BodyRange range = m.appendBody(fn, rod.body, contact);  // the last thing that may throw
+  range.firstSegment = uint32_t(r.segments.size());
+  range.segmentCount = uint32_t(rod.segments.size());
+  for (size_t k = 0; k < rod.segments.size(); ++k) {
+    RodSegment s = rod.segments[k];
+    s.p0 += range.firstParticle, s.p1 += range.firstParticle;
+    r.segments.push_back(s);
+    r.orientation.push_back(rod.orientations[k]);
+    r.startOrientation.push_back(rod.orientations[k]);
+    r.savedOrientation.push_back(rod.orientations[k]);
+    for (auto* v : {&r.angularVelocity, &r.torque, &r.savedAngularVelocity, &r.stretchLambda}) v->push_back(Vec3::Zero());
+  }
+  for (RodJoint j : rod.joints) {
+    j.segment += range.firstSegment;
+    r.joints.push_back(j);
+    r.bendLambda.push_back(Vec3::Zero());
+  }
+  return range;
+}
+
+uint32_t World::segmentCount() const { return uint32_t(impl_->rods.segments.size()); }
+const Real* World::segmentOrientations() const { return impl_->rods.orientation.data()->coeffs().data(); }
+const Real* World::segmentAngularVelocities() const { return impl_->rods.angularVelocity.data()->data(); }
+
+void World::setSegmentOrientation(uint32_t segment, const Quat& rotation) {
+  const char* fn = "setSegmentOrientation";
+  check::index(fn, "segment", segment, impl_->rods.segments.size());
+  for (int a = 0; a < 4; ++a) check::finite(fn, "rotation", rotation.coeffs()[a]);
+  if (!(rotation.norm() > 0)) check::fail(fn, "rotation", "must be non-zero (norm)", rotation.norm());
+  impl_->rods.orientation[segment] = rotation.normalized();
+}
+
+void World::setSegmentAngularVelocity(uint32_t segment, const Vec3& omega) {
+  check::index("setSegmentAngularVelocity", "segment", segment, impl_->rods.segments.size());
+  check::finite("setSegmentAngularVelocity", "omega", omega);
+  impl_->rods.angularVelocity[segment] = impl_->rods.segments[segment].inverseInertia > 0 ? omega : Vec3::Zero();
+}
+
+void World::setSegmentTorque(uint32_t segment, const Vec3& torque) {
+  check::index("setSegmentTorque", "segment", segment, impl_->rods.segments.size());
+  check::finite("setSegmentTorque", "torque", torque);
+  impl_->rods.torque[segment] = torque;
+}
+
+void World::Impl::predictRodFrames(Real h, bool forces) {
+  const Real keep = forces ? std::max(Real(0), 1 - settings.linearDamping * h) : Real(1);
+  for (size_t k = 0; k < rods.segments.size(); ++k) {
+    Quat& q = rods.orientation[k];
+    rods.startOrientation[k] = q;
+    const Real inverseInertia = rods.segments[k].inverseInertia;
+    if (inverseInertia == 0) continue;
+    Vec3& omega = rods.angularVelocity[k];
+    // Damping acts on the spin carried over, not on this substep's torque: it moves no static equilibrium.
+    omega *= keep;
+    if (forces) omega += (h * inverseInertia) * rods.torque[k];
+    const Quat spin(0, omega.x(), omega.y(), omega.z());
+    q.coeffs() += (h / 2) * (spin * q).coeffs();
+    q.normalize();
+  }
+}
+
+/// Each rod in one direct solve (solvers/rod_direct_solve.h), in the order added. A rod is a run of segments joined by
+/// joints.
+void World::Impl::projectRods(Real invH2) {
+  size_t k = 0, j = 0;
+  while (k < rods.segments.size()) {
+    const size_t first = k, firstJoint = j;
+    while (j < rods.joints.size() && rods.joints[j].segment == k) ++j, ++k;
+    const RodView rod{asVec3(particles.p),          particles.w.data(),          rods.segments.data() + first,
+                      rods.joints.data() + firstJoint, rods.orientation.data() + first, rods.stretchLambda.data() + first,
+                      rods.bendLambda.data() + firstJoint, uint32_t(k + 1 - first)};
+    solveRodDirect(rod, invH2, rods.scratch);
+    ++k;
+  }
+}
+
+void World::Impl::commitRodFrames(Real h) {
+  for (size_t k = 0; k < rods.segments.size(); ++k) {
+    if (rods.segments[k].inverseInertia == 0) {
+      rods.angularVelocity[k].setZero();
+      continue;
+    }
+    Quat turn = rods.orientation[k] * rods.startOrientation[k].conjugate();
+    if (turn.w() < 0) turn.coeffs() = -turn.coeffs();
+    rods.angularVelocity[k] = (2 / h) * turn.vec();
+  }
+}
+
+void World::Impl::saveRodFrames() {
+  std::copy(rods.orientation.begin(), rods.orientation.end(), rods.savedOrientation.begin());
+  std::copy(rods.angularVelocity.begin(), rods.angularVelocity.end(), rods.savedAngularVelocity.begin());
+}
+
+bool World::Impl::rodFramesAreFinite() const {
+  for (size_t k = 0; k < rods.segments.size(); ++k)
+    if (!finite(rods.orientation[k]) || !finite(rods.angularVelocity[k])) return false;
+  return true;
+}
+
+/// The rollback's part for the frames, before the particles are put back: every frame as the step found it, and a rod
+/// with a non-finite particle or frame loses its spin, as its particles lose their velocity.
+void World::Impl::restoreRodFrames() {
+  size_t k = 0;
+  while (k < rods.segments.size()) {
+    const ParticleRange& body = particles.bodies[bodyOf(rods.segments[k].p0)];
+    size_t end = k;
+    bool bad = false;
+    while (end < rods.segments.size() && rods.segments[end].p0 < body.end) {
+      bad |= !finite(rods.orientation[end]) || !finite(rods.angularVelocity[end]);
+      ++end;
+    }
+    for (uint32_t i = body.begin; i < body.end && !bad; ++i)
+      bad = !finite(asVec3(particles.x)[i]) || !finite(asVec3(particles.v)[i]);
+    for (; k < end; ++k) {
+      rods.orientation[k] = rods.savedOrientation[k];
+      rods.angularVelocity[k] = bad ? Vec3::Zero() : rods.savedAngularVelocity[k];
+    }
+  }
+}
+
+}  // namespace pbd
