@@ -14,7 +14,7 @@
 import * as THREE from 'three';
 import { createPbd } from '../web/lib/index.js';
 import { PbdSkinnedCloth } from '../web/lib/three.js';
-import { timeInterleaved } from './interleaved-runs.mjs';
+import { printTimes, timeInterleaved } from './interleaved-runs.mjs';
 
 const arg = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
 const RUNS = Number(arg('runs', 7)), FRAMES = Number(arg('frames', 60)), WARMUP = Number(arg('warmup', 120));
@@ -102,16 +102,8 @@ function three() {
 
 const list = [plain(), skinned(), three()];
 const timed = timeInterleaved(list, { runs: RUNS, frames: FRAMES, warmup: WARMUP });
-const f = (x, d = 3) => x.toFixed(d);
 console.log(`cape ${N}² (${N * N} particles, ${MASS} kg), 10 substeps × 1 iteration; Node ${process.version}, 1 solver ` +
   `thread; ms per frame, median of ${RUNS} runs of ${FRAMES} frames [fastest, slowest]`);
-console.log('| config | ms per frame | beside the plain cloth |');
-console.log('|---|---|---|');
-const base = timed[0].ms;
-list.forEach((c, k) => {
-  const { ms, fastest, slowest } = timed[k];
-  console.log(`| ${c.name} | ${f(ms)} [${f(fastest)}, ${f(slowest)}] | ` +
-    `${k ? `+${f(ms - base)} (${f(100 * (ms - base) / base, 0)} %)` : '-'} |`);
-});
+printTimes(list, timed, 'plain cloth');
 for (const c of list) c.world.delete();
 pbd.terminate();

@@ -55,6 +55,21 @@ inline Vec3 thirdDirector(const Quat& q) {
 /// Ω = Im(q̄0 q1), the discrete Darboux vector of two neighbouring segments' frames, in q0's frame.
 inline Vec3 darbouxVector(const Quat& q0, const Quat& q1) { return (q0.conjugate() * q1).vec(); }
 
+/// The rotation vector (axis times angle, rad, the shorter way round) of a unit quaternion, in double: log(q).
+inline Eigen::Vector3d rotationVector(const Quat& q) {
+  Eigen::Quaterniond d = q.cast<double>();
+  if (d.w() < 0) d.coeffs() = -d.coeffs();
+  const double s = d.vec().norm();
+  return s > 0 ? Eigen::Vector3d((2 * std::atan2(s, d.w()) / s) * d.vec()) : Eigen::Vector3d(2 * d.vec());
+}
+
+/// A frame turned by the rotation vector `turn` (world frame, rad): exp(turn) q, normalized.
+inline Quat turnedFrame(const Quat& q, const Eigen::Vector3d& turn) {
+  const double angle = turn.norm();
+  if (!(angle > 0)) return q;
+  return Quat((Eigen::AngleAxisd(angle, turn / angle) * q.cast<double>()).cast<Real>()).normalized();
+}
+
 /// One segment's stretch–shear constraint and its Jacobian (see the top of the file), in double.
 struct StretchShear {
   Eigen::Vector3d gamma;           ///< γ.

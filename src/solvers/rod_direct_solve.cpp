@@ -10,6 +10,7 @@ namespace {
 
 constexpr int kBand = 8;  // half bandwidth in scalars: 3 × 3 blocks at most two block rows apart
 constexpr int kRow = kBand + 1;
+constexpr double kMaxTurn = 0.5;  // rad: the largest turn of a frame in one solve (see solveRodDirect)
 
 using Mat3d = Eigen::Matrix3d;
 using Vec3d = Eigen::Vector3d;
@@ -57,7 +58,7 @@ void RodSolveScratch::reserve(uint32_t segments) {
   if (segments == 0) return;
   const size_t rows = 3 * (2 * size_t(segments) - 1);
   if (band.size() < rows * kRow) band.resize(rows * kRow), rhs.resize(rows);
-  if (jacobian.size() < 3 * size_t(segments)) jacobian.resize(3 * size_t(segments));
+  if (jacobian.size() < 3 * size_t(segments)) jacobian.resize(3 * size_t(segments)), turn.resize(segments);
 }
 
 void solveRodDirect(const RodView& rod, Real invH2, RodSolveScratch& scratch) {
@@ -101,24 +102,29 @@ void solveRodDirect(const RodView& rod, Real invH2, RodSolveScratch& scratch) {
   }
   choleskySolve(scratch.band, scratch.rhs, rows);
 
+  // The frames' turns, then the whole step scaled so that none turns by more than kMaxTurn: a trust region. The step is
+  // linear in the turns, so a rigid attachment tearing at a thin rod (light frames, a strain far from linear) could ask
+  // a frame for a turn of radians, which the linearization gets wrong, and the next step would undo with interest.
   auto dLambda = [&](uint32_t block) { return Vec3d(scratch.rhs.data() + 3 * size_t(block)); };
+  double largest = 0;
+  for (uint32_t k = 0; k < n; ++k) {
+    Vec3d& turn = scratch.turn[k];
+    turn = jac[3 * k + 1].transpose() * dLambda(2 * k);
+    if (k + 1 < n) turn -= jac[3 * k + 2].transpose() * dLambda(2 * k + 1);
+    if (k > 0) turn += jac[3 * k - 1].transpose() * dLambda(2 * k - 1);
+    turn *= inverseInertia(k);
+    largest = std::max(largest, turn.norm());
+  }
+  const double scale = largest > kMaxTurn ? kMaxTurn / largest : 1;
   for (uint32_t k = 0; k < n; ++k) {
     const RodSegment& s = rod.segments[k];
-    const Vec3d stretch = dLambda(2 * k);
+    const Vec3d stretch = scale * dLambda(2 * k);
     rod.stretchLambda[k] += stretch.cast<Real>();
     const Vec3d push = jac[3 * k].transpose() * stretch / double(s.restLength);
     rod.p[s.p0] -= (double(rod.w[s.p0]) * push).cast<Real>();
     rod.p[s.p1] += (double(rod.w[s.p1]) * push).cast<Real>();
-    if (k + 1 < n) rod.bendLambda[k] += dLambda(2 * k + 1).cast<Real>();
-    if (inverseInertia(k) == 0) continue;
-    Vec3d turn = jac[3 * k + 1].transpose() * stretch;
-    if (k + 1 < n) turn -= jac[3 * k + 2].transpose() * dLambda(2 * k + 1);
-    if (k > 0) turn += jac[3 * k - 1].transpose() * dLambda(2 * k - 1);
-    turn *= inverseInertia(k);
-    Quat& q = rod.q[k];
-    const Quat spin(0, Real(turn.x()), Real(turn.y()), Real(turn.z()));
-    q.coeffs() += Real(0.5) * (spin * q).coeffs();
-    q.normalize();
+    if (k + 1 < n) rod.bendLambda[k] += (scale * dLambda(2 * k + 1)).cast<Real>();
+    rod.q[k] = turnedFrame(rod.q[k], scale * scratch.turn[k]);
   }
 }
 

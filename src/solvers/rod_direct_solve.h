@@ -22,7 +22,8 @@ namespace pbd {
 struct RodSolveScratch {
   std::vector<double> band;  // the Cholesky factor, row by row, kRodBand + 1 entries a row
   std::vector<double> rhs;   // −C − α̃ λ, then Δλ
-  std::vector<Eigen::Matrix3d> jacobian;  // per stretch–shear: Rᵀ (∂γ/∂p1 = Rᵀ / l), [u]× after it; per bend–twist: B
+  std::vector<Eigen::Matrix3d> jacobian;  // per segment: Rᵀ (∂γ/∂p1 = Rᵀ / l) and ∂γ/∂θ; per joint: B
+  std::vector<Eigen::Vector3d> turn;      // per segment: its frame's turn δθ
   void reserve(uint32_t segments);
 };
 
@@ -39,8 +40,8 @@ struct RodView {
   uint32_t segmentCount;
 };
 
-/// One Newton step of the rod's constraints (see the top of the file), α̃ = α · invH2. The frames turn by δθ
-/// (q ← normalize(q + ½ [δθ, 0] q)).
+/// One Newton step of the rod's constraints (see the top of the file), α̃ = α · invH2, scaled down where a frame would
+/// turn by more than half a radian. The frames turn by δθ (q ← exp(δθ) q).
 void solveRodDirect(const RodView& rod, Real invH2, RodSolveScratch& scratch);
 
 }  // namespace pbd

@@ -138,6 +138,8 @@ void removeRodSegments(Rods& rods, const ParticleMap& map, std::vector<uint32_t>
   keepIf(rods.orientation, keepSegment);
   keepIf(rods.angularVelocity, keepSegment);
   keepIf(rods.torque, keepSegment);
+  keepIf(rods.prevOrientation, keepSegment);
+  keepIf(rods.prevAngularVelocity, keepSegment);
   keepIf(rods.segments, [&](auto& r, size_t) { return map.remapFields(r.p0, r.p1); }, &runs);
   keepIf(rods.joints, [&](auto& j, size_t) {
     if (newIndex[j.segment] == ~0u) return false;

@@ -17,6 +17,8 @@ struct RodState {
   std::vector<Vec3> angularVelocity;         // per segment: ω, rad/s, world frame
   std::vector<Vec3> torque;                  // per segment: external torque, N m, world frame
   std::vector<Quat> startOrientation;        // per segment: q at the start of the substep, for ω after it
+  std::vector<Quat> prevOrientation;         // per segment: BDF2's history, q and ω one substep back (valid with the
+  std::vector<Vec3> prevAngularVelocity;     // particles' history, ParticleState::historyValid)
   std::vector<Quat> savedOrientation;        // per segment: q and ω at the start of the step, for the rollback
   std::vector<Vec3> savedAngularVelocity;
   std::vector<Vec3> stretchLambda;           // per segment: XPBD multipliers of the substep

@@ -4,7 +4,9 @@
 // particles), integrated as the particles are (implicit Euler, Algorithm 1 of Müller et al. 2006):
 //   ω ← (1 − d h) ω + h τ / I,   q_start = q,   q ← normalize(q + h/2 [ω, 0] q)      (prediction)
 //   ω = 2 Im(q q̄_start) / h   (the shorter way round)                                  (after the solve)
-// The kernels take w_q = 1 / (4 I): a turn by δθ moves q by |δθ| / 2, so Σ w |∇C|² over q is 1 / I per component.
+// Under BDF2 the frames follow the particles' formulas (world/bdf2.cpp) in rotation vectors about qⁿ, with
+// r = log(qⁿ⁻¹ q̄ⁿ) where the particles have xⁿ⁻¹ − xⁿ:
+//   θ̃ = −r/3 + 8/9 h ωⁿ − 2/9 h ωⁿ⁻¹ + 4/9 h² τ / I,   q̃ = exp(θ̃) qⁿ;   ωⁿ⁺¹ = (3/2 log(qⁿ⁺¹ q̄ⁿ) + 1/2 r) / h
 #include <algorithm>
 #include <cmath>
 
@@ -22,26 +24,19 @@ bool finite(const Vec3& v) { return std::isfinite(v.x()) && std::isfinite(v.y())
 
 }  // namespace
 
-void World::Impl::checkRodIntegrator(const char* fn, Integrator integrator) const {
-  if (integrator == Integrator::Bdf2 && !rods.empty())
-    check::fail(fn, "integrator", "must be ImplicitEuler while the world has rods (their frames keep no BDF2 history)",
-                int(integrator));
-}
-
 BodyRange World::addRod(const RodDef& def) {
   Impl& m = *impl_;
   const char* fn = "addRod";
   RodBlueprint rod = buildRod(def);
-  if (m.settings.integrator == Integrator::Bdf2)
-    check::fail(fn, "world", "has Integrator::Bdf2, whose history a rod's frames do not keep: use ImplicitEuler", 1);
   check::contactMaterial(fn, "contact", def.contact);
   ContactMaterial contact = def.contact;
   contact.thickness += def.radius;  // the particles are on the rod's axis
   RodState& r = m.rods;
   const size_t segments = r.segments.size() + rod.segments.size(), joints = r.joints.size() + rod.joints.size();
   if (segments > kMaxConstraints) check::fail(fn, "points", "would pass the constraint limit", segments);
-  for (auto* v : {&r.orientation, &r.startOrientation, &r.savedOrientation}) v->reserve(segments);
-  for (auto* v : {&r.angularVelocity, &r.torque, &r.savedAngularVelocity, &r.stretchLambda}) v->reserve(segments);
+  for (auto* v : {&r.orientation, &r.startOrientation, &r.prevOrientation, &r.savedOrientation}) v->reserve(segments);
+  for (auto* v : {&r.angularVelocity, &r.torque, &r.prevAngularVelocity, &r.savedAngularVelocity, &r.stretchLambda})
+    v->reserve(segments);
   r.segments.reserve(segments), r.joints.reserve(joints), r.bendLambda.reserve(joints);
   r.scratch.reserve(uint32_t(rod.segments.size()));
   BodyRange range = m.appendBody(fn, rod.body, contact);  // the last thing that may throw
@@ -53,8 +48,10 @@ BodyRange World::addRod(const RodDef& def) {
     r.segments.push_back(s);
     r.orientation.push_back(rod.orientations[k]);
     r.startOrientation.push_back(rod.orientations[k]);
+    r.prevOrientation.push_back(rod.orientations[k]);
     r.savedOrientation.push_back(rod.orientations[k]);
-    for (auto* v : {&r.angularVelocity, &r.torque, &r.savedAngularVelocity, &r.stretchLambda}) v->push_back(Vec3::Zero());
+    for (auto* v : {&r.angularVelocity, &r.torque, &r.prevAngularVelocity, &r.savedAngularVelocity, &r.stretchLambda})
+      v->push_back(Vec3::Zero());
   }
   for (RodJoint j : rod.joints) {
     j.segment += range.firstSegment;
@@ -65,8 +62,12 @@ BodyRange World::addRod(const RodDef& def) {
 }
 
 uint32_t World::segmentCount() const { return uint32_t(impl_->rods.segments.size()); }
-const Real* World::segmentOrientations() const { return impl_->rods.orientation.data()->coeffs().data(); }
-const Real* World::segmentAngularVelocities() const { return impl_->rods.angularVelocity.data()->data(); }
+// Quat (DontAlign) is its four coefficients x, y, z, w, and Vec3 its three: the arrays are flat Real arrays.
+static_assert(sizeof(Quat) == 4 * sizeof(Real) && sizeof(Vec3) == 3 * sizeof(Real));
+const Real* World::segmentOrientations() const { return reinterpret_cast<const Real*>(impl_->rods.orientation.data()); }
+const Real* World::segmentAngularVelocities() const {
+  return reinterpret_cast<const Real*>(impl_->rods.angularVelocity.data());
+}
 
 void World::setSegmentOrientation(uint32_t segment, const Quat& rotation) {
   const char* fn = "setSegmentOrientation";
@@ -74,12 +75,14 @@ void World::setSegmentOrientation(uint32_t segment, const Quat& rotation) {
   for (int a = 0; a < 4; ++a) check::finite(fn, "rotation", rotation.coeffs()[a]);
   if (!(rotation.norm() > 0)) check::fail(fn, "rotation", "must be non-zero (norm)", rotation.norm());
   impl_->rods.orientation[segment] = rotation.normalized();
+  impl_->particles.historyValid = false;  // as setPosition: BDF2 starts over from here
 }
 
 void World::setSegmentAngularVelocity(uint32_t segment, const Vec3& omega) {
   check::index("setSegmentAngularVelocity", "segment", segment, impl_->rods.segments.size());
   check::finite("setSegmentAngularVelocity", "omega", omega);
   impl_->rods.angularVelocity[segment] = impl_->rods.segments[segment].inverseInertia > 0 ? omega : Vec3::Zero();
+  impl_->particles.historyValid = false;
 }
 
 void World::setSegmentTorque(uint32_t segment, const Vec3& torque) {
@@ -88,7 +91,7 @@ void World::setSegmentTorque(uint32_t segment, const Vec3& torque) {
   impl_->rods.torque[segment] = torque;
 }
 
-void World::Impl::predictRodFrames(Real h, bool forces) {
+void World::Impl::predictRodFrames(Real h, bool forces, bool bdf2) {
   const Real keep = forces ? std::max(Real(0), 1 - settings.linearDamping * h) : Real(1);
   for (size_t k = 0; k < rods.segments.size(); ++k) {
     Quat& q = rods.orientation[k];
@@ -98,7 +101,16 @@ void World::Impl::predictRodFrames(Real h, bool forces) {
     Vec3& omega = rods.angularVelocity[k];
     // Damping acts on the spin carried over, not on this substep's torque: it moves no static equilibrium.
     omega *= keep;
-    if (forces) omega += (h * inverseInertia) * rods.torque[k];
+    const Vec3 accel = forces ? Vec3(inverseInertia * rods.torque[k]) : Vec3::Zero();
+    if (bdf2) {
+      const Eigen::Vector3d r = rotationVector(rods.prevOrientation[k] * q.conjugate());
+      const Eigen::Vector3d turn = -r / 3 + (8.0 / 9 * h) * omega.cast<double>() -
+                                   (2.0 / 9 * h) * rods.prevAngularVelocity[k].cast<double>() +
+                                   (4.0 / 9 * h * h) * accel.cast<double>();
+      q = turnedFrame(q, turn);
+      continue;
+    }
+    omega += h * accel;
     const Quat spin(0, omega.x(), omega.y(), omega.z());
     q.coeffs() += (h / 2) * (spin * q).coeffs();
     q.normalize();
@@ -120,16 +132,30 @@ void World::Impl::projectRods(Real invH2) {
   }
 }
 
-void World::Impl::commitRodFrames(Real h) {
+void World::Impl::commitRodFrames(Real h, bool bdf2) {
   for (size_t k = 0; k < rods.segments.size(); ++k) {
     if (rods.segments[k].inverseInertia == 0) {
       rods.angularVelocity[k].setZero();
       continue;
     }
-    Quat turn = rods.orientation[k] * rods.startOrientation[k].conjugate();
-    if (turn.w() < 0) turn.coeffs() = -turn.coeffs();
-    rods.angularVelocity[k] = (2 / h) * turn.vec();
+    const Quat& start = rods.startOrientation[k];
+    if (!bdf2) {
+      Quat halfTurn = rods.orientation[k] * start.conjugate();  // Euler's ω, as the particles' (x − xₛ) / h
+      if (halfTurn.w() < 0) halfTurn.coeffs() = -halfTurn.coeffs();
+      rods.angularVelocity[k] = (2 / h) * halfTurn.vec();
+      continue;
+    }
+    const Eigen::Vector3d turn = rotationVector(rods.orientation[k] * start.conjugate());
+    const Eigen::Vector3d r = rotationVector(rods.prevOrientation[k] * start.conjugate());
+    rods.prevOrientation[k] = start;
+    rods.prevAngularVelocity[k] = rods.angularVelocity[k];
+    rods.angularVelocity[k] = ((1.5 * turn + 0.5 * r) / double(h)).cast<Real>();
   }
+}
+
+void World::Impl::seedRodHistory() {
+  std::copy(rods.orientation.begin(), rods.orientation.end(), rods.prevOrientation.begin());
+  std::copy(rods.angularVelocity.begin(), rods.angularVelocity.end(), rods.prevAngularVelocity.begin());
 }
 
 void World::Impl::saveRodFrames() {

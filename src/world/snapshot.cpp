@@ -152,10 +152,11 @@ template <class S, class M> void attachmentLinksSection(S& s, M& m) {
 
 /// Skinned constraints with their skinned positions and normals, newer than VBDP. A blob without them has none.
 template <class S, class M> void skinnedSection(S& s, M& m) { s.vec(m.constraints.skinned); }
-/// Cosserat rods: segments, joints and the frames' state, newer than ATCC. A blob without it has none.
+/// Cosserat rods: segments, joints and the frames' state with BDF2's history, newer than ATCC. A blob without it has
+/// none.
 template <class S, class M> void rodsSection(S& s, M& m) {
   s.vec(m.rods.segments), s.vec(m.rods.joints), s.vec(m.rods.orientation), s.vec(m.rods.angularVelocity),
-      s.vec(m.rods.torque);
+      s.vec(m.rods.torque), s.vec(m.rods.prevOrientation), s.vec(m.rods.prevAngularVelocity);
 }
 template <class S, class M>
 void collidersSection(S& s, M& m) {
@@ -543,7 +544,7 @@ template <class M> void checkAttachments(const M& s) {
 /// Builds the fresh world `fresh` (state `m`) from the parsed, unchecked `s`: checks every value, rebuilds the
 /// derived data and reserves what step() needs, exactly as the add functions would have.
 /// The rods: every segment on two neighbouring particles of one body, joints between neighbouring segments of one rod,
-/// unit frames, finite spins and torques; the derived arrays sized. Not under BDF2 (World::addRod).
+/// unit frames, finite spins and torques (and their history); the derived arrays sized.
 template <class M> void buildRods(M& m, M& s) {
   RodState& r = s.rods;
   const uint32_t n = uint32_t(s.particles.w.size());
@@ -563,19 +564,23 @@ template <class M> void buildRods(M& m, M& s) {
   checkLength("rods: orientations", r.orientation.size(), r.segments.size());
   checkLength("rods: angular velocities", r.angularVelocity.size(), r.segments.size());
   checkLength("rods: torques", r.torque.size(), r.segments.size());
+  checkLength("rods: previous orientations", r.prevOrientation.size(), r.segments.size());
+  checkLength("rods: previous angular velocities", r.prevAngularVelocity.size(), r.segments.size());
   for (size_t k = 0; k < r.segments.size(); ++k) {
     snapshot::ElementCheck c("rods", k);
     snapshot::checkRotation(c, "orientation", r.orientation[k]);
     c.finiteAll("angularVelocity", r.angularVelocity[k]);
     c.finiteAll("torque", r.torque[k]);
+    snapshot::checkRotation(c, "prevOrientation", r.prevOrientation[k]);
+    c.finiteAll("prevAngularVelocity", r.prevAngularVelocity[k]);
   }
-  if (!r.segments.empty() && m.settings.integrator == Integrator::Bdf2)
-    throw SnapshotError(std::string(kFn) + ": rods: the settings' integrator is BDF2, which rods do not take");
   m.rods.segments = std::move(r.segments);
   m.rods.joints = std::move(r.joints);
   m.rods.orientation = std::move(r.orientation);
   m.rods.angularVelocity = std::move(r.angularVelocity);
   m.rods.torque = std::move(r.torque);
+  m.rods.prevOrientation = std::move(r.prevOrientation);
+  m.rods.prevAngularVelocity = std::move(r.prevAngularVelocity);
   const size_t segments = m.rods.segments.size();
   m.rods.startOrientation = m.rods.orientation;
   m.rods.savedOrientation = m.rods.orientation;

@@ -167,6 +167,7 @@ void World::Impl::runSubsteps(Real dt, bool settleFirst) {
     if (seedsBdf2) {  // this Euler substep's start becomes the history BDF2 starts from: (xⁿ⁻¹, vⁿ⁻¹) before any force
       std::copy(particles.x.begin(), particles.x.end(), particles.xPrev.begin());
       std::copy(particles.v.begin(), particles.v.end(), particles.vPrev.begin());
+      seedRodHistory();  // rods.cpp
     }
     const size_t pass = diagnostics.recordResiduals ? size_t(s) * size_t(settings.iterations) : kNoResiduals;
     const SubstepPlan plan = planSubstep(useBdf2, pass, s + 1 < settings.substeps);  // pass_fusion.cpp
@@ -185,7 +186,7 @@ void World::Impl::runSubsteps(Real dt, bool settleFirst) {
     findContinuousSelfContacts();  // cloth_self_collision.cpp: bodies with continuous self-collision on
     diagnostics.clock.lap(diagnostics.timings.broadPhaseMs);
     prepareSkinnedFrames(stepFraction);
-    predictRodFrames(h, true);  // rods.cpp
+    predictRodFrames(h, true, useBdf2);  // rods.cpp
     solveConstraints(h, useBdf2, stepFraction, pass, plan, plan.particlePassInSolve ? &advance : nullptr);
     diagnostics.clock.lap(diagnostics.timings.solveMs);
     addLateContacts(h);
@@ -203,7 +204,7 @@ void World::Impl::runSubsteps(Real dt, bool settleFirst) {
         commitPositions(h);
       }
     }
-    commitRodFrames(h);
+    commitRodFrames(h, useBdf2);
     updateSelfCollisionVelocities();
     stopFrozenParticles();  // cloth_self_collision.cpp
     diagnostics.clock.lap(diagnostics.timings.integrateMs);
@@ -253,13 +254,13 @@ void World::Impl::settle(Real h) {
     findSelfCollisionPairs();
     findContinuousSelfContacts();
     prepareSkinnedFrames(0);
-    predictRodFrames(h, false);
+    predictRodFrames(h, false, false);
     solveConstraints(h, false, 0, kNoResiduals, plan, nullptr);
     addLateContacts(h);
     projectSkinnedConstraints();
     freezeFailedSelfContacts();
     commitPositions(h);
-    commitRodFrames(h);
+    commitRodFrames(h, false);
   }
   std::copy(particles.savedV.begin(), particles.savedV.end(),
             particles.v.begin());  // step() saved x and v before the substeps

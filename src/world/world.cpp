@@ -62,7 +62,6 @@ const SolverSettings& World::settings() const { return impl_->settings; }
 
 void World::setSettings(const SolverSettings& s) {
   checkSettings("setSettings", s);
-  impl_->checkRodIntegrator("setSettings", s.integrator);
   impl_->reserveResiduals(s.substeps, s.iterations);
   if (s.selfCollision.enabled) impl_->reserveSelfCollision(impl_->count());
   impl_->settings = s;
@@ -131,7 +130,6 @@ void World::setIntegrator(Integrator integrator) {
   SolverSettings s = impl_->settings;
   s.integrator = integrator;
   checkSettings("setIntegrator", s);
-  impl_->checkRodIntegrator("setIntegrator", s.integrator);
   if (s.integrator != impl_->settings.integrator) impl_->particles.historyValid = false;
   impl_->settings = s;
 }

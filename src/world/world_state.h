@@ -270,13 +270,14 @@ struct World::Impl {
   void projectAttachmentToBody(size_t a, bool xpbd, Real invH2);        // collider_bodies.cpp
   // Cosserat rods' frames (rods.cpp): the substep's prediction, the projection pass, the commit; the step's save
   // and rollback.
-  void predictRodFrames(Real h, bool forces);  // ω damped and torqued (with forces), q turned by it; q at the start kept
-  void projectRods(Real invH2);                // stretch–shear, then bend–twist, in order, serially
-  void commitRodFrames(Real h);                // ω = 2 Im(q q̄_start) / h
+  // ω damped and torqued (with forces), q turned by Euler's or BDF2's prediction; q at the start kept
+  void predictRodFrames(Real h, bool forces, bool bdf2);
+  void projectRods(Real invH2);                // each rod's direct solve
+  void commitRodFrames(Real h, bool bdf2);     // ω from the turn over the substep (and BDF2's history moves on)
+  void seedRodHistory();                       // BDF2's history from the present, as the particles' seeding substep
   void saveRodFrames();
   bool rodFramesAreFinite() const;
   void restoreRodFrames();                     // and no spin for a rod whose body went non-finite
-  void checkRodIntegrator(const char* fn, Integrator integrator) const;  // throws for BDF2 with rods
   void prepareSkinnedFrames(Real stepFraction);  // skinned_constraints.cpp
   void projectSkinnedConstraints();
   void projectContacts();

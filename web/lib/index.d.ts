@@ -198,7 +198,7 @@ export interface ClothOptions {
  * orientation per segment, that resists stretching, shearing, bending and twisting as its material says: a cable, a
  * wire, a strand of hair. Segment k joins particles k and k + 1; its frame's third axis runs along it. The rest shape
  * (straight or curved) is kept, with no rest twist. The particles collide like any particle, kept `radius` plus
- * contact.thickness from surfaces. Not under the 'bdf2' integrator.
+ * contact.thickness from surfaces. Under every solver and integrator.
  */
 export interface RodOptions {
   /** xyz per particle, m (at least 2 particles; neighbours distinct). */
@@ -974,8 +974,7 @@ export declare class World {
   addCloth(options: ClothOptions): BodyRange;
   /** Adds a rope; returns where it landed. */
   addRope(options: RopeOptions): BodyRange;
-  /** Adds a Cosserat rod (see RodOptions); returns where it landed, with its segments. Throws under the 'bdf2'
-   * integrator. */
+  /** Adds a Cosserat rod (see RodOptions); returns where it landed, with its segments. */
   addRod(options: RodOptions): BodyRange;
   /** Rod segments in the world (numbered across rods in the order added). */
   segmentCount(): number;

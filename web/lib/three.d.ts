@@ -1,5 +1,5 @@
 import type { BufferGeometry, Camera, EventDispatcher, Intersection, Material, Mesh, SkinnedMesh, Vector3 } from 'three';
-import type { BodyRange, ClothOptions, Embedding, MeshBody, Pbd, SoftBodyOptions, Strength, TetrahedralizeOptions,
+import type { BodyRange, ClothOptions, Embedding, MeshBody, Pbd, RodOptions, SoftBodyOptions, Strength, TetrahedralizeOptions,
   TriangleMeshOptions, World } from './index';
 
 /** A triangulated grid whose position attribute is a view of the cloth's particles (no copy). */
@@ -59,6 +59,30 @@ export declare class PbdCloth extends PbdBodyMesh {
   });
   /** What world.addCloth returned. */
   readonly body: BodyRange;
+}
+
+/**
+ * A Cosserat rod: `new PbdRod(world, options)` adds it (world.addRod) and draws it as a tube whose rings turn with the
+ * rod's frames; a stripe along the frames' first axis shows the twist. Its vertices are computed in update() (a copy,
+ * not a view of the particles).
+ */
+export declare class PbdRod extends PbdBodyMesh {
+  constructor(world: World, options: RodOptions, view?: {
+    /** Default: a MeshStandardMaterial with the vertex colours, disposed with the mesh. */
+    material?: Material;
+    /** Vertices round each ring. Default 8. */
+    radialSegments?: number;
+    /** The tube's colour, 0xRRGGBB. Default 0xb87333 (copper). */
+    colour?: number;
+    /** The stripe's colour, 0xRRGGBB. Default 0xf4f1de. */
+    stripe?: number;
+  });
+  /** What world.addRod returned (with firstSegment and segmentCount). */
+  readonly body: BodyRange;
+  /** The tube's radius, m: the rod's. */
+  readonly radius: number;
+  /** Vertices round each ring. */
+  readonly sides: number;
 }
 
 /**

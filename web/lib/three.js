@@ -11,7 +11,7 @@
  * // every frame: world.step(1 / 60); cloth.update();
  *
  * One module per feature: geometry over particle views (geometry.js), body meshes (pbd-cloth.js, pbd-soft-body.js,
- * body-mesh.js), bodies made from a three.js Mesh (from-mesh.js), raycast picking (picking.js, nearest-particle.js),
+ * pbd-rod.js, body-mesh.js), bodies made from a three.js Mesh (from-mesh.js), raycast picking (picking.js, nearest-particle.js),
  * grabbing with the pointer (pbd-drag-controls.js), character cloth on a SkinnedMesh (skinned-cloth.js), leak warnings.
  */
 export {
@@ -20,6 +20,7 @@ export {
 export { gridTriangles, tetSurfaceTriangles } from './three/topology.js';
 export { PbdBodyMesh } from './three/body-mesh.js';
 export { PbdCloth } from './three/pbd-cloth.js';
+export { PbdRod } from './three/pbd-rod.js';
 export { PbdSoftBody } from './three/pbd-soft-body.js';
 export { clothFromMesh, meshArrays, softBodyFromMesh } from './three/from-mesh.js';
 export { pickParticle } from './three/picking.js';

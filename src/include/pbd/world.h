@@ -186,9 +186,9 @@ class World {
   MeshBody addTriangleMesh(const TriangleMeshDef& def);
   /// A Cosserat rod (see RodDef): its particles, one orientation per segment, a stretch–shear constraint per segment
   /// and a bend–twist constraint per pair of neighbouring segments, with compliances from the material (solved as
-  /// XPBD under either Method). Under every solver, after each iteration's other internal constraints. Throws
-  /// InvalidArgument naming the field (e.g. "points[3]") and adds nothing, also under Integrator::Bdf2, whose history
-  /// the segments' orientations do not have.
+  /// XPBD under either Method, each rod in one direct solve). Under every solver and integrator, after each
+  /// iteration's other internal constraints. Throws InvalidArgument naming the field (e.g. "points[3]") and adds
+  /// nothing.
   BodyRange addRod(const RodDef& def);
   /// Rod segments in the world (numbered 0, 1, ... across rods in the order added; BodyRange::firstSegment).
   uint32_t segmentCount() const;

@@ -34,6 +34,7 @@ const soft = (extra) => ({ positions: tetPositions, tets: [0, 1, 2, 3], ...extra
 const mesh = (extra) => ({ positions: tetPositions, triangles: tetSurface, ...extra });
 const cloth = (extra) => ({ columns: 4, rows: 4, spacing: 0.1, ...extra });
 const rope = (extra) => ({ segments: 4, ...extra });
+const rod = (extra) => ({ points: [0, 1, 0, 0.1, 1, 0, 0.2, 1, 0, 0.3, 1, 0, 0.4, 1, 0], ...extra });
 
 /** key -> (world, fixture) => the bad call. The fixture: a 4x4 cloth (row 0, particles 0-3, pinned), attachment
  * `attachment` on particle 5, a removed attachment handle `removed`, and collider 0. */
@@ -247,6 +248,21 @@ const cases = {
   'cloth-pin-region-shape': (w) => w.addCloth(cloth({ pinRegions: [{ shape: 'cone' }] })),
   'cloth-pin-region-radius': (w) => w.addCloth(cloth({ pinRegions: [{ shape: 'sphere', centre: [0, 0, 0], radius: -1 }] })),
   'cloth-pin-region-half-extents': (w) => w.addCloth(cloth({ pinRegions: [{ centre: [0, 0, 0], halfExtents: [1, NaN, 1] }] })),
+  'rod-not-object': (w) => w.addRod(3),
+  'rod-points-missing': (w) => w.addRod({}),
+  'rod-points-length': (w) => w.addRod({ points: [0, 0, 0, 1] }),
+  'rod-points-one': (w) => w.addRod({ points: [0, 0, 0] }),
+  'rod-points-repeated': (w) => w.addRod({ points: [0, 0, 0, 0, 0, 0] }),
+  'rod-points-nan': (w) => w.addRod({ points: [0, 0, 0, NaN, 0, 0] }),
+  'rod-radius': (w) => w.addRod(rod({ radius: 0 })),
+  'rod-density': (w) => w.addRod(rod({ density: -1 })),
+  'rod-youngs-modulus': (w) => w.addRod(rod({ youngsModulus: 0 })),
+  'rod-shear-modulus': (w) => w.addRod(rod({ shearModulus: Infinity })),
+  'rod-clamped': (w) => w.addRod(rod({ clampedSegments: [4] })),
+  'rod-pinned': (w) => w.addRod(rod({ pinned: [5] })),
+  'segment-orientation-index': (w) => w.setSegmentOrientation(0, [0, 0, 0, 1]),
+  'segment-angular-velocity-index': (w) => w.setSegmentAngularVelocity(0, [0, 0, 1]),
+  'segment-torque-index': (w) => w.setSegmentTorque(0, [0, 0, 1]),
   'rope-not-object': (w) => w.addRope('rope'),
   'rope-segments': (w) => w.addRope(rope({ segments: 0 })),
   'rope-segments-missing': (w) => w.addRope({}),

@@ -45,7 +45,8 @@ describe('a cloth', () => {
     const w = new pbd.World();
     const range = hangingCloth(w);
     expect(range).toEqual({ firstParticle: 0, particleCount: 256, firstConstraint: 0, constraintCount: w.constraintCount(),
-      tetherCount: 0, firstDihedral: 0, dihedralCount: 0, firstVolume: 0, volumeCount: 0, body: 0 });
+      tetherCount: 0, firstDihedral: 0, dihedralCount: 0, firstVolume: 0, volumeCount: 0, body: 0, firstSegment: 0,
+      segmentCount: 0 });
     const view = w.positions();
     expect(view).toBeInstanceOf(Float32Array);
     expect(view.length).toBe(3 * 256);

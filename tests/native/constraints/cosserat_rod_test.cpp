@@ -130,3 +130,15 @@ TEST(CosseratRod, BendTwistIsTheSameForEitherSignOfAFrame) {
     EXPECT_LT(a.c.norm(), 2 * std::sin(0.45));  // the nearer sign: both turns are under 0.5 rad
   }
 }
+
+TEST(CosseratRod, RotationVectorAndTurnedFrameAreLogAndExp) {
+  std::mt19937 rng(9);
+  for (int k = 0; k < 50; ++k) {
+    const Quat q = randomRotation(rng);
+    const Eigen::Vector3d turn = (2.5 * randomVector(rng, 1).normalized()).cast<double>();  // under π
+    const Quat moved = turnedFrame(q, turn);
+    EXPECT_LT((rotationVector(moved * q.conjugate()) - turn).norm(), 1e-5);
+    const Eigen::AngleAxisd expected(turn.norm(), turn.normalized());
+    EXPECT_LT(moved.angularDistance(Quat((expected * q.cast<double>()).cast<Real>())), 1e-5);
+  }
+}

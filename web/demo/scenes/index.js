@@ -17,6 +17,7 @@ import flagPole from './flag-pole.js';
 import fold from './fold.js';
 import hammock from './hammock.js';
 import playground from './playground.js';
+import rods from './rods.js';
 import ropes from './ropes.js';
 import showcase from './showcase.js';
 import solvers from './solvers.js';
@@ -24,6 +25,6 @@ import stack from './stack.js';
 import trampoline from './trampoline.js';
 import wreckingBall from './wrecking-ball.js';
 
-export const SCENES = { showcase, curtain, drape, fold, stack, balloon, ropes, solvers, cape, hammock,
+export const SCENES = { showcase, curtain, drape, fold, stack, balloon, ropes, rods, solvers, cape, hammock,
   trampoline, 'wrecking-ball': wreckingBall, bowling, 'flag-pole': flagPole, playground };
 export const DEFAULT_SCENE = 'showcase';
