@@ -18,10 +18,11 @@
 
 namespace pbd {
 
-/// Room for the direct solve of a rod of up to `segments` segments (so that the step never allocates).
+/// Room for the direct solves of rods of `segments` segments in all (so that the step never allocates); each rod
+/// works in its own part, from its first segment on.
 struct RodSolveScratch {
-  std::vector<double> band;  // the Cholesky factor, row by row, kRodBand + 1 entries a row
-  std::vector<double> rhs;   // −C − α̃ λ, then Δλ
+  std::vector<double> band;  // the Cholesky factors, row by row, 9 entries a row (half bandwidth 8), 6 rows a segment
+  std::vector<double> rhs;   // −C − α̃ λ, then Δλ, 6 a segment
   std::vector<Eigen::Matrix3d> jacobian;  // per segment: Rᵀ (∂γ/∂p1 = Rᵀ / l) and ∂γ/∂θ; per joint: B
   std::vector<Eigen::Vector3d> turn;      // per segment: its frame's turn δθ
   void reserve(uint32_t segments);
@@ -38,6 +39,7 @@ struct RodView {
   Vec3* stretchLambda;
   Vec3* bendLambda;
   uint32_t segmentCount;
+  uint32_t firstSegment;  ///< Its place among all rods' segments: where its part of the scratch starts.
 };
 
 /// One Newton step of the rod's constraints (see the top of the file), α̃ = α · invH2, scaled down where a frame would

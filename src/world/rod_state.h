@@ -23,7 +23,8 @@ struct RodState {
   std::vector<Vec3> savedAngularVelocity;
   std::vector<Vec3> stretchLambda;           // per segment: XPBD multipliers of the substep
   std::vector<Vec3> bendLambda;              // per joint
-  RodSolveScratch scratch;                   // for the longest rod
+  RodSolveScratch scratch;                   // for every rod, each in its own part
+  std::vector<uint32_t> starts;              // each rod's first segment, then segments.size(); filled per solve
 
   bool empty() const { return segments.empty(); }
 };

@@ -38,7 +38,8 @@ BodyRange World::addRod(const RodDef& def) {
   for (auto* v : {&r.angularVelocity, &r.torque, &r.prevAngularVelocity, &r.savedAngularVelocity, &r.stretchLambda})
     v->reserve(segments);
   r.segments.reserve(segments), r.joints.reserve(joints), r.bendLambda.reserve(joints);
-  r.scratch.reserve(uint32_t(rod.segments.size()));
+  r.scratch.reserve(uint32_t(segments));
+  r.starts.reserve(segments + 1);
   BodyRange range = m.appendBody(fn, rod.body, contact);  // the last thing that may throw
   range.firstSegment = uint32_t(r.segments.size());
   range.segmentCount = uint32_t(rod.segments.size());
@@ -117,19 +118,30 @@ void World::Impl::predictRodFrames(Real h, bool forces, bool bdf2) {
   }
 }
 
-/// Each rod in one direct solve (solvers/rod_direct_solve.h), in the order added. A rod is a run of segments joined by
-/// joints.
+/// Each rod in one direct solve (solvers/rod_direct_solve.h), the rods in parallel (each in its own part of the
+/// scratch: the same bits on any thread count). A rod is a run of segments joined by joints.
 void World::Impl::projectRods(Real invH2) {
-  size_t k = 0, j = 0;
-  while (k < rods.segments.size()) {
-    const size_t first = k, firstJoint = j;
+  if (rods.empty()) return;
+  rods.starts.clear();  // within the capacity addRod reserved
+  size_t j = 0;
+  for (uint32_t k = 0; k < rods.segments.size();) {
+    rods.starts.push_back(k);
     while (j < rods.joints.size() && rods.joints[j].segment == k) ++j, ++k;
-    const RodView rod{asVec3(particles.p),          particles.w.data(),          rods.segments.data() + first,
-                      rods.joints.data() + firstJoint, rods.orientation.data() + first, rods.stretchLambda.data() + first,
-                      rods.bendLambda.data() + firstJoint, uint32_t(k + 1 - first)};
-    solveRodDirect(rod, invH2, rods.scratch);
     ++k;
   }
+  rods.starts.push_back(uint32_t(rods.segments.size()));
+  auto solve = [&](size_t begin, size_t end) {
+    for (size_t r = begin; r < end; ++r) {
+      const uint32_t first = rods.starts[r], count = rods.starts[r + 1] - first;
+      const uint32_t firstJoint = first - uint32_t(r);  // a rod of n segments has n − 1 joints
+      const RodView rod{asVec3(particles.p),           particles.w.data(),
+                        rods.segments.data() + first,    rods.joints.data() + firstJoint,
+                        rods.orientation.data() + first, rods.stretchLambda.data() + first,
+                        rods.bendLambda.data() + firstJoint, count, first};
+      solveRodDirect(rod, invH2, rods.scratch);
+    }
+  };
+  tasks->parallelFor(rods.starts.size() - 1, 1, solve);
 }
 
 void World::Impl::commitRodFrames(Real h, bool bdf2) {

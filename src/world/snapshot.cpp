@@ -587,12 +587,8 @@ template <class M> void buildRods(M& m, M& s) {
   m.rods.savedAngularVelocity.assign(segments, Vec3::Zero());
   m.rods.stretchLambda.assign(segments, Vec3::Zero());
   m.rods.bendLambda.assign(m.rods.joints.size(), Vec3::Zero());
-  uint32_t longest = 0;
-  for (size_t k = 0, run = 0; k < segments; ++k) {
-    run = k > 0 && m.rods.segments[k].p0 == m.rods.segments[k - 1].p1 ? run + 1 : 1;
-    longest = std::max(longest, uint32_t(run));
-  }
-  m.rods.scratch.reserve(longest);
+  m.rods.scratch.reserve(uint32_t(segments));
+  m.rods.starts.reserve(segments + 1);
 }
 
 template <class M> void build(World& fresh, M& m, M& s, const LoaderScratch& scratch) {
