@@ -541,8 +541,6 @@ template <class M> void checkAttachments(const M& s) {
   checkLength("attachments: freeAttachments", s.constraints.freeAttachments.size(), removed);
 }
 
-/// Builds the fresh world `fresh` (state `m`) from the parsed, unchecked `s`: checks every value, rebuilds the
-/// derived data and reserves what step() needs, exactly as the add functions would have.
 /// The rods: every segment on two neighbouring particles of one body, joints between neighbouring segments of one rod,
 /// unit frames, finite spins and torques (and their history); the derived arrays sized.
 template <class M> void buildRods(M& m, M& s) {
@@ -553,14 +551,21 @@ template <class M> void buildRods(M& m, M& s) {
     if (r.segments[k].p1 >= n || m.bodyOf(r.segments[k].p0) != m.bodyOf(r.segments[k].p1))
       snapshot::ElementCheck("rods", k).fail("p1", "must be in p0's body", r.segments[k].p1);
   }
-  for (size_t k = 0; k < r.joints.size(); ++k) {
-    const uint32_t j = r.joints[k].segment;
-    snapshot::ElementCheck c("rodJoints", k);
-    if (!(j + 1 < r.segments.size() && r.segments[j].p1 == r.segments[j + 1].p0))
-      c.fail("segment", "must be followed by its neighbour in one rod", j);
-    c.finiteAll("restDarboux", r.joints[k].restDarboux);
-    for (int a = 0; a < 3; ++a) c.atLeast("compliance", r.joints[k].compliance[a], 0), c.finite("compliance", r.joints[k].compliance[a]);
+  // One joint between each two neighbouring segments of a rod, in order (projectRods finds the rods by them).
+  size_t joint = 0;
+  for (size_t k = 0; k + 1 < r.segments.size(); ++k) {
+    if (r.segments[k].p1 != r.segments[k + 1].p0) continue;
+    snapshot::ElementCheck c("rodJoints", joint);
+    if (joint == r.joints.size() || r.joints[joint].segment != k) {
+      c.fail("segment", "must join each two neighbouring segments, in order",
+             joint < r.joints.size() ? r.joints[joint].segment : uint32_t(k));
+    }
+    c.finiteAll("restDarboux", r.joints[joint].restDarboux);
+    for (int a = 0; a < 3; ++a) c.atLeast("compliance", r.joints[joint].compliance[a], 0);
+    c.finiteAll("compliance", r.joints[joint].compliance);
+    ++joint;
   }
+  checkLength("rodJoints", r.joints.size(), joint);
   checkLength("rods: orientations", r.orientation.size(), r.segments.size());
   checkLength("rods: angular velocities", r.angularVelocity.size(), r.segments.size());
   checkLength("rods: torques", r.torque.size(), r.segments.size());
@@ -591,6 +596,8 @@ template <class M> void buildRods(M& m, M& s) {
   m.rods.starts.reserve(segments + 1);
 }
 
+/// Builds the fresh world `fresh` (state `m`) from the parsed, unchecked `s`: checks every value, rebuilds the
+/// derived data and reserves what step() needs, exactly as the add functions would have.
 template <class M> void build(World& fresh, M& m, M& s, const LoaderScratch& scratch) {
   fresh.setSettings(s.settings);
   fresh.setRecordResiduals(s.diagnostics.recordResiduals);

@@ -30,9 +30,9 @@ uint64_t World::Impl::sceneKey() const {
   const ConstraintStore& c = constraints;
   return sceneKeyOf(count(), c.distances.size(), c.dihedrals.size(), c.volumes.size(), c.tethers.size(),
                     c.neoHookeans.size(), c.surfaceVolumes.size(), c.triangleStrains.size(), c.shapeMatchings.size(),
-                    c.attachments.size(), c.skinned.size(), rods.segments.size(), collision.colliders.size(), settings.substeps,
-                    settings.iterations, int(settings.solver), int(settings.method), int(settings.integrator),
-                    pool->concurrency());
+                    c.attachments.size(), c.skinned.size(), rods.segments.size(), collision.colliders.size(),
+                    settings.substeps, settings.iterations, int(settings.solver), int(settings.method),
+                    int(settings.integrator), pool->concurrency());
 }
 
 void World::Impl::step(Real dt) {

@@ -387,3 +387,33 @@ TEST(Snapshot, TriangleMeshCollidersContinueBitIdentically) {
   reseal(bad);
   expectRefused(copy, bad, "colliders[0]", "mesh triangle out of range");
 }
+
+// A rod's section (RODS): segments, joints, then the frames; each value checked as addRod would have made it.
+TEST(Snapshot, RodValuesAreValidated) {
+  World source;
+  RodDef rod;
+  for (int k = 0; k <= 3; ++k) rod.points.insert(rod.points.end(), {0.1f * Real(k), 1, 0});
+  source.addRod(rod);
+  source.step(1.0f / 60);
+  const Blob blob = source.saveSnapshot();
+  World target;
+  smallWorld(target);
+  auto edit = [&](size_t offset, const void* value, size_t n) {
+    Blob bad = blob;
+    const size_t body = sectionBody(bad, "RODS");
+    EXPECT_NE(body, 0u);
+    std::memcpy(&bad[body + offset], value, n);
+    reseal(bad);
+    return bad;
+  };
+  constexpr size_t kSegment = 4 + 4 + 4 + 4 + 12, kJoint = 4 + 12 + 12;  // their encoded sizes
+  const uint32_t far = 3;
+  expectRefused(target, edit(8 + 4, &far, 4), "rods[0].p1 must be p0 + 1", "segment particles");
+  const float zero = 0;
+  expectRefused(target, edit(8 + 8, &zero, 4), "rods[0].restLength must be > 0", "rest length");
+  const uint32_t wrongJoint = 2;
+  expectRefused(target, edit(8 + 3 * kSegment + 8, &wrongJoint, 4), "rodJoints[0].segment must join", "joint order");
+  const float two = 2;
+  expectRefused(target, edit(8 + 3 * kSegment + 8 + 2 * kJoint + 8, &two, 4), "rods[0].orientation must be a unit",
+                "orientation");
+}
