@@ -366,6 +366,7 @@ void World::Impl::solveConstraints(Real h, bool useBdf2, Real stepFraction, size
     projectSelfCollisions();
     projectContinuousSelfContacts();
     projectAttachmentsAndContacts(xpbd, invH2, stepFraction);
+    projectRodSegmentContacts();  // rod_contacts.cpp
     if (pass != kNoResiduals) {  // timed apart, so that a recording step's solveMs is the solver's alone
       diagnostics.clock.lap(diagnostics.timings.solveMs);
       recordResidual(pass + size_t(it), invH2);

@@ -275,6 +275,7 @@ struct World::Impl {
   void projectRods(Real invH2);                // each rod's direct solve
   void commitRodFrames(Real h, bool bdf2);     // ω from the turn over the substep (and BDF2's history moves on)
   void seedRodHistory();                       // BDF2's history from the present, as the particles' seeding substep
+  void projectRodSegmentContacts();            // rod_contacts.cpp: segments against spheres, capsules and boxes
   void saveRodFrames();
   bool rodFramesAreFinite() const;
   void restoreRodFrames();                     // and no spin for a rod whose body went non-finite

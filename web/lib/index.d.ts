@@ -197,8 +197,10 @@ export interface ClothOptions {
  * Options of World.addRod: a Cosserat rod (Kugelstadt and Schömer 2016), a chain of particles through `points` with one
  * orientation per segment, that resists stretching, shearing, bending and twisting as its material says: a cable, a
  * wire, a strand of hair. Segment k joins particles k and k + 1; its frame's third axis runs along it. The rest shape
- * (straight or curved) is kept, with no rest twist. The particles collide like any particle, kept `radius` plus
- * contact.thickness from surfaces. Under every solver and integrator.
+ * (straight or curved) is kept, with no rest twist. The rod collides as a tube of `radius` (plus contact.thickness):
+ * its particles like any particle, and its segments between them with spheres, capsules and boxes (with friction), so
+ * a thin bar or an edge cannot pass between two particles; triangle-mesh colliders meet the particles only. Under every
+ * solver and integrator.
  */
 export interface RodOptions {
   /** xyz per particle, m (at least 2 particles; neighbours distinct). */

@@ -159,8 +159,10 @@ struct RopeDef {
 /// through `points` with one orientation (a quaternion) per segment, a cable, a wire or a strand of hair that resists
 /// stretching, shearing, bending and twisting as its material says. Segment k joins particles k and k + 1; its frame's
 /// third axis d3 points along it at rest, and each next frame is the last one carried along the chain without twist
-/// (parallel transport), so the rest shape (straight or curved) is kept with no rest twist. Its particles collide with
-/// colliders and the ground like any particle, kept `radius` plus contact.thickness from them.
+/// (parallel transport), so the rest shape (straight or curved) is kept with no rest twist. It collides as a tube of
+/// `radius` (plus contact.thickness): its particles like any particle, and its segments between them with spheres,
+/// capsules and boxes (with friction), so a thin bar or an edge cannot pass between two particles; triangle-mesh
+/// colliders meet the particles only.
 struct RodDef {
   std::vector<Real> points;            ///< xyz per particle, m, at least 2 particles; neighbours distinct.
   Real radius = 0.005f;                ///< m, > 0: the circular cross-section's radius (A = π r², I = π r⁴ / 4).

@@ -342,3 +342,38 @@ TEST(Rod, TwistBucklesASlackRodIntoAHelix) {
   EXPECT_GT(coilY, 0.05);
   EXPECT_GT(coilZ, 0.05);
 }
+
+// A rod of long segments (20 cm, radius 5 mm) dropped across two thin bars (capsules of radius 1 cm) that lie under the
+// middle of its second and fourth segments, between particles: the segments, not only the particles, rest on the bars;
+// with balls on the axis alone the bars would pass between them and the rod fall to the ground. The same on boxes and
+// spheres.
+TEST(Rod, SegmentsRestOnCollidersBetweenTheirParticles) {
+  for (ColliderShape shape : {ColliderShape::Capsule, ColliderShape::Box, ColliderShape::Sphere}) {
+    World w;
+    for (Real x : {-0.2f, 0.2f}) {
+      ColliderDef bar;
+      bar.shape = shape;
+      bar.position = Vec3(x, 0.5f, 0);
+      if (shape == ColliderShape::Capsule) bar.rotation = Quat(Eigen::AngleAxisf(Real(kPi / 2), Vec3::UnitX()));
+      bar.radius = 0.01f, bar.halfHeight = 0.3f, bar.halfExtents = Vec3(0.01f, 0.01f, 0.3f);
+      w.addCollider(bar);
+    }
+    RodDef def = straightRod(5, 1);
+    for (size_t k = 0; k < def.points.size(); k += 3) def.points[k] -= 0.5f, def.points[k + 1] = 0.6f;
+    def.radius = 0.005f;
+    w.addRod(def);
+    for (int f = 0; f < 120; ++f) w.step(1.0f / 60);
+    double lowest = 1, nearest = 1;
+    for (uint32_t i = 0; i < w.particleCount(); ++i) lowest = std::min(lowest, double(w.positions()[3 * i + 1]));
+    for (uint32_t i = 0; i + 1 < w.particleCount(); ++i) {  // every segment's distance to the bars' axes
+      const Vec3 p(w.positions()[3 * i], w.positions()[3 * i + 1], w.positions()[3 * i + 2]);
+      const Vec3 q(w.positions()[3 * i + 3], w.positions()[3 * i + 4], w.positions()[3 * i + 5]);
+      for (int k = 0; k <= 100; ++k) {
+        const Vec3 x = p + (Real(k) / 100) * (q - p);
+        for (Real bar : {-0.2f, 0.2f}) nearest = std::min(nearest, double(std::hypot(x.x() - bar, x.y() - 0.5f)));
+      }
+    }
+    EXPECT_GT(lowest, 0.3) << "shape " << int(shape) << ": the rod fell past the bars";
+    EXPECT_GT(nearest, 0.01 + 0.005 - 2e-3) << "shape " << int(shape);
+  }
+}
