@@ -24,9 +24,21 @@ struct RodState {
   std::vector<Vec3> stretchLambda;           // per segment: XPBD multipliers of the substep
   std::vector<Vec3> bendLambda;              // per joint
   RodSolveScratch scratch;                   // for every rod, each in its own part
-  std::vector<uint32_t> starts;              // each rod's first segment, then segments.size(); filled per solve
+  std::vector<uint32_t> starts;              // each rod's first segment, then segments.size() (findRods)
 
   bool empty() const { return segments.empty(); }
+  /// Fills `starts` from the joints: a rod is a run of segments joined by joints. After every change of the segments
+  /// (addRod, a snapshot's load, removeBody), within the capacity reserved for them.
+  void findRods() {
+    starts.clear();
+    size_t j = 0;
+    for (uint32_t k = 0; k < segments.size();) {
+      starts.push_back(k);
+      while (j < joints.size() && joints[j].segment == k) ++j, ++k;
+      ++k;
+    }
+    starts.push_back(uint32_t(segments.size()));
+  }
 };
 
 }  // namespace pbd

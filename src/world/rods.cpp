@@ -59,6 +59,7 @@ BodyRange World::addRod(const RodDef& def) {
     r.joints.push_back(j);
     r.bendLambda.push_back(Vec3::Zero());
   }
+  r.findRods();
   return range;
 }
 
@@ -119,17 +120,9 @@ void World::Impl::predictRodFrames(Real h, bool forces, bool bdf2) {
 }
 
 /// Each rod in one direct solve (solvers/rod_direct_solve.h), the rods in parallel (each in its own part of the
-/// scratch: the same bits on any thread count). A rod is a run of segments joined by joints.
+/// scratch: the same bits on any thread count), as RodState::findRods found them.
 void World::Impl::projectRods(Real invH2) {
   if (rods.empty()) return;
-  rods.starts.clear();  // within the capacity addRod reserved
-  size_t j = 0;
-  for (uint32_t k = 0; k < rods.segments.size();) {
-    rods.starts.push_back(k);
-    while (j < rods.joints.size() && rods.joints[j].segment == k) ++j, ++k;
-    ++k;
-  }
-  rods.starts.push_back(uint32_t(rods.segments.size()));
   auto solve = [&](size_t begin, size_t end) {
     for (size_t r = begin; r < end; ++r) {
       const uint32_t first = rods.starts[r], count = rods.starts[r + 1] - first;

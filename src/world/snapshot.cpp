@@ -594,6 +594,7 @@ template <class M> void buildRods(M& m, M& s) {
   m.rods.bendLambda.assign(m.rods.joints.size(), Vec3::Zero());
   m.rods.scratch.reserve(uint32_t(segments));
   m.rods.starts.reserve(segments + 1);
+  m.rods.findRods();
 }
 
 /// Builds the fresh world `fresh` (state `m`) from the parsed, unchecked `s`: checks every value, rebuilds the
