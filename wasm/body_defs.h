@@ -92,6 +92,18 @@ inline ContinuousSelfCollision continuousSelfCollisionField(const char* fn, cons
   return continuousSelfCollisionOf(fn, o["continuousSelfCollision"], fallback);
 }
 
+/// o.tearing of a cloth or triangle mesh: {enabled, strain} (Tearing); an object turns tearing on unless it says
+/// enabled: false, and a strain left out (or null) means only tearEdges tears.
+inline Tearing tearingField(const char* fn, const val& o) {
+  Tearing t;
+  if (!has(o, "tearing")) return t;
+  requireObject(fn, "tearing", o["tearing"]);
+  const val v = o["tearing"];
+  t.enabled = boolField(fn, v, "enabled", true);
+  if (has(v, "strain") && !v["strain"].isNull()) t.strain = Real(numberField(fn, v, "strain", t.strain));
+  return t;
+}
+
 inline ClothDef clothDefFromJs(const char* fn, const val& o) {
   requireObject(fn, "options", o);
   ClothDef c;
@@ -115,6 +127,7 @@ inline ClothDef clothDefFromJs(const char* fn, const val& o) {
   c.bendModel = enumField(fn, o, "bendModel", bendNames, bendValues, c.bendModel);
   c.contact = contactField(fn, o, c.contact);
   c.continuousSelfCollision = continuousSelfCollisionField(fn, o, c.continuousSelfCollision);
+  c.tearing = tearingField(fn, o);
   return c;
 }
 
@@ -193,6 +206,7 @@ inline TriangleMeshDef triangleMeshDefFromJs(const char* fn, const val& o) {
   d.volumeOnlyResistsCompression = boolField(fn, o, "volumeOnlyResistsCompression", d.volumeOnlyResistsCompression);
   d.contact = contactField(fn, o, d.contact);
   d.continuousSelfCollision = continuousSelfCollisionField(fn, o, d.continuousSelfCollision);
+  d.tearing = tearingField(fn, o);
   return d;
 }
 

@@ -593,20 +593,47 @@ class JsWorld {
     guarded("removeCollider", [&] { world_.removeCollider(toIndex("removeCollider", "collider", k)); });
   }
   uint32_t colliderCount() const { return world_.colliderCount(); }
+  /// {body, firstParticle, particleCount} and the named index lists as Uint32Arrays: what removeBody and tearEdges
+  /// report.
+  static val bodyEditToJs(uint32_t body, uint32_t firstParticle, uint32_t particleCount,
+                          std::initializer_list<std::pair<const char*, const std::vector<uint32_t>*>> lists) {
+    val out = val::object();
+    out.set("body", body);
+    out.set("firstParticle", firstParticle);
+    out.set("particleCount", particleCount);
+    for (const auto& [name, list] : lists) out.set(name, copyToUint32Array(*list));
+    return out;
+  }
   /// BodyRemoval as {body, firstParticle, particleCount, distanceRuns, dihedralRuns, volumeRuns, skinnedRuns,
   /// segmentRuns} (runs: Uint32Array).
   val removeBody(double body) {
     const BodyRemoval r = guarded("removeBody", [&] { return world_.removeBody(toIndex("removeBody", "body", body)); });
-    val out = val::object();
-    out.set("body", r.body);
-    out.set("firstParticle", r.firstParticle);
-    out.set("particleCount", r.particleCount);
-    out.set("distanceRuns", copyToUint32Array(r.distanceRuns));
-    out.set("dihedralRuns", copyToUint32Array(r.dihedralRuns));
-    out.set("volumeRuns", copyToUint32Array(r.volumeRuns));
-    out.set("skinnedRuns", copyToUint32Array(r.skinnedRuns));
-    out.set("segmentRuns", copyToUint32Array(r.segmentRuns));
+    return bodyEditToJs(r.body, r.firstParticle, r.particleCount,
+                        {{"distanceRuns", &r.distanceRuns}, {"dihedralRuns", &r.dihedralRuns},
+                         {"volumeRuns", &r.volumeRuns}, {"skinnedRuns", &r.skinnedRuns}, {"segmentRuns", &r.segmentRuns}});
+  }
+  /// TearReport as {body, firstParticle, particleCount, sourceParticles, distanceEdits, dihedralEdits, tetherEdits}
+  /// (arrays: Uint32Array).
+  static val tearReportToJs(const TearReport& r) {
+    return bodyEditToJs(r.body, r.firstParticle, r.particleCount,
+                        {{"sourceParticles", &r.sourceParticles}, {"distanceEdits", &r.distanceEdits},
+                         {"dihedralEdits", &r.dihedralEdits}, {"tetherEdits", &r.tetherEdits}});
+  }
+  val tearEdges(double body, val edges) {
+    return tearReportToJs(guarded("tearEdges", [&] {
+      const uint32_t b = toIndex("tearEdges", "body", body);
+      return world_.tearEdges(b, indexArray("tearEdges", "edges", edges));
+    }));
+  }
+  uint32_t lastTearCount() const { return uint32_t(world_.lastTears().size()); }
+  /// The last step's tears, as tearEdges reports them.
+  val lastTears() const {
+    val out = val::array();
+    for (const TearReport& r : world_.lastTears()) out.call<void>("push", tearReportToJs(r));
     return out;
+  }
+  val bodyTriangles(double body) const {
+    return copyToUint32Array(guarded("bodyTriangles", [&] { return world_.bodyTriangles(toIndex("bodyTriangles", "body", body)); }));
   }
 
   val addSoftBody(val o) {

@@ -172,11 +172,13 @@ BodyRemoval removeBody(M& s, Scratch& scratch, uint32_t body) {
   eraseRange(scratch.bodyStaticFriction, body, body + 1);
   eraseRange(scratch.bodyThickness, body, body + 1);
   scratch.vbdPenalties.clear();  // numbered over every element kind: VBD's penalties start over
-  keepIf(s.selfCollision.selfSurfaces, [&](auto& surface, size_t) {
+  auto renumber = [&](auto& surface, size_t) {
     if (surface.body == body) return false;
     if (surface.body > body) --surface.body;
     return true;
-  });
+  };
+  keepIf(s.selfCollision.selfSurfaces, renumber);
+  keepIf(s.tearing.surfaces, renumber);
 
   // Distances and their colours (parallel): a subset of a colouring is a colouring.
   std::vector<uint8_t> keptDistance(s.constraints.distances.size(), 0);

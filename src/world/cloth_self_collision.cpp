@@ -149,14 +149,17 @@ void World::Impl::appendSelfSurface(SelfCollidingSurface&& surface) {
 }
 
 BodyRange World::Impl::appendSurfaceBody(const char* fn, const BodyBlueprint& b, const ContactMaterial& contact,
-                                         const ContinuousSelfCollision& self) {
+                                         const ContinuousSelfCollision& self, const Tearing& tearing) {
   check::continuousSelfCollision(fn, "continuousSelfCollision", self);
+  std::optional<TearableSurface> tearable = makeTearableSurface(fn, b, tearing);
+  if (tearable) this->tearing.surfaces.reserve(this->tearing.surfaces.size() + 1);
   SelfCollidingSurface surface =
       makeSelfCollidingSurface(fn, uint32_t(particles.bodies.size()), b.positions, b.triangles, self);
   checkSelfCollisionThickness(fn, "continuousSelfCollision", self, surface.triangles, b.positions);
   reserveSelfSurface(surface);
   const BodyRange range = appendBody(fn, b, contact);
   appendSelfSurface(std::move(surface));
+  if (tearable) this->tearing.surfaces.push_back(std::move(*tearable));
   return range;
 }
 

@@ -31,6 +31,7 @@
 
 #include "constraints/multiplier.h"
 #include "world/body_removal.h"
+#include "world/body_tearing.h"
 #include "world/snapshot_checks.h"
 #include "world/body_materials.h"
 #include "world/snapshot_codec.h"
@@ -158,6 +159,25 @@ template <class S, class M> void rodsSection(S& s, M& m) {
   s.vec(m.rods.segments), s.vec(m.rods.joints), s.vec(m.rods.orientation), s.vec(m.rods.angularVelocity),
       s.vec(m.rods.torque), s.vec(m.rods.prevOrientation), s.vec(m.rods.prevAngularVelocity);
 }
+/// Tearable bodies (Tearing), newer than RODS: per body its strain and its triangles as torn (body-local particles),
+/// the torn sides and each particle's origin. A blob without it has none.
+template <class S, class M> void tearingSection(S& s, M& m) {
+  uint32_t count = uint32_t(m.tearing.surfaces.size());
+  s.all(count);
+  if constexpr (!std::is_same_v<S, Writer>) m.tearing.surfaces.clear();
+  for (uint32_t k = 0; k < count; ++k) {
+    // Each record reads at least 32 bytes or throws, so an absurd count ends at the end of the section.
+    TearableSurface& t = std::is_same_v<S, Writer> ? m.tearing.surfaces[k] : m.tearing.surfaces.emplace_back();
+    std::vector<uint32_t> sides(t.mesh.tornSides.begin(), t.mesh.tornSides.end());  // one u32 each
+    s.all(t.body, t.strain), s.vec(t.mesh.triangles), s.vec(sides), s.vec(t.mesh.origin);
+    if constexpr (!std::is_same_v<S, Writer>) {
+      for (size_t i = 0; i < sides.size(); ++i) {
+        if (sides[i] > 7) snapshot::ElementCheck("tearing", k).fail("tornSides", "must each be below 8", sides[i]);
+      }
+      t.mesh.tornSides.assign(sides.begin(), sides.end());
+    }
+  }
+}
 template <class S, class M>
 void collidersSection(S& s, M& m) {
   s.vec(m.collision.colliders);
@@ -262,7 +282,7 @@ template <class M> struct Section {
   bool mayBeAbsent = false;  ///< Newer than format version 1: a blob without it loads with the defaults.
 };
 
-template <class M> constexpr std::array<Section<M>, 25> kSections = {{
+template <class M> constexpr std::array<Section<M>, 26> kSections = {{
     {tag("SETT"), "settings", settingsSection<Writer, M>, settingsSection<LoadReader, M>},
     {tag("PART"), "particles", particlesSection<Writer, M>, particlesSection<LoadReader, M>},
     {tag("HIST"), "history", historySection<Writer, M>, historySection<LoadReader, M>},
@@ -288,6 +308,7 @@ template <class M> constexpr std::array<Section<M>, 25> kSections = {{
     {tag("SKIN"), "skinned", skinnedSection<Writer, M>, skinnedSection<LoadReader, M>, true},
     {tag("ATCC"), "attachmentLinks", attachmentLinksSection<Writer, M>, attachmentLinksSection<LoadReader, M>, true},
     {tag("RODS"), "rods", rodsSection<Writer, M>, rodsSection<LoadReader, M>, true},
+    {tag("TEAR"), "tearing", tearingSection<Writer, M>, tearingSection<LoadReader, M>, true},
 }};
 
 std::string tagName(uint32_t t) {
@@ -597,6 +618,29 @@ template <class M> void buildRods(M& m, M& s) {
   m.rods.findRods();
 }
 
+/// Tearable bodies: in increasing body order, each one's triangles on its own particles, its torn sides and origins.
+template <class M> void buildTearing(M& m, M& s) {
+  auto& surfaces = s.tearing.surfaces;
+  for (size_t k = 0; k < surfaces.size(); ++k) {
+    const snapshot::ElementCheck c("tearing", k);
+    TearableSurface& t = surfaces[k];
+    c.index("body", t.body, m.particles.bodies.size());
+    if (k > 0 && t.body <= surfaces[k - 1].body) c.fail("body", "must be above the previous one's", t.body);
+    if (!(t.strain > 0)) c.fail("strain", "must be > 0", t.strain);
+    const uint32_t n = m.particles.bodies[t.body].end - m.particles.bodies[t.body].begin;
+    if (t.mesh.triangles.empty() || t.mesh.triangles.size() % 3 != 0)
+      c.fail("triangles", "length must be a positive multiple of 3", t.mesh.triangles.size());
+    for (uint32_t v : t.mesh.triangles) c.index("triangle corner", v, n);
+    checkLength("tearing: tornSides", t.mesh.tornSides.size(), t.mesh.triangles.size() / 3);
+    checkLength("tearing: origin", t.mesh.origin.size(), n);
+    for (uint32_t v = 0; v < n; ++v) {
+      c.index("origin", t.mesh.origin[v], n);
+      if (t.mesh.origin[t.mesh.origin[v]] != t.mesh.origin[v]) c.fail("origin", "must name an unsplit particle", t.mesh.origin[v]);
+    }
+  }
+  m.tearing.surfaces = std::move(surfaces);
+}
+
 /// Builds the fresh world `fresh` (state `m`) from the parsed, unchecked `s`: checks every value, rebuilds the
 /// derived data and reserves what step() needs, exactly as the add functions would have.
 template <class M> void build(World& fresh, M& m, M& s, const LoaderScratch& scratch) {
@@ -685,6 +729,7 @@ template <class M> void build(World& fresh, M& m, M& s, const LoaderScratch& scr
   m.constraints.skinned = std::move(s.constraints.skinned);
   m.constraints.skinnedFrames.resize(m.constraints.skinned.size());
   buildRods(m, s);
+  buildTearing(m, s);
   // Multipliers: zeroed at every substep, only their sizes matter.
   m.constraints.dihedralLambda.assign(m.constraints.dihedrals.size(), 0);
   m.constraints.volumeLambda.assign(m.constraints.volumes.size(), 0);
@@ -742,19 +787,50 @@ void World::loadSnapshot(const uint8_t* data, size_t size) {
   impl_.swap(fresh.impl_);  // the old state goes with `fresh`; nothing above touched this world
 }
 
-BodyRemoval World::removeBody(uint32_t body) {
-  check::index("removeBody", "body", body, bodyCount());
+/// The world as loadSnapshot of its own snapshot, edited by edit(staged, scratch), would make it; with what snapshots
+/// do not hold carried over: the colliders' motions, how it runs, the last step's report, timings and tears.
+template <class Edit>
+auto World::rebuildWith(Edit edit) {
   const std::vector<uint8_t> blob = saveSnapshot();
   auto staged = std::make_unique<Impl>();
   LoaderScratch scratch;
   parse(blob.data(), blob.size(), *staged, scratch);
-  BodyRemoval removed = body_removal::removeBody(*staged, scratch, body);
+  auto result = edit(*staged, scratch);
   World fresh(impl_->pool == &impl_->serial ? nullptr : impl_->pool);
   fresh.setPoolUse(impl_->poolUse);
   build(fresh, *fresh.impl_, *staged, scratch);  // what is left passed every check when it was added
-  fresh.impl_->collision.motions = impl_->collision.motions;  // not in snapshots; the colliders are as they were
+  Impl& m = *fresh.impl_;
+  m.collision.motions = impl_->collision.motions;  // not in snapshots; the colliders are as they were
+  m.fusePasses = impl_->fusePasses;
+  m.diagnostics.report = impl_->diagnostics.report;
+  m.diagnostics.clock.enabled = impl_->diagnostics.clock.enabled;
+  m.diagnostics.timings = impl_->diagnostics.timings;
+  m.tearing.lastTears = std::move(impl_->tearing.lastTears);
   impl_.swap(fresh.impl_);
-  return removed;
+  return result;
+}
+
+BodyRemoval World::removeBody(uint32_t body) {
+  check::index("removeBody", "body", body, bodyCount());
+  return rebuildWith([&](Impl& staged, LoaderScratch& scratch) { return body_removal::removeBody(staged, scratch, body); });
+}
+
+TearReport World::tearEdges(uint32_t body, std::span<const uint32_t> edges) {
+  impl_->checkTearEdges("tearEdges", body, edges);
+  return rebuildWith([&](Impl& staged, LoaderScratch& scratch) {
+    return body_tearing::tearBody("tearEdges", staged, scratch, body, edges);
+  });
+}
+
+void World::tearOverstretchedEdges() {
+  impl_->tearing.lastTears.clear();
+  for (size_t k = 0; k < impl_->tearing.surfaces.size(); ++k) {
+    TearableSurface& surface = impl_->tearing.surfaces[k];
+    if (!impl_->findOverstretchedEdges(surface)) continue;
+    const std::vector<uint32_t> edges = std::move(impl_->tearing.overstretched);
+    TearReport report = tearEdges(surface.body, edges);  // rebuilds the world: `surface` is gone
+    impl_->tearing.lastTears.push_back(std::move(report));
+  }
 }
 
 std::vector<uint8_t> World::saveSnapshot() const {

@@ -348,7 +348,7 @@ void World::removeAttachment(uint32_t attachment) {
 }
 
 BodyRange World::addCloth(const ClothDef& def) {
-  return impl_->appendSurfaceBody("addCloth", buildCloth(def), def.contact, def.continuousSelfCollision);
+  return impl_->appendSurfaceBody("addCloth", buildCloth(def), def.contact, def.continuousSelfCollision, def.tearing);
 }
 BodyRange World::addSoftBody(const SoftBodyDef& def) {
   return impl_->appendBody("addSoftBody", buildSoftBody(def), def.contact);
@@ -359,7 +359,7 @@ BodyRange World::addRope(const RopeDef& def) { return impl_->appendBody("addRope
 MeshBody World::addTriangleMesh(const TriangleMeshDef& def) {
   const BodyBlueprint b = buildTriangleMesh(def);
   MeshBody body{{}, b.renderToParticle};  // copied before appending: a failed allocation leaves the world as it was
-  body.range = impl_->appendSurfaceBody("addTriangleMesh", b, def.contact, def.continuousSelfCollision);
+  body.range = impl_->appendSurfaceBody("addTriangleMesh", b, def.contact, def.continuousSelfCollision, def.tearing);
   for (uint32_t& particle : body.renderToParticle) particle += body.range.firstParticle;
   return body;
 }

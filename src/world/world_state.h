@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <vector>
 
 #include "math/band_layout.h"
@@ -19,6 +21,7 @@
 #include "world/self_collision_state.h"
 #include "world/solver_data.h"
 #include "world/substep_plan.h"
+#include "world/tear_state.h"
 
 namespace pbd {
 
@@ -43,6 +46,7 @@ struct World::Impl {
   SelfCollisionState selfCollision;  // particle pairs and continuous self-contacts
   IslandState islands;               // the momentum guard's islands
   RodState rods;                     // Cosserat rods' segments, joints and frames
+  TearState tearing;                 // tearable bodies' triangles as torn
   Diagnostics diagnostics;           // report, timings, residuals, contact view
 
   bool hasStepped = false;            // a step has run; steppedSettings holds its settings
@@ -256,7 +260,11 @@ struct World::Impl {
   void appendSelfSurface(SelfCollidingSurface&& surface);        // after reserveSelfSurface: never throws
   /// appendBody for cloth and mesh bodies: also their self-colliding surface (validated and built first).
   BodyRange appendSurfaceBody(const char* fn, const BodyBlueprint& blueprint, const ContactMaterial& contact,
-                              const ContinuousSelfCollision& self);
+                              const ContinuousSelfCollision& self, const Tearing& tearing);
+  // tearing.cpp: a cloth or mesh body's tearable surface when `tearing` asks for one (checked, throws naming fn)
+  std::optional<TearableSurface> makeTearableSurface(const char* fn, const BodyBlueprint& b, const Tearing& tearing) const;
+  void checkTearEdges(const char* fn, uint32_t body, std::span<const uint32_t> edges);
+  bool findOverstretchedEdges(TearableSurface& surface);  // into tearing.overstretched; allocates only when found
   void forgetSelfCandidateLists();  // at a step's start: what it computes then depends on the state alone
   void findContinuousSelfContacts();
   void testSelfCandidates();  // the narrow phase of the gathered batch; appends the contacts found, in order

@@ -3,7 +3,8 @@
 // a record (and the three.js objects holding it) names the same body after others were removed: `body`,
 // `firstParticle`, a mesh body's `renderToParticle` and the constraint ranges (and `firstSkinned`, where a
 // PbdSkinnedCloth set it) move down as BodyRemoval says, and the removed body's record gets
-// `removed: true`.
+// `removed: true`. A tear (world.tearEdges, or a step that tore: lastTears) grows the torn body's record and moves
+// the later ones up as its TearReport says.
 import { InvalidArgumentError, describeValue as describe } from './errors.js';
 
 const ADD_BODY = ['addCloth', 'addRope', 'addRod', 'addSoftBody', 'addTriangleMesh'];
@@ -16,20 +17,49 @@ function shiftPast(runs, first) {
   return shift;
 }
 
+/** A range [first, first + count) of constraints after a tear's edits ((old index, new count) pairs). */
+function editedRange(edits, first, count) {
+  let shift = 0;
+  let grow = 0;
+  for (let k = 0; k + 1 < edits.length; k += 2) {
+    if (edits[k] < first) shift += edits[k + 1] - 1;
+    else if (edits[k] < first + count) grow += edits[k + 1] - 1;
+  }
+  return [first + shift, count + grow];
+}
+
+/** Moves the records as a TearReport says. */
+function followTear(world, tear) {
+  for (const r of records.get(world) ?? []) {
+    if (r.body === tear.body) {
+      r.particleCount += tear.particleCount;
+      for (let k = 1; k < tear.tetherEdits.length; k += 2) r.tetherCount += tear.tetherEdits[k] - 1;
+    } else if (r.body > tear.body) {
+      r.firstParticle += tear.particleCount;
+      if (r.renderToParticle) r.renderToParticle.forEach((p, v, map) => { map[v] = p + tear.particleCount; });
+    }
+    [r.firstConstraint, r.constraintCount] = editedRange(tear.distanceEdits, r.firstConstraint, r.constraintCount);
+    [r.firstDihedral, r.dihedralCount] = editedRange(tear.dihedralEdits, r.firstDihedral, r.dihedralCount);
+  }
+}
+
 /** The body index `body` names: a number, or a record an add-body call returned. */
-function bodyIndex(world, body) {
+function bodyIndex(fn, world, body) {
   if (typeof body === 'number') return body;
   if (body !== null && typeof body === 'object' && Number.isInteger(body.body)) {
-    if (body.removed) throw new InvalidArgumentError(`removeBody: body ${body.body} was removed already`);
+    if (body.removed) throw new InvalidArgumentError(`${fn}: body ${body.body} was removed already`);
     if (!records.get(world)?.includes(body)) {
-      throw new InvalidArgumentError('removeBody: body is not a record this world returned (pass its index instead)');
+      throw new InvalidArgumentError(`${fn}: body is not a record this world returned (pass its index instead)`);
     }
     return body.body;
   }
-  throw new InvalidArgumentError(`removeBody: body must be a body index or a body's record (got ${describe(body)})`);
+  throw new InvalidArgumentError(`${fn}: body must be a body index or a body's record (got ${describe(body)})`);
 }
 
-/** Adds the records' bookkeeping to the add-body methods and World.prototype.removeBody (over the binding's). */
+/**
+ * Adds the records' bookkeeping to the add-body methods, and to World.prototype.removeBody, tearEdges and step (over
+ * the binding's); bodyTriangles takes a record too.
+ */
 export function addBodyHandles(World) {
   const proto = World.prototype;
   for (const name of ADD_BODY) {
@@ -42,10 +72,25 @@ export function addBodyHandles(World) {
       return record;
     };
   }
+  const { tearEdges, step, bodyTriangles } = proto;
+  if (typeof tearEdges === 'function') {
+    proto.tearEdges = function tearEdges_(body, edges) {
+      const tear = tearEdges.call(this, bodyIndex('tearEdges', this, body), edges);
+      followTear(this, tear);
+      return tear;
+    };
+    proto.step = function step_(dt) {
+      step.call(this, dt);
+      if (this.lastTearCount() > 0) for (const tear of this.lastTears()) followTear(this, tear);
+    };
+    proto.bodyTriangles = function bodyTriangles_(body) {
+      return bodyTriangles.call(this, bodyIndex('bodyTriangles', this, body));
+    };
+  }
   const remove = proto.removeBody;
   if (typeof remove !== 'function') return;
   proto.removeBody = function removeBody(body) {
-    const removal = remove.call(this, bodyIndex(this, body));
+    const removal = remove.call(this, bodyIndex('removeBody', this, body));
     const kept = [];
     for (const r of records.get(this) ?? []) {
       if (r.body === removal.body) {

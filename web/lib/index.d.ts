@@ -191,6 +191,8 @@ export interface ClothOptions {
   contact?: ContactMaterial;
   /** Continuous self-collision of this cloth (see ContinuousSelfCollision). Default off. */
   continuousSelfCollision?: ContinuousSelfCollision;
+  /** Tearing (see Tearing): `{ strain: 0.5 }` tears edges stretched by half again their rest length. Default off. */
+  tearing?: Tearing;
 }
 
 /**
@@ -339,6 +341,8 @@ export interface TriangleMeshOptions {
   contact?: ContactMaterial;
   /** Continuous self-collision of this mesh's (welded) triangles (see ContinuousSelfCollision). Default off. */
   continuousSelfCollision?: ContinuousSelfCollision;
+  /** Tearing of the (welded) triangles (see Tearing); needs pressure 0. Default off. */
+  tearing?: Tearing;
 }
 
 /** A body from a render mesh, with the particle each render vertex follows. */
@@ -525,6 +529,48 @@ export interface DistanceOptions extends Strength {
   minLength?: number;
   /** Upper length in m, >= minLength. Default: restLength if given, else minLength. */
   maxLength?: number;
+}
+
+/**
+ * Tearing of a cloth or triangle-mesh body. The body keeps its triangles (World.bodyTriangles); an edge of them tears
+ * when stretched past (1 + strain) times its rest length at the end of a step, or when World.tearEdges names it.
+ * Where torn edges separate the triangles around a vertex, the vertex splits into one particle per side, each at the
+ * same place with the same velocity and a share of the mass by the rest areas of its triangles, so mass and momentum
+ * are kept. The constraints follow the pieces: an edge along the opening lives on each side, bending and shear across
+ * it break, a tether to a pin its piece no longer hangs from goes. New particles go in at the body's end: particles
+ * after it move up, and every record the world returned follows (see TearReport). Open surfaces only.
+ */
+export interface Tearing {
+  /** Default true when `tearing` is given at all. */
+  enabled?: boolean;
+  /**
+   * > 0: the strain (stretch / rest length) at which an edge tears, checked at the end of every step.
+   * Default: none (only tearEdges tears).
+   */
+  strain?: number;
+}
+
+/**
+ * What a tear changed (World.tearEdges, World.lastTears). particleCount new particles went in at firstParticle (the
+ * torn body's old end): particles after it moved up by that many. The torn body's own distance, dihedral and tether
+ * constraints were replaced in place by their instances: an edit (k, n) says old constraint k became n consecutive
+ * ones (0: it broke; 2: one on each side of the opening). Records the world returned are already updated.
+ */
+export interface TearReport {
+  /** The torn body's index. */
+  body: number;
+  /** Its first new particle (its old end). */
+  firstParticle: number;
+  /** New particles. */
+  particleCount: number;
+  /** Per new particle, the particle it was split from. */
+  sourceParticles: Uint32Array;
+  /** (old index, new count) pairs of distance constraints, in increasing old index. */
+  distanceEdits: Uint32Array;
+  /** The same for dihedral constraints. */
+  dihedralEdits: Uint32Array;
+  /** The same for tethers. */
+  tetherEdits: Uint32Array;
 }
 
 /**
@@ -769,6 +815,23 @@ export declare class World {
    * then changes nothing.
    */
   removeBody(body: number | BodyRange): BodyRemoval;
+  /**
+   * Tears edges of a tearable body (see Tearing), given by index or record: `edges` holds two particle indices per
+   * edge, each pair two corners of one of its triangles (see bodyTriangles). Then splits the vertices where the
+   * surface came apart. Invalidates the views as removeBody does; O(size of the world): for a cut, not every frame.
+   * Throws an InvalidArgumentError naming `body` (not tearable) or `edges[k]` (not the body's, or no edge) and then
+   * changes nothing.
+   */
+  tearEdges(body: number | BodyRange, edges: ArrayLike<number>): TearReport;
+  /** How many bodies the last step tore (0 almost always: cheap to ask every frame). */
+  lastTearCount(): number;
+  /** What the last step tore, one report per torn body (empty when nothing tore). */
+  lastTears(): TearReport[];
+  /**
+   * A tearable body's triangles as torn so far (3 particle indices each, a copy): what a renderer draws. Changes only
+   * when the body tears. Throws for a body that is not tearable.
+   */
+  bodyTriangles(body: number | BodyRange): Uint32Array;
   /** Changes the given fields of a body's contact material (see ContactMaterial); takes effect at the next step. */
   setBodyMaterial(body: number, material: ContactMaterial): void;
   /**

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "pbd/contact_material.h"
@@ -112,6 +113,18 @@ struct ContinuousSelfCollision {
                              ///< apart; checked at creation, by the setter and on snapshot load (not while disabled).
 };
 
+/// Tearing of a cloth or triangle-mesh body. The body keeps its triangles; an edge of them tears when stretched past
+/// (1 + strain) times its rest length at the end of a step, or when World::tearEdges names it. Where torn edges
+/// separate the triangles around a vertex, the vertex splits: one particle per side, each at the same place with the
+/// same velocity, the mass shared by the rest areas of their triangles (so mass and momentum are kept), and the
+/// constraints follow the pieces (mesh/tear_topology.h): an edge along the opening lives on each side, bending and
+/// shear across it break, tethers to a pin the piece no longer hangs from go. Open surfaces only (no pressure).
+struct Tearing {
+  bool enabled = false;  ///< Off by default: only a tearable body keeps its triangles and can tear.
+  Real strain = std::numeric_limits<Real>::infinity();  ///< > 0: the strain (stretch / rest length) at which an edge
+                                                        ///< tears; infinity = only World::tearEdges tears it.
+};
+
 /// A rectangular cloth of columns x rows particles in the plane spanned by axisU (columns) and axisV (rows).
 /// Particle (c, r) sits at origin + c*spacing*axisU + r*spacing*axisV and has index first + r*columns + c.
 /// Render triangles: cell (c, r) is split into (c,r)(c+1,r)(c,r+1) and (c+1,r)(c+1,r+1)(c,r+1).
@@ -140,6 +153,7 @@ struct ClothDef {
   ContactMaterial contact;            ///< Friction and restitution against colliders and the ground (see
                                       ///< contact_material.h); default: the surface's. World::setBodyMaterial changes it.
   ContinuousSelfCollision continuousSelfCollision;  ///< Off by default; World::setContinuousSelfCollision changes it.
+  Tearing tearing;                    ///< Off by default (see Tearing).
 };
 
 /// A rope of `segments` links from `start` to `end` (segments + 1 particles, first particle at start).
@@ -232,6 +246,7 @@ struct TriangleMeshDef {
   bool volumeOnlyResistsCompression = false;  ///< true: the volume may grow past pressure x rest, never shrink below.
   ContactMaterial contact;            ///< Friction and restitution against colliders and the ground; as ClothDef.
   ContinuousSelfCollision continuousSelfCollision;  ///< Off by default; as ClothDef (the welded triangles are used).
+  Tearing tearing;                    ///< Off by default; as ClothDef (the welded triangles tear; needs pressure 0).
 };
 
 /// Shape matching (Müller et al. 2005) of a particle cluster: every step the cluster's rest shape is rotated and moved
@@ -274,6 +289,21 @@ struct BodyRemoval {
   std::vector<uint32_t> volumeRuns;       ///< Removed tet volume constraints.
   std::vector<uint32_t> skinnedRuns;      ///< Removed skinned constraints (those on the body's particles).
   std::vector<uint32_t> segmentRuns;      ///< Removed rod segments (the body's own, when it is a rod).
+};
+
+/// What a tear changed (World::tearEdges, World::lastTears). New particles were inserted at the torn body's end, so
+/// the particles after it moved up by particleCount (the views must be taken again). The body's own distance,
+/// dihedral and tether constraints were replaced in place by their instances (see Tearing): an edit (k, n) says old
+/// constraint k became n consecutive ones (0 = it broke, 2 = one on each side of the opening); every other constraint
+/// kept its particles (those after the body moved up with them).
+struct TearReport {
+  uint32_t body = 0;                      ///< The torn body.
+  uint32_t firstParticle = 0;             ///< Its first new particle (its old end).
+  uint32_t particleCount = 0;             ///< New particles.
+  std::vector<uint32_t> sourceParticles;  ///< Per new particle, the particle it was split from.
+  std::vector<uint32_t> distanceEdits;    ///< (old index, new count) pairs, in increasing old index.
+  std::vector<uint32_t> dihedralEdits;    ///< The same for dihedral constraints.
+  std::vector<uint32_t> tetherEdits;      ///< The same for tethers.
 };
 
 /// A body built from a render mesh: where it landed, and which particle each render vertex follows.

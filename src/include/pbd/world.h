@@ -212,6 +212,17 @@ class World {
   /// change, and the views (positions() and the like) must be taken again. The world is then as loadSnapshot of its
   /// snapshot without the body would make it (the last step's contacts are cleared). O(size of the world).
   BodyRemoval removeBody(uint32_t body);
+  /// Tears the edges (edges[2k], edges[2k+1]) of a tearable body (see Tearing), each two particles of one of its
+  /// triangles, then splits the vertices where the surface came apart. InvalidArgument (naming the edge) and no change
+  /// for a body that is not tearable or a pair that is no edge of it. Like removeBody, O(size of the world): particle
+  /// and constraint indices after the body change as the report says.
+  TearReport tearEdges(uint32_t body, std::span<const uint32_t> edges);
+  /// What the last step tore (one report per torn body, in body order; empty when nothing tore). A step that tears
+  /// rebuilds the world as tearEdges does (and allocates); a step that tears nothing never does.
+  const std::vector<TearReport>& lastTears() const;
+  /// A tearable body's triangles as torn so far (3 world particle indices each, counter-clockwise as given): what a
+  /// renderer draws. InvalidArgument for a body that is not tearable.
+  std::vector<uint32_t> bodyTriangles(uint32_t body) const;
   /// Bodies added so far: every addCloth, addRope, addSoftBody, addTriangleMesh, addParticle and addParticles call
   /// adds one (numbered 0, 1, ... in that order; BodyRange::body).
   uint32_t bodyCount() const;
@@ -307,6 +318,8 @@ class World {
 
  private:
   struct Impl;
+  template <class Edit> auto rebuildWith(Edit edit);  // snapshot.cpp: removeBody's and tearEdges' rebuild
+  void tearOverstretchedEdges();                      // after a step: tears what stretched past its strain
   friend struct WorldInternals;  ///< White-box tests' access to Impl (tests only; not part of the API).
   std::unique_ptr<Impl> impl_;
 };
