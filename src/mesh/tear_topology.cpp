@@ -120,6 +120,28 @@ TearPatches::TearPatches(const TornMesh& mesh, std::span<const uint32_t> sources
   root_.assign(triangles, 0);
 }
 
+void TearPatches::limitTo(std::span<const uint32_t> changed) {
+  const size_t n = mesh_.origin.size();
+  std::vector<uint32_t> first, corners;
+  cornersByVertex(mesh_.triangles, n, first, corners);
+  near_.assign(n, 0);
+  std::vector<uint32_t> layer, next;
+  for (uint32_t t : changed)
+    for (int k = 0; k < 3; ++k)
+      if (!near_[corner(t, k)]) near_[corner(t, k)] = 1, layer.push_back(corner(t, k));
+  // Breadth-first along the triangles' edges (a vertex's neighbours are the corners of its triangles).
+  for (uint32_t step = 0; step < kMaxSteps + 2 && !layer.empty(); ++step) {
+    next.clear();
+    for (uint32_t v : layer)
+      for (uint32_t c = first[v]; c < first[v + 1]; ++c)
+        for (int k = 0; k < 3; ++k) {
+          const uint32_t u = corner(corners[c] / 3, k);
+          if (!near_[u]) near_[u] = 1, next.push_back(u);
+        }
+    layer.swap(next);
+  }
+}
+
 uint32_t TearPatches::find(uint32_t t) {
   while (root_[t] != t) t = root_[t] = root_[root_[t]];
   return t;
@@ -132,6 +154,7 @@ size_t TearPatches::instances(std::span<const uint32_t> p, std::vector<std::arra
     out.push_back(same);
     return size_t(1);
   };
+  if (!near_.empty() && !near_[p[0]]) return asIs();  // nothing changed within its reach
   const uint32_t o0 = mesh_.origin[p[0]];
   if (originFirst_[o0] == originFirst_[o0 + 1]) return asIs();  // on no triangle
   // The patch: breadth-first through the untorn mesh from the triangles on p[0]'s origin, layer by layer, until

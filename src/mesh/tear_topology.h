@@ -42,6 +42,11 @@ class TearPatches {
 
   static constexpr uint32_t kMaxSteps = 6;  ///< A constraint that reaches farther is not the mesh's: it stays as it is.
 
+  /// Only the constraints near `changed` (the triangles whose corners or torn sides this tear changed) can change:
+  /// instances() then keeps every other one as it is without looking at its patch. A patch reaches at most
+  /// kMaxSteps + 2 edges from p[0], so a p[0] farther than that from every changed corner sees no change.
+  void limitTo(std::span<const uint32_t> changed);
+
   /// The instances of a constraint over `p` (its vertices before the split), appended to `out` (p.size() vertices
   /// each, the rest 0). Returns how many: 0 = it broke.
   size_t instances(std::span<const uint32_t> p, std::vector<std::array<uint32_t, 4>>& out);
@@ -66,6 +71,7 @@ class TearPatches {
   std::vector<uint32_t> root_;             // per triangle: union-find parent within the current patch
   uint32_t mark_ = 0;
   std::vector<uint32_t> patch_, layer_, next_;
+  std::vector<uint8_t> near_;              // per vertex: within reach of a change (limitTo); empty = all are
   uint32_t corner(uint32_t t, int k) const { return mesh_.triangles[3 * size_t(t) + k]; }
   uint32_t find(uint32_t t);
 };

@@ -77,6 +77,8 @@ TearReport tearBody(const char* fn, M& s, Scratch& scratch, uint32_t body, std::
   const uint32_t begin = s.particles.bodies[body].begin, at = s.particles.bodies[body].end;
   std::vector<uint32_t> local(edges.begin(), edges.end());
   for (uint32_t& i : local) i -= begin;
+  const std::vector<uint8_t> sidesBefore = torn.tornSides;
+  const std::vector<uint32_t> cornersBefore = torn.triangles;
   const size_t bad = mesh::markTorn(torn, local);
   if (bad < local.size() / 2) {
     check::fail(fn, "edges[" + std::to_string(2 * bad) + "]", "and the next particle are no edge of the body's triangles",
@@ -136,6 +138,13 @@ TearReport tearBody(const char* fn, M& s, Scratch& scratch, uint32_t body, std::
   report.particleCount = added;
   report.sourceParticles = globalSources;
   mesh::TearPatches patches(torn, sources);
+  std::vector<uint32_t> changed;  // triangles whose torn sides or corners this tear changed
+  for (uint32_t t = 0; 3 * size_t(t) < torn.triangles.size(); ++t) {
+    const bool moved = !std::equal(torn.triangles.begin() + 3 * ptrdiff_t(t), torn.triangles.begin() + 3 * ptrdiff_t(t) + 3,
+                                   cornersBefore.begin() + 3 * ptrdiff_t(t));
+    if (moved || torn.tornSides[t] != sidesBefore[t]) changed.push_back(t);
+  }
+  patches.limitTo(changed);
   auto mine = [&](std::initializer_list<uint32_t> p) {
     return std::all_of(p.begin(), p.end(), [&](uint32_t i) { return i >= begin && i < at; });
   };

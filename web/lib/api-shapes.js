@@ -47,7 +47,8 @@ export const OPTION_TYPES = {
   AdvanceOptions: ['step', 'maxSteps', 'beforeStep'],
   // Not options: the record an add-body call returned, which removeBody takes as the body's handle (body-handles.js).
   BodyRange: ['firstParticle', 'particleCount', 'firstConstraint', 'constraintCount', 'tetherCount', 'firstDihedral',
-    'dihedralCount', 'firstVolume', 'volumeCount', 'body', 'firstSegment', 'segmentCount', 'removed', 'firstSkinned'],
+    'dihedralCount', 'firstVolume', 'volumeCount', 'body', 'firstSegment', 'segmentCount', 'removed', 'firstSkinned',
+    'tornFrom'],
 };
 
 /**

@@ -32,6 +32,7 @@ function editedRange(edits, first, count) {
 function followTear(world, tear) {
   for (const r of records.get(world) ?? []) {
     if (r.body === tear.body) {
+      r.tornFrom = [...(r.tornFrom ?? []), ...Array.from(tear.sourceParticles, (p) => p - r.firstParticle)];
       r.particleCount += tear.particleCount;
       for (let k = 1; k < tear.tetherEdits.length; k += 2) r.tetherCount += tear.tetherEdits[k] - 1;
     } else if (r.body > tear.body) {

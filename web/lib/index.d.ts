@@ -450,6 +450,11 @@ export interface BodyRange {
   /** Where the body's skinned constraints start, when a PbdSkinnedCloth (pbd-wasm/three) added them; removeBody keeps
    * it current like the other first indices. */
   firstSkinned?: number;
+  /**
+   * A torn body (see Tearing): per particle it gained by tearing, in order (body-local index particleCount −
+   * tornFrom.length + k), the body-local particle it was split from. A renderer copies that particle's UV.
+   */
+  tornFrom?: number[];
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { BufferGeometry, Camera, EventDispatcher, Intersection, Material, Mesh, SkinnedMesh, Vector3 } from 'three';
-import type { BodyRange, ClothOptions, Embedding, MeshBody, Pbd, RodOptions, SoftBodyOptions, Strength, TetrahedralizeOptions,
-  TriangleMeshOptions, World } from './index';
+import type { BodyRange, ClothOptions, Embedding, MeshBody, Pbd, RodOptions, SoftBodyOptions, Strength, TearReport,
+  TetrahedralizeOptions, TriangleMeshOptions, World } from './index';
 
 /** A triangulated grid whose position attribute is a view of the cloth's particles (no copy). */
 export declare function createClothGeometry(positions: Float32Array, range: { firstParticle: number },
@@ -284,6 +284,24 @@ export declare class PbdDragControls extends EventDispatcher {
  */
 export declare function nearestParticle(positions: ArrayLike<number>,
   range: { firstParticle: number; particleCount: number }, point: { x: number; y: number; z: number }): number;
+
+/**
+ * The edges of a tearable body (see Tearing) that a cut stroke crosses: the stroke sweeps the wedge of rays from
+ * `origin` between directions `from` and `to`, and an edge of the body's triangles is cut where it passes through
+ * it (in front of the origin). Returns two particle indices per edge, each edge once: what world.tearEdges takes.
+ * Needs no camera, so a Worker holding the world can cut with rays the page sent.
+ */
+export declare function edgesCrossingStroke(world: World, body: number | BodyRange, origin: ArrayLike<number>,
+  from: ArrayLike<number>, to: ArrayLike<number>): number[];
+
+/**
+ * Cuts a tearable body along a pointer stroke from screen point `from` to `to`, in normalized device coordinates as
+ * three.js raycasting uses them ([-1, 1] across, y up): tears every edge the stroke crosses in view. Returns
+ * world.tearEdges' report, or null when it crossed none. A PbdCloth or PbdBodyMesh of the body follows at its next
+ * update().
+ */
+export declare function cutAlongStroke(world: World, body: number | BodyRange, camera: Camera,
+  from: ArrayLike<number>, to: ArrayLike<number>): TearReport | null;
 
 /** Warnings about adapter objects garbage-collected without dispose() (on by default). */
 export declare function setLeakWarnings(on: boolean): void;

@@ -12,7 +12,8 @@
  *
  * One module per feature: geometry over particle views (geometry.js), body meshes (pbd-cloth.js, pbd-soft-body.js,
  * pbd-rod.js, body-mesh.js), bodies made from a three.js Mesh (from-mesh.js), raycast picking (picking.js, nearest-particle.js),
- * grabbing with the pointer (pbd-drag-controls.js), character cloth on a SkinnedMesh (skinned-cloth.js), leak warnings.
+ * grabbing with the pointer (pbd-drag-controls.js), cutting with it (cutting.js), character cloth on a SkinnedMesh
+ * (skinned-cloth.js), leak warnings.
  */
 export {
   createClothGeometry, createMeshGeometry, createSoftBodyGeometry, refreshGeometry, setGeometryPositions,
@@ -25,6 +26,7 @@ export { PbdSoftBody } from './three/pbd-soft-body.js';
 export { clothFromMesh, meshArrays, softBodyFromMesh } from './three/from-mesh.js';
 export { pickParticle } from './three/picking.js';
 export { PbdDragControls } from './three/pbd-drag-controls.js';
+export { cutAlongStroke, edgesCrossingStroke } from './three/cutting.js';
 export { nearestParticle } from './three/nearest-particle.js';
 export { setLeakWarnings } from './three/leak-warning.js';
 export { PbdSkinnedCloth, skinnedClothFromMesh } from './three/skinned-cloth.js';

@@ -140,3 +140,57 @@ TEST(TearTopology, ANonEdgeIsNamed) {
   EXPECT_EQ(markTorn(m, pairs), 1u);  // (0, 8) is no side
   EXPECT_TRUE(std::all_of(m.tornSides.begin(), m.tornSides.end(), [](uint8_t s) { return s == 0; }));
 }
+
+TEST(TearTopology, LookingOnlyNearTheChangeGivesWhatLookingEverywhereGives) {
+  // A grid's edges, shear diagonals and skip-one bend edges, torn edge by edge at random: after every tear the
+  // constraints mapped with limitTo are the ones mapped by looking at every constraint's patch.
+  const uint32_t C = 12, R = 12;
+  TornMesh mesh = grid(C, R);
+  using Constraint = std::vector<uint32_t>;
+  std::vector<Constraint> constraints;
+  for (uint32_t r = 0; r < R; ++r)
+    for (uint32_t c = 0; c < C; ++c) {
+      const uint32_t v = r * C + c;
+      if (c + 1 < C) constraints.push_back({v, v + 1});
+      if (r + 1 < R) constraints.push_back({v, v + C});
+      if (c + 1 < C && r + 1 < R) constraints.push_back({v, v + C + 1}), constraints.push_back({v + 1, v + C});
+      if (c + 2 < C) constraints.push_back({v, v + 2});
+      if (r + 2 < R) constraints.push_back({v, v + 2 * C});
+    }
+  std::vector<Constraint> limited = constraints;
+  uint32_t seed = 12345;
+  auto random = [&](uint32_t n) {
+    seed = seed * 1664525u + 1013904223u;  // a linear congruential generator: the same tears on every machine
+    return (seed >> 8) % n;
+  };
+  auto map = [](TearPatches& patches, const std::vector<Constraint>& in) {
+    std::vector<Constraint> out;
+    std::vector<std::array<uint32_t, 4>> instances;
+    for (const Constraint& p : in) {
+      instances.clear();
+      patches.instances(p, instances);
+      for (const auto& q : instances) out.push_back(Constraint(q.begin(), q.begin() + ptrdiff_t(p.size())));
+    }
+    return out;
+  };
+  for (int tear = 0; tear < 40; ++tear) {
+    const uint32_t t = random(uint32_t(mesh.triangles.size() / 3)), k = random(3);
+    const std::vector<uint32_t> side = {mesh.triangles[3 * t + k], mesh.triangles[3 * t + (k + 1) % 3]};
+    const std::vector<uint8_t> sidesBefore = mesh.tornSides;
+    const std::vector<uint32_t> cornersBefore = mesh.triangles;
+    ASSERT_EQ(markTorn(mesh, side), 1u);
+    const std::vector<uint32_t> sources = splitVertices(mesh);
+    TearPatches everywhere(mesh, sources), near(mesh, sources);
+    std::vector<uint32_t> changed;
+    for (uint32_t u = 0; 3 * u < mesh.triangles.size(); ++u) {
+      if (mesh.tornSides[u] != sidesBefore[u] ||
+          !std::equal(mesh.triangles.begin() + 3 * u, mesh.triangles.begin() + 3 * u + 3, cornersBefore.begin() + 3 * u))
+        changed.push_back(u);
+    }
+    near.limitTo(changed);
+    constraints = map(everywhere, constraints);
+    limited = map(near, limited);
+    ASSERT_EQ(limited, constraints) << "after tear " << tear;
+  }
+  EXPECT_GT(mesh.origin.size(), C * R);  // some vertices split
+}

@@ -4,7 +4,7 @@
  * Its vertices are simulation coordinates, so the mesh itself is never transformed (matrixAutoUpdate is off; do not
  * move, rotate or scale it, move the body instead). update() once per rendered frame, after world.step().
  */
-import { DoubleSide, Mesh, MeshStandardMaterial, Vector3 } from 'three';
+import { BufferAttribute, DoubleSide, Mesh, MeshStandardMaterial, Vector3 } from 'three';
 import { refreshGeometry, setGeometryPositions } from './geometry.js';
 import { nearestParticle } from './nearest-particle.js';
 import { InvalidArgumentError } from '../errors.js';
@@ -80,15 +80,41 @@ export class PbdBodyMesh extends Mesh {
     this.removeFromParent();
   }
 
-  /** Takes the body's place from its record, which world.removeBody moves down when a body before it goes. */
+  /**
+   * Takes the body's place from its record, which world.removeBody moves down when a body before it goes and a tear
+   * moves up (and grows, for the torn body itself: then the triangles follow).
+   */
   followRecord(fn) {
     if (this.record.removed) {
       throw new InvalidArgumentError(`${this.constructor.name}.${fn}: its body was removed from the world`);
     }
-    const first = this.record.firstParticle;
-    if (first === this.range.firstParticle) return;
-    this.range.firstParticle = first;
-    if (this.geometry.userData.pbdRange) this.geometry.userData.pbdRange.firstParticle = first;
+    const { firstParticle, particleCount } = this.record;
+    const torn = this.record.tornFrom !== undefined && particleCount !== this.range.particleCount;
+    if (firstParticle === this.range.firstParticle && !torn) return;
+    this.range.firstParticle = firstParticle;
+    if (this.geometry.userData.pbdRange) this.geometry.userData.pbdRange.firstParticle = firstParticle;
+    if (torn) this.followTear();
+  }
+
+  /** The torn body's triangles and particles: a new index, UVs copied to the new particles, positions re-pointed. */
+  followTear() {
+    const { firstParticle, particleCount, tornFrom } = this.record;
+    const grown = particleCount - this.range.particleCount;
+    this.range.particleCount = particleCount;
+    this.geometry.userData.pbdRange.particleCount = particleCount;
+    const triangles = this.world.bodyTriangles(this.record);
+    this.geometry.setIndex(new BufferAttribute(Uint32Array.from(triangles, (v) => v - firstParticle), 1));
+    const uv = this.geometry.attributes.uv;
+    if (uv) {
+      const grownUv = new Float32Array(uv.itemSize * particleCount);
+      grownUv.set(uv.array.subarray(0, uv.itemSize * (particleCount - grown)));
+      for (let k = tornFrom.length - grown; k < tornFrom.length; k++) {
+        const to = particleCount - tornFrom.length + k;
+        for (let c = 0; c < uv.itemSize; c++) grownUv[uv.itemSize * to + c] = grownUv[uv.itemSize * tornFrom[k] + c];
+      }
+      this.geometry.setAttribute('uv', new BufferAttribute(grownUv, uv.itemSize));
+    }
+    setGeometryPositions(this.geometry, this.world.positions());
   }
 
   checkAlive(fn) {
