@@ -67,8 +67,18 @@ function geometryOf(d, view) {
   // An embedded render mesh is drawn from its own vertices; other drawables from their particles.
   const range = d.embedding !== undefined ? { firstParticle: 0, particleCount: d.vertexCount }
     : { firstParticle: d.firstParticle, particleCount: d.particleCount };
-  if (d.grid) return createClothGeometry(view, range, d.grid.columns, d.grid.rows);
-  return createMeshGeometry(view, range, d.triangles ?? d.segments);
+  if (d.grid && !d.tornFrom) return createClothGeometry(view, range, d.grid.columns, d.grid.rows);
+  const geometry = createMeshGeometry(view, range, d.triangles ?? d.segments);
+  if (d.grid) geometry.setAttribute('uv', new THREE.BufferAttribute(tornGridUvs(d), 2));
+  return geometry;
+}
+
+/** A torn grid cloth's UVs: the grid's, then each particle the tears added with the UV of the one it split from. */
+function tornGridUvs({ grid: { columns, rows }, particleCount, tornFrom }) {
+  const uv = new Float32Array(2 * particleCount);
+  for (let i = 0; i < columns * rows; i++) uv.set([(i % columns) / (columns - 1), Math.floor(i / columns) / (rows - 1)], 2 * i);
+  tornFrom.forEach((source, k) => uv.copyWithin(2 * (columns * rows + k), 2 * source, 2 * source + 2));
+  return uv;
 }
 
 export function createBodyMesh(d, view) {

@@ -90,15 +90,18 @@ function showBuild() {
   $('build').textContent = build + drawing;
 }
 
-function clearScene() {
-  for (const object of [...bodyMeshes, ...colliderMeshes]) {
-    object.geometry.dispose();
-    if (object.userData.drawable) {
-      object.material.map?.dispose();   // a fabric's weave (its own clone of the shared canvas)
-      object.material.dispose();
-    }
-    scene.remove(object);
+/** Takes a body's or collider's mesh out of the scene and frees its geometry (and a body's own material). */
+function disposeObject(object) {
+  object.geometry.dispose();
+  if (object.userData.drawable) {
+    object.material.map?.dispose();   // a fabric's weave (its own clone of the shared canvas)
+    object.material.dispose();
   }
+  scene.remove(object);
+}
+
+function clearScene() {
+  for (const object of [...bodyMeshes, ...colliderMeshes]) disposeObject(object);
   bodyMeshes = [];
   colliderMeshes = [];
 }
@@ -196,6 +199,15 @@ worker.onmessage = ({ data }) => {
       showProgress(null);
       break;
     }
+    case 'topology':   // bodies tore (or moved up past a torn one): their meshes are made again over the same views
+      for (const { index, ...d } of data.drawables) {
+        state.desc.drawables[index] = d;
+        if (!bodyMeshes[index] || !views[d.worldIndex]) continue;
+        disposeObject(bodyMeshes[index]);
+        bodyMeshes[index] = createBodyMesh(d, views[d.worldIndex]);
+        scene.add(bodyMeshes[index]);
+      }
+      break;
     case 'progress':
       $('progress').textContent = `${data.what}: ${(100 * data.fraction).toFixed(0)} %`;
       showProgress(data.fraction < 1 ? data.fraction : null);
@@ -415,9 +427,9 @@ window.__pbdDemo = {
   get grabbed() { return pointer.grabbed && pointer.grabbed.particle - clothDrawable().firstParticle; },
   /** Position of particle i of the cloth. */
   particle(i) { const d = clothDrawable(); return particle(d.worldIndex, d.firstParticle + i).toArray(); },
-  /** Screen position (CSS pixels) of cloth particle i. */
-  screenOf(i) {
-    const d = clothDrawable();
+  /** Screen position (CSS pixels) of cloth particle i, or of particle i of drawable `drawable`. */
+  screenOf(i, drawable) {
+    const d = drawable === undefined ? clothDrawable() : state.desc.drawables[drawable];
     const v = particle(d.worldIndex, d.firstParticle + i).project(camera);
     const rect = renderer.domElement.getBoundingClientRect();
     return { x: rect.left + (v.x + 1) / 2 * rect.width, y: rect.top + (1 - v.y) / 2 * rect.height };
@@ -427,6 +439,11 @@ window.__pbdDemo = {
   /** Drawables of the scene: world index, first particle and particle count each. */
   get drawables() { return state.desc.drawables.map(({ worldIndex, firstParticle, particleCount, label }) =>
     ({ worldIndex, firstParticle, particleCount, label })); },
+  /** What each body mesh draws: its vertices (particles) and the highest vertex its triangles name. */
+  get drawn() {
+    return bodyMeshes.map(({ geometry }) => ({ vertices: geometry.attributes.position.count,
+      highestIndex: geometry.index ? Math.max(...geometry.index.array) : -1 }));
+  },
   /** Sets panel values as a user would (the worker applies them). */
   setParams(values) { panel.set(values); },
   /**

@@ -1,5 +1,7 @@
 // The mouse (or touch): grab the particle under the cursor, drag it on a camera-facing plane and throw it on release;
 // or, on a draggable collider, move the collider. Ctrl/Cmd-click pins or unpins the particle under the cursor.
+// Shift + drag cuts: each move sends the wedge of view rays it swept, and the worker tears the tearable cloth's edges
+// that cross it.
 import * as THREE from 'three';
 import { nearestParticle } from 'pbd-wasm/three';
 
@@ -40,6 +42,11 @@ export class Pointer {
   down(event) {
     if (event.button !== 0) return;
     this.aim(event);
+    if (event.shiftKey) {
+      this.start(event, this.raycaster.ray.at(1, new THREE.Vector3()), { kind: 'cut',
+        from: this.raycaster.ray.direction.toArray() });
+      return;
+    }
     const collider = this.raycaster.intersectObjects(this.colliders().filter((m) => m.userData.collider.draggable))[0];
     const body = this.raycaster.intersectObjects(this.bodies())[0];
     if (collider && (!body || collider.distance < body.distance)) {
@@ -72,6 +79,12 @@ export class Pointer {
   move(event) {
     if (!this.dragging) return;
     this.aim(event);
+    if (this.dragging.kind === 'cut') {
+      const to = this.raycaster.ray.direction.toArray();
+      this.send({ type: 'cut', origin: this.raycaster.ray.origin.toArray(), from: this.dragging.from, to });
+      this.dragging.from = to;
+      return;
+    }
     if (!this.raycaster.ray.intersectPlane(this.plane, this.hit)) return;
     if (this.dragging.kind === 'particle') {
       this.hit.y = Math.max(this.hit.y, 0);

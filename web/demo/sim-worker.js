@@ -3,6 +3,7 @@
 // shared wasm memory; with the single-threaded build each frame's positions are transferred.
 import RAPIER from '@dimforge/rapier3d-compat';
 import { createPbd } from 'pbd-wasm';
+import { edgesCrossingStroke } from 'pbd-wasm/three';
 import { SOFT_BUNNY } from './cloth-scene.js';
 import { DROP, prepareDroppedMesh } from './dropped-mesh.js';
 import { describeLane } from './lane-settings.js';
@@ -29,7 +30,7 @@ let cancelFlag = null;      // Int32Array over a SharedArrayBuffer the page sets
 const userPins = new Map(); // "world:particle" -> inverse mass, for particles pinned from the page
 
 const progress = (what, fraction) => postMessage({ type: 'progress', what, fraction });
-const plain = ({ world, ...rest }) => rest;   // World objects stay here; the page gets indices
+const plain = ({ world, record, ...rest }) => rest;   // World objects and records stay here; the page gets indices
 
 /**
  * A dropped mesh's soft body in the scene's first world, with the bunny's material, drawn as its render mesh
@@ -112,8 +113,9 @@ function publish(stats) {
   if (pbd.variant === 'threaded') {
     built.worlds.forEach(({ world }, k) => {
       const view = world.positions();
-      if (view.buffer !== shared[k]?.buffer || view.byteOffset !== shared[k]?.byteOffset) {
-        shared[k] = { buffer: view.buffer, byteOffset: view.byteOffset };
+      if (view.buffer !== shared[k]?.buffer || view.byteOffset !== shared[k]?.byteOffset ||
+          view.length !== shared[k]?.length) {   // a tear grows the world, in place or elsewhere
+        shared[k] = { buffer: view.buffer, byteOffset: view.byteOffset, length: view.length };
         postMessage({ type: 'positions-shared', world: k, buffer: view.buffer, byteOffset: view.byteOffset,
           length: view.length });
       }
@@ -154,10 +156,42 @@ function stepOnce(byHand = false) {
   return ms - residualRecord.afterStep();  // neither the record's sweeps nor its copies are the solver's time
 }
 
+/**
+ * After a tear (a step's, or a cut's): each drawable takes its body's place and size from the record, a torn one its
+ * triangles too, and the page gets the drawables that changed (after the positions they are drawn from).
+ */
+function followTopology() {
+  const changed = [];
+  built.drawables.forEach((d, index) => {
+    const r = d.record;
+    if (!r || d.embedding !== undefined || r.removed) return;
+    const torn = r.tornFrom !== undefined && r.particleCount !== d.particleCount;
+    if (r.firstParticle === d.firstParticle && !torn) return;
+    d.firstParticle = r.firstParticle;
+    if (torn) {
+      d.particleCount = r.particleCount;
+      d.triangles = Uint32Array.from(d.world.bodyTriangles(r), (v) => v - r.firstParticle);
+      d.tornFrom = r.tornFrom;
+    }
+    changed.push({ index, ...plain(d) });
+  });
+  if (changed.length > 0) postMessage({ type: 'topology', drawables: changed });
+}
+
+/** Cuts every tearable drawable's body along the wedge of rays from `origin` between `from` and `to`. */
+function cut({ origin, from, to }) {
+  for (const d of built.drawables) {
+    if (!d.tearable) continue;
+    const edges = edgesCrossingStroke(d.world, d.record, origin, from, to);
+    if (edges.length > 0) d.world.tearEdges(d.record, edges);
+  }
+}
+
 let nextTick = 0;
 function loop() {
   const solverMs = paused ? 0 : stepOnce();
   publish({ solverMs, paused });
+  followTopology();
   // Self-timed at 60 Hz: the worker never blocks the page, and a slow step just delays the next one.
   nextTick = Math.max(nextTick + FRAME_DT * 1000, performance.now());
   setTimeout(loop, Math.max(0, nextTick - performance.now()));
@@ -175,7 +209,15 @@ const handlers = {
     postMessage({ type: 'lanes', lanes: lanes() });
   },
   pause(msg) { paused = msg.value; },
-  step() { publish({ solverMs: stepOnce(true), paused }); },
+  step() {
+    publish({ solverMs: stepOnce(true), paused });
+    followTopology();
+  },
+  cut(msg) {
+    cut(msg);
+    publish({ solverMs: 0, paused });
+    followTopology();
+  },
   reset() {
     build();
     postMessage({ type: 'scene', ...describe() });

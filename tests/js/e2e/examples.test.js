@@ -122,7 +122,7 @@ describe('examples/browser, built by vite build', () => {
   it('the build has every page, and public/ (the glTF model)', () => {
     expect(PAGES).toEqual(expect.arrayContaining(['hanging-cloth.html', 'balloon.html', 'colliders.html',
       'world-in-worker.html', 'flag.html', 'gltf-soft-body.html', 'rapier-hammock.html',
-      'character-cape.html', 'twisted-wire.html']));
+      'character-cape.html', 'twisted-wire.html', 'tearing.html']));
     expect(readdirSync(join(app, 'dist')).filter((f) => f.endsWith('.html')).sort())
       .toEqual([...PAGES, 'index.html'].sort());
     expect(readdirSync(join(app, 'dist'))).toContain('rounded-cube.glb');

@@ -72,6 +72,33 @@ describe('every gallery scene', () => {
   }
 });
 
+describe('tearing', () => {
+  it('the ball rips the drum, Shift + drag cuts the curtain, and the page draws both as torn', async () => {
+    const { page, errors } = await open('scene=tearing');
+    const [drum, curtain] = await page.evaluate(() => __pbdDemo.drawables);
+    await page.waitForFunction((n) => __pbdDemo.drawables[0].particleCount > n, drum.particleCount, { timeout: 60_000 });
+    // A stroke across the curtain's middle row, with Shift held (it starts on the background beside the curtain).
+    const row = 15 * 36;
+    const [left, right] = await page.evaluate((r) => [__pbdDemo.screenOf(r, 1), __pbdDemo.screenOf(r + 35, 1)], row);
+    await page.keyboard.down('Shift');
+    await page.mouse.move(left.x - 20, left.y);
+    await page.mouse.down();
+    for (let k = 0; k <= 10; k++) await page.mouse.move(left.x - 20 + (right.x - left.x + 40) * k / 10, left.y);
+    await page.mouse.up();
+    await page.keyboard.up('Shift');
+    await page.waitForFunction((n) => __pbdDemo.drawables[1].particleCount > n, curtain.particleCount,
+      { timeout: 30_000 });
+    await page.waitForFunction(() => __pbdDemo.drawn.every((m, k) => m.vertices === __pbdDemo.drawables[k].particleCount),
+      null, { timeout: 10_000 });
+    const drawn = await page.evaluate(() => __pbdDemo.drawn);
+    const drawables = await page.evaluate(() => __pbdDemo.drawables);
+    drawn.forEach((m, k) => expect(m.highestIndex).toBe(drawables[k].particleCount - 1));
+    expect(drawables[1].firstParticle).toBe(drawables[0].particleCount);   // after the grown drum
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 150_000);
+});
+
 describe('the panel and the URL', () => {
   it('a compliance change from the panel makes the ropes stretch', async () => {
     const { page, errors } = await open('scene=ropes');

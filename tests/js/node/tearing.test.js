@@ -83,6 +83,17 @@ describe('tearing', () => {
     expect(world.positions().every(Number.isFinite)).toBe(true);
   });
 
+  it('a torn world gives back all its memory when deleted', () => {
+    const heap = pbd.heapBytesInUse();
+    for (let k = 0; k < 3; k++) {
+      const { world, cloth } = scene();
+      world.tearEdges(cloth, rowEdges(cloth, 2 + k));
+      for (let f = 0; f < 10; f++) world.step(1 / 60);
+      world.delete();
+    }
+    expect(Math.abs(pbd.heapBytesInUse() - heap)).toBeLessThanOrEqual(64);
+  });
+
   it('names the function, the argument and the value, and changes nothing', () => {
     const { world, cloth, rope } = scene();
     const before = world.saveSnapshot();

@@ -1,16 +1,18 @@
 // What a gallery scene asks the page to draw: plain objects (they cross from the worker to the page by postMessage)
 // naming a world, a particle range and its triangles or segments, all indices relative to the range's first particle.
+// Each keeps its body's record (`record`, which stays in the worker with `world`): the worker follows it when a body
+// tears or moves (sim-worker.js followTopology).
 import { gridTriangles, tetSurfaceTriangles } from 'pbd-wasm/three';
 
 /** A columns x rows cloth as built by addCloth (UVs from the grid). */
 export function gridDrawable(world, range, columns, rows, style, label) {
-  return { world, firstParticle: range.firstParticle, particleCount: columns * rows, triangles: gridTriangles(columns, rows),
-    grid: { columns, rows }, style, label };
+  return { world, record: range, firstParticle: range.firstParticle, particleCount: columns * rows,
+    triangles: gridTriangles(columns, rows), grid: { columns, rows }, style, label };
 }
 
 /** A tet-mesh soft body drawn as its outer surface. */
 export function tetDrawable(world, range, tets, style, label) {
-  return { world, firstParticle: range.firstParticle, particleCount: range.particleCount,
+  return { world, record: range, firstParticle: range.firstParticle, particleCount: range.particleCount,
     triangles: tetSurfaceTriangles(tets), style, label };
 }
 
@@ -22,14 +24,16 @@ export function surfaceDrawable(world, range, triangles, style, label, renderToP
   const relative = renderToParticle
     ? Uint32Array.from(triangles, (v) => renderToParticle[v] - range.firstParticle)
     : Uint32Array.from(triangles);
-  return { world, firstParticle: range.firstParticle, particleCount: range.particleCount, triangles: relative, style, label };
+  return { world, record: range, firstParticle: range.firstParticle, particleCount: range.particleCount, triangles: relative,
+    style, label };
 }
 
 /** A rope: line segments between consecutive particles. */
 export function ropeDrawable(world, range, style = 'rope', label) {
   const segments = new Uint32Array(2 * (range.particleCount - 1));
   for (let i = 0; i + 1 < range.particleCount; i++) segments.set([i, i + 1], 2 * i);
-  return { world, firstParticle: range.firstParticle, particleCount: range.particleCount, segments, style, label };
+  return { world, record: range, firstParticle: range.firstParticle, particleCount: range.particleCount, segments, style,
+    label };
 }
 
 /**

@@ -22,9 +22,10 @@ import ropes from './ropes.js';
 import showcase from './showcase.js';
 import solvers from './solvers.js';
 import stack from './stack.js';
+import tearing from './tearing.js';
 import trampoline from './trampoline.js';
 import wreckingBall from './wrecking-ball.js';
 
-export const SCENES = { showcase, curtain, drape, fold, stack, balloon, ropes, rods, solvers, cape, hammock,
+export const SCENES = { showcase, curtain, drape, fold, stack, balloon, ropes, rods, tearing, solvers, cape, hammock,
   trampoline, 'wrecking-ball': wreckingBall, bowling, 'flag-pole': flagPole, playground };
 export const DEFAULT_SCENE = 'showcase';

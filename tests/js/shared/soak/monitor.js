@@ -17,14 +17,14 @@ const MAX_FAILURES = 10;   // a broken world repeats its failure every check: ke
 
 export class Monitor {
   constructor(world) {
-    const w = world.inverseMasses();
     const x = world.positions();
     this.world = world;
     this.free = [];
+    this.readFree();
     this.pinned = [];
-    for (let i = 0; i < w.length; i++) (w[i] > 0 ? this.free : this.pinned).push(i);
+    const w = world.inverseMasses();
+    for (let i = 0; i < w.length; i++) if (w[i] === 0) this.pinned.push(i);
     this.pinnedAt = Float32Array.from(this.pinned.flatMap((i) => [x[3 * i], x[3 * i + 1], x[3 * i + 2]]));
-    this.mass = Float64Array.from(this.free, (i) => 1 / w[i]);
     this.totalMass = this.mass.reduce((a, b) => a + b, 0);
     let top = -Infinity;
     for (let i = 1; i < x.length; i += 3) top = Math.max(top, x[i]);
@@ -36,6 +36,35 @@ export class Monitor {
     this.maxEnergy = start.energy;
     this.maxSpeed = start.maxSpeed;
     this.failures = [];
+  }
+
+  /** The free particles and their masses, from the world as it is. `free` is changed in place: the Grabber holds it. */
+  readFree() {
+    const w = this.world.inverseMasses();
+    this.free.length = 0;
+    for (let i = 0; i < w.length; i++) if (w[i] > 0) this.free.push(i);
+    this.mass = Float64Array.from(this.free, (i) => 1 / w[i]);
+  }
+
+  /**
+   * After the last step's tears (world.lastTears()): the pins follow their particles (those after a torn body moved
+   * up) and a pinned vertex's new copies must stay where it is; the free particles and masses are read again (a split
+   * vertex's mass is shared among its copies, whose velocities are its own, so E is the same just before and after).
+   */
+  followTears(tears) {
+    const w = this.world.inverseMasses();
+    for (const t of tears) {
+      this.pinned = this.pinned.map((i) => (i >= t.firstParticle ? i + t.particleCount : i));
+      const at = Array.from(this.pinnedAt);
+      t.sourceParticles.forEach((source, k) => {
+        const k0 = this.pinned.indexOf(source);
+        if (w[t.firstParticle + k] !== 0 || k0 < 0) return;
+        this.pinned.push(t.firstParticle + k);
+        at.push(...at.slice(3 * k0, 3 * k0 + 3));
+      });
+      this.pinnedAt = Float32Array.from(at);
+    }
+    this.readFree();
   }
 
   /** E (J) and the fastest free particle's speed (m/s) now. NaN in, NaN out: check finiteness first. */

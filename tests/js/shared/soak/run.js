@@ -16,23 +16,31 @@ const DT = 1 / 60;
  */
 export const HEAP_SLACK = 64;
 
-/** memory: [heap bytes in use, wasm memory bytes] per cycle end; each must match the first (see runScene). */
+/**
+ * memory: [heap bytes in use, wasm memory bytes, tears so far] per cycle end; each must match the first reading after
+ * the same tears (see runScene). Returns whether any reading was compared with an earlier one.
+ */
 function checkMemory(memory, cycle, failures) {
-  memory.forEach(([heap, bytes], c) => {
-    if (heap > memory[0][0] + HEAP_SLACK || bytes !== memory[0][1]) {
+  let compared = false;
+  memory.forEach(([heap, bytes, tears], c) => {
+    const [base, baseBytes] = memory.find((m) => m[2] === tears);
+    compared ||= memory.indexOf(memory.find((m) => m[2] === tears)) < c;
+    if (heap > base + HEAP_SLACK || bytes !== baseBytes) {
       failures.push({ step: (c + 1) * cycle - 1, kind: 'memory', message: `after cycle ${c + 1}: heap ${heap} B ` +
-        `in use, wasm memory ${bytes} B; after the warm-up cycle ${memory[0][0]} B, ${memory[0][1]} B` });
+        `in use, wasm memory ${bytes} B; after the warm-up cycle ${base} B, ${baseBytes} B` });
     }
   });
+  return compared;
 }
 
 /**
  * Returns { scene, steps, failures: [{step, kind, message}], startEnergy, bound, maxEnergy, maxSpeed, heapStart,
- * heapEnd, memoryStart, memoryEnd, memoryChecked, heapLeak, wallMs }.
+ * heapEnd, memoryStart, memoryEnd, memoryChecked, heapLeak, tears, wallMs }.
  * Memory: the heap is read at every end of a schedule cycle (all phases, whole grabs: the world is in the same state
  * of settings and attachments each time). The first cycle is the warm-up (solver scratch buffers, the attachment
  * list reach their sizes); every later reading must equal it: the wasm memory size exactly, the heap in use within
- * HEAP_SLACK. Deleting the world must give back everything building it took (within HEAP_SLACK).
+ * HEAP_SLACK. A tearing scene grows when it tears: a reading is compared with the first one after the same tears
+ * (`tears`: steps that tore). Deleting the world must give back everything building it took (within HEAP_SLACK).
  */
 export function runScene(pbd, name, options = {}) {
   const o = { ...LONG, ...options };
@@ -44,7 +52,7 @@ export function runScene(pbd, name, options = {}) {
   const heapBeforeBuild = pbd.heapBytesInUse();
   const t0 = performance.now();
   const { world, strengthRanges } = buildScene(pbd, name);
-  const result = { scene: name, steps: 0, failures: [] };
+  const result = { scene: name, steps: 0, failures: [], tears: 0 };
   try {
     const monitor = new Monitor(world);
     result.failures = monitor.failures;
@@ -61,18 +69,23 @@ export function runScene(pbd, name, options = {}) {
       grabber.update(step);
       world.step(DT);
       monitor.afterStep(step);
+      if (world.lastTearCount() > 0) {   // followed, then checked: pins where they were, energy kept by the split
+        monitor.followTears(world.lastTears());
+        monitor.check(step, phase);
+        result.tears += 1;
+      }
       if ((step + 1) % o.checkEvery === 0) monitor.check(step, phase);
-      if ((step + 1) % cycle === 0) memory.push([pbd.heapBytesInUse(), pbd.memory.byteLength]);
+      if ((step + 1) % cycle === 0) memory.push([pbd.heapBytesInUse(), pbd.memory.byteLength, result.tears]);
       o.onProgress?.(step + 1);
       result.steps = step + 1;
     }
     Object.assign(result, {
       startEnergy: monitor.startEnergy, bound: monitor.bound,
-      maxEnergy: monitor.maxEnergy, maxSpeed: monitor.maxSpeed, memoryChecked: memory.length >= 2,
+      maxEnergy: monitor.maxEnergy, maxSpeed: monitor.maxSpeed,
       heapStart: memory[0]?.[0], heapEnd: memory.at(-1)?.[0],
       memoryStart: memory[0]?.[1], memoryEnd: memory.at(-1)?.[1],
     });
-    checkMemory(memory, cycle, monitor.failures);
+    result.memoryChecked = checkMemory(memory, cycle, monitor.failures);
   } finally {
     world.delete();
     pbd.setThreads(startThreads);

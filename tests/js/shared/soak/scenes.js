@@ -111,8 +111,9 @@ function buildGallery(pbd, name) {
   for (const other of others) other.world.delete();
   built.dispose?.();   // a coupled scene's Rapier world and the bodies' twins: the soak steps the cloth alone
   world.setGround(GROUND);
+  // Read when applied: a tearing scene's ranges move as it tears (its tunable entries read the records).
   const strengthRanges = built.tunable.filter((t) => t.world === world)
-    .map(({ first, count }) => range(first, count, 0, 1));
+    .map((t) => ({ get first() { return t.first; }, get count() { return t.count; }, compliance: 0, stiffness: 1 }));
   return { world, strengthRanges };
 }
 
