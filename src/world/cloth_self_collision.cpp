@@ -453,6 +453,7 @@ void World::setContinuousSelfCollision(uint32_t body, const ContinuousSelfCollis
     built.body = s->body;
     built.settings = settings;
     built.triangles = s->triangles;
+    built.identity = s->identity;
     buildSelfCollisionIndex(built, rest);
     impl_->reserveSelfContacts(built);
     *s = std::move(built);

@@ -53,6 +53,11 @@ struct SelfCollidingSurface {
   std::vector<uint32_t> triangles;      ///< 3 local particle indices per triangle (the render triangles).
   std::vector<uint32_t> edges;          ///< 2 local particle indices per distinct edge, lower index first, sorted.
   std::vector<uint32_t> triangleEdges;  ///< 3 per triangle: indices into `edges` (corner k to corner k+1).
+  /// Per vertex, the vertex it counts as when neighbours are left out of the tests: a torn body's copies count as the
+  /// vertex they were split from (TornMesh::origin), so a copy is never tested against its sibling's triangles and
+  /// edges, which it starts on. Empty: every vertex is its own.
+  std::vector<uint32_t> identity;
+  uint32_t identityOf(uint32_t v) const { return identity.empty() ? v : identity[v]; }
   /// A triangle as the broad phase's pair test reads it: one record instead of four tables.
   struct TriangleRecord {
     uint32_t corner[3];    ///< Local particle indices (triangles[3t ..]).

@@ -11,8 +11,11 @@
 
 namespace pbd {
 
-/// Whether local vertex v is a corner of triangle f.
-inline bool isCorner(const uint32_t* f, uint32_t v) { return f[0] == v || f[1] == v || f[2] == v; }
+/// Whether local vertex v (or a vertex it counts as, SelfCollidingSurface::identity) is a corner of triangle f.
+inline bool isCorner(const SelfCollidingSurface& s, const uint32_t* f, uint32_t v) {
+  const uint32_t i = s.identityOf(v);
+  return s.identityOf(f[0]) == i || s.identityOf(f[1]) == i || s.identityOf(f[2]) == i;
+}
 
 /// visit(a, b, c, d, pointTriangle) for the point–triangle and edge–edge pairs (local indices) that triangles a and b
 /// give, each from its elements' owner triangles only (so once), after the test of its own two boxes: the owned
@@ -24,7 +27,7 @@ void forEachCandidateOfTrianglePair(const SelfCollidingSurface& s, uint32_t a, u
     const uint32_t* fq = s.records[q].corner;
     for (int k = 0; k < 3; ++k) {
       const uint32_t v = rp.corner[k];
-      if (!(rp.ownedCorners >> k & 1) || isCorner(fq, v)) continue;
+      if (!(rp.ownedCorners >> k & 1) || isCorner(s, fq, v)) continue;
       if (boxesOverlap(s.triangleLo[q], s.triangleHi[q], s.sweptLo[v], s.sweptHi[v])) visit(v, fq[0], fq[1], fq[2], true);
     }
   };
@@ -41,7 +44,9 @@ void forEachCandidateOfTrianglePair(const SelfCollidingSurface& s, uint32_t a, u
       if (!(rb.ownedEdges >> j & 1)) continue;
       const uint32_t eb = rb.edge[j];
       const uint32_t* others = &s.edges[2 * size_t(eb)];
-      if (others[0] == ends[0] || others[0] == ends[1] || others[1] == ends[0] || others[1] == ends[1]) continue;
+      const uint32_t a0 = s.identityOf(ends[0]), a1 = s.identityOf(ends[1]);
+      const uint32_t b0 = s.identityOf(others[0]), b1 = s.identityOf(others[1]);
+      if (b0 == a0 || b0 == a1 || b1 == a0 || b1 == a1) continue;
       if (boxesOverlap(s.edgeLo[ea], s.edgeHi[ea], s.edgeLo[eb], s.edgeHi[eb])) {
         visit(ends[0], ends[1], others[0], others[1], false);
       }

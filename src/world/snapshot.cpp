@@ -639,6 +639,12 @@ template <class M> void buildTearing(M& m, M& s) {
     }
   }
   m.tearing.surfaces = std::move(surfaces);
+  for (const TearableSurface& t : m.tearing.surfaces) {  // a torn body's copies are their origins to self-collision
+    SelfCollidingSurface* self = m.selfSurfaceOf(t.body);
+    const auto& o = t.mesh.origin;
+    const bool split = std::any_of(o.begin(), o.end(), [&](const uint32_t& v) { return v != uint32_t(&v - o.data()); });
+    if (self && split) self->identity = o;
+  }
 }
 
 /// Builds the fresh world `fresh` (state `m`) from the parsed, unchecked `s`: checks every value, rebuilds the

@@ -250,3 +250,39 @@ TEST(Tearing, BadInputChangesNothing) {
   expectError([&] { world.addCloth(bad); }, {"addCloth: tearing.strain"});
   EXPECT_EQ(world.saveSnapshot(), before);
 }
+
+TEST(Tearing, ContinuousSelfCollisionKeepsWorkingOnTheTornCloth) {
+  // A cloth folding onto itself with continuous self-collision, cut across while it falls: its copies start on top of
+  // each other, and the self-collision must neither blow up nor hold the pieces together.
+  World world;
+  ClothDef def;
+  def.columns = 12, def.rows = 12;
+  def.spacing = 0.05f;
+  def.origin = Vec3(0, 1, 0);
+  def.pinned = {0, 11};
+  def.continuousSelfCollision.enabled = true;
+  def.continuousSelfCollision.thickness = 0.01f;
+  def.tearing.enabled = true;
+  const BodyRange cloth = world.addCloth(def);
+  for (int k = 0; k < 20; ++k) world.step(1.0f / 60);
+  std::vector<uint32_t> cut;
+  for (uint32_t c = 0; c + 1 < 12; ++c) cut.insert(cut.end(), {cloth.firstParticle + 6 * 12 + c, cloth.firstParticle + 6 * 12 + c + 1});
+  const TearReport report = world.tearEdges(cloth.body, cut);
+  EXPECT_EQ(report.particleCount, 12u);
+  EXPECT_TRUE(world.continuousSelfCollision(cloth.body).enabled);
+  for (int k = 0; k < 90; ++k) {
+    world.step(1.0f / 60);
+    ASSERT_FALSE(world.lastStepReport().rolledBack) << "step " << k;
+  }
+  expectNothingDangles(world, cloth);
+  // The loose half fell to the ground (y = 0, the cloth 5 cm thick at most) while the pinned half hangs.
+  double highestLoose = -1e9, highestHung = -1e9;
+  const std::vector<uint32_t> piece = pieces(world, cloth.body, cloth.firstParticle, 12 * 12 + 12);
+  for (uint32_t i = 0; i < 12 * 12 + 12; ++i) {
+    const double y = world.positions()[3 * (cloth.firstParticle + i) + 1];
+    double& highest = piece[i] == piece[0] ? highestHung : highestLoose;
+    highest = std::max(highest, y);
+  }
+  EXPECT_LT(highestLoose, 0.1);
+  EXPECT_GT(highestHung, 0.9);
+}
