@@ -10,7 +10,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
-targets=(obj_reader_fuzz tetgen_reader_fuzz tetrahedralize_fuzz mesh_body_fuzz world_api_fuzz snapshot_fuzz)
+targets=(obj_reader_fuzz tetgen_reader_fuzz tetrahedralize_fuzz mesh_body_fuzz world_api_fuzz snapshot_fuzz tearing_fuzz)
 
 bash .ci/build-native.sh sanitized || { echo "fuzz: build failed" >&2; exit 1; }
 

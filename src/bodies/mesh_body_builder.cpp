@@ -30,7 +30,9 @@ std::vector<double> areaMasses(const BodyBlueprint& b, const std::vector<uint32_
 }
 
 /// One hinge per edge shared by exactly two triangles, as (wing, wing, edge, edge) with the edge in the first
-/// triangle's winding order, which is what gives the dihedral angle its sign convention.
+/// triangle's winding order, which is what gives the dihedral angle its sign convention. Two triangles on the same
+/// three vertices (a doubled face) make no hinge: their angle is undefined, and a constraint repeating a particle is
+/// one a snapshot of the world would refuse (the tearing fuzz target found it).
 void addHinges(BodyBlueprint& b, const std::vector<uint32_t>& triangles, const Strength& strength) {
   std::map<std::pair<uint32_t, uint32_t>, std::pair<uint32_t, int>> firstWing;  // undirected edge -> wing, uses
   std::vector<std::array<uint32_t, 4>> hinges;
@@ -44,6 +46,7 @@ void addHinges(BodyBlueprint& b, const std::vector<uint32_t>& triangles, const S
   }
   for (const auto& h : hinges) {
     if (firstWing.at({std::min(h[2], h[3]), std::max(h[2], h[3])}).second != 2) continue;  // non-manifold edge
+    if (h[0] == h[1]) continue;  // a doubled face
     DihedralConstraintDef d;
     d.p0 = h[0], d.p1 = h[1], d.p2 = h[2], d.p3 = h[3];
     d.strength = strength;

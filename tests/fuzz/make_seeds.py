@@ -148,6 +148,27 @@ write('mesh_body_fuzz', 'bind-cube', byte(3) + mesh(CUBE_V, CUBE_TETS) + byte(3)
 write('mesh_body_fuzz', 'bind-flat', byte(3) + mesh([(0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 1, 0)], [(0, 1, 2, 3)]) +
       byte(1) + reals(0, 0, 0) + byte(0))
 
+# ---- tearing_fuzz ---------------------------------------------------------------------------------------------------
+# Body: kind byte, strain (flag byte: 1 = none; 0 then a real), then the cloth's columns, rows, model, bend and tethers
+# bytes, or a soup as mesh_body_fuzz has it and a weld flag. Ops: 0 tear side (triangle, side), 1 tear pair, 2 step with
+# a pull (particle, point), 3 snapshot round trip.
+def tear_side(t, k):
+    return byte(0) + index(t) + byte(k)
+
+
+def pull(i, x, y, z):
+    return byte(2) + index(i) + reals(x, y, z)
+
+
+write('tearing_fuzz', 'grid-cut-across', byte(0) + byte(1) + byte(6, 4, 0, 1, 2) +
+      b''.join(tear_side(2 * c + 6, 0) for c in range(3)) + pull(20, 0, -1, 0) * 3 + byte(3))
+write('tearing_fuzz', 'grid-strain-pull', byte(0) + byte(0) + real(0.25) + byte(8, 8, 1, 0, 1) +
+      pull(60, 0.3, -2, 0.5) * 8 + byte(3) + tear_side(5, 1) + byte(1) + indices(0, 9))
+write('tearing_fuzz', 'octa-soup', byte(1) + byte(1) + mesh(OCTA_V, OCTA_T) + byte(0) +
+      tear_side(0, 0) + tear_side(1, 1) + tear_side(2, 2) + pull(3, 0, 2, 0) + byte(3))
+write('tearing_fuzz', 'cube-unwelded', byte(1) + byte(1) + mesh(CUBE_V, CUBE_T) + byte(1) +
+      tear_side(0, 1) + tear_side(4, 0) + byte(1) + indices(3, 3) + pull(2, 1, 1, 1) + byte(3))
+
 # ---- world_api_fuzz -----------------------------------------------------------------------------------------------
 OP = dict(gravity=0, method=1, substeps=2, iterations=3, linear_damping=4, rigid_damping=5, ground=6, solver=7,
           integrator=8, self_collision=9, jacobi=10, residuals=11, settings=12, particle=13, particles=14,

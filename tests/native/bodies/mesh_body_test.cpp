@@ -195,3 +195,20 @@ TEST(MeshBody, OnlyCompressionResistingBalloonMayGrowButNotShrink) {
     EXPECT_GT(world.surfaceVolume(0), 0.98f * rest) << (unilateral ? "unilateral" : "bilateral");
   }
 }
+
+TEST(MeshBody, ADoubledFaceMakesNoHingeAndTheWorldRoundTripsThroughASnapshot) {
+  // Triangles (0 1 2) and (1 0 2) share all three vertices: no dihedral between them (its wings would be one
+  // particle, which loadSnapshot refuses); the real hinge along 1-2 with triangle (1 3 2) stays.
+  World world;
+  TriangleMeshDef def;
+  def.positions = {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0};
+  def.triangles = {0, 1, 2, 1, 0, 2, 1, 3, 2};
+  world.addTriangleMesh(def);
+  EXPECT_EQ(world.dihedralConstraintCount(), 0u);  // 0-1 and 0-2 are doubled-face edges, 1-2 has three triangles
+  const std::vector<uint8_t> blob = world.saveSnapshot();
+  World copy;
+  copy.loadSnapshot(blob.data(), blob.size());
+  EXPECT_EQ(copy.saveSnapshot(), blob);
+  world.removeBody(0);
+  EXPECT_EQ(world.particleCount(), 0u);
+}
