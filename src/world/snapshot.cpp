@@ -639,6 +639,10 @@ template <class M> void buildTearing(M& m, M& s) {
     }
   }
   m.tearing.surfaces = std::move(surfaces);
+  for (TearableSurface& t : m.tearing.surfaces) {
+    const ParticleRange r = m.particles.bodies[t.body];
+    watchEdges(t, {m.particles.restX.data() + 3 * size_t(r.begin), 3 * size_t(r.end - r.begin)});
+  }
   for (const TearableSurface& t : m.tearing.surfaces) {  // a torn body's copies are their origins to self-collision
     SelfCollidingSurface* self = m.selfSurfaceOf(t.body);
     const auto& o = t.mesh.origin;

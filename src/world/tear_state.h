@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "mesh/tear_topology.h"
@@ -9,11 +10,22 @@
 
 namespace pbd {
 
+/// An edge the step's scan watches: its two body-local particles and the squared length past which it tears.
+struct WatchedEdge {
+  uint32_t a, b;
+  Real tearLength2;  // m², ((1 + strain) x rest length)²
+};
+
 struct TearableSurface {
   uint32_t body = 0;
   Real strain = 0;        // an edge tears past (1 + strain) x its rest length; infinity: only tearEdges tears
   mesh::TornMesh mesh;    // body-local particle indices; origin: the particle of the untorn body each was split from
+  std::vector<WatchedEdge> watched;  // derived (watchEdges): each untorn edge once; none when strain is infinite
 };
+
+/// Fills s.watched from its triangles and the body's rest positions (xyz per local particle): each edge with no torn
+/// side, once. tearing.cpp.
+void watchEdges(TearableSurface& s, std::span<const Real> restXyz);
 
 struct TearState {
   std::vector<TearableSurface> surfaces;  // in increasing body order

@@ -1,5 +1,6 @@
 // Tearable bodies (pbd/bodies.h Tearing): made with the body, checked edges, the step's scan for overstretched
 // edges, and their triangles for renderers. The tear itself is World::tearEdges (snapshot.cpp, body_tearing.h).
+#include <algorithm>
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -23,6 +24,7 @@ std::optional<TearableSurface> World::Impl::makeTearableSurface(const char* fn, 
   surface.mesh.tornSides.assign(b.triangles.size() / 3, 0);
   surface.mesh.origin.resize(b.inverseMasses.size());
   std::iota(surface.mesh.origin.begin(), surface.mesh.origin.end(), 0u);
+  watchEdges(surface, b.positions);
   return surface;
 }
 
@@ -37,20 +39,33 @@ void World::Impl::checkTearEdges(const char* fn, uint32_t body, std::span<const 
   }
 }
 
-bool World::Impl::findOverstretchedEdges(TearableSurface& surface) {
-  if (!(surface.strain < std::numeric_limits<Real>::infinity())) return false;
-  const uint32_t begin = particles.bodies[surface.body].begin;
-  const Real limit = (1 + surface.strain) * (1 + surface.strain);
-  const std::vector<uint32_t>& corners = surface.mesh.triangles;
-  tearing.overstretched.clear();
+void watchEdges(TearableSurface& s, std::span<const Real> restXyz) {
+  s.watched.clear();
+  if (!(s.strain < std::numeric_limits<Real>::infinity())) return;
+  std::vector<std::pair<uint32_t, uint32_t>> edges;
+  const std::vector<uint32_t>& corners = s.mesh.triangles;
   for (size_t t = 0; 3 * t < corners.size(); ++t) {
     for (int k = 0; k < 3; ++k) {
-      if (surface.mesh.tornSides[t] >> k & 1) continue;
-      const uint32_t a = begin + corners[3 * t + k], b = begin + corners[3 * t + (k + 1) % 3];
-      const Real rest = (asVec3(particles.restX)[a] - asVec3(particles.restX)[b]).squaredNorm();
-      const Real now = (asVec3(particles.x)[a] - asVec3(particles.x)[b]).squaredNorm();
-      if (now > limit * rest) tearing.overstretched.insert(tearing.overstretched.end(), {a, b});
+      if (s.mesh.tornSides[t] >> k & 1) continue;
+      const uint32_t a = corners[3 * t + k], b = corners[3 * t + (k + 1) % 3];
+      edges.push_back({std::min(a, b), std::max(a, b)});
     }
+  }
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  const Real limit = (1 + s.strain) * (1 + s.strain);
+  const Vec3* rest = reinterpret_cast<const Vec3*>(restXyz.data());
+  s.watched.reserve(edges.size());
+  for (auto [a, b] : edges) s.watched.push_back({a, b, limit * (rest[a] - rest[b]).squaredNorm()});
+}
+
+bool World::Impl::findOverstretchedEdges(TearableSurface& surface) {
+  const uint32_t begin = particles.bodies[surface.body].begin;
+  const Vec3* x = asVec3(particles.x) + begin;
+  tearing.overstretched.clear();
+  for (const WatchedEdge& e : surface.watched) {
+    if ((x[e.a] - x[e.b]).squaredNorm() > e.tearLength2)
+      tearing.overstretched.insert(tearing.overstretched.end(), {begin + e.a, begin + e.b});
   }
   return !tearing.overstretched.empty();
 }
