@@ -798,7 +798,8 @@ void World::loadSnapshot(const uint8_t* data, size_t size) {
 }
 
 /// The world as loadSnapshot of its own snapshot, edited by edit(staged, scratch), would make it; with what snapshots
-/// do not hold carried over: the colliders' motions, how it runs, the last step's report, timings and tears.
+/// do not hold carried over: the colliders' motions, how it runs, the last step's report, timings, impulses and
+/// tears (its contacts name particles, and go).
 template <class Edit>
 auto World::rebuildWith(Edit edit) {
   const std::vector<uint8_t> blob = saveSnapshot();
@@ -811,6 +812,13 @@ auto World::rebuildWith(Edit edit) {
   build(fresh, *fresh.impl_, *staged, scratch);  // what is left passed every check when it was added
   Impl& m = *fresh.impl_;
   m.collision.motions = impl_->collision.motions;  // not in snapshots; the colliders are as they were
+  // The last step's impulses on the colliders and through the attachments (colliderImpulse, attachmentImpulse): a
+  // coupled engine reads them after a step that tore. Neither edit changes the colliders or the attachment slots.
+  m.collision.contactMomenta = impl_->collision.contactMomenta;
+  if (impl_->constraints.attachmentMomenta.size() == m.constraints.attachments.size()) {  // removeBody may clear them
+    m.constraints.attachmentMomenta = impl_->constraints.attachmentMomenta;
+    m.constraints.attachmentMomentaMeasured = impl_->constraints.attachmentMomentaMeasured;
+  }
   m.fusePasses = impl_->fusePasses;
   m.diagnostics.report = impl_->diagnostics.report;
   m.diagnostics.clock.enabled = impl_->diagnostics.clock.enabled;

@@ -11,6 +11,7 @@
 
 #include "math/band_layout.h"
 #include "pbd/world.h"
+#include "collision/shape_distance.h"
 #include "world/collision_state.h"
 #include "world/constraint_store.h"
 #include "world/diagnostics.h"
@@ -283,7 +284,10 @@ struct World::Impl {
   void projectRods(Real invH2);                // each rod's direct solve
   void commitRodFrames(Real h, bool bdf2);     // ω from the turn over the substep (and BDF2's history moves on)
   void seedRodHistory();                       // BDF2's history from the present, as the particles' seeding substep
-  void projectRodSegmentContacts();            // rod_contacts.cpp: segments against spheres, capsules and boxes
+  void projectRodSegmentContacts();            // rod_contacts.cpp: segments against every collider but planes
+  void projectRodSegmentsOnMesh(uint32_t collider);  // the same against a triangle mesh's surface
+  // One segment's contact at x(t) with collider k's surface at distance d (world normal), friction included.
+  void projectRodSegmentContact(uint32_t collider, const RodSegment& s, Real t, const ShapeDistance& d, Real margin);
   void saveRodFrames();
   bool rodFramesAreFinite() const;
   void restoreRodFrames();                     // and no spin for a rod whose body went non-finite

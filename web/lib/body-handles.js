@@ -80,8 +80,8 @@ export function addBodyHandles(World) {
       followTear(this, tear);
       return tear;
     };
-    proto.step = function step_(dt) {
-      step.call(this, dt);
+    proto.step = function step_(...args) {   // as given: Embind names a missing dt itself
+      step.apply(this, args);
       if (this.lastTearCount() > 0) for (const tear of this.lastTears()) followTear(this, tear);
     };
     proto.bodyTriangles = function bodyTriangles_(body) {

@@ -200,9 +200,8 @@ export interface ClothOptions {
  * orientation per segment, that resists stretching, shearing, bending and twisting as its material says: a cable, a
  * wire, a strand of hair. Segment k joins particles k and k + 1; its frame's third axis runs along it. The rest shape
  * (straight or curved) is kept, with no rest twist. The rod collides as a tube of `radius` (plus contact.thickness):
- * its particles like any particle, and its segments between them with spheres, capsules and boxes (with friction), so
- * a thin bar or an edge cannot pass between two particles; triangle-mesh colliders meet the particles only. Under every
- * solver and integrator.
+ * its particles like any particle, and its segments between them with spheres, capsules, boxes and triangle meshes
+ * (with friction), so a thin bar or an edge cannot pass between two particles. Under every solver and integrator.
  */
 export interface RodOptions {
   /** xyz per particle, m (at least 2 particles; neighbours distinct). */

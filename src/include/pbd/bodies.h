@@ -175,8 +175,7 @@ struct RopeDef {
 /// third axis d3 points along it at rest, and each next frame is the last one carried along the chain without twist
 /// (parallel transport), so the rest shape (straight or curved) is kept with no rest twist. It collides as a tube of
 /// `radius` (plus contact.thickness): its particles like any particle, and its segments between them with spheres,
-/// capsules and boxes (with friction), so a thin bar or an edge cannot pass between two particles; triangle-mesh
-/// colliders meet the particles only.
+/// capsules, boxes and triangle meshes (with friction), so a thin bar or an edge cannot pass between two particles.
 struct RodDef {
   std::vector<Real> points;            ///< xyz per particle, m, at least 2 particles; neighbours distinct.
   Real radius = 0.005f;                ///< m, > 0: the circular cross-section's radius (A = π r², I = π r⁴ / 4).

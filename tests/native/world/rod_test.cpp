@@ -345,10 +345,15 @@ TEST(Rod, TwistBucklesASlackRodIntoAHelix) {
 
 // A rod of long segments (20 cm, radius 5 mm) dropped across two thin bars (capsules of radius 1 cm) that lie under the
 // middle of its second and fourth segments, between particles: the segments, not only the particles, rest on the bars;
-// with balls on the axis alone the bars would pass between them and the rod fall to the ground. The same on boxes and
-// spheres.
+// with balls on the axis alone the bars would pass between them and the rod fall to the ground. The same on boxes,
+// spheres and triangle meshes (each bar a box's 12 triangles).
 TEST(Rod, SegmentsRestOnCollidersBetweenTheirParticles) {
-  for (ColliderShape shape : {ColliderShape::Capsule, ColliderShape::Box, ColliderShape::Sphere}) {
+  // A box of half extents (0.01, 0.01, 0.3) as a closed mesh, wound outwards.
+  std::vector<Real> boxVertices;
+  for (int v = 0; v < 8; ++v) boxVertices.insert(boxVertices.end(), {v & 1 ? 0.01f : -0.01f, v & 2 ? 0.01f : -0.01f, v & 4 ? 0.3f : -0.3f});
+  const std::vector<uint32_t> boxTriangles = {0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4,
+                                              2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3, 5, 3, 7, 5};
+  for (ColliderShape shape : {ColliderShape::Capsule, ColliderShape::Box, ColliderShape::Sphere, ColliderShape::TriangleMesh}) {
     World w;
     for (Real x : {-0.2f, 0.2f}) {
       ColliderDef bar;
@@ -356,6 +361,7 @@ TEST(Rod, SegmentsRestOnCollidersBetweenTheirParticles) {
       bar.position = Vec3(x, 0.5f, 0);
       if (shape == ColliderShape::Capsule) bar.rotation = Quat(Eigen::AngleAxisf(Real(kPi / 2), Vec3::UnitX()));
       bar.radius = 0.01f, bar.halfHeight = 0.3f, bar.halfExtents = Vec3(0.01f, 0.01f, 0.3f);
+      bar.meshPositions = boxVertices, bar.meshTriangles = boxTriangles;
       w.addCollider(bar);
     }
     RodDef def = straightRod(5, 1);
