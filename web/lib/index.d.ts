@@ -827,7 +827,10 @@ export declare class World {
    * changes nothing.
    */
   tearEdges(body: number | BodyRange, edges: ArrayLike<number>): TearReport;
-  /** How many bodies the last step tore (0 almost always: cheap to ask every frame). */
+  /**
+   * How many bodies the last step tore (0 almost always: cheap to ask every frame). When not 0, the step rebuilt the
+   * world as tearEdges does: take the views again.
+   */
   lastTearCount(): number;
   /** What the last step tore, one report per torn body (empty when nothing tore). */
   lastTears(): TearReport[];
@@ -1199,8 +1202,9 @@ export declare class World {
   loadSnapshot(bytes: Uint8Array | ArrayBuffer): void;
 
   /**
-   * xyz per particle, m. A live view: see the note at the top of this file. Stale after particles are added or the
-   * wasm memory grows (any allocation, in any world): call positions() again then.
+   * xyz per particle, m. A live view: see the note at the top of this file. Stale after particles are added, a body
+   * tears (tearEdges, or a step whose lastTearCount() is not 0) or the wasm memory grows (any allocation, in any
+   * world): call positions() again then.
    */
   positions(): Float32Array;
   /** xyz per particle, m/s. A live view. */
