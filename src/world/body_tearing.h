@@ -86,13 +86,15 @@ TearReport tearBody(const char* fn, M& s, Scratch& scratch, uint32_t body, std::
   }
   const std::vector<uint32_t> sources = mesh::splitVertices(torn);
   const uint32_t added = uint32_t(sources.size());
+  mesh::TearPatches patches(torn, sources);
+  auto sourceOf = [&](uint32_t i) { return patches.lineage(i); };  // the vertex before the split
 
   // Mass: a split vertex's mass is shared among its copies by the rest areas of their triangles (by their counts
   // where the areas vanish); each copy keeps the velocity, so the momentum is kept too.
   const uint32_t oldCount = at - begin;
   std::vector<double> area(oldCount + added, 0.0), triangles(oldCount + added, 0.0);
   auto rest = [&](uint32_t i) {
-    const Real* r = s.particles.restX.data() + 3 * size_t(begin + (i < oldCount ? i : sources[i - oldCount]));
+    const Real* r = s.particles.restX.data() + 3 * size_t(begin + sourceOf(i));
     return Vec3(r[0], r[1], r[2]);
   };
   for (size_t t = 0; 3 * t < torn.triangles.size(); ++t) {
@@ -101,7 +103,6 @@ TearReport tearBody(const char* fn, M& s, Scratch& scratch, uint32_t body, std::
     for (int k = 0; k < 3; ++k) area[c[k]] += a, triangles[c[k]] += 1;
   }
   std::vector<double> familyArea(oldCount, 0.0), familyTriangles(oldCount, 0.0);
-  auto sourceOf = [&](uint32_t i) { return i < oldCount ? i : sources[i - oldCount]; };
   for (uint32_t i = 0; i < oldCount + added; ++i) familyArea[sourceOf(i)] += area[i], familyTriangles[sourceOf(i)] += triangles[i];
   std::vector<Real> share(oldCount + added, 1);  // of its source's mass
   for (uint32_t i = 0; i < oldCount + added; ++i) {
@@ -137,7 +138,6 @@ TearReport tearBody(const char* fn, M& s, Scratch& scratch, uint32_t body, std::
   report.firstParticle = at;
   report.particleCount = added;
   report.sourceParticles = globalSources;
-  mesh::TearPatches patches(torn, sources);
   std::vector<uint32_t> changed;  // triangles whose torn sides or corners this tear changed
   for (uint32_t t = 0; 3 * size_t(t) < torn.triangles.size(); ++t) {
     const bool moved = !std::equal(torn.triangles.begin() + 3 * ptrdiff_t(t), torn.triangles.begin() + 3 * ptrdiff_t(t) + 3,

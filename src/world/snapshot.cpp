@@ -645,8 +645,9 @@ template <class M> void buildTearing(M& m, M& s) {
   }
   for (const TearableSurface& t : m.tearing.surfaces) {  // a torn body's copies are their origins to self-collision
     SelfCollidingSurface* self = m.selfSurfaceOf(t.body);
-    const auto& o = t.mesh.origin;
-    const bool split = std::any_of(o.begin(), o.end(), [&](const uint32_t& v) { return v != uint32_t(&v - o.data()); });
+    const std::vector<uint32_t>& o = t.mesh.origin;
+    bool split = false;
+    for (uint32_t v = 0; v < o.size() && !split; ++v) split = o[v] != v;
     if (self && split) self->identity = o;
   }
 }
