@@ -2,6 +2,7 @@
 // panel); panel values can be shared in the URL. The mouse grabs and throws bodies and moves draggable colliders.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { createWorkerWorld } from 'pbd-wasm/worker';
 import { createBodyMesh, createColliderMesh, refreshBodyMesh, repointBodyMesh } from './body-meshes.js';
 import { ContactsView } from './contacts-view.js';
 import { LaneLabels } from './labels.js';
@@ -55,7 +56,7 @@ addEventListener('resize', () => {
 });
 
 // --- The scene's objects, per world -------------------------------------------------------------------------------
-const state = { ready: false, variant: null, threads: 0, frames: 0, solverMs: 0, desc: null, info: {} };
+const state = { ready: false, variant: null, threads: 0, frames: 0, updates: 0, solverMs: 0, desc: null, info: {} };
 let views = [];            // per world: a Float32Array over the shared wasm memory, or the last transferred copy
 let embeddingViews = [];   // per embedded render mesh (dropped files): the same, over its vertices
 let bodyMeshes = [];       // one per drawable, in order
@@ -148,118 +149,140 @@ function particle(worldIndex, i, out = new THREE.Vector3()) {
   return out.set(v[3 * i], v[3 * i + 1], v[3 * i + 2]);
 }
 
-// --- The simulation worker ----------------------------------------------------------------------------------------
-const worker = new Worker(new URL('./sim-worker.js', import.meta.url), { type: 'module' });
-const send = (msg) => worker.postMessage(msg);
-// A cancel flag the worker reads while it tetrahedralizes (it cannot read messages then); needs shared memory.
+// --- The simulation worker (pbd-wasm/worker) ---------------------------------------------------------------------
+// sim-worker.js serves its functions beside the worlds; every call returns an update that applyUpdate draws.
+let remote = null;
+/** Runs the worker's function `name`; its update is drawn and its error shown on the page. */
+function call(name, ...args) {
+  if (!remote) return Promise.resolve();
+  return remote.run(name, ...args).then(applyUpdate, (error) => {
+    showError(error.message);
+    showProgress(null);
+  });
+}
+// A cancel flag the worker reads while it tetrahedralizes (it cannot take calls then); needs shared memory.
 const cancelFlag = crossOriginIsolated ? new Int32Array(new SharedArrayBuffer(4)) : null;
-send({ type: 'init', variant: url.get('variant') ?? undefined, scene: sceneName, cancel: cancelFlag?.buffer });
+const variant = url.get('variant');
+createWorkerWorld(variant ? { variant } : {},
+  new Worker(new URL('./sim-worker.js', import.meta.url), { type: 'module' })).then((created) => {
+  remote = created;
+  remote.onReport = ({ what, fraction }) => {   // the tetrahedralizer's progress
+    $('progress').textContent = `${what}: ${(100 * fraction).toFixed(0)} %`;
+    showProgress(fraction < 1 ? fraction : null);
+  };
+  return call('start', { scene: sceneName, cancel: cancelFlag?.buffer });
+}, (error) => showError(`failed to start: ${error.message}`));
 if (requestedScene !== null && requestedScene !== sceneName) {
   showError(`There is no scene '${requestedScene}'; showing '${sceneName}'. Scenes: ${Object.keys(SCENES).join(', ')}.`);
 }
 
 let panel = null;
-worker.onmessage = ({ data }) => {
-  switch (data.type) {
-    case 'ready': {
-      Object.assign(state, { ready: true, variant: data.variant, threads: data.threads });
-      useScene(data);
-      camera.position.fromArray(data.camera.position);
-      controls.target.fromArray(data.camera.target);
-      controls.update();
-      showBuild();
-      if (!crossOriginIsolated) {
-        $('notice').textContent = 'This page is not cross-origin isolated (no COOP/COEP headers), so it runs the ' +
-          'single-threaded build. Serve it with Cross-Origin-Opener-Policy: same-origin and ' +
-          'Cross-Origin-Embedder-Policy: require-corp for threads.';
-        $('notice').style.display = 'block';
-      }
-      const params = { ...data.params, ...readUrlParams(url, data.params) };
-      panel = createPanel({ params, sceneName, scenes: SCENES, send, renderer, snapshots,
-        threads: data.threads, maxThreads: data.maxThreads });
-      send({ type: 'params', params });
-      break;
-    }
-    case 'scene':
-      useScene(data);
-      break;
-    case 'threads':
-      state.threads = data.threads;
-      showBuild();
-      break;
-    case 'lanes':   // the worlds' settings changed
-      laneLabels.setLanes(data.lanes);
-      break;
-    case 'mesh-added': {
-      const i = state.desc.drawables.push(data.drawable) - 1;
-      bodyMeshes[i] = createBodyMesh(data.drawable, embeddingViews[data.drawable.embedding]);
-      scene.add(bodyMeshes[i]);
-      shadowFitted = false;   // and around it too
-      $('progress').textContent = `${data.name}: ${data.tets} tets`;
-      showProgress(null);
-      break;
-    }
-    case 'topology':   // bodies tore (or moved up past a torn one): their meshes are made again over the same views
-      for (const { index, ...d } of data.drawables) {
-        state.desc.drawables[index] = d;
-        if (!bodyMeshes[index] || !views[d.worldIndex]) continue;
-        disposeObject(bodyMeshes[index]);
-        bodyMeshes[index] = createBodyMesh(d, views[d.worldIndex]);
-        scene.add(bodyMeshes[index]);
-      }
-      break;
-    case 'progress':
-      $('progress').textContent = `${data.what}: ${(100 * data.fraction).toFixed(0)} %`;
-      showProgress(data.fraction < 1 ? data.fraction : null);
-      break;
-    case 'positions-shared':
-      if (data.embedding !== undefined) {
-        useView(data.embedding, new Float32Array(data.buffer, data.byteOffset, data.length), true);
-      } else {
-        useView(data.world, new Float32Array(data.buffer, data.byteOffset, data.length));
-      }
-      break;
-    case 'frame':
-      state.frames++;
-      state.solverMs = data.solverMs;
-      plots.push(data);
-      contactsView.update(data.contacts ?? null);
-      for (const { collider, position, rotation } of data.colliderPoses ?? []) {
-        colliderMeshes[collider]?.position.fromArray(position);
-        colliderMeshes[collider]?.quaternion.fromArray(rotation);
-      }
-      if (data.positions) {
-        // Single-threaded build: copy into the arrays the geometries already wrap (no new attributes per frame).
-        data.positions.forEach((copy, k) => {
-          if (copiesOwned && views[k]?.length === copy.length) views[k].set(copy);
-          else useView(k, copy);
-        });
-        data.embedded.forEach((copy, k) => {
-          if (copiesOwned && embeddingViews[k]?.length === copy.length) embeddingViews[k].set(copy);
-          else useView(k, copy, true);
-        });
-        copiesOwned = true;
-      }
-      break;
-    case 'error':
-      showError(data.message);
-      showProgress(null);
-      break;
-    case 'snapshot':
-      snapshots.saved(data.bytes);
-      break;
-    case 'snapshot-loaded':
-      $('progress').textContent = `snapshot loaded (${data.bytes} bytes)`;
-      $('error').style.display = 'none';
-      break;
+/** The worker's scene is built: draw it, place the camera, make the panel with the scene's values (and the URL's). */
+function useReady(ready) {
+  Object.assign(state, { ready: true, variant: ready.variant, threads: ready.threads });
+  useScene(ready);
+  camera.position.fromArray(ready.camera.position);
+  controls.target.fromArray(ready.camera.target);
+  controls.update();
+  showBuild();
+  if (!crossOriginIsolated) {
+    $('notice').textContent = 'This page is not cross-origin isolated (no COOP/COEP headers), so it runs the ' +
+      'single-threaded build. Serve it with Cross-Origin-Opener-Policy: same-origin and ' +
+      'Cross-Origin-Embedder-Policy: require-corp for threads.';
+    $('notice').style.display = 'block';
   }
-};
+  const params = { ...ready.params, ...readUrlParams(url, ready.params) };
+  panel = createPanel({ params, sceneName, scenes: SCENES, call, renderer, snapshots,
+    threads: ready.threads, maxThreads: ready.maxThreads });
+  call('setParams', params);
+}
+
+/**
+ * Positions for the page: shared views (threaded: {index, buffer, byteOffset, length} for each world or embedded
+ * mesh whose arrays moved) or copies (single-threaded: copied into the arrays the geometries already wrap, so no
+ * new attributes per frame).
+ */
+function useViews({ shared, copies, embedded }) {
+  if (shared) {
+    for (const { index, buffer, byteOffset, length } of shared) useView(index, new Float32Array(buffer, byteOffset, length));
+    for (const { index, buffer, byteOffset, length } of embedded) {
+      useView(index, new Float32Array(buffer, byteOffset, length), true);
+    }
+    return;
+  }
+  copies.forEach((copy, k) => {
+    if (copiesOwned && views[k]?.length === copy.length) views[k].set(copy);
+    else useView(k, copy);
+  });
+  embedded.forEach((copy, k) => {
+    if (copiesOwned && embeddingViews[k]?.length === copy.length) embeddingViews[k].set(copy);
+    else useView(k, copy, true);
+  });
+  copiesOwned = true;
+}
+
+/** Bodies tore (or moved up past a torn one): their meshes are made again over the same views. */
+function useTopology(drawables) {
+  for (const { index, ...d } of drawables) {
+    state.desc.drawables[index] = d;
+    if (!bodyMeshes[index] || !views[d.worldIndex]) continue;
+    disposeObject(bodyMeshes[index]);
+    bodyMeshes[index] = createBodyMesh(d, views[d.worldIndex]);
+    scene.add(bodyMeshes[index]);
+  }
+}
+
+/** A frame's figures: plots, the contacts drawn, the poses of colliders the scene moves. */
+function useFrame(frame) {
+  state.frames += frame.steps;
+  state.updates++;
+  if (frame.steps > 0) {   // a call that stepped nothing (paused, or a fast screen's frame between steps) plots nothing
+    state.solverMs = frame.solverMs;
+    plots.push(frame);
+  }
+  contactsView.update(frame.contacts);
+  for (const { collider, position, rotation } of frame.colliderPoses) {
+    colliderMeshes[collider]?.position.fromArray(position);
+    colliderMeshes[collider]?.quaternion.fromArray(rotation);
+  }
+}
+
+/** A dropped mesh became a soft body: its mesh is drawn over the embedding's view (which came first). */
+function useMeshAdded({ drawable, name, tets }) {
+  const i = state.desc.drawables.push(drawable) - 1;
+  bodyMeshes[i] = createBodyMesh(drawable, embeddingViews[drawable.embedding]);
+  scene.add(bodyMeshes[i]);
+  shadowFitted = false;   // and around it too
+  $('progress').textContent = `${name}: ${tets} tets`;
+  showProgress(null);
+}
+
+/** Draws what a call to the worker returned (sim-worker.js says what an update holds), in this order. */
+function applyUpdate(update) {
+  if (update.ready) useReady(update.ready);
+  if (update.scene) useScene(update.scene);
+  if (update.views) useViews(update.views);
+  if (update.topology?.length) useTopology(update.topology);
+  if (update.frame) useFrame(update.frame);
+  if (update.threads !== undefined) {
+    state.threads = update.threads;
+    showBuild();
+  }
+  if (update.lanes) laneLabels.setLanes(update.lanes);   // the worlds' settings changed
+  if (update.meshAdded) useMeshAdded(update.meshAdded);
+  if (update.snapshot) snapshots.saved(update.snapshot);
+  if (update.snapshotLoaded !== undefined) {
+    $('progress').textContent = `snapshot loaded (${update.snapshotLoaded} bytes)`;
+    $('error').style.display = 'none';
+  }
+  for (const warning of update.warnings ?? []) showError(warning);
+}
 
 // --- Snapshots: save every world of the scene to a .pbdsnap file (and memory), load one back -------------------------
 const snapshots = {
   last: null,
   download: true,
-  save() { send({ type: 'saveSnapshot' }); },
+  save() { call('saveSnapshot'); },
   saved(bytes) {
     this.last = bytes;
     $('progress').textContent = `snapshot saved (${bytes.length} bytes)`;
@@ -272,7 +295,7 @@ const snapshots = {
   },
   loadLast() {
     if (!this.last) return showError('No snapshot saved yet: press save first.');
-    send({ type: 'loadSnapshot', bytes: this.last.slice() });
+    call('loadSnapshot', this.last.slice());
   },
   loadFile() {
     const input = document.createElement('input');
@@ -280,13 +303,13 @@ const snapshots = {
     input.accept = '.pbdsnap';
     input.onchange = async () => {
       const file = input.files?.[0];
-      if (file) send({ type: 'loadSnapshot', bytes: new Uint8Array(await file.arrayBuffer()) });
+      if (file) call('loadSnapshot', new Uint8Array(await file.arrayBuffer()));
     };
     input.click();
   },
 };
 
-const pointer = new Pointer({ renderer, camera, controls, send, particle, positions: (worldIndex) => views[worldIndex],
+const pointer = new Pointer({ renderer, camera, controls, call, particle, positions: (worldIndex) => views[worldIndex],
   bodies: () => bodyMeshes.filter(Boolean), colliders: () => colliderMeshes });
 
 // --- Drop an OBJ file on the page: it becomes a soft body ---------------------------------------------------------
@@ -304,11 +327,11 @@ async function dropFile(file) {
       throw new Error(`Dropped meshes go into the '${DEFAULT_SCENE}' scene; switch to it first.`);
     }
     if (/\.obj$/i.test(file.name)) {
-      send({ type: 'dropMesh', name: file.name, text: await file.text() });
+      call('dropMesh', { name: file.name, text: await file.text() });
     } else if (/\.(glb|gltf)$/i.test(file.name)) {
       const { gltfArrays } = await import('./gltf-drop.js');
       const { positions, triangles } = await gltfArrays(file);
-      worker.postMessage({ type: 'dropMesh', name: file.name, positions, triangles }, [positions.buffer, triangles.buffer]);
+      call('dropMesh', { name: file.name, positions, triangles });
     } else {
       throw new Error(`${file.name}: drop an .obj, .gltf or .glb file`);
     }
@@ -332,8 +355,14 @@ let fps = 0;
 let lastTime = performance.now();
 const frameMs = [];   // the last 120 render-frame intervals, for the bench
 const mainMs = [];    // the last 120 frames' main-thread work (ms): meshes refreshed, rendering issued, plots drawn
+let lastFrameCall = performance.now();
 renderer.setAnimationLoop((time) => {
   const start = performance.now();
+  // The next frame goes to the worker once the last call came back, with the time since (it steps what is owed).
+  if (state.ready && remote.pending === 0) {
+    call('frame', (start - lastFrameCall) / 1000);
+    lastFrameCall = start;
+  }
   fps = 0.9 * fps + 0.1 * (1000 / Math.max(1, time - lastTime));
   frameMs.push(time - lastTime);
   if (frameMs.length > 120) frameMs.shift();
@@ -370,7 +399,10 @@ window.__pbdDemo = {
     return { ...drawnBy, pixelRatio: renderer.getPixelRatio(),
       antialias: renderer.getContext().getContextAttributes().antialias };
   },
+  /** Frames simulated (1/60 s each). */
   get frames() { return state.frames; },
+  /** Updates drawn from the worker (one per render frame, paused or not, and one per call that changed the worlds). */
+  get updates() { return state.updates; },
   /** Recent render-frame intervals, main-thread work per frame and solver times per step (ms), for the bench. */
   get timings() { return { frameMs: [...frameMs], mainMs: [...mainMs], solverMs: [...plots.ms] }; },
   get scene() { return state.desc?.scene; },
@@ -397,7 +429,7 @@ window.__pbdDemo = {
   /** Contacts drawn now (0 while the panel's 'draw contacts' is off). */
   get contactsDrawn() { return contactsView.count; },
   /** Drops OBJ text as if a file had been dropped on the page. */
-  dropMesh(name, text) { send({ type: 'dropMesh', name, text }); },
+  dropMesh(name, text) { call('dropMesh', { name, text }); },
   /** Drops a file (e.g. a glTF/GLB File built by a test) as if it had been dropped on the page. */
   dropFile,
   /** Saves a snapshot into memory (no download) and resolves when it arrived; loadSnapshot() loads it back. */
@@ -412,11 +444,11 @@ window.__pbdDemo = {
   },
   loadSnapshot() { snapshots.loadLast(); },
   /** Loads arbitrary bytes as a snapshot (for tests of the error path). */
-  loadSnapshotBytes(bytes) { send({ type: 'loadSnapshot', bytes: new Uint8Array(bytes) }); },
+  loadSnapshotBytes(bytes) { call('loadSnapshot', new Uint8Array(bytes)); },
   /** Sets the solver threads (threaded build), as the panel's slider does; the `threads` getter follows. */
-  setThreads(n) { send({ type: 'params', params: { threads: n } }); },
+  setThreads(n) { call('setParams', { threads: n }); },
   /** Pauses or resumes the simulation, as the panel's checkbox does. */
-  pause(on) { send({ type: 'pause', value: on }); },
+  pause(on) { call('pause', on); },
   /** Presses the cancel button of a running tetrahedralization. */
   cancel() { $('cancel').click(); },
   /** Soft bodies from dropped files. */

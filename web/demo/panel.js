@@ -1,5 +1,5 @@
 // The lil-gui panel: scene, solver settings for every world of the scene, pause/step/reset, a share link and a
-// screenshot. Every change goes to the simulation worker as a 'params' message.
+// screenshot. Every change goes to the simulation worker (its setParams).
 import GUI from 'lil-gui';
 import { KINDS } from './constraint-params.js';
 import { shareLink } from './share-link.js';
@@ -8,13 +8,13 @@ const SOLVERS = { 'Gauss-Seidel': 'gauss-seidel', 'Jacobi': 'jacobi', 'coloured 
   'coloured-gauss-seidel', 'hierarchical PBD': 'hierarchical', 'Projective Dynamics': 'projective-dynamics',
   'Vertex Block Descent': 'vbd' };
 
-export function createPanel({ params, sceneName, scenes, send, renderer, threads, maxThreads, snapshots }) {
+export function createPanel({ params, sceneName, scenes, call, renderer, threads, maxThreads, snapshots }) {
   const defaults = { ...params };
   const values = { ...params, scene: sceneName, paused: false };
   const gui = new GUI({ title: 'Simulation' });
   const update = () => {
     const { scene, paused, ...rest } = values;
-    send({ type: 'params', params: rest });
+    call('setParams', rest);
   };
   const titles = Object.fromEntries(Object.entries(scenes).map(([name, s]) => [s.title, name]));
   gui.add(values, 'scene', titles).onChange((name) => {
@@ -39,9 +39,9 @@ export function createPanel({ params, sceneName, scenes, send, renderer, threads
     gui.add(values, 'threads', 1, maxThreads, 1).name('solver threads').onChange(update);
   }
   gui.add(values, 'contacts').name('draw contacts (last step)').onChange(update);
-  gui.add(values, 'paused').onChange((value) => send({ type: 'pause', value }));
-  gui.add({ step: () => send({ type: 'step' }) }, 'step').name('single step');
-  gui.add({ reset: () => send({ type: 'reset' }) }, 'reset');
+  gui.add(values, 'paused').onChange((value) => call('pause', value));
+  gui.add({ step: () => call('step') }, 'step').name('single step');
+  gui.add({ reset: () => call('reset') }, 'reset');
   gui.add({ share: async () => {
     const { scene, paused, ...rest } = values;
     const link = shareLink(sceneName, rest, defaults);

@@ -7,7 +7,7 @@ import { nearestParticle } from 'pbd-wasm/three';
 
 export class Pointer {
   /**
-   * @param {{renderer, camera, controls, send: (msg) => void, bodies: () => THREE.Object3D[],
+   * @param {{renderer, camera, controls, call: (name, ...args) => void, bodies: () => THREE.Object3D[],
    *   colliders: () => THREE.Mesh[], particle: (worldIndex, i) => THREE.Vector3,
    *   positions: (worldIndex) => Float32Array}} page
    */
@@ -59,13 +59,13 @@ export class Pointer {
     const particle = this.nearest(d, body.point);
     if (event.ctrlKey || event.metaKey) {   // pin / unpin, no drag
       event.stopImmediatePropagation();
-      this.send({ type: 'togglePin', world: d.worldIndex, index: particle });
+      this.call('togglePin', { world: d.worldIndex, index: particle });
       return;
     }
     const p = this.particle(d.worldIndex, particle);
     this.grabbed = { world: d.worldIndex, particle };
     this.start(event, p, { kind: 'particle' });
-    this.send({ type: 'grab', world: d.worldIndex, index: particle, target: p.toArray() });
+    this.call('grab', { world: d.worldIndex, index: particle, target: p.toArray() });
   }
 
   start(event, point, dragging) {
@@ -81,25 +81,25 @@ export class Pointer {
     this.aim(event);
     if (this.dragging.kind === 'cut') {
       const to = this.raycaster.ray.direction.toArray();
-      this.send({ type: 'cut', origin: this.raycaster.ray.origin.toArray(), from: this.dragging.from, to });
+      this.call('cut', { origin: this.raycaster.ray.origin.toArray(), from: this.dragging.from, to });
       this.dragging.from = to;
       return;
     }
     if (!this.raycaster.ray.intersectPlane(this.plane, this.hit)) return;
     if (this.dragging.kind === 'particle') {
       this.hit.y = Math.max(this.hit.y, 0);
-      this.send({ type: 'drag', target: this.hit.toArray() });
+      this.call('drag', this.hit.toArray());
     } else {
       const { mesh, offset } = this.dragging;
       mesh.position.copy(this.hit).add(offset);
       mesh.position.y = Math.max(mesh.position.y, 0);
-      this.send({ type: 'moveCollider', collider: this.colliders().indexOf(mesh), position: mesh.position.toArray() });
+      this.call('moveCollider', { collider: this.colliders().indexOf(mesh), position: mesh.position.toArray() });
     }
   }
 
   up() {
     if (!this.dragging) return;
-    if (this.dragging.kind === 'particle') this.send({ type: 'release' });
+    if (this.dragging.kind === 'particle') this.call('release');
     this.dragging = null;
     this.controls.enabled = true;
   }

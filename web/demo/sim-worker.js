@@ -1,9 +1,15 @@
-// The simulation runs here, off the main thread: it builds the gallery scene the page asked for (scene-host.js) and
-// steps its worlds at 60 Hz. With the threaded build the page reads the particle positions straight out of the
-// shared wasm memory; with the single-threaded build each frame's positions are transferred.
+// The simulation runs here, off the main thread, served by pbd-wasm/worker: the page calls these functions by name
+// (WorkerWorld.run) and draws what they return. They build the gallery scene (scene-host.js) into worlds of their
+// own and step them when the page asks for a frame. With the threaded build the page reads the particle positions
+// straight out of the shared wasm memory; with the single-threaded build each result carries copies.
+//
+// Every function returns an update for the page (main.js applyUpdate): any of
+//   ready / scene: what to draw (describe()); views: where each world's positions are (threaded) or their copies
+//   (single); frame: this frame's figures; topology: drawables a tear changed; lanes, threads, warnings, and the
+//   results of single calls (snapshot, snapshotLoaded, meshAdded).
 import RAPIER from '@dimforge/rapier3d-compat';
-import { createPbd } from 'pbd-wasm';
 import { edgesCrossingStroke } from 'pbd-wasm/three';
+import { serveWorld } from 'pbd-wasm/worker';
 import { SOFT_BUNNY } from './cloth-scene.js';
 import { DROP, prepareDroppedMesh } from './dropped-mesh.js';
 import { describeLane } from './lane-settings.js';
@@ -12,6 +18,7 @@ import { applyParams, buildScene, createAssets, disposeScene, sceneParams } from
 import { packSnapshots, unpackSnapshots } from './snapshot-file.js';
 
 const FRAME_DT = 1 / 60;
+const MAX_FRAMES_PER_CALL = 3;   // a page that fell behind catches up by at most this many frames at once
 
 let pbd;
 let assets;
@@ -21,15 +28,17 @@ let residualRecord = null;  // which steps record the convergence plot's residua
 let params;
 let paused = false;
 let time = 0;               // s of simulated time, for scenes that animate (wind)
+let owed = 0;               // s of the page's time not simulated yet (frame())
 let grab = null;            // {world, handle} while the mouse holds a particle
 const dropped = [];         // meshes dropped on the page: {tets, triangles, name}; rebuilt with the world on reset
 const shared = [];          // per world: the buffer and offset last sent to the page
 const embeddings = [];      // dropped meshes' render meshes: {embedding, world, firstParticle}
 const sharedEmbeddings = [];  // per embedding: the buffer and offset last sent to the page
 let cancelFlag = null;      // Int32Array over a SharedArrayBuffer the page sets to 1 to cancel a tetrahedralization
+let report = () => {};      // the Worker context's report: progress while a call runs
 const userPins = new Map(); // "world:particle" -> inverse mass, for particles pinned from the page
 
-const progress = (what, fraction) => postMessage({ type: 'progress', what, fraction });
+const progress = (what, fraction) => report({ what, fraction });
 const plain = ({ world, record, ...rest }) => rest;   // World objects and records stay here; the page gets indices
 
 /**
@@ -69,6 +78,7 @@ function build() {
   if (built.scene.acceptsDroppedMeshes) for (const mesh of dropped) built.drawables.push(addDropped(mesh));
   grab = null;
   time = 0;
+  owed = 0;
   shared.length = 0;
   userPins.clear();
   applyParams(built, params);
@@ -101,44 +111,48 @@ function energy() {
   return { kinetic, potential };
 }
 
-/** Sends the page what it needs to read positions: the shared buffers (threaded) or copies (single). */
-function publish(stats) {
-  stats.residuals = residualRecord.curves();   // a few floats per pass
-  stats.energy = energy();
-  // Colliders the scene moves (a character's body): their poses as the scene set them for this step.
-  stats.colliderPoses = built.colliders.flatMap((c, k) => (c.moving
-    ? [{ collider: k, position: c.def.position, rotation: c.def.rotation }] : []));
-  // 6 floats per contact, computed on call from this step's state: only while the page draws them.
-  if (params.contacts) stats.contacts = built.worlds.map(({ world }) => world.contacts().slice());
-  if (pbd.variant === 'threaded') {
-    built.worlds.forEach(({ world }, k) => {
-      const view = world.positions();
-      if (view.buffer !== shared[k]?.buffer || view.byteOffset !== shared[k]?.byteOffset ||
-          view.length !== shared[k]?.length) {   // a tear grows the world, in place or elsewhere
-        shared[k] = { buffer: view.buffer, byteOffset: view.byteOffset, length: view.length };
-        postMessage({ type: 'positions-shared', world: k, buffer: view.buffer, byteOffset: view.byteOffset,
-          length: view.length });
-      }
-    });
-    embeddings.forEach(({ embedding }, k) => {
-      const view = embedding.positions();
-      if (view.buffer !== sharedEmbeddings[k]?.buffer || view.byteOffset !== sharedEmbeddings[k]?.byteOffset) {
-        sharedEmbeddings[k] = { buffer: view.buffer, byteOffset: view.byteOffset };
-        postMessage({ type: 'positions-shared', embedding: k, buffer: view.buffer, byteOffset: view.byteOffset,
-          length: view.length });
-      }
-    });
-    postMessage({ type: 'frame', ...stats });
-  } else {
-    const copies = built.worlds.map(({ world }) => world.positions().slice());
-    const embedded = embeddings.map(({ embedding }) => embedding.positions().slice());
-    postMessage({ type: 'frame', ...stats, positions: copies, embedded },
-      [...copies, ...embedded].map((c) => c.buffer));
+/**
+ * Where the page reads positions. Threaded: per world and per embedding, the shared buffer and the view's place in
+ * it, only where it changed since last sent (a tear grows a world, in place or elsewhere). Single: copies of all.
+ */
+function views() {
+  if (pbd.variant !== 'threaded') {
+    return { copies: built.worlds.map(({ world }) => world.positions()),
+      embedded: embeddings.map(({ embedding }) => embedding.positions()) };   // copied by pbd-wasm/worker
   }
+  const changed = (view, last) => view.buffer !== last?.buffer || view.byteOffset !== last?.byteOffset ||
+    view.length !== last?.length;
+  const place = (view) => ({ buffer: view.buffer, byteOffset: view.byteOffset, length: view.length });
+  const worlds = [], embedded = [];
+  built.worlds.forEach(({ world }, k) => {
+    const view = world.positions();
+    if (changed(view, shared[k])) worlds.push({ index: k, ...(shared[k] = place(view)) });
+  });
+  embeddings.forEach(({ embedding }, k) => {
+    const view = embedding.positions();
+    if (changed(view, sharedEmbeddings[k])) embedded.push({ index: k, ...(sharedEmbeddings[k] = place(view)) });
+  });
+  return { shared: worlds, embedded };
+}
+
+/** This frame's figures for the page's plots and overlays. */
+function figures(solverMs, steps) {
+  return {
+    solverMs,   // the last step's
+    steps,      // frames simulated by this call
+    paused,
+    residuals: residualRecord.curves(),   // a few floats per pass
+    energy: energy(),
+    // Colliders the scene moves (a character's body): their poses as the scene set them for this step.
+    colliderPoses: built.colliders.flatMap((c, k) => (c.moving
+      ? [{ collider: k, position: c.def.position, rotation: c.def.rotation }] : [])),
+    // 6 floats per contact, computed on call from this step's state: only while the page draws them.
+    contacts: params.contacts ? built.worlds.map(({ world }) => world.contacts()) : null,
+  };
 }
 
 /** One frame of every world; `byHand` (the paused page's step button) always records the residuals. */
-function stepOnce(byHand = false) {
+function stepOnce(warnings, byHand = false) {
   const t0 = performance.now();
   residualRecord.beforeStep(byHand);
   built.onFrame?.(time);
@@ -146,8 +160,8 @@ function stepOnce(byHand = false) {
     if (built.step) built.step(); else world.step(FRAME_DT);
     const report = world.lastStepReport();
     if (report.rolledBack) {
-      postMessage({ type: 'error', message: `A step${lane.label ? ` (${lane.label})` : ''} blew up (particle ` +
-        `${report.particle} went non-finite) and was undone; that body was stopped. Try gentler settings.` });
+      warnings.push(`A step${lane.label ? ` (${lane.label})` : ''} blew up (particle ${report.particle} went ` +
+        'non-finite) and was undone; that body was stopped. Try gentler settings.');
     }
   }
   for (const { embedding, world, firstParticle } of embeddings) embedding.update(world, firstParticle);
@@ -158,7 +172,7 @@ function stepOnce(byHand = false) {
 
 /**
  * After a tear (a step's, or a cut's): each drawable takes its body's place and size from the record, a torn one its
- * triangles too, and the page gets the drawables that changed (after the positions they are drawn from).
+ * triangles too; returns the drawables that changed.
  */
 function followTopology() {
   const changed = [];
@@ -175,71 +189,92 @@ function followTopology() {
     }
     changed.push({ index, ...plain(d) });
   });
-  if (changed.length > 0) postMessage({ type: 'topology', drawables: changed });
+  return changed;
 }
 
-/** Cuts every tearable drawable's body along the wedge of rays from `origin` between `from` and `to`. */
-function cut({ origin, from, to }) {
-  for (const d of built.drawables) {
-    if (!d.tearable) continue;
-    const edges = edgesCrossingStroke(d.world, d.record, origin, from, to);
-    if (edges.length > 0) d.world.tearEdges(d.record, edges);
-  }
+/** What the page redraws after the worlds changed: where positions are, the figures, and torn drawables. */
+function update(solverMs, steps, warnings = []) {
+  return { views: views(), frame: figures(solverMs, steps), topology: followTopology(), warnings };
 }
 
-let nextTick = 0;
-function loop() {
-  const solverMs = paused ? 0 : stepOnce();
-  publish({ solverMs, paused });
-  followTopology();
-  // Self-timed at 60 Hz: the worker never blocks the page, and a slow step just delays the next one.
-  nextTick = Math.max(nextTick + FRAME_DT * 1000, performance.now());
-  setTimeout(loop, Math.max(0, nextTick - performance.now()));
-}
-
-const handlers = {
-  init(msg) {
-    start(msg).catch((error) => postMessage({ type: 'error', message: `failed to start: ${error.message}` }));
+const functions = {
+  /** Loads Rapier and the scene; `cancel` is the page's cancel flag (a SharedArrayBuffer) where it has one. */
+  async start(context, { scene, cancel }) {
+    report = context.report;
+    pbd = context.pbd;
+    cancelFlag = cancel ? new Int32Array(cancel) : null;
+    await RAPIER.init();   // the coupled scenes
+    assets = createAssets(pbd, progress);
+    sceneName = scene;
+    params = sceneParams(sceneName);
+    build();
+    return { ready: { variant: pbd.variant, threads: pbd.threads, maxThreads: pbd.maxThreads, ...describe() },
+      ...update(0, 0) };
   },
-  params(msg) {
-    params = { ...params, ...msg.params };
+  /**
+   * The page's frame: `elapsed` s of its time passed. Steps the 1/60 s frames that time owes (at most
+   * MAX_FRAMES_PER_CALL, so a slow page slows the simulation rather than piling up work); none while paused.
+   */
+  frame(_, elapsed) {
+    const warnings = [];
+    let solverMs = 0, steps = 0;
+    if (!paused) {
+      owed = Math.min(owed + elapsed, MAX_FRAMES_PER_CALL * FRAME_DT);
+      // Within 1 % of a frame counts as a frame: a 60 Hz page's intervals jitter around 1/60 s.
+      for (; owed >= 0.99 * FRAME_DT; owed -= FRAME_DT, steps++) solverMs = stepOnce(warnings);
+      owed = Math.max(owed, 0);
+    }
+    return update(solverMs, steps, warnings);
+  },
+  setParams(_, values) {
+    params = { ...params, ...values };
     applyParams(built, params);
     if (params.threads > 0 && pbd.variant === 'threaded') pbd.setThreads(params.threads);
-    postMessage({ type: 'threads', threads: pbd.threads });
-    postMessage({ type: 'lanes', lanes: lanes() });
+    return { threads: pbd.threads, lanes: lanes() };
   },
-  pause(msg) { paused = msg.value; },
+  pause(_, on) {
+    paused = on;
+    owed = 0;
+    return {};
+  },
   step() {
-    publish({ solverMs: stepOnce(true), paused });
-    followTopology();
+    const warnings = [];
+    return update(stepOnce(warnings, true), 1, warnings);
   },
-  cut(msg) {
-    cut(msg);
-    publish({ solverMs: 0, paused });
-    followTopology();
+  /** Cuts every tearable drawable's body along the wedge of rays from `origin` between `from` and `to`. */
+  cut(_, { origin, from, to }) {
+    for (const d of built.drawables) {
+      if (!d.tearable) continue;
+      const edges = edgesCrossingStroke(d.world, d.record, origin, from, to);
+      if (edges.length > 0) d.world.tearEdges(d.record, edges);
+    }
+    return update(0, 0);
   },
   reset() {
     build();
-    postMessage({ type: 'scene', ...describe() });
-    publish({ solverMs: 0, paused });
+    return { scene: describe(), ...update(0, 0) };
   },
-  grab(msg) {
+  grab(_, { world: w, index, target }) {
     if (grab !== null) grab.world.removeAttachment(grab.handle);
-    const world = built.worlds[msg.world].world;
-    grab = { world, handle: world.addAttachment(msg.index, ...msg.target, { compliance: 0, stiffness: 1 }) };
+    const world = built.worlds[w].world;
+    grab = { world, handle: world.addAttachment(index, target, { compliance: 0, stiffness: 1 }) };
+    return {};
   },
-  drag(msg) { if (grab !== null) grab.world.setAttachmentTarget(grab.handle, ...msg.target); },
+  drag(_, target) {
+    if (grab !== null) grab.world.setAttachmentTarget(grab.handle, ...target);
+    return {};
+  },
   release() {
     // The particle followed the target across the substeps, so it keeps the drag's velocity when let go.
     if (grab !== null) grab.world.removeAttachment(grab.handle);
     grab = null;
+    return {};
   },
   saveSnapshot() {
-    const bytes = packSnapshots(sceneName, built.worlds.map(({ world }) => world.saveSnapshot()));
-    postMessage({ type: 'snapshot', bytes }, [bytes.buffer]);
+    return { snapshot: packSnapshots(sceneName, built.worlds.map(({ world }) => world.saveSnapshot())) };
   },
-  loadSnapshot(msg) {
-    const { scene, blobs } = unpackSnapshots(msg.bytes);
+  loadSnapshot(_, bytes) {
+    const { scene, blobs } = unpackSnapshots(bytes);
     if (scene !== sceneName || blobs.length !== built.worlds.length) {
       throw new Error(`loadSnapshot: the snapshot is of the '${scene}' scene: switch to that scene first`);
     }
@@ -262,65 +297,47 @@ const handlers = {
     grab = null;            // the snapshots' attachments replaced the worlds'
     userPins.clear();       // and their inverse masses: a pin toggled before belongs to the replaced state
     shared.length = 0;      // new arrays: the page gets the new views
-    publish({ solverMs: 0, paused });
-    postMessage({ type: 'lanes', lanes: lanes() });   // the snapshots brought their worlds' settings
-    postMessage({ type: 'snapshot-loaded', bytes: msg.bytes.length });
+    // The snapshots brought their worlds' settings.
+    return { ...update(0, 0), lanes: lanes(), snapshotLoaded: bytes.length };
   },
-  togglePin(msg) {
+  togglePin(_, { world: w, index }) {
     // A particle pinned here gets its own inverse mass back; one pinned by the scene gets the world's mean.
-    const world = built.worlds[msg.world].world;
-    const key = `${msg.world}:${msg.index}`;
-    const w = world.inverseMasses();
+    const world = built.worlds[w].world;
+    const key = `${w}:${index}`;
+    const inverseMasses = world.inverseMasses();
     if (userPins.has(key)) {
-      world.setInverseMass(msg.index, userPins.get(key));
+      world.setInverseMass(index, userPins.get(key));
       userPins.delete(key);
-    } else if (w[msg.index] > 0) {
-      userPins.set(key, w[msg.index]);
-      world.setInverseMass(msg.index, 0);
+    } else if (inverseMasses[index] > 0) {
+      userPins.set(key, inverseMasses[index]);
+      world.setInverseMass(index, 0);
     } else {
-      const free = w.filter((x) => x > 0);
-      world.setInverseMass(msg.index, free.length ? free.reduce((a, b) => a + b, 0) / free.length : 1);
+      const free = inverseMasses.filter((x) => x > 0);
+      world.setInverseMass(index, free.length ? free.reduce((a, b) => a + b, 0) / free.length : 1);
     }
+    return {};
   },
-  moveCollider(msg) {
-    const c = built.colliders[msg.collider];
-    const q = c.def.rotation ?? [0, 0, 0, 1];
-    built.worlds[c.worldIndex].world.setColliderPose(c.index, ...msg.position, ...q);
+  moveCollider(_, { collider, position }) {
+    const c = built.colliders[collider];
+    built.worlds[c.worldIndex].world.setColliderPose(c.index, position, c.def.rotation ?? [0, 0, 0, 1]);
+    return {};
   },
-  dropMesh(msg) {
+  /** An OBJ's text, or a glTF's arrays, becomes a soft body (tetrahedralized here, with progress reports). */
+  dropMesh(_, mesh) {
     if (!built.scene.acceptsDroppedMeshes) throw new Error(`the '${sceneName}' scene takes no dropped meshes`);
-    const { surface, render } = prepareDroppedMesh(pbd, msg);
+    const { surface, render } = prepareDroppedMesh(pbd, mesh);
     if (cancelFlag) Atomics.store(cancelFlag, 0, 0);
     const tets = pbd.tetrahedralize(surface.positions, surface.triangles, { resolution: DROP.resolution,
       onProgress: (fraction) => {
-        progress(`tetrahedralizing ${msg.name}`, fraction);
+        progress(`tetrahedralizing ${mesh.name}`, fraction);
         return !cancelFlag || Atomics.load(cancelFlag, 0) === 0;   // false cancels (an AbortError)
       } });
-    const mesh = { tets, render, name: msg.name };
-    const drawable = addDropped(mesh);
-    dropped.push(mesh);
+    const drawable = addDropped({ tets, render, name: mesh.name });
+    dropped.push({ tets, render, name: mesh.name });
     built.drawables.push(drawable);
-    publish({ solverMs: 0, paused });   // the page gets the new views first, then the mesh to draw from them
-    postMessage({ type: 'mesh-added', name: msg.name, drawable, tets: tets.tets.length / 4 });
+    // The page takes the new views first, then the mesh to draw from them.
+    return { ...update(0, 0), meshAdded: { name: mesh.name, drawable, tets: tets.tets.length / 4 } };
   },
 };
 
-onmessage = (event) => {
-  try {
-    handlers[event.data.type]?.(event.data);
-  } catch (error) {
-    postMessage({ type: 'error', message: error.message });
-  }
-};
-
-async function start({ variant, scene, cancel }) {
-  cancelFlag = cancel ? new Int32Array(cancel) : null;
-  [pbd] = await Promise.all([createPbd(variant ? { variant } : {}), RAPIER.init()]);   // Rapier: the coupled scenes
-  assets = createAssets(pbd, progress);
-  sceneName = scene;
-  params = sceneParams(sceneName);
-  build();
-  postMessage({ type: 'ready', variant: pbd.variant, threads: pbd.threads, maxThreads: pbd.maxThreads, ...describe() });
-  nextTick = performance.now();
-  loop();
-}
+serveWorld({ functions });

@@ -12,13 +12,23 @@ let world = null;
 let sent = null;   // {buffer, byteOffset, length} of the positions last sent (threaded build)
 let hosted = { functions: {} };
 let serving = false;
+let port = null;    // where replies and reports go
 
-/** Views over this side's wasm memory become copies; plain objects and arrays are walked. */
+/**
+ * Views over this side's wasm memory become copies (structured cloning would copy the whole memory, or share it);
+ * plain objects and arrays are walked. Anything else (a SharedArrayBuffer, a Map) crosses as structured cloning has it.
+ */
 function portable(value, depth = 0) {
   if (ArrayBuffer.isView(value)) return value.buffer === pbd.memory ? value.slice() : value;
   if (depth > 3 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => portable(v, depth + 1));
+  if (Object.getPrototypeOf(value) !== Object.prototype) return value;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, portable(v, depth + 1)]));
+}
+
+/** What hosted functions and beforeStep get: the module, the world, and a way to tell the page something now. */
+function context() {
+  return { pbd, world, report: (value) => port.postMessage({ report: portable(value) }) };
 }
 
 /** The positions for the page, when they changed since the last reply (threaded) or always (single). */
@@ -41,7 +51,7 @@ function runHosted(name, args) {
     throw new InvalidArgumentError(`WorkerWorld.run: name ${JSON.stringify(name)} is not a function this Worker ` +
       `serves (${names.length ? names.join(', ') : 'it serves none: pass them to serveWorld'})`);
   }
-  return fn({ pbd, world }, ...args);
+  return fn(context(), ...args);
 }
 
 async function handle({ id, target, method, args }) {
@@ -57,9 +67,9 @@ async function handle({ id, target, method, args }) {
     return undefined;
   }
   if (target === 'hosted') return portable(await runHosted(args[0], args.slice(1)));
-  if (hosted.beforeStep && method === 'step') hosted.beforeStep({ pbd, world }, args[0]);
+  if (hosted.beforeStep && method === 'step') hosted.beforeStep(context(), args[0]);
   if (hosted.beforeStep && method === 'advance' && args[1]?.beforeStep === undefined) {
-    args = [args[0], { ...args[1], beforeStep: (dt) => hosted.beforeStep({ pbd, world }, dt) }];
+    args = [args[0], { ...args[1], beforeStep: (dt) => hosted.beforeStep(context(), dt) }];
   }
   const object = target === 'pbd' ? pbd : world;
   if (typeof object[method] !== 'function' || method === 'delete' || method === 'constructor') {
@@ -72,7 +82,8 @@ async function handle({ id, target, method, args }) {
  * Runs the calls that arrive at `port` one at a time, in the order sent (init's module load is asynchronous: a call
  * waits for the one before it), and replies to each.
  */
-function serve(port, listen) {
+function serve(to, listen) {
+  port = to;
   let queue = Promise.resolve();
   const reply = (message) => port.postMessage(message, message.positions?.copy ? [message.positions.copy.buffer] : []);
   listen((data) => {

@@ -31,6 +31,11 @@ export declare class WorkerWorld {
   /** Calls sent and not answered yet. */
   readonly pending: number;
   /**
+   * Called on the page with each value a hosted function passes to {@link WorkerContext.report} while it runs (the
+   * progress of a long set-up, say), before the call resolves. Default: null (reports are dropped).
+   */
+  onReport: ((value: unknown) => void) | null;
+  /**
    * xyz per particle, m. Threaded build: a zero-copy view of the Worker's shared wasm memory, updated in place as it
    * steps (a frame may draw a step in progress). Single-threaded: a copy the Worker transfers after every call.
    * Fetch it again after each call that resolves: it is replaced when the world's arrays move or grow.
@@ -88,6 +93,11 @@ export interface WorkerContext {
   pbd: Pbd;
   /** The Worker's World, the one the page's WorkerWorld.world calls. */
   world: World;
+  /**
+   * Sends `value` to the page now, while the function still runs: WorkerWorld.onReport gets it (copied across by
+   * structured clone; views of wasm memory as copies). For progress, which a call's result comes too late to carry.
+   */
+  report(value: unknown): void;
 }
 
 /** What a Worker script serves beside its World (see {@link serveWorld}). */

@@ -74,6 +74,8 @@ export class WorkerWorld {
     this.world = this.#methods('world');
     /** The module's functions (tetrahedralize, readObj, setThreads...), each returning a promise. */
     this.pbd = this.#methods('pbd');
+    /** Called with each value a hosted function passes to context.report (progress of a long call), or null. */
+    this.onReport = null;
   }
 
   /** Calls sent and not answered yet: a render loop sends its next step when this is 0, so steps never queue up. */
@@ -132,7 +134,11 @@ export class WorkerWorld {
     });
   }
 
-  #receive({ id, result, error, positions }) {
+  #receive({ id, result, error, positions, report }) {
+    if (id === undefined) {   // a hosted function's report, on its way
+      this.onReport?.(report);
+      return;
+    }
     if (positions?.shared) {
       const { buffer, byteOffset, length } = positions.shared;
       this.#positions = new Float32Array(buffer, byteOffset, length);

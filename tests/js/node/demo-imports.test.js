@@ -8,7 +8,7 @@ const web = new URL('../../../web/', import.meta.url).pathname;
 const demo = join(web, 'demo');
 // bunny: the Stanford bunny's mesh data, a third-party package like lil-gui (the soft-bunny scenes).
 // @dimforge/rapier3d-compat: Rapier, an optional peer of pbd-wasm/rapier (the coupled scenes).
-const PACKAGES = /^(pbd-wasm(\/three|\/rapier)?|@dimforge\/rapier3d-compat|three|three\/(addons|examples)\/.+|lil-gui|bunny)$/;
+const PACKAGES = /^(pbd-wasm(\/three|\/rapier|\/worker)?|@dimforge\/rapier3d-compat|three|three\/(addons|examples)\/.+|lil-gui|bunny)$/;
 
 /** A string literal's text, or null for anything else (a variable, a template with ${}): that cannot be checked. */
 function literal(arg) {
@@ -71,8 +71,18 @@ describe('the demo imports only the public API', () => {
     expect(files.length).toBeGreaterThan(20);
     const all = files.flatMap((f) => (f.endsWith('.html') ? htmlImports : jsImports)(readFileSync(f, 'utf8')));
     expect(all.length).toBeGreaterThan(40);
-    expect(all).toEqual(expect.arrayContaining(['./sim-worker.js', './gltf-drop.js', './demo/main.js', 'pbd-wasm',
-      'pbd-wasm/three', 'three', 'lil-gui']));
+    expect(all).toEqual(expect.arrayContaining(['./sim-worker.js', './gltf-drop.js', './demo/main.js',
+      'pbd-wasm/three', 'pbd-wasm/worker', 'three', 'lil-gui']));
+  });
+
+  // The page and its Worker talk through pbd-wasm/worker (createWorkerWorld, serveWorld, WorkerWorld.run), as a
+  // user's app would: no message protocol of the demo's own.
+  it('has no message protocol of its own: the Worker runner carries every call', () => {
+    const byHand = /\bpostMessage\s*\(|\bonmessage\b|addEventListener\s*\(\s*['"]message['"]/;
+    const found = files.filter((f) => byHand.test(readFileSync(f, 'utf8'))).map((f) => relative(web, f));
+    expect(found).toEqual([]);
+    expect(readFileSync(join(demo, 'sim-worker.js'), 'utf8')).toMatch(/\bserveWorld\(\s*\{\s*functions\b/);
+    expect(readFileSync(join(demo, 'main.js'), 'utf8')).toMatch(/\bcreateWorkerWorld\(/);
   });
 
   it('names no file of web/lib/ or anything else outside the list', () => {

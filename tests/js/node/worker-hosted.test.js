@@ -52,10 +52,30 @@ describe('a WorkerWorld serving code of its own', () => {
     expect(here.xyz[free] - still.xyz[free]).toBeGreaterThan(0.01);
   });
 
+  it('a hosted function reports to onReport while it runs, in order, before its result', async () => {
+    const seen = [];
+    remote.onReport = (value) => seen.push(value.done);
+    const sent = await remote.run('count', 4);
+    remote.onReport = null;
+    expect(sent).toBe(4);
+    expect(seen).toEqual([0.25, 0.5, 0.75, 1]);
+    await remote.run('count', 2);   // no handler: dropped
+    expect(seen).toHaveLength(4);
+  });
+
+  it('a result keeps its buffers as they are and copies views of wasm memory', async () => {
+    const { raw, view } = await remote.run('buffers');
+    expect(raw).toBeInstanceOf(ArrayBuffer);   // it was an empty object before: buffers were walked as objects
+    expect(Array.from(new Uint8Array(raw))).toEqual([1, 2, 3]);
+    expect(view).toBeInstanceOf(Float32Array);
+    expect(view.length).toBe(3 * N * N);
+    expect(view.buffer.byteLength).toBe(view.byteLength);   // a copy, not the Worker's whole memory
+  });
+
   it('an unknown name rejects with an InvalidArgumentError that lists what the Worker serves', async () => {
     const call = remote.run('hnag', 3);
     await expect(call).rejects.toBeInstanceOf(InvalidArgumentError);
-    await expect(remote.run('hnag')).rejects.toThrow(/WorkerWorld\.run: name "hnag" .*hang, setWind, stepsSeen/);
+    await expect(remote.run('hnag')).rejects.toThrow(/WorkerWorld\.run: name "hnag" .*hang, setWind, stepsSeen, count, buffers/);
   });
 
   it("a hosted function's error reaches the page with its class and message", async () => {

@@ -11,6 +11,13 @@ export const WIND_SCENE = {
       pinned: [0, n - 1] }),
     setWind: (_, force) => { wind = force; return wind; },
     stepsSeen: () => steps,
+    // Reports n values while it runs, then returns how many it sent.
+    count: ({ report }, n) => {
+      for (let k = 1; k <= n; k++) report({ done: k / n });
+      return n;
+    },
+    // A raw buffer and a view over this side's wasm memory, as a result: the first crosses as itself.
+    buffers: ({ world }) => ({ raw: new Uint8Array([1, 2, 3]).buffer, view: world.positions() }),
     fail: () => { throw new InvalidArgumentError('fail: thrown on purpose'); },
     exit: () => globalThis.process.exit(3),   // Node's worker_threads: the Worker ends mid-call
   },

@@ -1,5 +1,6 @@
-// What a gallery scene asks the page to draw: plain objects (they cross from the worker to the page by postMessage)
-// naming a world, a particle range and its triangles or segments, all indices relative to the range's first particle.
+// What a gallery scene asks the page to draw: plain objects (they cross from the worker to the page in the results of
+// its functions) naming a world, a particle range and its triangles or segments, all indices relative to the range's
+// first particle.
 // Each keeps its body's record (`record`, which stays in the worker with `world`): the worker follows it when a body
 // tears or moves (sim-worker.js followTopology).
 import { gridTriangles, tetSurfaceTriangles } from 'pbd-wasm/three';
