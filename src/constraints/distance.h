@@ -122,6 +122,12 @@ void packDistanceBatches(const DistanceConstraint* cs, size_t count, uint32_t pa
 /// one vector load fetches a particle. xyzw[4i..4i+3] = (xyz[3i..3i+2], w[i]) for i in [begin, end), and back.
 void padPositions(const Real* xyz, const Real* inverseMasses, size_t begin, size_t end, Real* xyzw);
 void unpadPositions(const Real* xyzw, size_t begin, size_t end, Real* xyz);
+/// The same in another order, where xyzw place rank[i] holds particle i (order[r] the particle at place r): places
+/// [begin, end) filled from their particles, and particles [begin, end) copied back from their places. Each writes
+/// a contiguous range, so that threads on neighbouring ranges never write one cache line.
+void padPositionsInOrder(const Real* xyz, const Real* inverseMasses, const uint32_t* order, size_t begin, size_t end,
+                         Real* xyzw);
+void unpadPositionsInOrder(const Real* xyzw, const uint32_t* rank, size_t begin, size_t end, Real* xyz);
 
 /// Which projection a range of batches gets.
 enum class BatchMethod : uint8_t {

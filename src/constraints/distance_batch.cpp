@@ -26,6 +26,26 @@ void padPositions(const Real* xyz, const Real* w, size_t begin, size_t end, Real
 
 void unpadPositions(const Real* xyzw, size_t begin, size_t end, Real* xyz) { unpadRange(xyzw, begin, end, xyz); }
 
+void padPositionsInOrder(const Real* xyz, const Real* w, const uint32_t* order, size_t begin, size_t end,
+                         Real* xyzw) {
+  for (size_t r = begin; r < end; ++r) {
+    const uint32_t i = order[r];
+    xyzw[4 * r] = xyz[3 * i];
+    xyzw[4 * r + 1] = xyz[3 * i + 1];
+    xyzw[4 * r + 2] = xyz[3 * i + 2];
+    xyzw[4 * r + 3] = w[i];
+  }
+}
+
+void unpadPositionsInOrder(const Real* xyzw, const uint32_t* rank, size_t begin, size_t end, Real* xyz) {
+  for (size_t i = begin; i < end; ++i) {
+    const size_t r = rank[i];
+    xyz[3 * i] = xyzw[4 * r];
+    xyz[3 * i + 1] = xyzw[4 * r + 1];
+    xyz[3 * i + 2] = xyzw[4 * r + 2];
+  }
+}
+
 namespace {
 
 // One batch's particles as loaded: their addresses and, after the transposes, x y z w per lane.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 #include "pbd/task_system.h"
 
@@ -31,6 +32,7 @@ void BlockSchedule::reserve(size_t particles, size_t constraints) {
   byBlock_.reserve(constraints);
   groupOfBlock_.reserve(kMaxBlocks);
   touchedGroups_.reserve(particles);
+  locality_.reserve(particles, constraints);
   // The band layout's buffers only where it may be chosen; at most constraints / 3 units (formUnits gives up
   // beyond: they could not be kMinBandedShare full).
   if ((particles + 3) / 4 < kMinBandParticles) return;
@@ -159,6 +161,7 @@ void BlockSchedule::packBatches(const DistanceConstraint* cs, uint32_t particles
         strengths.resize(batches.size());
         packDistanceBatches(cs, n, particles + block, batches.data() + begin, strengths.data() + begin,
                             byBlock_.data() + first);
+        if (ranked) rankBatchLanes(begin, particles);
         for (uint32_t q = 0; q < n; ++q) slotOf[byBlock_[first + q]] = 4 * begin + q;
         segments.push_back({begin, begin + (rigid - first + 3) / 4, uint32_t(batches.size())});  // mixed: compliant
       }
@@ -167,6 +170,18 @@ void BlockSchedule::packBatches(const DistanceConstraint* cs, uint32_t particles
   }
   segmentBegin.push_back(uint32_t(segments.size()));
   lambda.assign(4 * batches.size(), Real(0));
+}
+
+/// Ranked: the batches from `begin` on name particles by rank, their places in the padded positions (padding lanes,
+/// at particles + block, stay).
+void BlockSchedule::rankBatchLanes(uint32_t begin, uint32_t particles) {
+  const std::vector<uint32_t>& rank = locality_.ranks();
+  for (size_t b = begin; b < batches.size(); ++b) {
+    for (int lane = 0; lane < 4; ++lane) {
+      if (batches[b].i[lane] < particles) batches[b].i[lane] = rank[batches[b].i[lane]];
+      if (batches[b].j[lane] < particles) batches[b].j[lane] = rank[batches[b].j[lane]];
+    }
+  }
 }
 
 /// Batch `batchIndex` from units_[at]: lane L on particles i + L m and j + ((L + shift) mod 4) m, with its
@@ -311,11 +326,24 @@ void BlockSchedule::layOut(const DistanceConstraint* cs, const uint32_t* colourB
   blockCount = (particles + blockParticles - 1) / blockParticles;
   // A unit's block is its first block's: a shifted unit's is then the one on the band's far side, beside its other
   // block across the wrap (a grid's last rows of band 0 and its first), which keeps a grid's strips in two colours.
+  ranked = false;
   sortIntoBlocks(cs, colourBegin, [&](uint32_t k, uint32_t) {
     return (banded ? cs[k].i : std::min(cs[k].i, cs[k].j)) / blockParticles;
   });
   colourBlocks(cs, particles);
-  if (colourBegin[kColours] >= kMinColourMajorConstraints && blocksLeaveTooLittleParallelWork()) {
+  const bool enoughToShare = colourBegin[kColours] >= kMinColourMajorConstraints;
+  if (enoughToShare && !banded && blocksLeaveTooLittleParallelWork()) {
+    // Numbered without locality: blocks of consecutive ranks in the constraints' own breadth-first order instead.
+    locality_.compute(particles, colourBegin[kColours], [&](uint32_t k) { return std::pair(cs[k].i, cs[k].j); });
+    const std::vector<uint32_t>& rank = locality_.ranks();
+    ranked = true;
+    sortIntoBlocks(cs, colourBegin, [&](uint32_t k, uint32_t) {
+      return std::min(rank[cs[k].i], rank[cs[k].j]) / blockParticles;
+    });
+    colourBlocks(cs, particles);
+  }
+  if (enoughToShare && blocksLeaveTooLittleParallelWork()) {
+    ranked = false;
     // Colour-major: block c K + q holds the q-th of K equal runs of colour c, in colour order.
     colourMajor = true;
     blockCount = kMaxBlocks;

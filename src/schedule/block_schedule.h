@@ -13,7 +13,10 @@
 // holds more than 2/3 of the constraints (blocksLeaveTooLittleParallelWork), the layout is colour-major instead:
 // each constraint colour is a block colour, cut into kBlocksPerColour blocks by position (a colour's constraints
 // share no particle, so any cut is free of conflicts). That costs a barrier per colour but keeps every thread busy.
-// The choice depends on the constraints and their numbering only, never on the thread count.
+// Before that, blocks of particles are tried once more in a locality order of the constraints' own
+// (schedule/locality_rank.h, `ranked`): a constraint's block is that of its lower rank. A shuffled cloth's or mesh's
+// blocks are then strips across it again, as its row-major twin's are, with a barrier per block colour, not per
+// colour. The choice depends on the constraints and their numbering only, never on the thread count.
 // Banded: when the particles' four bands (math/band_layout.h) are translates of one another, as a row-major grid
 // cloth's strips of rows are, the batches are units instead: a constraint (i, j) of band 0 and its translates
 // (i + L m, j + L m) in bands 1 to 3, lane L each, which load and store whole vectors on the band layout with no
@@ -35,6 +38,7 @@
 
 #include "constraints/distance.h"
 #include "schedule/graph_colouring.h"
+#include "schedule/locality_rank.h"
 
 namespace pbd {
 
@@ -74,7 +78,9 @@ struct BlockSchedule {
 
   bool colourMajor = false;                      ///< The layout: blocks of particles (false) or of colours (true).
   uint32_t blockParticles = kMinBlockParticles;  ///< Blocks of particles: particles per block, a power of two; the
-                                                 ///< block of a constraint is min(i, j) / this.
+                                                 ///< block of a constraint is min(rankOf(i), rankOf(j)) / this.
+  bool ranked = false;                           ///< Blocks of particles in the locality order (rankOf), not by
+                                                 ///< index: the indices' blocks left too little parallel work.
   uint32_t blockCount = 0;                       ///< Blocks of particles: ceil(particles / blockParticles);
                                                  ///< colour-major: kMaxBlocks, colour c's being [c K, (c + 1) K).
   std::vector<uint32_t> blockSequence;           ///< Non-empty blocks by group (block colour, then serial), then id.
@@ -102,6 +108,14 @@ struct BlockSchedule {
   /// lanes of block b point at particle `particles + b`, one per block, so that threads never write a shared one
   /// (banded: fillers instead, on their unit's own blocks).
   void rebuild(const DistanceConstraint* cs, const uint32_t* colourBegin, uint32_t particles);
+  /// Where particle p stands in the order blocks of particles are cut from: p itself, or its locality rank. Ranked,
+  /// this is also its place in the padded positions, which the batches name (so that a block's particles lie
+  /// together there: no two threads write one cache line, and a block stays in the cache).
+  uint32_t rankOf(uint32_t p) const { return ranked ? locality_.ranks()[p] : p; }
+  /// Ranked: per rank, its particle (the padded positions' place r holds particle particleAtRank()[r]); else null.
+  const uint32_t* particleAtRank() const { return ranked ? locality_.order().data() : nullptr; }
+  /// Ranked: per particle, its rank; else null.
+  const uint32_t* rankOfParticle() const { return ranked ? locality_.ranks().data() : nullptr; }
   /// Particles the padded positions need: the real ones and one padding particle per block, or the band layout's
   /// 4 m.
   size_t paddedParticles(size_t particles) const {
@@ -121,6 +135,7 @@ struct BlockSchedule {
   std::vector<uint32_t> byBlock_;         // input positions sorted by bucket
   std::vector<uint32_t> groupOfBlock_;    // per block id
   std::vector<uint32_t> touchedGroups_;   // per particle: bits of the block colours whose blocks touch it
+  LocalityRank locality_;                 // the locality order of `ranked` blocks
   // Banded only:
   /// Where a constraint sits in the band layout: blocks a (lane `lane`) and b (lane `lane + shift`), a < b when
   /// shift is 0; `banded` false if it fits no unit.
@@ -152,6 +167,7 @@ struct BlockSchedule {
   bool blocksLeaveTooLittleParallelWork() const;
   void sequenceBlocks();
   void packBatches(const DistanceConstraint* cs, uint32_t particles);
+  void rankBatchLanes(uint32_t begin, uint32_t particles);
   void packUnit(const DistanceConstraint* cs, uint32_t at, DistanceBatch& batch, DistanceBatchStrength& strength,
                 uint32_t batchIndex);
   void layOut(const DistanceConstraint* cs, const uint32_t* colourBegin, uint32_t particles);

@@ -38,13 +38,14 @@ void World::Impl::projectDistancesGaussSeidel(bool xpbd, Real invH2, bool backwa
 /// blocks share no particle and so run on any thread; each block projects its constraints colour by colour (a
 /// colour-major block: its run of one colour), four at a time in SIMD; the overflow group runs serially last. The
 /// blocks work on paddedP, p with the inverse mass as a fourth float (one vector load per particle) or, banded, p in
-/// the band layout (math/band_layout.h), copied in before the first block colour and back after the last, as phases
-/// of the same job (as `copies` asks); the unbanded constraints then run serially on p, before the overflow group.
+/// the band layout (math/band_layout.h), or ranked, in the blocks' locality order (BlockSchedule::particleAtRank),
+/// copied in before the first block colour and back after the last, as phases of the same job (as `copies` asks); the unbanded constraints then run serially on p, before the overflow group.
 /// Backward (BDF2's return sweep) runs the same order reversed.
 bool World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward, PaddedCopies copies) {
   BlockSchedule& blocks = solverData.schedule.blocks;
   constexpr uint32_t kGroups = BlockSchedule::kGroups;
   const bool banded = blocks.banded;
+  const uint32_t* ranked = blocks.particleAtRank();  // the padded positions in rank order, or null
   const uint32_t n = count(), m = blocks.bandParticles;
   // What the copy in and out run over: particles, or banded the layout's blocks; no batch, nothing to copy. Their
   // phases count runs of kBoxParticles of them, so that every range starts a run of particleBoxes
@@ -134,6 +135,10 @@ bool World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
         break;
       case Kind::Pad: {
         const size_t first = runStart(b), last = runStart(e);
+        if (ranked) {  // no particle pass or bounds here (particlePassJoinsSolve, copyOutBoundsParticles)
+          padPositionsInOrder(particles.p.data(), particles.w.data(), ranked, first, last, padded);
+          break;
+        }
         if (!banded) {
           if (copies.advance) advanceRange(first, last);
           padPositions(particles.p.data(), particles.w.data(), first, last, padded);
@@ -152,6 +157,10 @@ bool World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
         break;
       case Kind::Unpad: {
         const size_t first = runStart(b), last = runStart(e);
+        if (ranked) {
+          unpadPositionsInOrder(padded, blocks.rankOfParticle(), first, last, particles.p.data());
+          break;
+        }
         if (!banded) {
           unpadPositions(padded, first, last, particles.p.data());
           if (boxes) boundParticles(particles.p.data(), first, last, boxes);

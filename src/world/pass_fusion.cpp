@@ -79,11 +79,12 @@ bool World::Impl::particlePassJoinsSolve(bool useBdf2, bool copyOutBounds) const
 }
 
 /// Whether the coloured pass's copy out can bound the particles (PaddedCopies::bound): it has batches, so it copies,
-/// and its ranges start runs of kBoxParticles particles, as particleBoxes' runs do; banded, the bands' starts
-/// (multiples of m) must then be such starts too.
+/// in particle order (ranked, a range of ranks holds particles from all over), and its ranges start runs of
+/// kBoxParticles particles, as particleBoxes' runs do; banded, the bands' starts (multiples of m) must then be such
+/// starts too.
 bool World::Impl::copyOutBoundsParticles() const {
   const BlockSchedule& blocks = solverData.schedule.blocks;
-  return !blocks.batches.empty() && (!blocks.banded || blocks.bandParticles % kBoxParticles == 0);
+  return !blocks.batches.empty() && !blocks.ranked && (!blocks.banded || blocks.bandParticles % kBoxParticles == 0);
 }
 
 }  // namespace pbd

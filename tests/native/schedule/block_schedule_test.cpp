@@ -1,13 +1,15 @@
 // The coloured Gauss-Seidel pass's block schedule (schedule/block_schedule.h): every coloured constraint once, in
 // a segment of its own block and colour; no particle twice in a segment; no particle shared by two blocks of one
-// parallel block colour. Checked on the worlds the solver meets: a row-major cloth, the mixed scene, and a soft
-// body numbered at random (the worst case, where blocks conflict and the layout turns colour-major).
+// parallel block colour. Checked on the worlds the solver meets: a row-major cloth, the mixed scene, a soft body
+// numbered at random (blocks cut in a locality order of its own), and a graph with no locality in any order (the
+// worst case, where blocks conflict and the layout turns colour-major).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include <memory>
 #include <random>
 #include <limits>
@@ -85,9 +87,11 @@ int checkLayout(const WorldImpl& impl) {
       const uint32_t slot = s.slotOf[k], b = slot / 4, lane = slot % 4;
       EXPECT_EQ(++laneUses[slot], 1) << "slot " << slot;
       // Banded, a unit's lanes are canonically oriented (lower block first): either way is the same projection.
-      const bool flipped = s.banded && s.batches[b].i[lane] == d.j;
-      EXPECT_EQ(s.batches[b].i[lane], flipped ? d.j : d.i);
-      EXPECT_EQ(s.batches[b].j[lane], flipped ? d.i : d.j);
+      // Ranked, lanes name particles by rank (their places in the padded positions).
+      const uint32_t di = s.rankOf(d.i), dj = s.rankOf(d.j);
+      const bool flipped = s.banded && s.batches[b].i[lane] == dj;
+      EXPECT_EQ(s.batches[b].i[lane], flipped ? dj : di);
+      EXPECT_EQ(s.batches[b].j[lane], flipped ? di : dj);
       EXPECT_EQ(s.batches[b].minLength[lane], d.minLength);
       EXPECT_EQ(s.batches[b].maxLength[lane], d.maxLength);
       EXPECT_EQ(s.strengths[b].compliance[lane], d.compliance);
@@ -100,7 +104,8 @@ int checkLayout(const WorldImpl& impl) {
         }
         continue;
       }
-      const uint32_t block = s.colourMajor ? c * BlockSchedule::kBlocksPerColour : std::min(d.i, d.j) / s.blockParticles;
+      const uint32_t block = s.colourMajor ? c * BlockSchedule::kBlocksPerColour
+                                           : std::min(s.rankOf(d.i), s.rankOf(d.j)) / s.blockParticles;
       EXPECT_EQ(s.colourMajor ? blockOfBatch[b] / BlockSchedule::kBlocksPerColour * BlockSchedule::kBlocksPerColour
                               : blockOfBatch[b], block);
       segmentsOfColour.insert(segmentOfBatch[b]);
@@ -253,14 +258,62 @@ static uint32_t criticalPath(const BlockSchedule& s) {
   return critical;
 }
 
-TEST(BlockSchedule, ARandomlyNumberedBodyTurnsColourMajor) {
+namespace {
+
+/// n particles at random points of a unit cube joined by m rigid distance constraints between random pairs: a
+/// graph with no locality in any order (every particle a few hops from every other), so no blocks of particles can
+/// run side by side and the layout turns colour-major.
+void addRandomGraph(World& world, uint32_t n, uint32_t m, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<Real> unit(0, 1);
+  std::vector<Real> xyz(3 * n), w(n, 1);
+  for (Real& x : xyz) x = unit(rng);
+  for (uint32_t i = 0; i < n; ++i) xyz[3 * i + 1] += 0.2f;
+  const uint32_t first = world.addParticles(xyz.data(), w.data(), n);
+  std::vector<uint32_t> pairs;
+  std::uniform_int_distribution<uint32_t> pick(0, n - 1);
+  while (pairs.size() < 2 * size_t(m)) {
+    const uint32_t i = pick(rng), j = pick(rng);
+    if (i != j) pairs.insert(pairs.end(), {first + i, first + j});
+  }
+  world.addDistanceConstraints(pairs, {}, Strength{0, 1});
+}
+
+}  // namespace
+
+TEST(BlockSchedule, ARandomlyNumberedBodyIsCutInItsOwnLocalityOrder) {
   World world;
   world.addSoftBody(scenes::shuffledVertices(scenes::tetCube(16, 1.0f, Vec3(0, 1, 0)), 7));
   const WorldImpl& impl = scheduled(world);
   const BlockSchedule& s = impl.solverData.schedule.blocks;
-  // Random numbering: every block touches almost every other, so blocks of particles would run mostly one after
-  // another. Colour-major: each colour's runs in parallel, no serial group, a critical path of about 1/8 of the batches.
+  // Random numbering: blocks of consecutive indices touch almost every other block. Cut in the breadth-first order of
+  // the constraints instead, blocks are slabs across the cube that touch only their neighbours: a few block colours,
+  // nothing serial, and a critical path of under half the batches.
+  ASSERT_FALSE(s.colourMajor);
+  ASSERT_TRUE(s.ranked);
+  std::vector<uint32_t> ranks(impl.count());
+  for (uint32_t p = 0; p < impl.count(); ++p) ranks[p] = s.rankOf(p);
+  std::sort(ranks.begin(), ranks.end());
+  for (uint32_t p = 0; p < impl.count(); ++p) ASSERT_EQ(ranks[p], p);  // a permutation
+  const int colours = checkLayout(impl);
+  EXPECT_LE(colours, 4);
+  EXPECT_EQ(s.groupBegin[BlockSchedule::kGroups], s.groupBegin[BlockSchedule::kSerialGroup]);
+  EXPECT_LT(2 * criticalPath(s), s.batches.size());
+  // The same cube in lattice order keeps the blocks of its indices.
+  World lattice;
+  lattice.addSoftBody(scenes::tetCube(16, 1.0f, Vec3(0, 1, 0)));
+  EXPECT_FALSE(scheduled(lattice).solverData.schedule.blocks.ranked);
+}
+
+TEST(BlockSchedule, ABodyWithNoLocalityTurnsColourMajor) {
+  World world;
+  addRandomGraph(world, 4096, 24000, 5);
+  const WorldImpl& impl = scheduled(world);
+  const BlockSchedule& s = impl.solverData.schedule.blocks;
+  // No order makes blocks that could run side by side. Colour-major: each colour's runs in parallel, no serial
+  // group, a critical path of about 1/8 of the batches.
   ASSERT_TRUE(s.colourMajor);
+  EXPECT_FALSE(s.ranked);
   const int colours = checkLayout(impl);
   EXPECT_GE(colours, 8);
   EXPECT_EQ(s.groupBegin[BlockSchedule::kGroups], s.groupBegin[BlockSchedule::kSerialGroup]);
@@ -290,7 +343,7 @@ TEST(BlockSchedule, AThreadsRangeOfBlocksHoldsAtLeastTheMinimumOfBatches) {
   scenes::hangingCloth(cloth, 128);
   const BlockSchedule& strips = scheduled(cloth).solverData.schedule.blocks;
   World body;
-  body.addSoftBody(scenes::shuffledVertices(scenes::tetCube(10, 1.0f, Vec3(0, 1, 0)), 3));
+  addRandomGraph(body, 1024, 6000, 3);
   const BlockSchedule& tiny = scheduled(body).solverData.schedule.blocks;
   ASSERT_TRUE(tiny.colourMajor);
   ASSERT_FALSE(strips.colourMajor);
@@ -324,27 +377,52 @@ TEST(BlockSchedule, AThreadsRangeOfBlocksHoldsAtLeastTheMinimumOfBatches) {
   }
 }
 
-TEST(BlockSchedule, TheColourMajorLayoutGivesTheSameBitsOnAnyThreadCount) {
-  PBD_LONG_SCENE();
-  // Forward passes (implicit Euler) and BDF2's forward and backward sweeps, dropped on the ground.
+namespace {
+
+/// A body dropped on the ground for `frames` frames under coloured Gauss–Seidel: the shuffled 16³ tet cube (ranked
+/// blocks) or a random graph (colour-major). The state hash; the layout is checked to be the one meant.
+uint64_t droppedBodyHash(TaskSystem* tasks, Integrator integrator, bool noLocality, int frames) {
+  World world(tasks);
+  if (noLocality) addRandomGraph(world, 4096, 24000, 5);
+  else world.addSoftBody(scenes::shuffledVertices(scenes::tetCube(16, 1.0f, Vec3(0, 0.2f, 0)), 7));
+  SolverSettings s = world.settings();
+  s.integrator = integrator;
+  world.setSettings(s);
+  for (int f = 0; f < frames; ++f) world.step(1.0f / 60);
+  const BlockSchedule& blocks = WorldInternals::of(world).solverData.schedule.blocks;
+  EXPECT_EQ(blocks.colourMajor, noLocality);
+  EXPECT_EQ(blocks.ranked, !noLocality);
+  return scenes::stateHash(world);
+}
+
+/// The same bits serially and on 1 to 3 workers, under implicit Euler's forward passes and BDF2's forward and
+/// backward sweeps.
+void expectTheSameBitsOnAnyThreadCount(bool noLocality, int frames, std::initializer_list<unsigned> workerCounts) {
   for (Integrator integrator : {Integrator::ImplicitEuler, Integrator::Bdf2}) {
-    auto run = [&](TaskSystem* tasks) {
-      World world(tasks);
-      world.addSoftBody(scenes::shuffledVertices(scenes::tetCube(16, 1.0f, Vec3(0, 0.2f, 0)), 7));
-      SolverSettings s = world.settings();
-      s.integrator = integrator;
-      world.setSettings(s);
-      for (int f = 0; f < 20; ++f) world.step(1.0f / 60);
-      EXPECT_TRUE(WorldInternals::of(world).solverData.schedule.blocks.colourMajor);
-      return scenes::stateHash(world);
-    };
-    const uint64_t serial = run(nullptr);
-    EXPECT_EQ(run(nullptr), serial);
-    for (unsigned workers : {1u, 2u, 3u}) {
+    const uint64_t serial = droppedBodyHash(nullptr, integrator, noLocality, frames);
+    EXPECT_EQ(droppedBodyHash(nullptr, integrator, noLocality, frames), serial);
+    for (unsigned workers : workerCounts) {
       ThreadPool pool(workers);
-      EXPECT_EQ(run(&pool), serial) << "workers " << workers << ", integrator " << int(integrator);
+      EXPECT_EQ(droppedBodyHash(&pool, integrator, noLocality, frames), serial)
+          << "workers " << workers << ", integrator " << int(integrator);
     }
   }
+}
+
+}  // namespace
+
+TEST(BlockSchedule, TheRankedLayoutGivesTheSameBitsOnAnyThreadCount) {
+  expectTheSameBitsOnAnyThreadCount(false, 8, {2u});
+}
+
+TEST(BlockSchedule, TheRankedLayoutGivesTheSameBitsOnAnyThreadCountLong) {
+  PBD_LONG_SCENE();
+  expectTheSameBitsOnAnyThreadCount(false, 20, {1u, 2u, 3u});
+}
+
+TEST(BlockSchedule, TheColourMajorLayoutGivesTheSameBitsOnAnyThreadCount) {
+  PBD_LONG_SCENE();
+  expectTheSameBitsOnAnyThreadCount(true, 20, {1u, 2u, 3u});
 }
 
 namespace {
