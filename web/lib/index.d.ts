@@ -1151,8 +1151,9 @@ export declare class World {
   };
   /**
    * Whether every step runs on the module's threads ('always') or on the faster of them and the calling thread alone
-   * ('measured', the default): after each change of scene (bodies, constraints, colliders, solver settings) and every
-   * 600 steps the world times a few steps both ways and keeps the faster, so that a scene with little work per thread
+   * ('measured', the default): after each change of scene (bodies, constraints, colliders, solver settings) the world
+   * times a few steps both ways and keeps the faster, and times them again 60 steps later, then after twice as many
+   * steps each time the choice holds, up to every 600 steps, so that a scene with little work per thread
    * (a small tet body, a mesh numbered at random) never runs slower on two threads than on one. The results are the
    * same bits either way. No effect in the single-threaded build or with `threads: 1`.
    */

@@ -118,9 +118,9 @@ struct StepReport {
 /// alone. The results are the same bits either way; only the time differs.
 enum class PoolUse {
   Always,    ///< Every step on the task system (the default natively: the caller chose it).
-  Measured,  ///< The world times steps both ways after each change of scene and every 600 steps, and runs on the
-             ///< faster: a step with little work per thread (a small tet body, a mesh numbered at random) is often
-             ///< faster on one thread. The default of the npm package.
+  Measured,  ///< The world times steps both ways after each change of scene (again 60 steps later, then less often,
+             ///< up to every 600 steps), and runs on the faster: a step with little work per thread (a small tet
+             ///< body) is often faster on one thread. The default of the npm package.
 };
 
 /// Where the last World::step(dt) spent its time, in ms of wall clock, when World::setStepTimings(true) (else all

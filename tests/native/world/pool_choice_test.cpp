@@ -1,8 +1,9 @@
 // PoolUse::Measured (World::setPoolUse; src/world/pool_choice.h): after a change of scene the world steps alternately
-// on its pool and on the calling thread, keeps the faster by the median of each, measures again every kProbeEvery
-// steps and after any change of scene; whichever it runs on, the state is the same bits as on the pool alone.
+// on its pool and on the calling thread, keeps the faster by the median of each, measures again kFirstProbeAfter
+// steps later, then less and less often up to every kProbeEvery steps, and after any change of scene; whichever it runs on, the state is the same bits as on the pool alone.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "native/expect_error.h"
@@ -34,8 +35,11 @@ TEST(PoolChoice, MeasuresBothAndKeepsTheFaster) {
   const std::vector<bool> probe = {true, true, true, false, true, false, true, false};
   EXPECT_EQ(runSteps(slowPool, 8, 2.0, 1.5), probe);
   EXPECT_EQ(runSteps(fastPool, 8, 1.0, 1.5), probe);
-  EXPECT_EQ(runSteps(slowPool, 100, 2.0, 1.5), std::vector<bool>(100, false));
-  EXPECT_EQ(runSteps(fastPool, 100, 1.0, 1.5), std::vector<bool>(100, true));
+  // Until the next measurement, kFirstProbeAfter steps later.
+  const size_t until = PoolChoice::kFirstProbeAfter;
+  EXPECT_EQ(runSteps(slowPool, until, 2.0, 1.5), std::vector<bool>(until, false));
+  EXPECT_EQ(runSteps(fastPool, until, 1.0, 1.5), std::vector<bool>(until, true));
+  EXPECT_EQ(runSteps(fastPool, 2, 1.0, 1.5), (std::vector<bool>{true, false}));   // and it measures
 }
 
 TEST(PoolChoice, TakesTheMedianSoThatOneSlowStepDoesNotDecide) {
@@ -55,6 +59,23 @@ TEST(PoolChoice, MeasuresAgainAfterAChangeOfSceneAndEveryProbePeriod) {
   // The pace changes without a change of scene: seen at the next measurement, within kProbeEvery steps and a probe.
   const std::vector<bool> used = runSteps(choice, PoolChoice::kProbeEvery + 10, 2.0, 1.5, 8);
   EXPECT_FALSE(used.back());
+}
+
+TEST(PoolChoice, AFirstMeasurementIsCheckedSoonThenLessOftenWhileItHolds) {
+  // A busy moment of the machine makes the pool look slower at the first measurement: the next one, kFirstProbeAfter
+  // steps later, sees the pool's true pace and takes it back.
+  PoolChoice choice;
+  runSteps(choice, 8, 2.0, 1.5);
+  EXPECT_FALSE(choice.usePool());
+  EXPECT_EQ(choice.probeAfter(), PoolChoice::kFirstProbeAfter);
+  std::vector<bool> used = runSteps(choice, PoolChoice::kFirstProbeAfter + 2 * PoolChoice::kSamples, 1.0, 1.5);
+  EXPECT_TRUE(choice.usePool());
+  // While the choice holds, the period doubles up to kProbeEvery: probes (steps on one thread) grow rare.
+  used = runSteps(choice, 20 * PoolChoice::kProbeEvery, 1.0, 1.5);
+  EXPECT_EQ(choice.probeAfter(), PoolChoice::kProbeEvery);
+  const long serialSteps = std::count(used.begin(), used.end(), false);
+  EXPECT_LE(serialSteps, PoolChoice::kSamples * (20 + 5));   // about one probe per kProbeEvery steps
+  EXPECT_GE(serialSteps, PoolChoice::kSamples * 19);
 }
 
 // The same bits as on the pool alone, whichever the world ran each step on (the mixed scene: every constraint kind,
