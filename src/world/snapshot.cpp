@@ -842,7 +842,6 @@ TearReport World::tearEdges(uint32_t body, std::span<const uint32_t> edges) {
 }
 
 void World::tearOverstretchedEdges() {
-  impl_->tearing.lastTears.clear();
   for (size_t k = 0; k < impl_->tearing.surfaces.size(); ++k) {
     TearableSurface& surface = impl_->tearing.surfaces[k];
     if (!impl_->findOverstretchedEdges(surface)) continue;

@@ -184,6 +184,7 @@ void World::step(Real dt) {
   const double h = double(dt) / impl_->settings.substeps;
   check::derivedFinite("step", "dt", "is too small for the substep count (9/(4 h^2) overflows float)", 9 / (4 * h * h), dt);
   impl_->step(dt);
+  impl_->tearing.lastTears.clear();  // also when the last tearable body is gone: the report is this step's
   if (!impl_->tearing.surfaces.empty()) tearOverstretchedEdges();
 }
 

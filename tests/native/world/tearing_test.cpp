@@ -182,6 +182,22 @@ TEST(Tearing, AClothPulledPastItsStrainTearsByItself) {
   expectNothingDangles(world, cloth);
 }
 
+TEST(Tearing, RemovingTheLastTearableBodyLeavesNoStaleReport) {
+  World world;
+  const BodyRange cloth = hangingCloth(world, ClothModel::Edges, BendModel::SkipOne, 0.5f);
+  AttachmentDef a;
+  a.particle = cloth.firstParticle + kRows * kColumns - 1;
+  a.target = Vec3(3, -3, 0);   // far below and aside: a corner pulled hard tears within a few steps
+  world.addAttachment(a);
+  for (int k = 0; k < 120 && world.lastTears().empty(); ++k) world.step(1.0f / 60);
+  ASSERT_FALSE(world.lastTears().empty());
+  // The report is the last step's: removing the last tearable body keeps it until the next step, which clears it.
+  world.removeBody(cloth.body);
+  EXPECT_FALSE(world.lastTears().empty());
+  world.step(1.0f / 60);
+  EXPECT_TRUE(world.lastTears().empty());
+}
+
 TEST(Tearing, ATornWorldRoundTripsThroughASnapshotBitForBit) {
   World a;
   const BodyRange cloth = hangingCloth(a, ClothModel::Edges, BendModel::Dihedral, 0.6f, TetherMode::Euclidean);
