@@ -356,13 +356,20 @@ let lastTime = performance.now();
 const frameMs = [];   // the last 120 render-frame intervals, for the bench
 const mainMs = [];    // the last 120 frames' main-thread work (ms): meshes refreshed, rendering issued, plots drawn
 let lastFrameCall = performance.now();
+/** Asks the worker for a frame, with the time since the last (it steps the 1/60 s frames that time owes). */
+function requestFrame() {
+  const now = performance.now();
+  const elapsed = (now - lastFrameCall) / 1000;
+  lastFrameCall = now;
+  call('frame', elapsed).then(() => {
+    // A call that took a frame's time or more: the simulation is behind, so the next goes now, not at the next
+    // render frame (a slow software renderer draws at 20-30 fps and would hold it back further).
+    if (performance.now() - lastFrameCall >= 1000 / 60 && remote.pending === 0) requestFrame();
+  });
+}
 renderer.setAnimationLoop((time) => {
   const start = performance.now();
-  // The next frame goes to the worker once the last call came back, with the time since (it steps what is owed).
-  if (state.ready && remote.pending === 0) {
-    call('frame', (start - lastFrameCall) / 1000);
-    lastFrameCall = start;
-  }
+  if (state.ready && remote.pending === 0) requestFrame();   // once the last call came back
   fps = 0.9 * fps + 0.1 * (1000 / Math.max(1, time - lastTime));
   frameMs.push(time - lastTime);
   if (frameMs.length > 120) frameMs.shift();

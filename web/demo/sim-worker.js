@@ -18,7 +18,8 @@ import { applyParams, buildScene, createAssets, disposeScene, sceneParams } from
 import { packSnapshots, unpackSnapshots } from './snapshot-file.js';
 
 const FRAME_DT = 1 / 60;
-const MAX_FRAMES_PER_CALL = 3;   // a page that fell behind catches up by at most this many frames at once
+const MAX_FRAMES_PER_CALL = 6;   // at most 0.1 s a call: a slow page (a software renderer at 10-20 fps) keeps
+                                 // real time, and one that fell further behind slows the simulation
 
 let pbd;
 let assets;
