@@ -11,6 +11,8 @@
 #include "native/world_internals.h"
 #include "scenes/icosphere.h"
 #include "scenes/every_kind.h"
+#include "scenes/shuffle.h"
+#include "scenes/tet_cube.h"
 #include "native/long_scene.h"
 
 namespace {
@@ -278,6 +280,22 @@ TEST(NoAllocation, TheFirstStepOfABandedClothNeverAllocates) {
     counting = false;
     EXPECT_EQ(allocations.load(), 0) << "workers " << workers;
     EXPECT_TRUE(WorldInternals::of(world).solverData.schedule.blocks.banded);
+  }
+}
+
+TEST(NoAllocation, TheFirstStepOfAShuffledBodyNeverAllocates) {
+  // A body numbered at random: the first step ranks its particles (schedule/locality_rank.h) and lays out its blocks
+  // in that order, into buffers reserved when the body was added.
+  for (unsigned workers : {0u, 1u}) {
+    ThreadPool pool(workers);
+    World world(&pool);
+    world.addSoftBody(scenes::shuffledVertices(scenes::tetCube(12, 1.0f, Vec3(0, 1, 0)), 5));
+    allocations = 0;
+    counting = true;
+    world.step(1.0f / 60);
+    counting = false;
+    EXPECT_EQ(allocations.load(), 0) << "workers " << workers;
+    EXPECT_TRUE(WorldInternals::of(world).solverData.schedule.blocks.ranked);
   }
 }
 
