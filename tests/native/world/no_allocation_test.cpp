@@ -263,40 +263,45 @@ TEST(NoAllocation, StrengthSettersAndTheStepsAfterThemNeverAllocate) {
   }
 }
 
-TEST(NoAllocation, TheFirstStepOfABandedClothNeverAllocates) {
-  // The first step lays out the schedule: for a cloth big enough for the band layout, its units too, into buffers
-  // reserved when the cloth was added.
+namespace {
+
+/// The first step lays out the schedule, into buffers reserved when the bodies were added: no allocation, serial and
+/// on a 1-worker pool. `add` fills the world; `check` says the layout is the one meant.
+template <class Add, class Check>
+void expectTheFirstStepNeverAllocates(Add add, Check check) {
   for (unsigned workers : {0u, 1u}) {
     ThreadPool pool(workers);
     World world(&pool);
-    ClothDef c;
-    c.columns = c.rows = 96;
-    c.spacing = 0.02f;
-    c.pinned = {0, 95};
-    world.addCloth(c);
+    add(world);
     allocations = 0;
     counting = true;
     world.step(1.0f / 60);
     counting = false;
     EXPECT_EQ(allocations.load(), 0) << "workers " << workers;
-    EXPECT_TRUE(WorldInternals::of(world).solverData.schedule.blocks.banded);
+    EXPECT_TRUE(check(WorldInternals::of(world).solverData.schedule.blocks));
   }
 }
 
+}  // namespace
+
+TEST(NoAllocation, TheFirstStepOfABandedClothNeverAllocates) {
+  // A cloth big enough for the band layout: its units too.
+  expectTheFirstStepNeverAllocates(
+      [](World& world) {
+        ClothDef c;
+        c.columns = c.rows = 96;
+        c.spacing = 0.02f;
+        c.pinned = {0, 95};
+        world.addCloth(c);
+      },
+      [](const BlockSchedule& blocks) { return blocks.banded; });
+}
+
 TEST(NoAllocation, TheFirstStepOfAShuffledBodyNeverAllocates) {
-  // A body numbered at random: the first step ranks its particles (schedule/locality_rank.h) and lays out its blocks
-  // in that order, into buffers reserved when the body was added.
-  for (unsigned workers : {0u, 1u}) {
-    ThreadPool pool(workers);
-    World world(&pool);
-    world.addSoftBody(scenes::shuffledVertices(scenes::tetCube(12, 1.0f, Vec3(0, 1, 0)), 5));
-    allocations = 0;
-    counting = true;
-    world.step(1.0f / 60);
-    counting = false;
-    EXPECT_EQ(allocations.load(), 0) << "workers " << workers;
-    EXPECT_TRUE(WorldInternals::of(world).solverData.schedule.blocks.ranked);
-  }
+  // A body numbered at random: its particles ranked (schedule/locality_rank.h) and its blocks laid out in that order.
+  expectTheFirstStepNeverAllocates(
+      [](World& world) { world.addSoftBody(scenes::shuffledVertices(scenes::tetCube(12, 1.0f, Vec3(0, 1, 0)), 5)); },
+      [](const BlockSchedule& blocks) { return blocks.ranked; });
 }
 
 TEST(NoAllocation, RodStepsNeverAllocate) {
