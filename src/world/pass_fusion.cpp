@@ -35,10 +35,11 @@ bool World::Impl::blocksAloneMoveParticles(const SubstepPlan& plan) const {
 /// Whether this substep's commit can be left to the next substep's first pass over the particles, which then commits
 /// each chunk before its own stages (one sweep and one dispatch to the threads instead of two): the plan says there
 /// is a next substep, under implicit Euler, and the substep ended with no contact, self-collision pair or frozen
-/// particle whose velocity the passes after the commit update (they read v as the commit leaves it).
+/// particle whose velocity the passes after the commit update, and no damping of non-rigid motion (they read v as
+/// the commit leaves it).
 bool World::Impl::commitJoinsNextPass(const SubstepPlan& plan) const {
   return plan.commitInNextPass && collision.contacts.empty() && selfCollision.selfCollisionPairs.empty() &&
-         !selfCollision.selfFrozeThisSubstep;
+         !selfCollision.selfFrozeThisSubstep && settings.rigidDamping == 0;
 }
 
 /// The stages present, for blocksAlone: the coloured solver, every distance in a batch (no unbanded block, no
@@ -58,14 +59,13 @@ bool World::Impl::onlyBlocksProject(bool useBdf2, size_t pass) const {
 
 /// Whether the substep's particle pass (integrateAndPredict) can run inside the coloured pass's first copy in, each
 /// range predicted just before it is padded: one dispatch to the threads fewer a substep, and p padded from the cache.
-/// Nothing between the two may read or write the particles, or depend on the contacts: the pass is one pass (no rigid
-/// damping, not BDF2), no collider or self-collision searches p, no free island (prepareIslandFrames reads x), no
+/// Nothing between the two may read or write the particles, or depend on the contacts: the pass is one pass (not
+/// BDF2), no collider or self-collision searches p, no free island (prepareIslandFrames reads x), no
 /// HPBD pre-pass, and the copies' ranges are the boxes' runs (the prediction bounds p for the ground scan). The
 /// ground's contacts, found after the pass, are none while no box is in its reach; so not when the last substep had
 /// contacts, as it then would most likely stop after the copy in.
 bool World::Impl::particlePassJoinsSolve(bool useBdf2, bool copyOutBounds) const {
-  if (settings.solver != Solver::ColouredGaussSeidel || useBdf2 || settings.rigidDamping > 0 ||
-      !collision.colliders.empty() || !collision.contacts.empty() || settings.selfCollision.enabled ||
+  if (settings.solver != Solver::ColouredGaussSeidel || useBdf2 || !collision.colliders.empty() || !collision.contacts.empty() || settings.selfCollision.enabled ||
       !copyOutBounds) {
     return false;
   }

@@ -210,6 +210,7 @@ void World::Impl::runSubsteps(Real dt, bool settleFirst) {
     diagnostics.clock.lap(diagnostics.timings.integrateMs);
     updateContactVelocities(h);
     if (collision.anyDynamicCollider()) pushDynamicColliders();  // collider_bodies.cpp
+    if (settings.rigidDamping > 0) dampNonRigidMotions();
     diagnostics.clock.lap(diagnostics.timings.colliderContactsMs);
   }
   collision.bodiesInSolve = false;  // the settle moves no collider
@@ -375,18 +376,11 @@ void World::Impl::solveConstraints(Real h, bool useBdf2, Real stepFraction, size
   }
 }
 
-/// (5)-(7): the damping, the forces, the speed clamp and the prediction. Each is per particle except Müller's damping
-/// of non-rigid motion (a sum over each body), so without it they all run in one pass over the particles, with one
-/// dispatch to the threads instead of four. Both dampings act on the velocity carried over, before the forces, so
-/// neither moves a static equilibrium. BDF2 damps and clamps here, and predicts with its own formula.
+/// (5)-(7): the damping, the forces, the speed clamp and the prediction, each per particle, in one pass over the
+/// particles with one dispatch to the threads. The damping acts on the velocity carried over, before the forces, so
+/// it does not move a static equilibrium. BDF2 damps and clamps here, and predicts with its own formula.
 void World::Impl::integrateAndPredict(Real h, bool bdf2) {
-  if (settings.rigidDamping > 0) {
-    advanceParticles(h, {.damp = true});
-    dampNonRigidMotions();
-    advanceParticles(h, {.accelerate = !bdf2, .clamp = true, .predict = !bdf2});
-  } else {
-    advanceParticles(h, {.accelerate = !bdf2, .damp = true, .clamp = true, .predict = !bdf2});
-  }
+  advanceParticles(h, {.accelerate = !bdf2, .damp = true, .clamp = true, .predict = !bdf2});
   if (bdf2) predictBdf2(h);
 }
 
@@ -414,14 +408,21 @@ AdvanceStages World::Impl::advanceStages(Real h, AdvanceStages s) {
   return s;
 }
 
-/// (6) Müller's damping of non-rigid motion per body. k is per frame; per substep use 1 - (1-k)^(1/substeps) so the
-/// frame's damping does not depend on substeps.
+/// (6) Müller's damping of non-rigid motion per body, at the end of a substep: of the velocity it carries over, with
+/// its contacts and attachments known, whose particles are left out (world/rigid_damping.h). k is per frame; per
+/// substep use 1 - (1-k)^(1/substeps) so the frame's damping does not depend on substeps.
 void World::Impl::dampNonRigidMotions() {
   const Real k = settings.rigidDamping >= 1
                      ? Real(1)
                      : 1 - std::pow(1 - settings.rigidDamping, Real(1) / Real(settings.substeps));
+  std::vector<uint8_t>& held = particles.held;
+  held.assign(count(), 0);  // within the capacity reserved with the particles
+  for (const Contact& c : collision.contacts) held[c.particle] = 1;
+  for (const Attachment& a : constraints.attachments)
+    if (a.active) held[a.particle] = 1;
+  for (const SkinnedConstraint& c : constraints.skinned) held[c.particle] = 1;
   for (const ParticleRange& b : particles.bodies)
-    dampNonRigidMotion(particles.x.data(), particles.v.data(), particles.w.data(), b.begin, b.end, k);
+    dampNonRigidMotion(particles.x.data(), particles.v.data(), particles.w.data(), held.data(), b.begin, b.end, k);
 }
 
 /// (12-15) v = (p - x) / h, x = p.

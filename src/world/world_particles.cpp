@@ -42,6 +42,7 @@ uint32_t World::Impl::appendParticles(const char* fn, const Real* xyz, const Rea
   }
   if (settings.selfCollision.enabled) reserveSelfCollision(room);
   particles.w.reserve(room);
+  particles.held.reserve(room);
   solverData.paddedP.reserve(4 * (room + BlockSchedule::kMaxBlocks));
   reserveContacts(newCount, collision.colliders.size());
   solverData.schedule.constraintsPerParticle.reserve(room);

@@ -15,15 +15,14 @@ const failsToday = {
   pendulumPeriodBdf2At40: 'issue 51 item 2',
   // Issue 51 item 4: a cloth draped on a sphere at the default settings does not come to rest (6.4 cm/s at 3 s).
   restingDrape: 'issue 51 item 4',
-  // Issue 51 item 4, found on the way: with rigid damping and Gauss–Seidel iterations >= 2 a resting patch of cloth
-  // flips between two positions every substep (±0.25 m/s, 0.42 mm apart) and never settles.
-  restUnderRigidDamping: 'issue 51 item 4',
 };
 // The momentum cases (issue 51 item 2) are plain: a free body lost 1.9e-3 / 1.4e-3 of its linear / angular momentum
 // at 10 substeps, 3.8e-2 / 3.0e-2 at 40 and 8.4e-2 / 5.7e-2 at 64 before the guard gave back what float32 round-off
 // of the positions takes (world/internal_momentum.cpp).
 // springDamped (issue 51 item 1, XPBD spring with linear damping 5/s at 1 substep resting at m g α) is a plain test:
 // it failed (8.3 % short) before the C++ fix that damps the carried-over velocity before adding the forces.
+// restUnderRigidDamping is plain: a cloth resting on a box with rigid damping and 4 iterations rocked between two
+// positions every substep (±0.25 m/s) before the damping left out the particles contacts hold (world/rigid_damping.h).
 // freeFallBdf2 is plain too: BDF2's first substep (implicit Euler, to start the history) stored the velocity after
 // that substep's gravity as vⁿ⁻¹, a constant velocity error of g h / 2 (a free fall 8.1 mm behind after 1 s).
 

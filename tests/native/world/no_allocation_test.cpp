@@ -2,6 +2,7 @@
 // counting global operator new, on a world that exercises every stage and every solver, serial and threaded.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <new>
@@ -77,6 +78,7 @@ TEST(NoAllocation, StepNeverAllocates) {
       world.step(1.0f / 60);  // first step after a change may rebuild the schedule (the HPBD hierarchy, the PD factor)
       allocations = 0;
       counting = true;
+      size_t contactsSeen = 0;  // the rope stands on the ground and bounces: contacts in some substeps, not in all
       for (int f = 0; f < 20; ++f) {
         world.setAttachmentTarget(grab, Vec3(0, 1, 0.01f * f));
         if (f == 10) {  // a change of the solve: the next step settles first (step.cpp, settle), on the same buffers
@@ -85,10 +87,11 @@ TEST(NoAllocation, StepNeverAllocates) {
           counting = true;
         }
         world.step(1.0f / 60);
+        contactsSeen = std::max<size_t>(contactsSeen, world.contactCount());
       }
       counting = false;
       EXPECT_EQ(allocations.load(), 0) << "workers " << workers << " solver " << int(solver);
-      EXPECT_GT(world.contactCount(), 0u);  // the ground stage ran too
+      EXPECT_GT(contactsSeen, 0u) << "workers " << workers << " solver " << int(solver);  // the ground stage ran
     }
   }
 }

@@ -155,8 +155,9 @@ TEST(Snapshot, HashSeesASingleUlpSoTheComparisonsCanFail) {
   run(original, kinds, 3, 3);
   World nudged;
   nudged.loadSnapshot(blob.data(), blob.size());
-  const Vec3 x(nudged.positions() + 3 * 40);
-  nudged.setPosition(40, Vec3(std::nextafter(x[0], 1.0f), x[1], x[2]));
+  // A free particle of the cloth (one a contact or skinned constraint holds may be set back where it was).
+  const Vec3 x(nudged.positions() + 3 * 20);
+  nudged.setPosition(20, Vec3(std::nextafter(x[0], 1.0f), x[1], x[2]));
   run(nudged, kinds, 3, 3);
   EXPECT_NE(scenes::stateHash(nudged), scenes::stateHash(original));
 }

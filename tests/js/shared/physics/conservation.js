@@ -93,10 +93,9 @@ export function restingDrape(pbd) {
 /**
  * A 16² cloth (1 m, 1 kg) dropped flat and centred from 0.1 m onto a box collider (0.6 m cube on the ground), with
  * Müller's damping of non-rigid motion (rigidDamping 0.15 per frame) and 4 iterations: damping must bring a resting
- * drape to rest. Measured: the largest stored particle speed over the frames of 2.75–3 s. Today a patch of about 190
- * particles on the box's top flips between two positions every substep (period 2, velocity ±0.25 m/s) while the
- * frames, 10 substeps apart, see it still; it needs rigid damping and Gauss–Seidel with 2 or more iterations
- * (coloured or serial, not Jacobi), and happens with friction 0 as well.
+ * drape to rest. Measured: the largest stored particle speed over the frames of 2.75–3 s. While the damping pulled the
+ * particles the box's contacts held toward the whole cloth's rigid motion, a patch on the box's top flipped between
+ * two positions every substep (period 2, ±0.25 m/s), with friction 0 as well.
  */
 export function restUnderRigidDamping(pbd) {
   const n = 16, measured = withWorld(pbd, { ground: { enabled: true }, iterations: 4 }, (world) => {
