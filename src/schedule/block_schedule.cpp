@@ -326,20 +326,19 @@ void BlockSchedule::layOut(const DistanceConstraint* cs, const uint32_t* colourB
   blockCount = (particles + blockParticles - 1) / blockParticles;
   // A unit's block is its first block's: a shifted unit's is then the one on the band's far side, beside its other
   // block across the wrap (a grid's last rows of band 0 and its first), which keeps a grid's strips in two colours.
+  // Blocks of particles: of indices, or ranked, of ranks (rankOf is the identity until `ranked` is set).
+  auto blockOfParticles = [&](uint32_t k, uint32_t) {
+    return (banded ? cs[k].i : std::min(rankOf(cs[k].i), rankOf(cs[k].j))) / blockParticles;
+  };
   ranked = false;
-  sortIntoBlocks(cs, colourBegin, [&](uint32_t k, uint32_t) {
-    return (banded ? cs[k].i : std::min(cs[k].i, cs[k].j)) / blockParticles;
-  });
+  sortIntoBlocks(cs, colourBegin, blockOfParticles);
   colourBlocks(cs, particles);
   const bool enoughToShare = colourBegin[kColours] >= kMinColourMajorConstraints;
   if (enoughToShare && !banded && blocksLeaveTooLittleParallelWork()) {
     // Numbered without locality: blocks of consecutive ranks in the constraints' own breadth-first order instead.
     locality_.compute(particles, colourBegin[kColours], [&](uint32_t k) { return std::pair(cs[k].i, cs[k].j); });
-    const std::vector<uint32_t>& rank = locality_.ranks();
     ranked = true;
-    sortIntoBlocks(cs, colourBegin, [&](uint32_t k, uint32_t) {
-      return std::min(rank[cs[k].i], rank[cs[k].j]) / blockParticles;
-    });
+    sortIntoBlocks(cs, colourBegin, blockOfParticles);
     colourBlocks(cs, particles);
   }
   if (enoughToShare && blocksLeaveTooLittleParallelWork()) {

@@ -134,8 +134,9 @@ void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
     forEachIslandParticle(k, [&](uint32_t i) {
       const double m = 1.0 / particles.w[i];
       islands.islandMass[i] = m;
+      islands.islandLever[i] = lever(i, bdf2);  // about the origin until the centre is known
       mass += m;
-      centre += m * lever(i, bdf2);
+      centre += m * islands.islandLever[i];
       if (lost.shiftsPositions) reach = std::max(reach, load3d(particles.x, i).cwiseAbs().maxCoeff());
       ++members;
     });
@@ -145,7 +146,7 @@ void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
     const Vec3d shift = lost.shiftsPositions ? shiftToGiveBack(f, 2.0 * lost.translation, reach) : Vec3d::Zero();
     Eigen::Matrix3d I = Eigen::Matrix3d::Zero();
     forEachIslandParticle(k, [&](uint32_t i) {
-      const Vec3d a = lever(i, bdf2) - f.centre;
+      const Vec3d a = islands.islandLever[i] - f.centre;
       islands.islandLever[i] = a;
       I += particleInertia(islands.islandMass[i], a);
       if (lost.any) giveBack(lost, i, a);
