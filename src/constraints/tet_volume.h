@@ -51,9 +51,10 @@ struct TetVolumeLanes {
 
 /// Projects every lane; returns Δλ per lane (0 where satisfied or degenerate). The same IEEE operations in the same
 /// order for both lane types and no branches, so a tet gets the same bits whichever path projects it. The gradients
-/// are those of tetVolumeGradients, written out per component.
+/// are those of tetVolumeGradients, written out per component. Always inlined: called, the lanes went through memory
+/// (a tet cube 16³'s serial step 7 % slower natively).
 template <class T>
-T projectTetVolumeLanes(TetVolumeLanes<T>& l, bool xpbd) {
+[[gnu::always_inline]] inline T projectTetVolumeLanes(TetVolumeLanes<T>& l, bool xpbd) {
   const T zero = lanes<T>(0), one = lanes<T>(1), sixth = lanes<T>(Real(1) / 6);
   const T e1x = l.x[1] - l.x[0], e1y = l.y[1] - l.y[0], e1z = l.z[1] - l.z[0];
   const T e2x = l.x[2] - l.x[0], e2y = l.y[2] - l.y[0], e2z = l.z[2] - l.z[0];
