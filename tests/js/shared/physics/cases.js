@@ -3,7 +3,9 @@
 // expected value comes from an analytic formula (see each case's comment), the measured one from the simulation,
 // through the package's public API only. Used by tests/js/physics-report.mjs (prints the table) and
 // tests/js/node/physics.test.js (one test per case). Deterministic: fixed scenes, no random numbers.
-import { momentumCases, restUnderRigidDamping, restingDrape } from './conservation.js';
+import {
+  dampedDrapeOnBox, dampedDrapeOnSphere, momentumCases, restUnderRigidDamping, restingDrape,
+} from './conservation.js';
 import {
   freeFallBdf2, freeFallEuler, inclineSlides, inclineSticks, pendulumEnergyBdf2, pendulumEnergyEuler,
   pendulumPeriodBdf2, pendulumPeriodBdf2At40, pendulumPeriodEuler, pendulumPeriodEulerAt40, restitution, springDamped,
@@ -28,4 +30,5 @@ export const physicsCases = [
   ...momentumCases,
   restingDrape,
   restUnderRigidDamping,
+  dampedDrapeOnSphere, dampedDrapeOnBox,
 ];
