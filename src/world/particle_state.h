@@ -38,8 +38,8 @@ struct ParticleState {
   bool commitPending = false;  // the last substep's commit (v, x from p) is left to the next substep's first
                                // pass over the particles (runSubsteps), which does it chunk by chunk first
   std::vector<Real> restX;     // xyz at creation: self-collision ignores pairs that start close
-  std::vector<uint8_t> held;   // scratch of the damping of non-rigid motion: 1 for a particle a contact or an
-                               // attachment holds in this substep (world/rigid_damping.h)
+  std::vector<uint8_t> held;   // scratch of the damping of non-rigid motion: 1 for a particle a contact, an
+                               // attachment or a skinned constraint holds in this substep (world/rigid_damping.h)
 
   uint32_t count() const { return uint32_t(w.size()); }
 };

@@ -60,13 +60,13 @@ bool World::Impl::onlyBlocksProject(bool useBdf2, size_t pass) const {
 /// Whether the substep's particle pass (integrateAndPredict) can run inside the coloured pass's first copy in, each
 /// range predicted just before it is padded: one dispatch to the threads fewer a substep, and p padded from the cache.
 /// Nothing between the two may read or write the particles, or depend on the contacts: the pass is one pass (not
-/// BDF2), no collider or self-collision searches p, no free island (prepareIslandFrames reads x), no
-/// HPBD pre-pass, and the copies' ranges are the boxes' runs (the prediction bounds p for the ground scan). The
-/// ground's contacts, found after the pass, are none while no box is in its reach; so not when the last substep had
-/// contacts, as it then would most likely stop after the copy in.
+/// BDF2), no collider or self-collision searches p, no free island (prepareIslandFrames reads x), no HPBD pre-pass,
+/// and the copies' ranges are the boxes' runs (the prediction bounds p for the ground scan). The ground's contacts,
+/// found after the pass, are none while no box is in its reach; so not when the last substep had contacts, as it then
+/// would most likely stop after the copy in.
 bool World::Impl::particlePassJoinsSolve(bool useBdf2, bool copyOutBounds) const {
-  if (settings.solver != Solver::ColouredGaussSeidel || useBdf2 || !collision.colliders.empty() || !collision.contacts.empty() || settings.selfCollision.enabled ||
-      !copyOutBounds) {
+  if (settings.solver != Solver::ColouredGaussSeidel || useBdf2 || !collision.colliders.empty() ||
+      !collision.contacts.empty() || settings.selfCollision.enabled || !copyOutBounds) {
     return false;
   }
   for (const SelfCollidingSurface& s : selfCollision.selfSurfaces) {

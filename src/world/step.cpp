@@ -210,8 +210,11 @@ void World::Impl::runSubsteps(Real dt, bool settleFirst) {
     diagnostics.clock.lap(diagnostics.timings.integrateMs);
     updateContactVelocities(h);
     if (collision.anyDynamicCollider()) pushDynamicColliders();  // collider_bodies.cpp
-    if (settings.rigidDamping > 0) dampNonRigidMotions();
     diagnostics.clock.lap(diagnostics.timings.colliderContactsMs);
+    if (settings.rigidDamping > 0) {
+      dampNonRigidMotions();
+      diagnostics.clock.lap(diagnostics.timings.integrateMs);
+    }
   }
   collision.bodiesInSolve = false;  // the settle moves no collider
   giveBackLostMomenta();  // internal_momentum.cpp: the last substep's round-off; the others' went back in the next
