@@ -210,12 +210,7 @@ Eigen::Vector3d World::Impl::shiftParticle(uint32_t i, const Vec3d& shift,
 /// ground would end the step with the round-off's velocity, which no contact pass removes).
 void World::Impl::markTouchedIslands() {
   if (!islands.anyFreeIsland) return;
-  for (const Contact& c : collision.contacts)
-    islands.islandFrames[islands.islandOfBody[bodyOf(c.particle)]].touched = true;
-  for (const Attachment& a : constraints.attachments)
-    if (a.active) islands.islandFrames[islands.islandOfBody[bodyOf(a.particle)]].touched = true;
-  for (const SkinnedConstraint& c : constraints.skinned)
-    islands.islandFrames[islands.islandOfBody[bodyOf(c.particle)]].touched = true;
+  forEachHeldParticle([&](uint32_t i) { islands.islandFrames[islands.islandOfBody[bodyOf(i)]].touched = true; });
   // Self-contacts are outside the bracket too, and the failsafe stops the particles it freezes.
   for (const SelfCollisionPair& c : selfCollision.selfCollisionPairs)
     islands.islandFrames[islands.islandOfBody[bodyOf(c.i)]].touched = true;

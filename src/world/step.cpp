@@ -420,10 +420,7 @@ void World::Impl::dampNonRigidMotions() {
                      : 1 - std::pow(1 - settings.rigidDamping, Real(1) / Real(settings.substeps));
   std::vector<uint8_t>& held = particles.held;
   held.assign(count(), 0);  // within the capacity reserved with the particles
-  for (const Contact& c : collision.contacts) held[c.particle] = 1;
-  for (const Attachment& a : constraints.attachments)
-    if (a.active) held[a.particle] = 1;
-  for (const SkinnedConstraint& c : constraints.skinned) held[c.particle] = 1;
+  forEachHeldParticle([&held](uint32_t i) { held[i] = 1; });
   for (const ParticleRange& b : particles.bodies)
     dampNonRigidMotion(particles.x.data(), particles.v.data(), particles.w.data(), held.data(), b.begin, b.end, k);
 }

@@ -216,6 +216,15 @@ struct World::Impl {
   void giveBackLostMomenta();                 // after the last substep: what round-off took, into the velocities
   void forgetLostMomenta();                   // after the settle, whose velocities are dropped
   void markTouchedIslands();                  // after a substep's contacts: islands that exchanged momentum
+  /// f(particle) for each particle something outside its body holds in this substep: a contact, an active
+  /// attachment, a skinned constraint (a particle may come more than once).
+  template <class F>
+  void forEachHeldParticle(F f) const {
+    for (const Contact& c : collision.contacts) f(c.particle);
+    for (const Attachment& a : constraints.attachments)
+      if (a.active) f(a.particle);
+    for (const SkinnedConstraint& c : constraints.skinned) f(c.particle);
+  }
   void keepIslandAngularMomenta(const std::vector<Real>& x0, Real h);  // after the settle: Σ m x × v as at x0
   LostMotion takeLostMotion(IslandFrame& frame) const;
   void giveBack(const LostMotion& lost, uint32_t particle, const Eigen::Vector3d& lever);

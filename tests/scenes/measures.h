@@ -15,6 +15,13 @@ struct Momenta {
   Eigen::Vector3d angular;  ///< Σ m x × v about the origin.
 };
 
+/// The largest particle speed, m/s.
+inline Real largestSpeed(const World& w) {
+  Real fastest = 0;
+  for (uint32_t i = 0; i < w.particleCount(); ++i) fastest = std::max(fastest, Vec3(w.velocities() + 3 * i).norm());
+  return fastest;
+}
+
 /// Momenta of particles [begin, end); end = UINT32_MAX: to the last particle.
 inline Momenta momenta(const World& w, uint32_t begin = 0, uint32_t end = UINT32_MAX) {
   Momenta m{Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()};
