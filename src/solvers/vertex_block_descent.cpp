@@ -9,6 +9,7 @@
 #include "constraints/energy_neo_hookean.h"
 #include "constraints/energy_spring.h"
 #include "constraints/energy_tet_volume.h"
+#include "constraints/energy_triangle_strain.h"
 #include "constraints/vertex_block.h"
 
 namespace pbd {
@@ -20,12 +21,12 @@ constexpr size_t kElementsPerTask = 2048;
 /// stiffness_ (or bulk_) of a rigid element, which uses its penalty instead.
 constexpr double kRigid = -1;
 
-enum class Kind { Spring, Dihedral, Volume, NeoHookean, Attachment };
+enum class Kind { Spring, Dihedral, Volume, NeoHookean, Triangle, Attachment };
 
 struct Element {
   Kind kind;
   uint32_t index;     // in its own array
-  uint32_t count;     // particles: 1, 2 or 4
+  uint32_t count;     // particles: 1, 2, 3 or 4
   uint32_t ids[4];
 };
 
@@ -47,6 +48,11 @@ Element element(const VbdElements& e, uint32_t g) {
     return {Kind::NeoHookean, g, 4, {t.p[0], t.p[1], t.p[2], t.p[3]}};
   }
   g -= e.neoHookeanCount;
+  if (g < e.triangleCount) {
+    const TriangleStrainConstraint& t = e.triangles[g];
+    return {Kind::Triangle, g, 3, {t.p[0], t.p[1], t.p[2], 0}};
+  }
+  g -= e.triangleCount;
   return {Kind::Attachment, g, 1, {e.attachments[g].particle, 0, 0, 0}};
 }
 
@@ -54,7 +60,8 @@ Eigen::Vector3d load(const Real* p, uint32_t i) {
   return {double(p[3 * i]), double(p[3 * i + 1]), double(p[3 * i + 2])};
 }
 
-/// XPBD compliance and PBD stiffness of an element with one of each (Neo-Hookean tets are handled apart).
+/// XPBD compliance and PBD stiffness of an element with one of each (Neo-Hookean tets are handled apart; a strain
+/// triangle's stretch here, its shear in shearStrengthsOf).
 struct Strengths {
   double compliance, stiffness;
 };
@@ -64,10 +71,13 @@ Strengths strengthsOf(const VbdElements& e, const Element& el) {
     case Kind::Dihedral: return {e.dihedrals[el.index].compliance, e.dihedrals[el.index].stiffness};
     case Kind::Volume: return {e.volumes[el.index].compliance, e.volumes[el.index].stiffness};
     case Kind::Attachment: return {e.attachments[el.index].compliance, e.attachments[el.index].stiffness};
+    case Kind::Triangle: return {e.triangles[el.index].stretchCompliance, e.triangles[el.index].stretchStiffness};
     case Kind::NeoHookean: break;
   }
   return {0, 1};
 }
+
+Strengths shearStrengthsOf(const TriangleStrainConstraint& t) { return {t.shearCompliance, t.shearStiffness}; }
 
 /// The mean |∇_v C|² over the element's particles in the shape x (a spring's is 1).
 double meanGain(const VbdElements& e, const Element& el, const Eigen::Vector3d* x) {
@@ -84,6 +94,13 @@ double meanGain(const VbdElements& e, const Element& el, const Eigen::Vector3d* 
       }
       case Kind::Volume: tetVolumeAndGradientDouble(x, int(v), g); break;
       case Kind::NeoHookean: g = tetShapeGradient(e.neoHookeans[el.index].restInverse, int(v)); break;
+      case Kind::Triangle: {  // the stretches' |∇_v C|² averaged: (a_v[0]² + a_v[1]²)/2
+        TriangleStrainFrame t;
+        if (!t.set(x, e.triangles[el.index].restInverse)) return 1;
+        g = {t.a[v][0], t.a[v][1], 0};
+        sum += orderedDot(g, g) / 2;
+        continue;
+      }
     }
     sum += orderedDot(g, g);
   }
@@ -141,6 +158,7 @@ void VertexBlockDescent::build(const VbdElements& elements, const Real* restX, s
     if (colour[i] != kNone) order_[at[colour[i]]++] = i;
   if (penalty_.size() != count) penalty_.assign(count, Real(0));
   stiffness_.resize(count), inertia_.resize(count), bulk_.resize(elements.neoHookeanCount);
+  shear_.resize(elements.triangleCount);
   phaseSizes_.resize(colours + 1), phaseMinRanges_.resize(colours + 1);
   stiffnessValid_ = false;
   dirty = false;
@@ -181,17 +199,20 @@ void VertexBlockDescent::beginSubstep(const VbdElements& elements, const Real* w
       penalty_[g] = incompressible ? penalty : 0;
       continue;
     }
-    const Strengths s = strengthsOf(elements, el);
-    const bool rigid = xpbd ? !(s.compliance > 0) : s.stiffness >= 1;
-    penalty_[g] = rigid ? penalty : 0;
-    if (rigid) {
-      stiffness_[g] = kRigid;
-    } else if (xpbd) {
-      stiffness_[g] = std::min(1 / s.compliance, cap);
-    } else {
+    // k for this method, or kRigid.
+    auto stiffnessFor = [&](const Strengths& s) {
+      if (xpbd ? !(s.compliance > 0) : s.stiffness >= 1) return kRigid;
+      if (xpbd) return std::min(1 / s.compliance, cap);
       const double k = s.stiffness > 0 ? s.stiffness : 0;
-      stiffness_[g] = std::min(k / (1 - k), kVbdMaxStiffnessRatio) * inertia;
+      return std::min(k / (1 - k), kVbdMaxStiffnessRatio) * inertia;
+    };
+    stiffness_[g] = stiffnessFor(strengthsOf(elements, el));
+    bool rigid = stiffness_[g] == kRigid;
+    if (el.kind == Kind::Triangle) {
+      shear_[el.index] = stiffnessFor(shearStrengthsOf(elements.triangles[el.index]));
+      rigid = rigid || shear_[el.index] == kRigid;
     }
+    penalty_[g] = rigid ? penalty : 0;
   }
 }
 
@@ -223,7 +244,7 @@ void VertexBlockDescent::solveVertex(uint32_t i, Real* p, const Real* inertial, 
       continue;
     }
     Eigen::Vector3d xs[4];
-    for (uint32_t v = 0; v < 4; ++v) xs[v] = el.ids[v] == i ? x : load(p, el.ids[v]);
+    for (uint32_t v = 0; v < el.count; ++v) xs[v] = el.ids[v] == i ? x : load(p, el.ids[v]);
     switch (el.kind) {
       case Kind::Dihedral:
         dihedralVertexDerivatives(xs, elements.dihedrals[el.index].restAngle, stiffness, corner, true, g, h);
@@ -237,6 +258,12 @@ void VertexBlockDescent::solveVertex(uint32_t i, Real* p, const Real* inertial, 
         const NeoHookeanTet& t = elements.neoHookeans[el.index];
         const double bulk = bulk_[el.index] == kRigid ? penalty_[e] / double(t.restVolume) : bulk_[el.index];
         neoHookeanVertexDerivatives(xs, t.restInverse, t.restVolume, stiffness_[e], bulk, corner, true, g, h);
+        break;
+      }
+      case Kind::Triangle: {
+        const double shear = shear_[el.index] == kRigid ? penalty_[e] : shear_[el.index];
+        triangleStrainVertexDerivatives(xs, elements.triangles[el.index].restInverse, stiffness, shear, corner, true,
+                                        g, h);
         break;
       }
       case Kind::Spring:
@@ -279,6 +306,13 @@ void VertexBlockDescent::growPenalty(uint32_t e, const Real* p, const VbdElement
         const NeoHookeanTet& t = elements.neoHookeans[el.index];
         violation = orderedDeterminant(tetDeformationGradientDouble(xs, t.restInverse)) -
                     neoHookeanEnergyGamma(stiffness_[e], penalty_[e] / double(t.restVolume));
+        break;
+      }
+      case Kind::Triangle: {  // the largest |C| of its rigid constraints
+        TriangleStrainFrame t;
+        if (!t.set(xs, elements.triangles[el.index].restInverse)) break;
+        if (stiffness_[e] == kRigid) violation = std::max(std::abs(t.l[0] - 1), std::abs(t.l[1] - 1));
+        if (shear_[el.index] == kRigid) violation = std::max(violation, std::abs(t.shear()));
         break;
       }
       case Kind::Attachment: {

@@ -1,5 +1,5 @@
 // Vertex Block Descent (Chen, Macklin et al. 2024, "Vertex Block Descent", SIGGRAPH) over the world's distance
-// constraints, dihedral bending, tet volumes, Neo-Hookean tets and attachments.
+// constraints, dihedral bending, tet volumes, Neo-Hookean tets, strain triangles and attachments.
 //
 // A substep minimizes the implicit-Euler incremental potential  G(x) = Σ_i m_i/(2h²) |x_i - y_i|² + Σ_e E_e(x)
 // (y the inertial prediction) by block coordinate descent: one vertex at a time, a Newton step on G with every other
@@ -7,17 +7,18 @@
 //   H_i Δx_i = -g_i,   g_i = m_i/h² (x_i - y_i) + Σ_{e ∋ i} ∂E_e/∂x_i,   H_i = m_i/h² I + Σ_{e ∋ i} ∂²E_e/∂x_i²
 // with each element's terms from its kernel, every block positive semi-definite: constraints/energy_spring.h (the
 // compressive geometric stiffness dropped), energy_dihedral.h (negative eigenvalues clamped), energy_tet_volume.h
-// and energy_neo_hookean.h (PSD as they are); an attachment's ½ k |x - t|² adds k (x - t) and k I. Vertices of one colour share no element, so a colour is solved in
+// and energy_neo_hookean.h (PSD as they are), energy_triangle_strain.h (negative eigenvalues clamped); an attachment's ½ k |x - t|² adds k (x - t) and k I. Vertices of one colour share no element, so a colour is solved in
 // parallel, in any order, with the same bits; colours run in sequence.
 //
 // Stiffness. An element with compliance α is the energy ½ C²/α (k = 1/α; Neo-Hookean: μ = 1/(α_D V0), λ' = 1/(α_H V0),
 // the material its XPBD pair stores, in either method). PBD stiffness s gives k = s/(1-s) s_e, the mapping
 // Projective Dynamics uses, with s_e = m̄/(h² ḡ) the element's inertia: m̄ the mean mass of its free particles, ḡ the
 // mean |∇_v C|² over them at rest (1 for a spring). Every k is capped at kVbdMaxStiffnessRatio s_e. A rigid element
-// (α = 0, s = 1; a Neo-Hookean tet's incompressible volume) has a penalty for k that grows where it is violated, as
-// in Augmented VBD (Giles, Diaz, Yuksel 2025, Eq. 16, made scale-free): after every iteration by β s_e |C|/C_ref
-// (C_ref: the rest length, the rest volume, 1 rad, 1, 1 m), up to the same cap, carried over to the next substep and step
-// decayed by γ (Eq. 19).
+// (α = 0, s = 1; a Neo-Hookean tet's incompressible volume; a strain triangle's stretch or shear) has a penalty for k
+// that grows where it is violated, as in Augmented VBD (Giles, Diaz, Yuksel 2025, Eq. 16, made scale-free): after
+// every iteration by β s_e |C|/C_ref (C_ref: the rest length, the rest volume, 1 rad, 1, 1 m; a triangle's largest
+// rigid |C| of its three, C_ref 1), up to the same cap, carried over to the next substep and step decayed by γ
+// (Eq. 19). A triangle's ḡ is its stretches' (the mean over its vertices of |a_v|²/2, energy_triangle_strain.h).
 // AVBD's multiplier λ (E = ½ k C² + λ C, λ ← λ + k C) is not used: warm-started across substeps it made a rigid
 // cloth whose shear diagonals are rigid too diverge within a second at 10 substeps × 1 iteration (48² and 3²
 // alike), and reset every substep it still diverged at 1 substep × 10 iterations on the 48² cloth. Such constraints
@@ -32,6 +33,7 @@
 #include "constraints/distance.h"
 #include "constraints/neo_hookean.h"
 #include "constraints/tet_volume.h"
+#include "constraints/triangle_strain.h"
 #include "pbd/real.h"
 #include "pbd/task_system.h"
 
@@ -57,7 +59,7 @@ struct VbdAttachment {
 };
 
 /// The elements VBD solves, as the world stores them: numbered springs first, then dihedrals, volumes, Neo-Hookean
-/// tets, attachments (the pointers are read during one call only).
+/// tets, strain triangles, attachments (the pointers are read during one call only).
 struct VbdElements {
   const DistanceConstraint* springs = nullptr;
   uint32_t springCount = 0;
@@ -67,10 +69,14 @@ struct VbdElements {
   uint32_t volumeCount = 0;
   const NeoHookeanTet* neoHookeans = nullptr;
   uint32_t neoHookeanCount = 0;
+  const TriangleStrainConstraint* triangles = nullptr;
+  uint32_t triangleCount = 0;
   const VbdAttachment* attachments = nullptr;
   uint32_t attachmentCount = 0;
 
-  uint32_t count() const { return springCount + dihedralCount + volumeCount + neoHookeanCount + attachmentCount; }
+  uint32_t count() const {
+    return springCount + dihedralCount + volumeCount + neoHookeanCount + triangleCount + attachmentCount;
+  }
 };
 
 class VertexBlockDescent {
@@ -120,6 +126,7 @@ class VertexBlockDescent {
   std::vector<double> restGain_;   // per element, ḡ: the mean |∇_v C|² over its free particles at rest (1/m², ...)
   std::vector<double> stiffness_;  // per element, this substep's k (Neo-Hookean: μ); -1 marks a rigid one
   std::vector<double> bulk_;       // per Neo-Hookean tet, this substep's λ' (Pa); -1: the penalty's
+  std::vector<double> shear_;      // per strain triangle, this substep's shear k_sh (J); -1: the penalty's
   std::vector<double> inertia_;    // per element, s_e = m̄/(h² ḡ)
   std::vector<Real> penalty_;  // per element, a rigid one's current k (0: not rigid); float, as snapshots keep it
   std::vector<size_t> phaseSizes_, phaseMinRanges_;

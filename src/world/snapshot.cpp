@@ -263,11 +263,8 @@ template <class S, class M> void contactThicknessSection(S& s, M& m) {
 /// for the current elements (VBD has stepped since the last element was added); a blob without them starts them over.
 template <class S, class M> void vbdPenaltiesSection(S& s, M& m) {
   if constexpr (std::is_same_v<S, Writer>) {
-    const ConstraintStore& c = m.constraints;
-    const size_t elements = c.distances.size() + c.dihedrals.size() + c.volumes.size() + c.neoHookeans.size() +
-                            c.attachments.size();
     std::vector<Real> penalties = m.solverData.vbd.penalties();
-    if (penalties.size() != elements) penalties.clear();
+    if (penalties.size() != m.vertexBlockDescentElementCount()) penalties.clear();
     s.vec(penalties);
   } else {
     s.vec(s.scratch.vbdPenalties);
@@ -750,10 +747,7 @@ template <class M> void build(World& fresh, M& m, M& s, const LoaderScratch& scr
   m.solverData.elementOrdersDirty = true;
   m.solverData.vbd.dirty = true;
   if (!scratch.vbdPenalties.empty()) {  // section VBDP
-    const ConstraintStore& c = m.constraints;
-    checkLength("vbdPenalties", scratch.vbdPenalties.size(),
-                c.distances.size() + c.dihedrals.size() + c.volumes.size() + c.neoHookeans.size() +
-                    c.attachments.size());
+    checkLength("vbdPenalties", scratch.vbdPenalties.size(), m.vertexBlockDescentElementCount());
     for (size_t k = 0; k < scratch.vbdPenalties.size(); ++k) {
       if (!(scratch.vbdPenalties[k] >= 0 && std::isfinite(scratch.vbdPenalties[k])))
         snapshot::ElementCheck("vbdPenalties", k).fail("penalty", "must be finite and >= 0", scratch.vbdPenalties[k]);

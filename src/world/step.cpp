@@ -353,8 +353,8 @@ void World::Impl::solveConstraints(Real h, bool useBdf2, Real stepFraction, size
         solveVertexBlockDescent(invH2);
         break;
     }
-    projectTriangleStrains(xpbd, invH2);
-    // PD solved these in its global step, VBD in its vertex steps.
+    // PD solved these in its global step, VBD in its vertex steps (VBD the strain triangles too).
+    if (settings.solver != Solver::VertexBlockDescent) projectTriangleStrains(xpbd, invH2);
     if (settings.solver != Solver::ProjectiveDynamics && settings.solver != Solver::VertexBlockDescent) {
       projectDihedrals(xpbd, invH2);
       projectVolumes(xpbd, invH2);

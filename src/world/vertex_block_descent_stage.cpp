@@ -1,6 +1,7 @@
 // Solver::VertexBlockDescent as a stage of the step: the world's distance constraints, dihedrals, tet volumes,
-// Neo-Hookean tets and attachments are VBD's elements (solvers/vertex_block_descent.h); every other constraint kind
-// and the contacts are projected PBD-style after each iteration by the step (step.cpp), as with Projective Dynamics.
+// Neo-Hookean tets, strain triangles and attachments are VBD's elements (solvers/vertex_block_descent.h); every other
+// constraint kind and the contacts are projected PBD-style after each iteration by the step (step.cpp), as with
+// Projective Dynamics.
 #include "world/world_state.h"
 
 namespace pbd {
@@ -8,9 +9,20 @@ namespace pbd {
 VbdElements World::Impl::vertexBlockDescentElements() const {
   const ConstraintStore& c = constraints;
   const std::vector<VbdAttachment>& a = solverData.vbdAttachments;
-  return {c.distances.data(),   uint32_t(c.distances.size()),   c.dihedrals.data(), uint32_t(c.dihedrals.size()),
-          c.volumes.data(),     uint32_t(c.volumes.size()),     c.neoHookeans.data(), uint32_t(c.neoHookeans.size()),
-          a.data(),             uint32_t(a.size())};
+  VbdElements e;
+  e.springs = c.distances.data(), e.springCount = uint32_t(c.distances.size());
+  e.dihedrals = c.dihedrals.data(), e.dihedralCount = uint32_t(c.dihedrals.size());
+  e.volumes = c.volumes.data(), e.volumeCount = uint32_t(c.volumes.size());
+  e.neoHookeans = c.neoHookeans.data(), e.neoHookeanCount = uint32_t(c.neoHookeans.size());
+  e.triangles = c.triangleStrains.data(), e.triangleCount = uint32_t(c.triangleStrains.size());
+  e.attachments = a.data(), e.attachmentCount = uint32_t(a.size());
+  return e;
+}
+
+size_t World::Impl::vertexBlockDescentElementCount() const {
+  const ConstraintStore& c = constraints;
+  return c.distances.size() + c.dihedrals.size() + c.volumes.size() + c.neoHookeans.size() + c.triangleStrains.size() +
+         c.attachments.size();
 }
 
 /// Before the substeps: the colouring and incidences follow the elements (rebuilt, allocating, only at the first

@@ -200,6 +200,7 @@ struct World::Impl {
   void solveProjective(Real invH2);       // one PD local/global iteration on p (distances, dihedrals, tets)
   // vertex_block_descent_stage.cpp
   VbdElements vertexBlockDescentElements() const;  // the constraint arrays VBD solves
+  size_t vertexBlockDescentElementCount() const;   // how many elements those are (what VBD's penalties are sized for)
   void refreshVertexBlockDescent();                // rebuilds its colouring and incidences if the elements changed
   void fillVertexBlockDescentAttachments(Real stepFraction);  // their targets at that fraction of the step
   void beginVertexBlockDescent(Real invH2, Real stepFraction);  // targets and each element's stiffness

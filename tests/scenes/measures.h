@@ -22,6 +22,20 @@ inline Real largestSpeed(const World& w) {
   return fastest;
 }
 
+/// The largest relative stretch |x_a - x_b| / spacing - 1 over the grid edges (rows and columns) of a cloth of
+/// `columns` x `rows` particles from `first`, built `spacing` m apart.
+inline double largestGridStretch(const World& w, uint32_t first, int columns, int rows, Real spacing) {
+  double worst = 0;
+  auto at = [&](int c, int r) { return Vec3(w.positions() + 3 * (first + uint32_t(r * columns + c))); };
+  for (int r = 0; r < rows; ++r) {
+    for (int c = 0; c < columns; ++c) {
+      if (c + 1 < columns) worst = std::max(worst, double((at(c + 1, r) - at(c, r)).norm() / spacing) - 1);
+      if (r + 1 < rows) worst = std::max(worst, double((at(c, r + 1) - at(c, r)).norm() / spacing) - 1);
+    }
+  }
+  return worst;
+}
+
 /// Momenta of particles [begin, end); end = UINT32_MAX: to the last particle.
 inline Momenta momenta(const World& w, uint32_t begin = 0, uint32_t end = UINT32_MAX) {
   Momenta m{Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()};

@@ -22,8 +22,8 @@ inline ClothDef pinnedSquareCloth(int n, const Vec3& origin, const Vec3& axisV) 
 }
 
 /// The Foundation issue's benchmark cloth: n x n particles, 1 m wide, 1 kg, two corners pinned, hanging in the
-/// XY plane, rigid XPBD constraints, 10 substeps x 1 iteration.
-inline BodyRange hangingCloth(World& world, int n) {
+/// XY plane, rigid XPBD constraints, 10 substeps x 1 iteration; its stretch and shear as edges or strain triangles.
+inline BodyRange hangingCloth(World& world, int n, ClothModel model = ClothModel::Edges) {
   SolverSettings s;
   s.method = Method::Xpbd;
   s.substeps = 10;
@@ -33,6 +33,7 @@ inline BodyRange hangingCloth(World& world, int n) {
   ClothDef c = pinnedSquareCloth(n, Vec3(-0.5f, 1.0f, 0), Vec3(0, 0, 1));
   c.mass = 1;
   c.bend = Strength{0, 1};
+  c.model = model;
   return world.addCloth(c);
 }
 

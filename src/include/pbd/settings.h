@@ -42,8 +42,8 @@ enum class Solver {
                         ///< thread count.
   VertexBlockDescent,   ///< Chen, Macklin et al. 2024 (src/solvers/vertex_block_descent.h): each iteration a Newton
                         ///< step per vertex on the implicit-Euler incremental potential of the distance constraints,
-                        ///< dihedrals, tet volumes, Neo-Hookean tets and attachments around it, the vertices of one
-                        ///< colour in parallel. A compliant element is the energy ½ C²/α (PBD stiffness k: k/(1-k)
+                        ///< dihedrals, tet volumes, Neo-Hookean tets, strain triangles and attachments around it,
+                        ///< the vertices of one colour in parallel. A compliant element is the energy ½ C²/α (PBD stiffness k: k/(1-k)
                         ///< times its particles' inertia); a rigid one's stiffness grows where it is violated, up to
                         ///< 1e6 times that inertia (the penalty ramp of Giles et al. 2025, AVBD), warm-started across
                         ///< substeps and steps. Neo-Hookean tets use their material (μ, λ) in either method. Everything

@@ -1,9 +1,10 @@
-// The VBD energy kernels (energy_neo_hookean.h, energy_stvk.h, energy_dihedral.h, energy_tet_volume.h): gradients
-// against central differences of the energy and raw Hessian blocks against central differences of the gradient, in
-// double on random stretched, compressed and inverted configurations; symmetric blocks; projected blocks PSD and
-// equal to the raw block with its negative eigenvalues removed; zero energy and gradient at rest; invariance under
-// rigid motions; agreement with the XPBD kernels' own definitions (neo_hookean.h, dihedral.h, tet_volume.h); the
-// Jacobi PSD projection against a known spectrum; atan2Double against std::atan2.
+// The VBD energy kernels (energy_neo_hookean.h, energy_stvk.h, energy_dihedral.h, energy_tet_volume.h,
+// energy_triangle_strain.h): gradients against central differences of the energy and raw Hessian blocks against
+// central differences of the gradient, in double on random stretched, compressed and inverted configurations;
+// symmetric blocks; projected blocks PSD and equal to the raw block with its negative eigenvalues removed; zero energy
+// and gradient at rest; invariance under rigid motions; agreement with the XPBD kernels' own definitions
+// (neo_hookean.h, dihedral.h, tet_volume.h, triangle_strain.h); the Jacobi PSD projection against a known spectrum;
+// atan2Double against std::atan2.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,8 +19,10 @@
 #include "constraints/energy_neo_hookean.h"
 #include "constraints/energy_stvk.h"
 #include "constraints/energy_tet_volume.h"
+#include "constraints/energy_triangle_strain.h"
 #include "constraints/neo_hookean.h"
 #include "constraints/tet_volume.h"
+#include "constraints/triangle_strain.h"
 
 using namespace pbd;
 using Eigen::Matrix3d;
@@ -131,12 +134,17 @@ struct DerivativeStats {
   double maxProjectionChange = 0;      ///< max |projected - raw|, relative to the largest block's norm.
 };
 
+/// How an energy makes its blocks PSD: by clamping the summed block's negative eigenvalues (projectSymmetricToPsd),
+/// or term by term (the strain triangle), which is only checked to be PSD.
+enum class Projection { kEigenvalueClamp, kPerTerm };
+
 /// Every per-vertex check on one configuration: gradient vs central differences of E, raw block vs central
-/// differences of the gradient, symmetry, the projected block PSD and the raw block minus only its negative part.
-/// Tolerances: the step h = 1e-5 L (L the mean edge) leaves a difference error near 1e-10 of the scales below, and
-/// the bounds are 1e-6 of them, far below the error of a wrong sign, a missing factor or a missing term.
+/// differences of the gradient, symmetry, the projected block PSD and (kEigenvalueClamp) the raw block minus only
+/// its negative part. Tolerances: the step h = 1e-5 L (L the mean edge) leaves a difference error near 1e-10 of the
+/// scales below, and the bounds are 1e-6 of them, far below the error of a wrong sign, a missing factor or a missing
+/// term.
 DerivativeStats checkDerivatives(const EnergyFn& energy, const DerivativesFn& derivatives, const Vector3d x[4],
-                                 const char* what) {
+                                 const char* what, Projection projection = Projection::kEigenvalueClamp) {
   SCOPED_TRACE(what);
   const double L = meanEdge(x), h = 1e-5 * L;
   Vector3d g[4];
@@ -165,8 +173,10 @@ DerivativeStats checkDerivatives(const EnergyFn& energy, const DerivativesFn& de
     // Clamping only removes the negative part N of raw = positive - N: projected - raw = N is PSD, and it is
     // orthogonal to the kept part (projected N = 0).
     const Matrix3d removed = P[v] - H[v];
-    EXPECT_GE(minEigenvalue(removed), -1e-9 * hessianScale);
-    EXPECT_LE((P[v] * removed).norm(), 1e-9 * hessianScale * hessianScale);
+    if (projection == Projection::kEigenvalueClamp) {
+      EXPECT_GE(minEigenvalue(removed), -1e-9 * hessianScale);
+      EXPECT_LE((P[v] * removed).norm(), 1e-9 * hessianScale * hessianScale);
+    }
     stats.minRawEigenvalue = std::min(stats.minRawEigenvalue, minEigenvalue(H[v]) / hessianScale);
     stats.maxProjectionChange = std::max(stats.maxProjectionChange, removed.norm() / hessianScale);
   }
@@ -658,6 +668,174 @@ TEST(DihedralEnergy, DegenerateHingeGivesZeros) {
   EXPECT_EQ(g, Vector3d::Zero());
   EXPECT_EQ(H, Matrix3d::Zero());
   EXPECT_EQ(dihedralEnergy(p, 0.5, 1.0), 0);
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Strain-triangle membrane (the fourth vertex of the helpers' arrays is unused: its derivatives are zero)
+
+struct TriangleStrainCase {
+  Mat2 restInverse;
+  double stretch, shear;
+  EnergyFn energy() const {
+    return [this](const Vector3d* x) { return triangleStrainEnergy(x, restInverse, stretch, shear); };
+  }
+  DerivativesFn derivatives() const {
+    return [this](const Vector3d* x, int v, bool project, Vector3d& g, Matrix3d& H) {
+      if (v == 3) return g.setZero(), H.setZero(), void();
+      triangleStrainVertexDerivatives(x, restInverse, stretch, shear, v, project, g, H);
+    };
+  }
+};
+
+/// A random rest triangle X[0..2] with its frame (triangle_strain.h restTriangleFrame, in float as the world builds
+/// it; X is rounded to float first so that both see the same triangle); X[3] is a fourth point for the helpers.
+TriangleStrainCase triangleCase(std::mt19937& rng, Vector3d X[4], double stretch, double shear) {
+  for (;;) {
+    Vector3d Y[4];
+    randomRestTet(rng, Y);
+    Vec3 Xf[3];
+    for (int k = 0; k < 3; ++k) Xf[k] = Y[k].cast<Real>(), X[k] = Xf[k].cast<double>();
+    X[3] = Y[3];
+    TriangleStrainCase c{Mat2::Zero(), stretch, shear};
+    Real area;
+    if (restTriangleFrame(Xf, c.restInverse, area) && area > 0.05) return c;
+  }
+}
+
+TEST(TriangleStrainEnergy, DerivativesMatchCentralDifferencesStretchedCompressedAndInverted) {
+  std::mt19937 rng(41);
+  bool sawIndefinite = false;
+  for (int trial = 0; trial < 6; ++trial) {
+    Vector3d X[4], x[4];
+    // Stretch and shear of the same order and 100x apart either way.
+    const double shear = trial % 3 == 0 ? 1e3 : trial % 3 == 1 ? 1e5 : 1e1;
+    const TriangleStrainCase c = triangleCase(rng, X, 1e3, shear);
+    for (int d = 0; d < 4; ++d) {
+      deform(rng, X, kDeformations[d], x);
+      const DerivativeStats stats =
+          checkDerivatives(c.energy(), c.derivatives(), x, kDeformationNames[d], Projection::kPerTerm);
+      if (stats.minRawEigenvalue < -1e-3) {
+        sawIndefinite = true;
+        EXPECT_GT(stats.maxProjectionChange, 1e-3);
+      }
+    }
+  }
+  // Compression (C_xx P0/l0 < 0) and shear curvature make the raw block indefinite: the projection was exercised.
+  EXPECT_TRUE(sawIndefinite);
+}
+
+TEST(TriangleStrainEnergy, ZeroEnergyAndGradientAtRestAndAfterARigidMotion) {
+  std::mt19937 rng(42);
+  for (int trial = 0; trial < 5; ++trial) {
+    Vector3d X[4], x[4];
+    const TriangleStrainCase c = triangleCase(rng, X, 1e3, 1e2);
+    const Matrix3d R = randomRotation(rng);
+    const Vector3d t = randomVector(rng, 2);
+    for (int k = 0; k < 4; ++k) x[k] = trial == 0 ? X[k] : Vector3d(R * X[k] + t);
+    const double L = meanEdge(X);
+    EXPECT_LE(std::abs(c.energy()(x)), 1e-9 * c.stretch) << "trial " << trial;
+    for (int v = 0; v < 3; ++v) {
+      Vector3d g;
+      Matrix3d H;
+      c.derivatives()(x, v, false, g, H);
+      EXPECT_LE(g.norm(), 1e-5 * c.stretch / L) << "vertex " << v;  // F = R to float's rounding of Dm⁻¹
+      // At rest the block is Gauss-Newton's k_s Σ a_b² n_b n_bᵀ + k_sh (Σ a_b q_b)(...)ᵀ: PSD, flat across the plane.
+      Eigen::SelfAdjointEigenSolver<Matrix3d> eigen(H);
+      EXPECT_GE(eigen.eigenvalues()[0], -1e-6 * H.norm());
+      const Vector3d normal = (x[1] - x[0]).cross(x[2] - x[0]).normalized();
+      EXPECT_LE((H * normal).norm(), 1e-5 * H.norm()) << "a membrane at rest has no stiffness across its plane";
+      EXPECT_GT(eigen.eigenvalues()[1], 1e-3 * H.norm()) << "but resists both in-plane directions";
+    }
+  }
+}
+
+TEST(TriangleStrainEnergy, RigidMotionChangesNeitherEnergyNorBlocks) {
+  std::mt19937 rng(43);
+  for (int trial = 0; trial < 4; ++trial) {
+    Vector3d X[4], x[4];
+    const TriangleStrainCase c = triangleCase(rng, X, 1e3, 3e2);
+    deform(rng, X, kDeformations[trial], x);
+    SCOPED_TRACE(kDeformationNames[trial]);
+    checkRigidInvariance(c.energy(), c.derivatives(), x, rng);
+  }
+}
+
+// E = Σ ½ k C² over the XPBD kernel's three constraints, so ∂E/∂x_v = Σ k C ∇_v C with its C and gradients.
+TEST(TriangleStrainEnergy, GradientIsTheXpbdConstraintsGradientsTimesKC) {
+  std::mt19937 rng(44);
+  for (int trial = 0; trial < 4; ++trial) {
+    Vector3d X[4], x[4];
+    const TriangleStrainCase c = triangleCase(rng, X, 2e3, 7e2);
+    deform(rng, X, kDeformations[trial], x);
+    Vec3 xf[3];
+    Vec3* ps[3];
+    for (int k = 0; k < 3; ++k) xf[k] = x[k].cast<Real>(), ps[k] = &xf[k];
+    const Mat32 F = deformationGradient<2>(ps, c.restInverse);
+    Vector3d expected[3] = {Vector3d::Zero(), Vector3d::Zero(), Vector3d::Zero()};
+    double energy = 0;
+    for (int which = 0; which < 3; ++which) {
+      Real C;
+      Vec3 grad[3];
+      ASSERT_TRUE(triangleStrain(F, c.restInverse, TriangleStrain(which), C, grad));
+      const double k = which == int(TriangleStrain::Shear) ? c.shear : c.stretch;
+      energy += 0.5 * k * double(C) * double(C);
+      for (int v = 0; v < 3; ++v) expected[v] += k * double(C) * grad[v].cast<double>();
+    }
+    EXPECT_NEAR(triangleStrainEnergy(xf, c.restInverse, c.stretch, c.shear), energy, 1e-4 * energy);
+    for (int v = 0; v < 3; ++v) {
+      Vector3d g;
+      Matrix3d H;
+      triangleStrainVertexDerivatives(xf, c.restInverse, c.stretch, c.shear, v, false, g, H);
+      EXPECT_LE((g - expected[v]).norm(), 1e-4 * expected[v].norm()) << "trial " << trial << " vertex " << v;
+    }
+  }
+}
+
+// Stretched along its rest axes (C_xx, C_yy >= 0, C_xy = 0) the per-term block drops nothing: it is the exact one.
+// Under compression it drops the negative curvature C P/l and keeps the Gauss-Newton k a² n nᵀ.
+TEST(TriangleStrainEnergy, PerTermBlockIsExactInTensionWithoutShear) {
+  std::mt19937 rng(46);
+  Vector3d X[4];
+  const TriangleStrainCase c = triangleCase(rng, X, 1e3, 2e2);
+  // The rest frame's axes in space: F = [f0, f1] = [e1 e2] Dm⁻¹ at rest gives ex, ey.
+  const Vector3d e1 = X[1] - X[0], e2 = X[2] - X[0];
+  const Vector3d ex = e1 * double(c.restInverse(0, 0)) + e2 * double(c.restInverse(1, 0));
+  const Vector3d ey = e1 * double(c.restInverse(0, 1)) + e2 * double(c.restInverse(1, 1));
+  for (const auto [sx, sy] : {std::pair{1.3, 1.1}, std::pair{1.0, 1.5}, std::pair{0.7, 1.2}}) {
+    Vector3d x[3];  // x = X0 + (sx ex exᵀ + sy ey eyᵀ)(X - X0): F = [sx ex, sy ey]
+    for (int k = 0; k < 3; ++k) {
+      const Vector3d d = X[k] - X[0];
+      x[k] = X[0] + sx * ex * ex.dot(d) + sy * ey * ey.dot(d);
+    }
+    for (int v = 0; v < 3; ++v) {
+      Vector3d g, gp;
+      Matrix3d H, P;
+      triangleStrainVertexDerivatives(x, c.restInverse, c.stretch, c.shear, v, false, g, H);
+      triangleStrainVertexDerivatives(x, c.restInverse, c.stretch, c.shear, v, true, gp, P);
+      // a_v[0] = ∂f0/∂x_v: rows of Dm⁻¹ for x1, x2, minus their sum for x0.
+      const double rows[2] = {double(c.restInverse(0, 0)), double(c.restInverse(1, 0))};
+      const double a = v == 0 ? -(rows[0] + rows[1]) : rows[v - 1];
+      if (sx >= 1 || std::abs(a) < 1e-6) {
+        EXPECT_LE((P - H).norm(), 1e-5 * H.norm()) << "stretch " << sx << " x " << sy << ", vertex " << v;
+      } else {  // compressed along ex: P - H = k_s a_v[0]² (1 - sx)/sx (I - ex exᵀ) >= 0, the dropped curvature
+        EXPECT_GT((P - H).norm(), 1e-3 * H.norm()) << "vertex " << v;
+        EXPECT_GE(minEigenvalue(P - H), -1e-6 * H.norm());
+      }
+    }
+  }
+}
+
+TEST(TriangleStrainEnergy, CollapsedAxisGivesZeros) {
+  std::mt19937 rng(45);
+  Vector3d X[4];
+  const TriangleStrainCase c = triangleCase(rng, X, 1e3, 1e3);
+  const Vector3d x[3] = {X[0], X[0], X[0]};  // every vertex on one point: F = 0
+  Vector3d g;
+  Matrix3d H;
+  triangleStrainVertexDerivatives(x, c.restInverse, c.stretch, c.shear, 1, true, g, H);
+  EXPECT_EQ(g, Vector3d::Zero());
+  EXPECT_EQ(H, Matrix3d::Zero());
+  EXPECT_EQ(triangleStrainEnergy(x, c.restInverse, c.stretch, c.shear), 0);
 }
 
 // ---------------------------------------------------------------------------------------------------------------------

@@ -202,10 +202,11 @@ constexpr Real kCell = 0.05f, kStripLength = kStripCells * kCell, kStripWidth = 
 /// The mean x displacement of the free end of a strip of strain triangles, one row of 10 cells (0.5 m x 0.05 m),
 /// pinned at x = 0 and pulled along x at x = 0.5 by a total force `force` (half on each end particle), divided by
 /// the length: the measured axial strain. As a ClothDef, or as a TriangleMeshDef of the same triangles.
-double stripStrain(bool asMesh, Real stretchCompliance, Real force) {
+double stripStrain(bool asMesh, Real stretchCompliance, Real force, Solver solver = Solver::ColouredGaussSeidel) {
   World w;
   SolverSettings s = scenes::freeSpace(Method::Xpbd, 20, 5);
   s.linearDamping = 5;
+  s.solver = solver;
   w.setSettings(s);
   ClothDef c = strainCloth(kStripCells + 1, 2, kCell, Strength{stretchCompliance, 1}, Strength{stretchCompliance, 1});
   // Not too heavy: at rest each substep's load displacement h² w f must be far above the float32 spacing of the
@@ -258,26 +259,35 @@ TEST(TriangleStrainBody, StripUnderAxialLoadSettlesAtTheComplianceStrain) {
   //   ε = F c / W,
   // exactly, with no small-strain approximation. XPBD at rest satisfies ∇E = f_ext up to the iteration error of
   // Gauss-Seidel, small here because α̃ = c/(A h²) ≈ 1.2e6 is well above Σ w|∇C|² ≈ 2 w/cell² ≈ 6e4.
+  // Vertex Block Descent minimizes the same energy (the triangles are its elements): the same strain.
   const Real compliance = 1e-3f;  // stretch modulus 1000 N/m
-  for (bool asMesh : {false, true}) {
-    for (Real force : {0.25f, 0.5f}) {  // strains of 0.5 % and 1 %
-      const double expected = force * compliance / kStripWidth;
-      const double measured = stripStrain(asMesh, compliance, force);
-      EXPECT_NEAR(measured, expected, 0.02 * expected) << (asMesh ? "mesh" : "cloth") << ", force " << force;
+  for (Solver solver : {Solver::ColouredGaussSeidel, Solver::VertexBlockDescent}) {
+    for (bool asMesh : {false, true}) {
+      for (Real force : {0.25f, 0.5f}) {  // strains of 0.5 % and 1 %
+        const double expected = force * compliance / kStripWidth;
+        const double measured = stripStrain(asMesh, compliance, force, solver);
+        EXPECT_NEAR(measured, expected, 0.02 * expected)
+            << (asMesh ? "mesh" : "cloth") << ", force " << force << ", solver " << int(solver);
+      }
     }
   }
 }
 
 TEST(TriangleStrainBody, RestStaysAtRest) {
-  for (Method method : {Method::Xpbd, Method::Pbd}) {
-    World w;
-    w.setSettings(scenes::freeSpace(method));
-    ClothDef c = strainCloth(12, 12, 0.05f, Strength{0, 1}, Strength{1e-3f, 0.5f});
-    c.origin = Vec3(-0.3f, 0.2f, -0.3f);
-    w.addCloth(c);
-    const std::vector<Real> rest = scenes::positionsOf(w);
-    for (int f = 0; f < 300; ++f) w.step(1.0f / 60);
-    EXPECT_LT(scenes::maxDisplacement(w, rest), 1e-6) << (method == Method::Xpbd ? "xpbd" : "pbd");
+  for (Solver solver : {Solver::ColouredGaussSeidel, Solver::VertexBlockDescent}) {
+    for (Method method : {Method::Xpbd, Method::Pbd}) {
+      World w;
+      SolverSettings s = scenes::freeSpace(method);
+      s.solver = solver;
+      w.setSettings(s);
+      ClothDef c = strainCloth(12, 12, 0.05f, Strength{0, 1}, Strength{1e-3f, 0.5f});
+      c.origin = Vec3(-0.3f, 0.2f, -0.3f);
+      w.addCloth(c);
+      const std::vector<Real> rest = scenes::positionsOf(w);
+      for (int f = 0; f < 300; ++f) w.step(1.0f / 60);
+      EXPECT_LT(scenes::maxDisplacement(w, rest), 1e-6)
+          << (method == Method::Xpbd ? "xpbd" : "pbd") << ", solver " << int(solver);
+    }
   }
 }
 
@@ -287,9 +297,13 @@ TEST(TriangleStrainBody, InternalConstraintsConserveLinearAndAngularMomentum) {
   // round-off and the first-order error of position projection on a rotating body (momentum_test.cpp). The same
   // scene with edge constraints measures |ΔP|/|P| ~ 5e-4 and |ΔL|/|L| ~ 3e-3; strain triangles ~ 1.5e-3 and 3.5e-3
   // (a random walk, not a trend). A leak, e.g. a vertex gradient that does not sum to zero, is O(1).
-  for (Method method : {Method::Xpbd, Method::Pbd}) {
+  for (const auto [method, solver] : {std::pair{Method::Xpbd, Solver::ColouredGaussSeidel},
+                                      std::pair{Method::Pbd, Solver::ColouredGaussSeidel},
+                                      std::pair{Method::Xpbd, Solver::VertexBlockDescent}}) {
     World w;
-    w.setSettings(scenes::freeSpace(method, 20, 2));
+    SolverSettings s = scenes::freeSpace(method, 20, 2);
+    s.solver = solver;
+    w.setSettings(s);
     ClothDef c = strainCloth(12, 12, 0.1f, Strength{1e-3f, 0.9f}, Strength{1e-2f, 0.7f});
     c.origin = Vec3(-0.55f, 0.3f, -0.55f);
     c.bendModel = BendModel::SkipOne;
@@ -299,8 +313,8 @@ TEST(TriangleStrainBody, InternalConstraintsConserveLinearAndAngularMomentum) {
     for (uint32_t i = 0; i < w.particleCount(); ++i) w.setInverseMass(i, 1 / m(rng));
     scenes::randomVelocities(w, 7, 0.3f, Vec3(0.4f, -0.2f, 0.1f), Vec3(0.3f, 2.0f, -0.5f));
     const scenes::MomentumDrift drift = scenes::momentumDrift(w, 60);
-    std::printf("%s: |dP|/|P| = %.2e, |dL|/|L| = %.2e\n", method == Method::Xpbd ? "xpbd" : "pbd", drift.linear,
-                drift.angular);
+    std::printf("%s, solver %d: |dP|/|P| = %.2e, |dL|/|L| = %.2e\n", method == Method::Xpbd ? "xpbd" : "pbd",
+                int(solver), drift.linear, drift.angular);
     EXPECT_LT(drift.linear, 5e-3);
     EXPECT_LT(drift.angular, 1e-2);
   }

@@ -206,18 +206,21 @@ TEST(VertexBlockDescent, RestStaysAtRest) {
 }
 
 TEST(VertexBlockDescent, SameBitsOnAnyThreadCount) {
-  auto run = [](TaskSystem* tasks) {
-    World world(tasks);
-    scenes::hangingCloth(world, 72);  // 5,184 particles: every colour spans several ranges of 256
-    world.setSolver(Solver::VertexBlockDescent);
-    for (int f = 0; f < 10; ++f) world.step(1.0f / 60);
-    EXPECT_GT(WorldInternals::of(world).solverData.vbd.colour(0).size(), 512u);
-    return scenes::stateHash(world);
-  };
-  const uint64_t serial = run(nullptr);
-  for (unsigned workers = 1; workers <= 3; ++workers) {
-    ThreadPool pool(workers);
-    EXPECT_EQ(run(&pool), serial) << workers + 1 << " threads";
+  // A cloth of springs, and one of strain triangles (each triangle's three vertices in three colours).
+  for (ClothModel model : {ClothModel::Edges, ClothModel::StrainTriangles}) {
+    auto run = [model](TaskSystem* tasks) {
+      World world(tasks);
+      scenes::hangingCloth(world, 72, model);  // 5,184 particles: every colour spans several ranges of 256
+      world.setSolver(Solver::VertexBlockDescent);
+      for (int f = 0; f < 10; ++f) world.step(1.0f / 60);
+      EXPECT_GT(WorldInternals::of(world).solverData.vbd.colour(0).size(), 512u);
+      return scenes::stateHash(world);
+    };
+    const uint64_t serial = run(nullptr);
+    for (unsigned workers = 1; workers <= 3; ++workers) {
+      ThreadPool pool(workers);
+      EXPECT_EQ(run(&pool), serial) << workers + 1 << " threads, model " << int(model);
+    }
   }
 }
 
@@ -261,12 +264,17 @@ SoftBodyDef neoHookeanCube(int n, const Vec3& origin) {
 
 }  // namespace
 
-TEST(VertexBlockDescent, ColoursShareNoTetOrDihedral) {
+TEST(VertexBlockDescent, ColoursShareNoTetDihedralOrStrainTriangle) {
   World world;
   world.setSolver(Solver::VertexBlockDescent);
   world.addSoftBody(neoHookeanCube(3, Vec3(0, 1, 0)));
   ClothDef c = scenes::dihedralCloth(6, 0.05f, Vec3(1, 1, 0));
   world.addCloth(c);
+  // Strain triangles with skip-one bending: a triangle's vertices share no other element along the cloth's border.
+  ClothDef strain = scenes::dihedralCloth(6, 0.05f, Vec3(2, 1, 0));
+  strain.model = ClothModel::StrainTriangles;
+  strain.bendModel = BendModel::SkipOne;
+  world.addCloth(strain);
   world.step(1.0f / 60);  // builds the colouring
   const VertexBlockDescent& vbd = WorldInternals::of(world).solverData.vbd;
   std::vector<int> colourOf(world.particleCount(), -1);
@@ -275,17 +283,51 @@ TEST(VertexBlockDescent, ColoursShareNoTetOrDihedral) {
   const ConstraintStore& store = WorldInternals::of(world).constraints;
   ASSERT_FALSE(store.neoHookeans.empty());
   ASSERT_FALSE(store.dihedrals.empty());
-  auto expectDistinct = [&](const uint32_t* ids, const char* what) {
-    for (int a = 0; a < 4; ++a) {
+  ASSERT_FALSE(store.triangleStrains.empty());
+  auto expectDistinct = [&](const uint32_t* ids, int count, const char* what) {
+    for (int a = 0; a < count; ++a) {
       EXPECT_NE(colourOf[ids[a]], -1) << what;
-      for (int b = a + 1; b < 4; ++b) EXPECT_NE(colourOf[ids[a]], colourOf[ids[b]]) << what;
+      for (int b = a + 1; b < count; ++b) EXPECT_NE(colourOf[ids[a]], colourOf[ids[b]]) << what;
     }
   };
-  for (const NeoHookeanTet& t : store.neoHookeans) expectDistinct(t.p, "tet");
+  for (const NeoHookeanTet& t : store.neoHookeans) expectDistinct(t.p, 4, "tet");
   for (const DihedralConstraint& d : store.dihedrals) {
     const uint32_t ids[4] = {d.p0, d.p1, d.p2, d.p3};
-    expectDistinct(ids, "dihedral");
+    expectDistinct(ids, 4, "dihedral");
   }
+  for (const TriangleStrainConstraint& t : store.triangleStrains) expectDistinct(t.p, 3, "strain triangle");
+}
+
+// The strain triangles are VBD's elements. A strain cloth at the default strengths (rigid stretch and shear), hung
+// by two corners and swinging down, keeps its grid edges within 10 % of their rest length, time-averaged worst edge
+// over 2-4 s (measured 6.9 %; coloured Gauss-Seidel 2.3 %), with no step undone.
+// Projected PBD-style after the vertex steps instead, as they were before, the same cloth blew up within 3 s.
+TEST(VertexBlockDescent, SolvesStrainTrianglesAsEnergies) {
+  auto meanWorstStretch = [](Solver solver) {
+    World world;
+    SolverSettings s;
+    s.solver = solver;
+    s.ground.enabled = false;
+    world.setSettings(s);
+    ClothDef c = scenes::pinnedSquareCloth(16, Vec3(-0.5f, 1.0f, 0), Vec3(0, 0, 1));
+    c.model = ClothModel::StrainTriangles;
+    c.mass = 1;
+    const BodyRange r = world.addCloth(c);
+    double sum = 0;
+    int samples = 0, rolledBack = 0;
+    for (int f = 0; f < 240; ++f) {
+      world.step(1.0f / 60);
+      rolledBack += world.lastStepReport().rolledBack;
+      if (f >= 120) sum += scenes::largestGridStretch(world, r.firstParticle, 16, 16, c.spacing), ++samples;
+    }
+    EXPECT_EQ(rolledBack, 0);
+    return sum / samples;
+  };
+  const double vbd = meanWorstStretch(Solver::VertexBlockDescent);
+  const double coloured = meanWorstStretch(Solver::ColouredGaussSeidel);
+  std::printf("rigid strain cloth, mean worst grid-edge stretch over 2-4 s: VBD %.4f, coloured GS %.4f\n", vbd,
+              coloured);
+  EXPECT_LT(vbd, 0.1);
 }
 
 TEST(VertexBlockDescent, FreeNeoHookeanCubeKeepsItsMomentaAndItsRest) {
