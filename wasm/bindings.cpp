@@ -56,6 +56,8 @@ EMSCRIPTEN_BINDINGS(pbd) {
       .function("getLinearDamping", &JsWorld::getLinearDamping)
       .function("setRigidDamping", &JsWorld::setRigidDamping)
       .function("getRigidDamping", &JsWorld::getRigidDamping)
+      .function("setChebyshevRho", &JsWorld::setChebyshevRho)
+      .function("getChebyshevRho", &JsWorld::getChebyshevRho)
       .function("setGround", &JsWorld::setGround)
       .function("getGround", &JsWorld::getGround)
       .function("setSelfCollision", &JsWorld::setSelfCollision)

@@ -144,6 +144,8 @@ class JsWorld {
   double getLinearDamping() const { return world_.settings().linearDamping; }
   void setRigidDamping(double k) { guarded("setRigidDamping", [&] { world_.setRigidDamping(Real(k)); }); }
   double getRigidDamping() const { return world_.settings().rigidDamping; }
+  void setChebyshevRho(double rho) { guarded("setChebyshevRho", [&] { world_.setChebyshevRho(Real(rho)); }); }
+  double getChebyshevRho() const { return world_.settings().chebyshevRho; }
 
   void setGround(val o) {
     guarded("setGround", [&] {

@@ -159,14 +159,17 @@ void VertexBlockDescent::build(const VbdElements& elements, const Real* restX, s
   if (penalty_.size() != count) penalty_.assign(count, Real(0));
   stiffness_.resize(count), inertia_.resize(count), bulk_.resize(elements.neoHookeanCount);
   shear_.resize(elements.triangleCount);
-  phaseSizes_.resize(colours + 1), phaseMinRanges_.resize(colours + 1);
+  phases_.reserve(colours + 3), phaseSizes_.resize(colours + 3), phaseMinRanges_.resize(colours + 3);
+  iterate_.assign(3 * particleCount, Real(0)), olderIterate_.assign(3 * particleCount, Real(0));
   stiffnessValid_ = false;
   dirty = false;
 }
 
 void VertexBlockDescent::resetPenalties() { std::fill(penalty_.begin(), penalty_.end(), Real(0)); }
 
-void VertexBlockDescent::beginSubstep(const VbdElements& elements, const Real* w, bool xpbd, double invH2) {
+void VertexBlockDescent::beginSubstep(const VbdElements& elements, const Real* w, bool xpbd, double invH2,
+                                      double rho) {
+  rho_ = rho, omega_ = 1, iteration_ = 0;
   if (stiffnessValid_ && invH2 == stiffnessInvH2_ && xpbd == stiffnessXpbd_) {
     for (uint32_t g = 0; g < penalty_.size(); ++g) {  // only the warm start's decay
       if (penalty_[g] == 0) continue;                  // not rigid
@@ -332,24 +335,51 @@ void VertexBlockDescent::growPenalty(uint32_t e, const Real* p, const VbdElement
 
 void VertexBlockDescent::iterate(Real* p, const Real* inertial, const Real* w, const VbdElements& elements,
                                  double invH2, TaskSystem& tasks) {
-  const size_t colours = colourCount(), penaltyPhase = colours;
-  for (size_t c = 0; c < colours; ++c) {
-    phaseSizes_[c] = colourBegin_[c + 1] - colourBegin_[c];
-    phaseMinRanges_[c] = kVerticesPerTask;
+  // ω_1 = 1, ω_2 = 2/(2 - ρ²), ω_n = 4/(4 - ρ² ω_{n-1}) (Chen et al. 2024, Eq. 17).
+  ++iteration_;
+  const bool accelerate = rho_ > 0;
+  const double rho2 = rho_ * rho_;
+  omega_ = iteration_ == 1 ? 1 : iteration_ == 2 ? 2 / (2 - rho2) : 4 / (4 - rho2 * omega_);
+  const size_t vertices = order_.size();
+  phases_.clear();
+  auto add = [&](PhaseKind kind, uint32_t colour, size_t size, size_t minRange) {
+    phaseSizes_[phases_.size()] = size, phaseMinRanges_[phases_.size()] = minRange;
+    phases_.push_back({kind, colour});
+  };
+  if (accelerate) {
+    std::swap(iterate_, olderIterate_);  // x_{n-2}: the last iteration's start
+    add(PhaseKind::SaveIterate, 0, vertices, kVerticesPerTask);
   }
-  phaseSizes_[penaltyPhase] = penalty_.size();
-  phaseMinRanges_[penaltyPhase] = kElementsPerTask;
+  for (uint32_t c = 0; c < colourCount(); ++c)
+    add(PhaseKind::Colour, c, colourBegin_[c + 1] - colourBegin_[c], kVerticesPerTask);
+  if (accelerate && iteration_ >= 2) add(PhaseKind::Extrapolate, 0, vertices, kVerticesPerTask);
+  add(PhaseKind::Penalties, 0, penalty_.size(), kElementsPerTask);
   auto body = [&](size_t phase, size_t b, size_t e) {
-    if (phase == penaltyPhase) {
-      for (size_t k = b; k < e; ++k) growPenalty(uint32_t(k), p, elements);
-    } else {
-      for (size_t k = colourBegin_[phase] + b; k < colourBegin_[phase] + e; ++k)
-        solveVertex(order_[k], p, inertial, w, elements, invH2);
+    const Phase& ph = phases_[phase];
+    switch (ph.kind) {
+      case PhaseKind::SaveIterate:
+        for (size_t k = b; k < e; ++k)
+          for (size_t a = 3 * size_t(order_[k]); a < 3 * size_t(order_[k]) + 3; ++a) iterate_[a] = p[a];
+        break;
+      case PhaseKind::Colour:
+        for (size_t k = colourBegin_[ph.colour] + b; k < colourBegin_[ph.colour] + e; ++k)
+          solveVertex(order_[k], p, inertial, w, elements, invH2);
+        break;
+      case PhaseKind::Extrapolate:  // x_n = ω (x̄_n - x_{n-2}) + x_{n-2}; a pinned particle stays where it is
+        for (size_t k = b; k < e; ++k) {
+          if (!(w[order_[k]] > 0)) continue;
+          for (size_t a = 3 * size_t(order_[k]); a < 3 * size_t(order_[k]) + 3; ++a)
+            p[a] = Real(omega_ * (double(p[a]) - double(olderIterate_[a])) + double(olderIterate_[a]));
+        }
+        break;
+      case PhaseKind::Penalties:
+        for (size_t k = b; k < e; ++k) growPenalty(uint32_t(k), p, elements);
+        break;
     }
   };
   // At most kMaxPhases a call; more colours (a dense tet mesh) run as several calls, in the same order.
-  for (size_t first = 0; first <= colours; first += TaskSystem::kMaxPhases) {
-    const size_t n = std::min(TaskSystem::kMaxPhases, colours + 1 - first);
+  for (size_t first = 0; first < phases_.size(); first += TaskSystem::kMaxPhases) {
+    const size_t n = std::min(TaskSystem::kMaxPhases, phases_.size() - first);
     auto shifted = [&](size_t phase, size_t b, size_t e) { body(first + phase, b, e); };
     tasks.parallelPhases(n, phaseSizes_.data() + first, phaseMinRanges_.data() + first, shifted);
   }

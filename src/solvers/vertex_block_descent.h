@@ -89,10 +89,10 @@ class VertexBlockDescent {
   void beginStep() { stiffnessValid_ = false; }
   /// Before a substep's iterations: each element's stiffness for this method and h (invH2 = 1/h²; recomputed at the
   /// first substep of a step and when h or the method change), and the warm start of the rigid ones' penalties.
-  /// w: inverse masses.
-  void beginSubstep(const VbdElements& elements, const Real* w, bool xpbd, double invH2);
-  /// One iteration: every colour's vertices, then the rigid elements' penalties. p: positions (xyz per particle,
-  /// moved), inertial: y.
+  /// w: inverse masses. rho: the Chebyshev acceleration's ρ in [0, 1) for this substep's iterations (0 = off).
+  void beginSubstep(const VbdElements& elements, const Real* w, bool xpbd, double invH2, double rho = 0);
+  /// One iteration: every colour's vertices, the Chebyshev extrapolation (ρ > 0, from the second iteration of the
+  /// substep), then the rigid elements' penalties. p: positions (xyz per particle, moved), inertial: y.
   void iterate(Real* p, const Real* inertial, const Real* w, const VbdElements& elements, double invH2,
                TaskSystem& tasks);
   /// Forgets the penalties (after a rollback: they may have grown on the way to non-finite positions).
@@ -129,7 +129,19 @@ class VertexBlockDescent {
   std::vector<double> shear_;      // per strain triangle, this substep's shear k_sh (J); -1: the penalty's
   std::vector<double> inertia_;    // per element, s_e = m̄/(h² ḡ)
   std::vector<Real> penalty_;  // per element, a rigid one's current k (0: not rigid); float, as snapshots keep it
+  // An iteration's phases in order: the copy of the iterate for the acceleration, the colours, the extrapolation,
+  // the penalties (the first and the third only with ρ > 0).
+  enum class PhaseKind : uint8_t { SaveIterate, Colour, Extrapolate, Penalties };
+  struct Phase {
+    PhaseKind kind;
+    uint32_t colour;
+  };
+  std::vector<Phase> phases_;
   std::vector<size_t> phaseSizes_, phaseMinRanges_;
+  // Chebyshev acceleration: the iterates x_{n-1} (this iteration's start) and x_{n-2}, xyz per particle.
+  std::vector<Real> iterate_, olderIterate_;
+  double rho_ = 0, omega_ = 1;  // this substep's ρ, and ω of the last iteration
+  int iteration_ = 0;           // iterations of this substep so far
   bool stiffnessValid_ = false;  // stiffness_, bulk_ and inertia_ hold the values for stiffnessInvH2_, stiffnessXpbd_
   double stiffnessInvH2_ = 0;
   bool stiffnessXpbd_ = true;

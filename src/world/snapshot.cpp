@@ -271,6 +271,13 @@ template <class S, class M> void vbdPenaltiesSection(S& s, M& m) {
   }
 }
 
+/// Vertex Block Descent's Chebyshev ρ (SolverSettings::chebyshevRho), newer than TEAR (SETT and STLE keep their
+/// layouts): straight into the settings (checked with them) and into the last step's, which decide whether the next
+/// step settles. A blob without it loads with ρ = 0, as it stepped.
+template <class S, class M> void chebyshevSection(S& s, M& m) {
+  s.all(m.settings.chebyshevRho, m.steppedSettings.chebyshevRho);
+}
+
 template <class M> struct Section {
   uint32_t tag;
   const char* name;
@@ -279,7 +286,7 @@ template <class M> struct Section {
   bool mayBeAbsent = false;  ///< Newer than format version 1: a blob without it loads with the defaults.
 };
 
-template <class M> constexpr std::array<Section<M>, 26> kSections = {{
+template <class M> constexpr std::array<Section<M>, 27> kSections = {{
     {tag("SETT"), "settings", settingsSection<Writer, M>, settingsSection<LoadReader, M>},
     {tag("PART"), "particles", particlesSection<Writer, M>, particlesSection<LoadReader, M>},
     {tag("HIST"), "history", historySection<Writer, M>, historySection<LoadReader, M>},
@@ -306,6 +313,7 @@ template <class M> constexpr std::array<Section<M>, 26> kSections = {{
     {tag("ATCC"), "attachmentLinks", attachmentLinksSection<Writer, M>, attachmentLinksSection<LoadReader, M>, true},
     {tag("RODS"), "rods", rodsSection<Writer, M>, rodsSection<LoadReader, M>, true},
     {tag("TEAR"), "tearing", tearingSection<Writer, M>, tearingSection<LoadReader, M>, true},
+    {tag("CHEB"), "chebyshevRho", chebyshevSection<Writer, M>, chebyshevSection<LoadReader, M>, true},
 }};
 
 std::string tagName(uint32_t t) {

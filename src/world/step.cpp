@@ -230,7 +230,8 @@ bool World::Impl::solveChangedSinceLastStep() const {
   return hasStepped && (now.method != was.method || now.solver != was.solver || now.integrator != was.integrator ||
                         now.substeps != was.substeps || now.iterations != was.iterations ||
                         now.jacobiRelaxation != was.jacobiRelaxation || now.hierarchyLevels != was.hierarchyLevels ||
-                        now.hierarchyParents != was.hierarchyParents || now.coarseIterations != was.coarseIterations);
+                        now.hierarchyParents != was.hierarchyParents || now.coarseIterations != was.coarseIterations ||
+                        now.chebyshevRho != was.chebyshevRho);
 }
 
 /// After a change of the solver settings the state the old ones left is not a solution of the new ones (a balloon

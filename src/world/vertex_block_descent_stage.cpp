@@ -53,7 +53,7 @@ void World::Impl::fillVertexBlockDescentAttachments(Real stepFraction) {
 void World::Impl::beginVertexBlockDescent(Real invH2, Real stepFraction) {
   fillVertexBlockDescentAttachments(stepFraction);
   solverData.vbd.beginSubstep(vertexBlockDescentElements(), particles.w.data(), settings.method == Method::Xpbd,
-                              double(invH2));
+                              double(invH2), double(settings.chebyshevRho));
 }
 
 /// One VBD iteration on p.

@@ -24,6 +24,8 @@ void checkSettings(const char* fn, const SolverSettings& s) {
   check::inRange(fn, "iterations", s.iterations, 1, 1000);
   check::atLeast(fn, "linearDamping", s.linearDamping, 0);
   check::inRange(fn, "rigidDamping", s.rigidDamping, 0, 1);
+  check::finite(fn, "chebyshevRho", s.chebyshevRho);
+  if (!(s.chebyshevRho >= 0 && s.chebyshevRho < 1)) check::fail(fn, "chebyshevRho", "must be in [0, 1)", s.chebyshevRho);
   check::finite(fn, "ground.height", s.ground.height);
   check::atLeast(fn, "ground.thickness", s.ground.thickness, 0);
   check::atLeast(fn, "ground.friction", s.ground.friction, 0);
@@ -147,6 +149,13 @@ uint32_t World::selfCollisionPairCount() const { return uint32_t(impl_->selfColl
 void World::setLinearDamping(Real perSecond) {
   check::atLeast("setLinearDamping", "linearDamping", perSecond, 0);
   impl_->settings.linearDamping = perSecond;
+}
+
+void World::setChebyshevRho(Real rho) {
+  SolverSettings s = impl_->settings;
+  s.chebyshevRho = rho;
+  checkSettings("setChebyshevRho", s);
+  impl_->settings = s;
 }
 
 void World::setRigidDamping(Real k) {

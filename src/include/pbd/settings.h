@@ -165,6 +165,11 @@ struct SolverSettings {
   Vec3 gravity{0, -9.81f, 0};     ///< m/s^2, applied to every particle with inverse mass > 0.
   Real linearDamping = 0;         ///< 1/s, v *= max(0, 1 - linearDamping * h) each substep of length h.
   Real rigidDamping = 0;          ///< [0,1], Müller 2006 damping of non-rigid motion per frame (0 = off, 1 = fully rigid).
+  Real chebyshevRho = 0;          ///< VertexBlockDescent: ρ in [0, 1), the spectral radius estimate of its Chebyshev
+                                  ///< acceleration across a substep's iterations (Chen et al. 2024, §3.8; Wang 2015):
+                                  ///< iterate n is ω_n (x̄_n - x_{n-2}) + x_{n-2}, x̄_n the vertex sweep's result,
+                                  ///< ω_1 = 1, ω_2 = 2/(2 - ρ²), ω_n = 4/(4 - ρ² ω_{n-1}). 0 = off (the default);
+                                  ///< it acts from the second iteration of a substep on. Other solvers ignore it.
   GroundSettings ground;          ///< The ground plane.
   SelfCollisionSettings selfCollision;  ///< Particle-particle collision.
   Real maxSpeed = 0;              ///< m/s, >= 0; 0 = off. A last guard against tunnelling: before each substep's

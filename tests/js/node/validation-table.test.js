@@ -72,6 +72,9 @@ const cases = {
   'damping-inf': (w) => w.setLinearDamping(Infinity),
   'rigid-damping-above-one': (w) => w.setRigidDamping(2),
   'rigid-damping-negative': (w) => w.setRigidDamping(-0.1),
+  'chebyshev-rho-one': (w) => w.setChebyshevRho(1),
+  'chebyshev-rho-negative': (w) => w.setChebyshevRho(-0.5),
+  'chebyshev-rho-nan': (w) => w.setChebyshevRho(NaN),
   'ground-not-object': (w) => w.setGround(3),
   'ground-friction': (w) => w.setGround({ friction: -1 }),
   'ground-static-friction': (w) => w.setGround({ staticFriction: -0.5 }),
@@ -405,7 +408,7 @@ function snapshot(w) {
       w.tetVolumeCount(), w.shapeMatchingCount(), w.triangleStrainCount(), w.neoHookeanCount(),
       w.surfaceVolumeCount()],
     settings: [w.getGravity(), w.getMethod(), w.getSubsteps(), w.getIterations(), w.getLinearDamping(),
-      w.getRigidDamping(), w.getGround(), w.getSolver(), w.getIntegrator(), w.getJacobiRelaxation(),
+      w.getRigidDamping(), w.getChebyshevRho(), w.getGround(), w.getSolver(), w.getIntegrator(), w.getJacobiRelaxation(),
       w.getSelfCollision(), w.getMaxSpeed(), w.bodyCount(), w.getBodyMaterial(0)],
   };
 }

@@ -79,6 +79,34 @@ describe('vertex block descent', () => {
     }
   });
 
+  it('takes a Chebyshev ρ that acts from the second iteration on and survives a snapshot', () => {
+    const positionsAfter = (iterations, rho) => {
+      const { w } = hangingCloth('vbd', 12);
+      try {
+        w.setIterations(iterations);
+        if (rho !== undefined) w.setChebyshevRho(rho);
+        for (let f = 0; f < 5; f++) w.step(1 / 60);
+        return Array.from(w.positions());
+      } finally {
+        w.delete();
+      }
+    };
+    expect(positionsAfter(1, 0.7)).toEqual(positionsAfter(1));      // one iteration: nothing to extrapolate
+    expect(positionsAfter(4, 0.7)).not.toEqual(positionsAfter(4));   // four: the iterates are extrapolated
+    const { w } = hangingCloth('vbd', 12);
+    const loaded = new pbd.World();
+    try {
+      expect(w.getChebyshevRho()).toBe(0);
+      w.setChebyshevRho(0.5);
+      expect(w.getChebyshevRho()).toBe(0.5);
+      loaded.loadSnapshot(w.saveSnapshot());
+      expect(loaded.getChebyshevRho()).toBe(0.5);
+    } finally {
+      w.delete();
+      loaded.delete();
+    }
+  });
+
   it('gives the same bits on 1 and 2 threads', () => {
     const run = (threads) => {
       pbd.setThreads(threads);

@@ -76,6 +76,9 @@ TEST_F(BadInput, Settings) {
   expectRejected([&] { world.setLinearDamping(-1); }, {"setLinearDamping", "linearDamping"});
   expectRejected([&] { world.setLinearDamping(kInf); }, {"setLinearDamping", "linearDamping"});
   expectRejected([&] { world.setRigidDamping(1.5f); }, {"setRigidDamping", "rigidDamping"});
+  expectRejected([&] { world.setChebyshevRho(1); }, {"setChebyshevRho", "chebyshevRho", "[0, 1)"});
+  expectRejected([&] { world.setChebyshevRho(-0.1f); }, {"setChebyshevRho", "chebyshevRho"});
+  expectRejected([&] { world.setChebyshevRho(kNaN); }, {"setChebyshevRho", "chebyshevRho", "finite"});
   expectRejected([&] { world.setMethod(Method(7)); }, {"setMethod", "method"});
   expectRejected([&] { world.setSolver(Solver(9)); }, {"setSolver", "solver"});
   expectRejected([&] { world.setJacobiRelaxation(0); }, {"setJacobiRelaxation", "jacobiRelaxation"});

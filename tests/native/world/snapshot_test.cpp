@@ -130,6 +130,32 @@ TEST(Snapshot, ContinuesBitIdenticallyForEverySolverAndIntegrator) {
   }
 }
 
+// VBD's Chebyshev ρ is part of the state a continuation needs (section CHEB): a world of 4 iterations with ρ = 0.6
+// continues from its snapshot to the same bits, and would not with ρ lost.
+TEST(Snapshot, KeepsTheChebyshevRho) {
+  World original;
+  const scenes::EveryKind kinds = scenes::buildEveryKind(original);
+  original.setSolver(Solver::VertexBlockDescent);
+  original.setIterations(4);
+  original.setChebyshevRho(0.6f);
+  run(original, kinds, 0, 6);
+  const Blob blob = original.saveSnapshot();
+  run(original, kinds, 6, 6);
+  const uint64_t expected = scenes::stateHash(original);
+
+  World fresh;
+  fresh.loadSnapshot(blob.data(), blob.size());
+  EXPECT_EQ(fresh.settings().chebyshevRho, 0.6f);
+  run(fresh, kinds, 6, 6);
+  EXPECT_EQ(scenes::stateHash(fresh), expected);
+
+  World lost;  // the same blob with ρ set back to 0 after loading: another path
+  lost.loadSnapshot(blob.data(), blob.size());
+  lost.setChebyshevRho(0);
+  run(lost, kinds, 6, 6);
+  EXPECT_NE(scenes::stateHash(lost), expected);
+}
+
 // A world loaded from a snapshot that carries external forces applies them, in the particle pass's fused form (the
 // small world has no damping and no speed clamp) as in the other (buildEveryKind, above).
 TEST(Snapshot, ALoadedWorldAppliesTheForcesItCarries) {
@@ -328,9 +354,9 @@ TEST(SnapshotFormat, KnowsEveryField) {
   // A new field in any of these structs must be added to its describe() in src/world/snapshot_codec.h (and the
   // format version bumped if old blobs can no longer be read the same way); then update the size here.
   // (Collider is left out: its def holds spans, whose size differs between native and wasm32.)
-  // maxSpeed (the last 4 bytes) is saved in the contactMaterials section, and ground.staticFriction in the
-  // staticFriction section (SFRC), so blobs of format 1 still load.
-  EXPECT_EQ(sizeof(SolverSettings), 96u) << "SolverSettings changed: save the new field in the snapshot";
+  // maxSpeed (the last 4 bytes) is saved in the contactMaterials section, ground.staticFriction in the
+  // staticFriction section (SFRC) and chebyshevRho in its own (CHEB), so blobs of format 1 still load.
+  EXPECT_EQ(sizeof(SolverSettings), 100u) << "SolverSettings changed: save the new field in the snapshot";
   // Attachment's collider and anchor (the last 16 bytes) are saved in the attachmentLinks section (ATCC).
   EXPECT_EQ(sizeof(Attachment), 60u) << "Attachment changed";
   EXPECT_EQ(sizeof(AttachmentLink), 16u);
