@@ -5,6 +5,8 @@
 //   node bench/solvers.mjs [--quick] [--scenes=cloth32,chain1000,...] [--iterations=N] [--runs=N]
 //   node bench/solvers.mjs --hpbd-sweep [--scenes=cloth128] [--levels=3,5,8] [--coarse=8,32,128,256]   (npm run bench:hpbd)
 //   node bench/solvers.mjs --stiff [--runs=N] [--seconds=3]
+//   --chebyshev=0.5[,0.8] (either mode but --hpbd-sweep) adds a lane 'vbd@ρ' per value: VBD with Chebyshev
+//   acceleration ρ (setChebyshevRho).
 //
 // Protocol per scene: warm the scene up (30 frames of PD, 1 substep x 3: see warmState), keep its positions and
 // velocities; from that same state, in a world of the scene that never stepped (so nothing settles first), each
@@ -40,8 +42,8 @@ import { fileURLToPath } from 'node:url';
 import { createPbd } from '../web/lib/index.js';
 import { iterationsToReach } from './solvers/metrics.mjs';
 import { SOLVER_SCENES as SCENES } from './scenes.mjs';
-import { fewestHpbdIterations, residualCurve, SOLVERS, stepTime, stretchAfterStep, threadScaling, warmState }
-  from './solvers/measure.mjs';
+import { chebyshevLane, fewestHpbdIterations, residualCurve, SOLVERS, stepTime, stretchAfterStep, threadScaling,
+  warmState } from './solvers/measure.mjs';
 import { pendulumEnergy, PENDULUM } from './solvers/pendulum.mjs';
 import { curvesCsv, curvesSvg, table } from './solvers/report.mjs';
 import { STIFF, stiffReport } from './solvers/stiff.mjs';
@@ -55,7 +57,8 @@ const WARMUP_FRAMES = 30;
 const PD_ITERATIONS = 30;
 
 function options(argv) {
-  const known = ['quick', 'hpbd-sweep', 'stiff', 'scenes', 'iterations', 'runs', 'levels', 'coarse', 'seconds'];
+  const known = ['quick', 'hpbd-sweep', 'stiff', 'scenes', 'iterations', 'runs', 'levels', 'coarse', 'seconds',
+    'chebyshev'];
   for (const a of argv) {
     if (!known.includes(/^--([\w-]+)/.exec(a)?.[1])) throw new Error(`unknown option ${a} (have --${known.join(', --')})`);
   }
@@ -71,7 +74,12 @@ function options(argv) {
   for (const s of scenes) if (!SCENES[s]) throw new Error(`--scenes: unknown scene '${s}' (known: ${Object.keys(SCENES).join(', ')})`);
   const iterations = Number(get('iterations') ?? (quick ? 120 : 150));
   if (!(iterations >= REFERENCE_ITERATIONS)) throw new Error(`--iterations must be >= ${REFERENCE_ITERATIONS}`);
-  return { scenes, iterations, runs: Number(get('runs') ?? 3), sweep, stiff, seconds, levels: list(get('levels') ?? '3,5,8'),
+  const rhos = get('chebyshev') === undefined ? [] : list(get('chebyshev'));
+  for (const rho of rhos) if (!(rho >= 0 && rho < 1)) throw new Error(`--chebyshev: ρ must be in [0, 1), got ${rho}`);
+  if (rhos.length && sweep) throw new Error('--chebyshev does not go with --hpbd-sweep');
+  const solvers = [...SOLVERS, ...rhos.map(chebyshevLane)];
+  return { scenes, iterations, runs: Number(get('runs') ?? 3), sweep, stiff, seconds, solvers,
+    levels: list(get('levels') ?? '3,5,8'),
     coarse: list(get('coarse') ?? '8,32,128,256') };
 }
 
@@ -81,7 +89,7 @@ function runScene(pbd, name, opts, outDir) {
   const scene = SCENES[name];
   const warm = warmState(pbd, scene, WARMUP_FRAMES);
   const budget = (solver) => (solver === 'projective-dynamics' ? Math.min(PD_ITERATIONS, opts.iterations) : opts.iterations);
-  const results = SOLVERS.map((solver) => ({ solver, ...residualCurve(pbd, warm, solver, budget(solver)) }));
+  const results = opts.solvers.map((solver) => ({ solver, ...residualCurve(pbd, warm, solver, budget(solver)) }));
   const level = results[0].rms[REFERENCE_ITERATIONS - 1];
   for (const r of results) {
     r.iters = iterationsToReach(r.rms, level);

@@ -4,6 +4,16 @@ import { pairedBlocks } from '../paired-blocks.mjs';
 import { maxStretch, median, splitResiduals, stretchRms } from './metrics.mjs';
 
 export const SOLVERS = ['gauss-seidel', 'jacobi', 'coloured-gauss-seidel', 'hierarchical', 'projective-dynamics', 'vbd'];
+
+/** A lane of the benchmark: a solver's name, or 'vbd@ρ' for VBD with Chebyshev acceleration ρ (setChebyshevRho). */
+export function chebyshevLane(rho) { return `vbd@${rho}`; }
+
+/** Sets the lane's solver (and ρ) on `world`. */
+export function useSolver(world, lane) {
+  const [solver, rho] = lane.split('@');
+  world.setSolver(solver);
+  if (rho !== undefined) world.setChebyshevRho(Number(rho));
+}
 export const DT = 1 / 60;
 
 /**
@@ -33,7 +43,7 @@ export function warmState(pbd, scene, frames) {
 export function worldFor(pbd, warm, solver, iterations) {
   const world = new pbd.World();
   warm.scene.build(world);
-  world.setSolver(solver);
+  useSolver(world, solver);
   world.setSubsteps(1);
   world.setIterations(iterations);
   moveToWarmState(world, warm);

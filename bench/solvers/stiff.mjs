@@ -2,7 +2,7 @@
 // solver of SOLVERS. The scenes are bench/scenes.mjs STIFF_SCENES; the
 // strain, residual and energy arithmetic is metrics.mjs (strainStats, relativeResidual, kineticEnergy).
 import { signedTetVolume, STIFF_SCENES } from '../scenes.mjs';
-import { DT, moveToWarmState, SOLVERS, warmState, worldFor } from './measure.mjs';
+import { DT, moveToWarmState, SOLVERS, useSolver, warmState, worldFor } from './measure.mjs';
 import { kineticEnergy, median, relativeResidual, strainStats } from './metrics.mjs';
 import { table } from './report.mjs';
 
@@ -23,7 +23,7 @@ function sceneWorld(pbd, scene, solver, { substeps, iterations }) {
   const world = new pbd.World();
   const geometry = scene.build(world);
   world.setMethod('xpbd');
-  world.setSolver(solver);
+  useSolver(world, solver);
   world.setSubsteps(substeps);
   world.setIterations(iterations);
   return { world, geometry };
@@ -172,9 +172,9 @@ function rowsFor(solvers, row, prefix = []) {
   });
 }
 
-/** The whole --stiff report, printed. opts: { runs, seconds }. */
+/** The whole --stiff report, printed. opts: { runs, seconds, solvers (default SOLVERS) }. */
 export function stiffReport(pbd, opts) {
-  const solvers = SOLVERS;
+  const solvers = opts.solvers ?? SOLVERS;
   const frames = Math.round(opts.seconds * 60);
   console.log(`solvers: ${solvers.join(', ')}`);
 
