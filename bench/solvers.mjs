@@ -4,7 +4,7 @@
 //
 //   node bench/solvers.mjs [--quick] [--scenes=cloth32,chain1000,...] [--iterations=N] [--runs=N]
 //   node bench/solvers.mjs --hpbd-sweep [--scenes=cloth128] [--levels=3,5,8] [--coarse=8,32,128,256]   (npm run bench:hpbd)
-//   node bench/solvers.mjs --stiff [--runs=N] [--seconds=3]
+//   node bench/solvers.mjs --stiff [--runs=N] [--seconds=3] [--threads=2]
 //   --chebyshev=0.5[,0.8] (either mode but --hpbd-sweep) adds a lane 'vbd@ρ' per value: VBD with Chebyshev
 //   acceleration ρ (setChebyshevRho).
 //
@@ -27,7 +27,8 @@
 // residual = RMS |C| / mean rest length over a scene's constraints, from the positions. 1: the rigid 48² cloth
 // (stretchShearCloth: rigid stretch and shear, no bending, no tethers, two top corners pinned) for --seconds (3) at
 // 60 frames/s at 10 substeps x 1 iteration and at 1 x 10: max and mean strain of the grid edges at the end, median
-// ms per frame over --runs fresh runs (1 thread). 2a (32² cloth hung from its top edge, left half's edges at
+// ms per frame over --runs fresh runs (1 thread; --threads=2: 2, as the measured pool use shares them).
+// 2a (32² cloth hung from its top edge, left half's edges at
 // compliance 1e-8, the rest 1e-2) and 2b (24² rigid cloth of 0.01 kg, top corners pinned, 10 kg at the middle of
 // its bottom edge): from the warm state (as above), the fewest iterations of one step of one substep that bring the
 // relative residual to 1e-3 (doubling, then bisection, up to 1000; 2a over the stiff half's edges only, since the
@@ -58,7 +59,7 @@ const PD_ITERATIONS = 30;
 
 function options(argv) {
   const known = ['quick', 'hpbd-sweep', 'stiff', 'scenes', 'iterations', 'runs', 'levels', 'coarse', 'seconds',
-    'chebyshev'];
+    'chebyshev', 'threads'];
   for (const a of argv) {
     if (!known.includes(/^--([\w-]+)/.exec(a)?.[1])) throw new Error(`unknown option ${a} (have --${known.join(', --')})`);
   }
@@ -77,8 +78,11 @@ function options(argv) {
   const rhos = get('chebyshev') === undefined ? [] : list(get('chebyshev'));
   for (const rho of rhos) if (!(rho >= 0 && rho < 1)) throw new Error(`--chebyshev: ρ must be in [0, 1), got ${rho}`);
   if (rhos.length && sweep) throw new Error('--chebyshev does not go with --hpbd-sweep');
+  const threads = Number(get('threads') ?? 1);
+  if (threads !== 1 && threads !== 2) throw new Error(`--threads must be 1 or 2, got ${get('threads')}`);
+  if (threads !== 1 && !stiff) throw new Error('--threads goes with --stiff');
   const solvers = [...SOLVERS, ...rhos.map(chebyshevLane)];
-  return { scenes, iterations, runs: Number(get('runs') ?? 3), sweep, stiff, seconds, solvers,
+  return { scenes, iterations, runs: Number(get('runs') ?? 3), sweep, stiff, seconds, solvers, threads,
     levels: list(get('levels') ?? '3,5,8'),
     coarse: list(get('coarse') ?? '8,32,128,256') };
 }
@@ -184,8 +188,9 @@ if (opts.sweep) {
 }
 if (opts.stiff) {
   const pbd = await createPbd({ variant: 'threaded', threads: 2 });
-  pbd.setThreads(1);
-  console.log(`pbd-wasm solver benchmark --stiff (issue 53; wasm ${pbd.variant}, 1 thread; --runs=${opts.runs}, ` +
+  pbd.setThreads(opts.threads);
+  console.log(`pbd-wasm solver benchmark --stiff (issue 53; wasm ${pbd.variant}, ${opts.threads} thread(s), the ` +
+    `engine's measured pool use; --runs=${opts.runs}, ` +
     `--seconds=${opts.seconds})`);
   const started = performance.now();
   stiffReport(pbd, opts);
