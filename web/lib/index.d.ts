@@ -747,8 +747,8 @@ export declare class World {
    * or 'vbd' (Vertex Block Descent, Chen, Macklin et al. 2024: each iteration one Newton step per particle on the
    * implicit-Euler energy of the distance, dihedral, tet-volume, Neo-Hookean, strain-triangle and attachment constraints
    * around it, the particles of one colour in parallel. A compliant constraint is the energy ½ C²/α (PBD stiffness k:
-   * k/(1-k) times its particles' inertia m/h²); a rigid one stiffens where it is violated, up to 1e6 times that inertia, carried over
-   * from step to step. Neo-Hookean tets use their material (Young's modulus, Poisson's ratio) in either method.
+   * k/(1-k) times its particles' inertia m/h²); a rigid one stiffens where it is violated, up to 1e6 times that
+   * inertia, carried over from step to step. Neo-Hookean tets use their material (Young's modulus, Poisson's ratio) in either method.
    * Everything else is projected PBD-style after each iteration, as with 'projective-dynamics'. Bit-identical on any
    * thread count).
    */
