@@ -335,7 +335,7 @@ void VertexBlockDescent::growPenalty(uint32_t e, const Real* p, const VbdElement
 
 void VertexBlockDescent::iterate(Real* p, const Real* inertial, const Real* w, const VbdElements& elements,
                                  double invH2, TaskSystem& tasks) {
-  // ω_1 = 1, ω_2 = 2/(2 - ρ²), ω_n = 4/(4 - ρ² ω_{n-1}) (Chen et al. 2024, Eq. 17).
+  // Chebyshev's ω_1 = 1, ω_2 = 2/(2 - ρ²), ω_n = 4/(4 - ρ² ω_{n-1}) (Chen et al. 2024, §3.8).
   ++iteration_;
   const bool accelerate = rho_ > 0;
   const double rho2 = rho_ * rho_;

@@ -19,6 +19,10 @@
 // every iteration by β s_e |C|/C_ref (C_ref: the rest length, the rest volume, 1 rad, 1, 1 m; a triangle's largest
 // rigid |C| of its three, C_ref 1), up to the same cap, carried over to the next substep and step decayed by γ
 // (Eq. 19). A triangle's ḡ is its stretches' (the mean over its vertices of |a_v|²/2, energy_triangle_strain.h).
+// Chebyshev acceleration (SolverSettings::chebyshevRho, ρ > 0; Chen et al. 2024, §3.8, after Wang 2015): from a
+// substep's second iteration on, x_n = ω_n (x̄_n - x_{n-2}) + x_{n-2} for the particles VBD solves, x̄_n the
+// colours' result. x_{n-2} is the iterate as the iteration before the last began, after the PBD-style projections
+// that follow every iteration (contacts and the kinds VBD does not solve), so their moves are extrapolated too.
 // AVBD's multiplier λ (E = ½ k C² + λ C, λ ← λ + k C) is not used: warm-started across substeps it made a rigid
 // cloth whose shear diagonals are rigid too diverge within a second at 10 substeps × 1 iteration (48² and 3²
 // alike), and reset every substep it still diverged at 1 substep × 10 iterations on the 48² cloth. Such constraints
