@@ -19,9 +19,8 @@
 // block instead (as StVK does) let one axis's compression cancel the other's stiffness: a local Newton step then
 // raised the vertex's energy by orders of magnitude, and a rigid strain cloth under VBD blew up within 3 s. A
 // membrane has no stiffness across its plane at rest: its blocks are singular there, and VBD's m/h² I keeps the
-// vertex's solve regular. An axis collapsed to |f_b| <= 1e-6 has no direction:
-// as the XPBD kernel, the triangle then adds nothing. In double, sums of products in a fixed order
-// (math/ordered_sums.h says why).
+// vertex's solve regular. An axis collapsed to |f_b| <= 1e-6 has no direction: as in the XPBD kernel, the triangle
+// then adds nothing. In double, sums of products in a fixed order (math/ordered_sums.h says why).
 #pragma once
 
 #include <Eigen/Core>
