@@ -754,14 +754,18 @@ template <class M> void build(World& fresh, M& m, M& s, const LoaderScratch& scr
       m.particles.w.size());  // sweep orders, rebuilt (as after any added element) before the next step
   m.solverData.elementOrdersDirty = true;
   m.solverData.vbd.dirty = true;
-  if (!scratch.vbdPenalties.empty()) {  // section VBDP
-    checkLength("vbdPenalties", scratch.vbdPenalties.size(), m.vertexBlockDescentElementCount());
-    for (size_t k = 0; k < scratch.vbdPenalties.size(); ++k) {
-      if (!(scratch.vbdPenalties[k] >= 0 && std::isfinite(scratch.vbdPenalties[k])))
-        snapshot::ElementCheck("vbdPenalties", k).fail("penalty", "must be finite and >= 0", scratch.vbdPenalties[k]);
+  std::vector<Real> penalties = scratch.vbdPenalties;  // section VBDP
+  // A blob from before strain triangles were VBD's elements has none for them: the penalties start over.
+  const size_t triangles = m.constraints.triangleStrains.size();
+  if (triangles > 0 && penalties.size() + triangles == m.vertexBlockDescentElementCount()) penalties.clear();
+  if (!penalties.empty()) {
+    checkLength("vbdPenalties", penalties.size(), m.vertexBlockDescentElementCount());
+    for (size_t k = 0; k < penalties.size(); ++k) {
+      if (!(penalties[k] >= 0 && std::isfinite(penalties[k])))
+        snapshot::ElementCheck("vbdPenalties", k).fail("penalty", "must be finite and >= 0", penalties[k]);
     }
   }
-  m.solverData.vbd.setPenalties(scratch.vbdPenalties);
+  m.solverData.vbd.setPenalties(std::move(penalties));
   m.reserveIslands(m.particles.bodies.size(),
                    m.particles.w.size());  // the islands of the angular momentum guard, rebuilt before the next step
   m.islands.islandsDirty = true;

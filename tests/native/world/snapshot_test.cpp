@@ -130,6 +130,49 @@ TEST(Snapshot, ContinuesBitIdenticallyForEverySolverAndIntegrator) {
   }
 }
 
+// A blob saved before strain triangles were VBD's elements has penalties for every element but them (section VBDP
+// one strain triangle's count short): it loads, its penalties start over. Any other length is refused.
+TEST(Snapshot, LoadsVbdPenaltiesFromBeforeStrainTrianglesWereElements) {
+  World world;
+  world.setSolver(Solver::VertexBlockDescent);
+  ClothDef c = scenes::pinnedSquareCloth(4, Vec3(0, 1, 0), Vec3(0, 0, 1));
+  c.model = ClothModel::StrainTriangles;
+  world.addCloth(c);
+  world.step(1.0f / 60);
+  const uint32_t triangles = world.triangleStrainCount();
+  ASSERT_GT(triangles, 0u);
+  const Blob blob = world.saveSnapshot();
+  const size_t body = sectionBody(blob, "VBDP");
+  ASSERT_NE(body, 0u);
+  uint64_t count = 0;
+  std::memcpy(&count, &blob[body], 8);
+  ASSERT_GT(count, triangles);
+  // Drop `dropped` penalties from the end of the vector, shortening the section and the payload to match.
+  auto shortened = [&](uint64_t dropped) {
+    Blob old(blob.begin(), blob.begin() + long(body + 8 + 4 * (count - dropped)));
+    old.insert(old.end(), blob.begin() + long(body + 8 + 4 * count), blob.end());
+    const uint64_t n = count - dropped;
+    std::memcpy(&old[body], &n, 8);
+    uint64_t sectionLength = 0, payload = 0;
+    std::memcpy(&sectionLength, &old[body - 8], 8);
+    sectionLength -= 4 * dropped;
+    std::memcpy(&old[body - 8], &sectionLength, 8);
+    std::memcpy(&payload, &old[12], 8);
+    payload -= 4 * dropped;
+    std::memcpy(&old[12], &payload, 8);
+    reseal(old);
+    return old;
+  };
+  const Blob old = shortened(triangles);
+  World loaded;
+  loaded.loadSnapshot(old.data(), old.size());
+  EXPECT_EQ(scenes::stateHash(loaded), scenes::stateHash(world));
+  loaded.step(1.0f / 60);
+  EXPECT_TRUE(std::isfinite(loaded.positions()[0]));
+  World refused;
+  expectRefused(refused, shortened(1), "vbdPenalties", "one penalty short");
+}
+
 // VBD's Chebyshev ρ is part of the state a continuation needs (section CHEB): a world of 4 iterations with ρ = 0.6
 // continues from its snapshot to the same bits, and would not with ρ lost.
 TEST(Snapshot, KeepsTheChebyshevRho) {
