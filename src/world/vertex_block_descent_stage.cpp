@@ -20,9 +20,9 @@ VbdElements World::Impl::vertexBlockDescentElements() const {
 }
 
 size_t World::Impl::vertexBlockDescentElementCount() const {
-  const ConstraintStore& c = constraints;
-  return c.distances.size() + c.dihedrals.size() + c.volumes.size() + c.neoHookeans.size() + c.triangleStrains.size() +
-         c.attachments.size();
+  VbdElements e = vertexBlockDescentElements();
+  e.attachmentCount = uint32_t(constraints.attachments.size());  // VBD's copy follows them at the next step
+  return e.count();
 }
 
 /// Before the substeps: the colouring and incidences follow the elements (rebuilt, allocating, only at the first

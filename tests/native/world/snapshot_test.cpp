@@ -192,7 +192,9 @@ TEST(Snapshot, KeepsTheChebyshevRho) {
   run(fresh, kinds, 6, 6);
   EXPECT_EQ(scenes::stateHash(fresh), expected);
 
-  World lost;  // the same blob with ρ set back to 0 after loading: another path
+  // The same blob with ρ set back to 0 after loading takes another path (the change of ρ also makes the next step
+  // settle, so this shows that the state differs, not that ρ alone made the difference).
+  World lost;
   lost.loadSnapshot(blob.data(), blob.size());
   lost.setChebyshevRho(0);
   run(lost, kinds, 6, 6);
