@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "constraints/energy_contact.h"
 #include "constraints/energy_dihedral.h"
 #include "constraints/energy_neo_hookean.h"
 #include "constraints/energy_spring.h"
@@ -58,6 +59,48 @@ Element element(const VbdElements& e, uint32_t g) {
 
 Eigen::Vector3d load(const Real* p, uint32_t i) {
   return {double(p[3 * i]), double(p[3 * i + 1]), double(p[3 * i + 2])};
+}
+
+Eigen::Vector3d vec(const Real (&a)[3]) { return {double(a[0]), double(a[1]), double(a[2])}; }
+
+/// A contact's normal stiffness k (N/m) for a particle of inverse mass w.
+double contactStiffness(Real w, double invH2) { return kVbdContactStiffnessRatio * invH2 / double(w); }
+
+/// The vertex step H⁻¹ g of `block` with the contacts [c, end) of the particle at x added (energy_contact.h), and
+/// each contact's `push` from the result. The energy is one-sided, so it enters by an active set: first the contacts
+/// x is inside of, then, while a step changes the set (at most four rounds), those its result is inside of. False
+/// where a block does not solve.
+bool contactStep(const VertexBlock& block, VbdContact* c, VbdContact* end, const Eigen::Vector3d& x, double k,
+                 double invH2, Real w, double step[3]) {
+  constexpr size_t kMaxTracked = 32;  // a particle's contacts past these enter only while x is inside them
+  uint32_t active = 0;                // bit j: contact c + j's quadratic ½ k s² is in the step
+  for (const VbdContact* it = c; it != end && size_t(it - c) < kMaxTracked; ++it)
+    if (contactSeparation(x, vec(it->point), vec(it->normal)) < 0) active |= 1u << size_t(it - c);
+  Eigen::Vector3d result = x;
+  for (int round = 0; round < 4; ++round) {
+    VertexBlock withContacts = block;
+    for (const VbdContact* it = c; it != end; ++it) {
+      const size_t j = size_t(it - c);
+      if (j < kMaxTracked && !(active >> j & 1u)) continue;
+      Eigen::Vector3d g = Eigen::Vector3d::Zero();
+      Eigen::Matrix3d h = Eigen::Matrix3d::Zero();
+      addContactDerivatives(x, vec(it->point), vec(it->normal), k, j < kMaxTracked, g, h);
+      withContacts.add(g, h);
+    }
+    if (!solveVertexBlock(withContacts, step)) return false;
+    result = x - Eigen::Vector3d(step[0], step[1], step[2]);
+    uint32_t next = 0;
+    for (const VbdContact* it = c; it != end && size_t(it - c) < kMaxTracked; ++it)
+      if (contactSeparation(result, vec(it->point), vec(it->normal)) < 0) next |= 1u << size_t(it - c);
+    if (next == active) break;
+    active = next;
+  }
+  // λ h²/m: in double, from the unrounded result (k d is far above m g where d is a fraction of a float's step).
+  for (VbdContact* it = c; it != end; ++it) {
+    const double depth = std::max(0.0, -contactSeparation(result, vec(it->point), vec(it->normal)));
+    it->push = Real(k * depth * double(w) / invH2);
+  }
+  return true;
 }
 
 /// XPBD compliance and PBD stiffness of an element with one of each (Neo-Hookean tets are handled apart; a strain
@@ -220,7 +263,8 @@ void VertexBlockDescent::beginSubstep(const VbdElements& elements, const Real* w
 }
 
 void VertexBlockDescent::solveVertex(uint32_t i, Real* p, const Real* inertial, const Real* w,
-                                     const VbdElements& elements, double invH2) const {
+                                     const VbdElements& elements, const VbdContacts& contacts,
+                                     double invH2) const {
   if (!(w[i] > 0)) return;  // pinned
   const double inertia = invH2 / double(w[i]);
   const Eigen::Vector3d x = load(p, i), y = load(inertial, i);
@@ -276,7 +320,11 @@ void VertexBlockDescent::solveVertex(uint32_t i, Real* p, const Real* inertial, 
   }
   // H is SPD (m/h² I plus PSD blocks); a failed solve (a non-finite block) moves nothing.
   double step[3];
-  if (!solveVertexBlock(block, step)) return;
+  const uint32_t first = contacts.begin ? contacts.begin[i] : 0, last = contacts.begin ? contacts.begin[i + 1] : 0;
+  const bool solved = first == last ? solveVertexBlock(block, step)
+                                    : contactStep(block, contacts.contacts + first, contacts.contacts + last, x,
+                                                  contactStiffness(w[i], invH2), invH2, w[i], step);
+  if (!solved) return;
   for (int a = 0; a < 3; ++a) p[3 * i + a] = Real(x[a] - step[a]);
 }
 
@@ -334,7 +382,7 @@ void VertexBlockDescent::growPenalty(uint32_t e, const Real* p, const VbdElement
 }
 
 void VertexBlockDescent::iterate(Real* p, const Real* inertial, const Real* w, const VbdElements& elements,
-                                 double invH2, TaskSystem& tasks) {
+                                 const VbdContacts& contacts, double invH2, TaskSystem& tasks) {
   // Chebyshev's ω_1 = 1, ω_2 = 2/(2 - ρ²), ω_n = 4/(4 - ρ² ω_{n-1}) (Chen et al. 2024, §3.8).
   ++iteration_;
   const bool accelerate = rho_ > 0;
@@ -363,7 +411,7 @@ void VertexBlockDescent::iterate(Real* p, const Real* inertial, const Real* w, c
         break;
       case PhaseKind::Colour:
         for (size_t k = colourBegin_[ph.colour] + b; k < colourBegin_[ph.colour] + e; ++k)
-          solveVertex(order_[k], p, inertial, w, elements, invH2);
+          solveVertex(order_[k], p, inertial, w, elements, contacts, invH2);
         break;
       case PhaseKind::Extrapolate:  // x_n = ω (x̄_n - x_{n-2}) + x_{n-2}; a pinned particle stays where it is
         for (size_t k = b; k < e; ++k) {

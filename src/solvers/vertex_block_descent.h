@@ -1,5 +1,5 @@
 // Vertex Block Descent (Chen, Macklin et al. 2024, "Vertex Block Descent", SIGGRAPH) over the world's distance
-// constraints, dihedral bending, tet volumes, Neo-Hookean tets, strain triangles and attachments.
+// constraints, dihedral bending, tet volumes, Neo-Hookean tets, strain triangles, attachments and contacts.
 //
 // A substep minimizes the implicit-Euler incremental potential  G(x) = Σ_i m_i/(2h²) |x_i - y_i|² + Σ_e E_e(x)
 // (y the inertial prediction) by block coordinate descent: one vertex at a time, a Newton step on G with every other
@@ -19,6 +19,15 @@
 // every iteration by β s_e |C|/C_ref (C_ref: the rest length, the rest volume, 1 rad, 1, 1 m; a triangle's largest
 // rigid |C| of its three, C_ref 1), up to the same cap, carried over to the next substep and step decayed by γ
 // (Eq. 19). A triangle's ḡ is its stretches' (the mean over its vertices of |a_v|²/2, energy_triangle_strain.h).
+// Contacts (Chen et al. 2024, §3.6): a particle's contacts with the ground and colliders, found once a substep, add
+// their normal energies to its vertex step (constraints/energy_contact.h). The energy is one-sided, so the step is
+// solved with the contacts the vertex starts inside of, then again with those its result is inside of while that
+// changes (an active set, at most four rounds); each contact keeps its normal force's move, λ h²/m. Friction stays
+// the position-level Coulomb hold the caller applies after each iteration, bounded by that move, as with the
+// projected contacts: IPC's friction energy (VBD §3.7) was tried and held a rigid 8×8 patch on a 17° incline with
+// μ = 0.5 at no iteration count (it slid 0.35 m in 1 s at 1, 4 and 10 iterations): a vertex step cannot move a stiff
+// cloth's sliding as a whole, which the hold undoes at once. Which contacts are energies (not a dynamic collider's)
+// is the caller's choice.
 // Chebyshev acceleration (SolverSettings::chebyshevRho, ρ > 0; Chen et al. 2024, §3.8, after Wang 2015): from a
 // substep's second iteration on, x_n = ω_n (x̄_n - x_{n-2}) + x_{n-2} for the particles VBD solves, x̄_n the
 // colours' result. x_{n-2} is the iterate as the iteration before the last began, after the PBD-style projections
@@ -52,6 +61,10 @@ inline constexpr double kVbdPenaltyGrowth = 1e4;
 /// γ: how much of a rigid element's penalty carries over to the next substep (AVBD's warm start).
 inline constexpr double kVbdWarmStartDecay = 0.99;
 
+/// A contact's normal stiffness k = kVbdContactStiffnessRatio m/h² (m the particle's mass): a particle pressed by
+/// its own weight stays within g h²/10⁴ of the surface (3 nm at h = 1/600 s).
+inline constexpr double kVbdContactStiffnessRatio = 1e4;
+
 /// An attachment as VBD solves it: E = ½ k |x - target|², k = 1/α (rigid, α = 0: a penalty), target where the
 /// attachment's target is at the end of this substep.
 struct VbdAttachment {
@@ -60,6 +73,22 @@ struct VbdAttachment {
   Real compliance;   ///< XPBD α, m/N
   Real stiffness;    ///< PBD k
   uint32_t active;   ///< 0: a removed attachment's free slot, which adds nothing
+};
+
+/// A contact as VBD solves it: its particle's normal energy (constraints/energy_contact.h) against the surface
+/// linearized for the substep. Friction is not an energy here (see the top of this file).
+struct VbdContact {
+  uint32_t particle;
+  uint32_t surface;  ///< the caller's name for what it touches (the world's collider index), not read here
+  Real point[3];     ///< m, q: a point of the contact plane (the surface moved out by both margins)
+  Real normal[3];    ///< n, unit, out of the surface
+  Real push;         ///< m, written by the particle's vertex step: its normal force's move over the substep, λ h²/m
+};
+
+/// A substep's contacts grouped by particle: particle i's are contacts[begin[i], begin[i + 1]). begin null: none.
+struct VbdContacts {
+  VbdContact* contacts = nullptr;  ///< their `push` written by the vertex steps
+  const uint32_t* begin = nullptr;
 };
 
 /// The elements VBD solves, as the world stores them: numbered springs first, then dihedrals, volumes, Neo-Hookean
@@ -96,9 +125,14 @@ class VertexBlockDescent {
   /// w: inverse masses. rho: the Chebyshev acceleration's ρ in [0, 1) for this substep's iterations (0 = off).
   void beginSubstep(const VbdElements& elements, const Real* w, bool xpbd, double invH2, double rho = 0);
   /// One iteration: every colour's vertices, the Chebyshev extrapolation (ρ > 0, from the second iteration of the
-  /// substep), then the rigid elements' penalties. p: positions (xyz per particle, moved), inertial: y.
-  void iterate(Real* p, const Real* inertial, const Real* w, const VbdElements& elements, double invH2,
-               TaskSystem& tasks);
+  /// substep), then the rigid elements' penalties. p: positions (xyz per particle, moved), inertial: y. A vertex with
+  /// contacts adds their energies (its particle must be one that solves()).
+  void iterate(Real* p, const Real* inertial, const Real* w, const VbdElements& elements,
+               const VbdContacts& contacts, double invH2, TaskSystem& tasks);
+  /// Whether particle i is in an element, so that its vertex steps solve it (as of the last build).
+  bool solves(uint32_t i) const {
+    return i + 1 < incidenceBegin_.size() && incidenceBegin_[i] < incidenceBegin_[i + 1];
+  }
   /// Forgets the penalties (after a rollback: they may have grown on the way to non-finite positions).
   void resetPenalties();
   /// The rigid elements' penalties (0 for the others), per element in VbdElements' numbering: what a snapshot keeps.
@@ -120,7 +154,7 @@ class VertexBlockDescent {
     uint32_t other;    // a spring's other particle; for the others, which of its particles this one is (0..3)
   };
   void solveVertex(uint32_t i, Real* p, const Real* inertial, const Real* w, const VbdElements& elements,
-                   double invH2) const;
+                   const VbdContacts& contacts, double invH2) const;
   void growPenalty(uint32_t e, const Real* p, const VbdElements& elements);
 
   std::vector<uint32_t> order_;           // the particles in any element, colour by colour

@@ -15,6 +15,9 @@ namespace pbd {
 inline constexpr uint32_t kGroundCollider = ~0u;
 
 /// A contact of the current substep, with the ground or a collider.
+/// Contact::energy of a contact that is projected whole.
+inline constexpr uint32_t kNotEnergy = ~0u;
+
 struct Contact {
   uint32_t particle;   ///< Particle index.
   uint32_t collider;   ///< Collider index, or kGroundCollider.
@@ -27,6 +30,8 @@ struct Contact {
                      ///< the substep's end pose); with `normal` it fixes C(p) = (p - point)·normal - thickness.
   Vec3 kineticShift = Vec3::Zero();  ///< m, the tangential correction dynamic friction has made this substep (the
                                      ///< position-level part of μ_d d; contacts.cpp holdStaticFriction).
+  uint32_t energy = kNotEnergy;  ///< Vertex Block Descent: its index in SolverData::vbdContacts, whose vertex steps
+                                 ///< solve its normal part as an energy (then only friction is projected here)
 };
 
 /// Collider::mesh of the shapes that are not triangle meshes.

@@ -147,13 +147,16 @@ Eigen::Vector3d World::Impl::momentumOfMove(uint32_t i, const Vec3& from, bool v
 
 void World::Impl::recordContactMomentum(uint32_t k, uint32_t i, const Vec3& from, bool velocity) {
   if (k == kGroundCollider || (!velocity && !collision.countContactPushes)) return;
+  bookContactMomentum(k, i, momentumOfMove(i, from, velocity), velocity);
+}
+
+void World::Impl::bookContactMomentum(uint32_t k, uint32_t i, const Eigen::Vector3d& momentum, bool velocity) {
   Eigen::Vector3d at;
   for (int a = 0; a < 3; ++a) {
     const size_t j = 3 * size_t(i) + a;
     at[a] = !velocity && collision.contactBdf2 ? (4 * double(particles.x[j]) - double(particles.xPrev[j])) / 3
                                                : double(particles.x[j]);
   }
-  const Eigen::Vector3d momentum = momentumOfMove(i, from, velocity);
   ContactMomentum& sum = collision.contactMomenta[k];
   sum.linear += momentum;
   sum.moment += at.cross(momentum);
@@ -259,6 +262,11 @@ void World::Impl::pushOut(Contact& c, const Vec3& pi, Real push, const Vec3& n) 
 void World::Impl::projectContacts() {
   const Real surface = groundSurface();
   for (Contact& c : collision.contacts) {
+    if (c.energy != kNotEnergy) {  // pushed by its particle's vertex step (Vertex Block Descent): friction only
+      c.normalPush = solverData.vbdContacts[c.energy].push;
+      holdStaticFriction(c);
+      continue;
+    }
     if (c.collider == kGroundCollider) {
       c.normalPush += projectGroundContact(particles.p[3 * c.particle + 1], surface + c.margin);
       holdStaticFriction(c);

@@ -62,6 +62,8 @@ struct SolverData {
   ProjectiveSystem projective;  // Solver::ProjectiveDynamics: elements and factored matrix
   VertexBlockDescent vbd;       // Solver::VertexBlockDescent: colouring, incidences, penalties; rebuilt when dirty
   std::vector<VbdAttachment> vbdAttachments;  // the attachments as VBD reads them, targets at the substep's end
+  std::vector<VbdContact> vbdContacts;  // the substep's contacts VBD solves as energies, grouped by particle
+  std::vector<uint32_t> vbdContactBegin;  // per particle, where its contacts start in vbdContacts (count() + 1)
   // The serial sweeps' orders over dihedrals, volumes and neoHookeans (element_order.h), rebuilt before the next
   // step when `elementOrdersDirty` (elements added or loaded); room reserved by reserveElementOrders.
   ElementOrder dihedralOrder, volumeOrder, neoHookeanOrder;

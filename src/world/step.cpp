@@ -347,11 +347,12 @@ void World::Impl::solveConstraints(Real h, bool useBdf2, Real stepFraction, size
         break;
       // One local/global solve of distances, dihedrals and tets (1/h_eff² = invH2); the rest PBD-style below.
       case Solver::ProjectiveDynamics: solveProjective(invH2); break;
-      // A Newton step per vertex on the energies of distances, dihedrals, tets and attachments; the rest PBD-style
-      // below.
+      // A Newton step per vertex on the energies of distances, dihedrals, tets, strain triangles, attachments and
+      // contacts; the rest PBD-style below.
       case Solver::VertexBlockDescent:
         if (it == 0) beginVertexBlockDescent(invH2, stepFraction);
         solveVertexBlockDescent(invH2);
+        if (it + 1 == settings.iterations) bookVertexBlockDescentContacts();
         break;
     }
     // PD solved these in its global step, VBD in its vertex steps (VBD the strain triangles too).

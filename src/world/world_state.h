@@ -136,6 +136,8 @@ struct World::Impl {
   void moveInLatePass(uint32_t i, const Vec3& to, uint32_t collider);
   /// contacts.cpp: adds to collider k's ContactMomentum what its contact just gave particle i (nothing for the ground).
   void recordContactMomentum(uint32_t k, uint32_t i, const Vec3& from, bool velocity);
+  /// contacts.cpp: adds `momentum` (N·s, what a contact gave particle i) and its moment to collider k's sum.
+  void bookContactMomentum(uint32_t k, uint32_t i, const Eigen::Vector3d& momentum, bool velocity);
   /// contacts.cpp: the momentum particle i got from a move from `from` to p_i (or a velocity change to v_i).
   Eigen::Vector3d momentumOfMove(uint32_t i, const Vec3& from, bool velocity) const;
   // Dynamic colliders (collider_bodies.cpp): their motion across a step's substeps.
@@ -203,7 +205,9 @@ struct World::Impl {
   size_t vertexBlockDescentElementCount() const;   // how many elements those are (what VBD's penalties are sized for)
   void refreshVertexBlockDescent();                // rebuilds its colouring and incidences if the elements changed
   void fillVertexBlockDescentAttachments(Real stepFraction);  // their targets at that fraction of the step
-  void beginVertexBlockDescent(Real invH2, Real stepFraction);  // targets and each element's stiffness
+  void beginVertexBlockDescent(Real invH2, Real stepFraction);  // targets, stiffness and the contacts
+  void fillVertexBlockDescentContacts();  // the substep's contacts that VBD's vertex steps take as energies
+  void bookVertexBlockDescentContacts();  // what their normal forces gave the colliders, at the last iteration
   void solveVertexBlockDescent(Real invH2);        // one VBD iteration on p
   void projectTethers();
   // internal_momentum.cpp: the momentum guard around the internal projections

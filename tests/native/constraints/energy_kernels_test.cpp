@@ -1,10 +1,10 @@
 // The VBD energy kernels (energy_neo_hookean.h, energy_stvk.h, energy_dihedral.h, energy_tet_volume.h,
-// energy_triangle_strain.h): gradients against central differences of the energy and raw Hessian blocks against
-// central differences of the gradient, in double on random stretched, compressed and inverted configurations;
-// symmetric blocks; projected blocks PSD and equal to the raw block with its negative eigenvalues removed; zero energy
-// and gradient at rest; invariance under rigid motions; agreement with the XPBD kernels' own definitions
-// (neo_hookean.h, dihedral.h, tet_volume.h, triangle_strain.h); the Jacobi PSD projection against a known spectrum;
-// atan2Double against std::atan2.
+// energy_triangle_strain.h, energy_contact.h): gradients against central differences of the energy and raw Hessian
+// blocks against central differences of the gradient, in double on random stretched, compressed and inverted
+// configurations; symmetric blocks; projected blocks PSD and equal to the raw block with its negative eigenvalues
+// removed; zero energy and gradient at rest; invariance under rigid motions; agreement with the XPBD kernels' own
+// definitions (neo_hookean.h, dihedral.h, tet_volume.h, triangle_strain.h); the Jacobi PSD projection against a known
+// spectrum; atan2Double against std::atan2; a contact's one-sided energy inside and outside its plane.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +15,7 @@
 #include <Eigen/Eigenvalues>
 
 #include "constraints/dihedral.h"
+#include "constraints/energy_contact.h"
 #include "constraints/energy_dihedral.h"
 #include "constraints/energy_neo_hookean.h"
 #include "constraints/energy_stvk.h"
@@ -863,3 +864,48 @@ TEST(ProjectSymmetricToPsd, ClampsOnlyTheNegativeEigenvalues) {
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------------------------------------------------------------
+// A contact's normal energy (energy_contact.h)
+
+TEST(ContactEnergy, DerivativesMatchCentralDifferencesInsideAndVanishOutside) {
+  std::mt19937 rng(31);
+  for (int trial = 0; trial < 40; ++trial) {
+    const Vector3d n = randomVector(rng, 1).normalized(), q = randomVector(rng, 1);
+    const double k = uniform(rng, 1, 1e4), depth = uniform(rng, -0.3, 0.3);  // depth > 0: inside
+    if (std::abs(depth) < 1e-3) continue;  // central differences across the kink at s = 0
+    const Vector3d x0 = q - depth * n + (Matrix3d::Identity() - n * n.transpose()) * randomVector(rng, 1);
+    const EnergyFn energy = [&](const Vector3d* x) {
+      const double d = std::max(0.0, -contactSeparation(x[0], q, n));
+      return 0.5 * k * d * d;
+    };
+    const DerivativesFn derivatives = [&](const Vector3d* x, int v, bool, Vector3d& g, Matrix3d& H) {
+      g.setZero(), H.setZero();
+      if (v == 0) addContactDerivatives(x[0], q, n, k, false, g, H);
+    };
+    const Vector3d x[4] = {x0, x0, x0, x0};
+    Vector3d g;
+    Matrix3d H;
+    derivatives(x, 0, false, g, H);
+    const double h = 1e-6;
+    EXPECT_LE((numericalGradient(energy, x, 0, h) - g).norm(), 1e-6 * k * std::abs(depth)) << "trial " << trial;
+    EXPECT_LE((numericalHessian(derivatives, x, 0, h) - H).norm(), 1e-6 * k) << "trial " << trial;
+    Vector3d ga = Vector3d::Zero();
+    Matrix3d Ha = Matrix3d::Zero();
+    const double lambda = addContactDerivatives(x0, q, n, k, false, ga, Ha);
+    if (depth > 0) {  // the normal force k d along n, pushing out; the block k n nᵀ
+      EXPECT_NEAR(lambda, k * depth, 1e-9 * k);
+      EXPECT_LE((-g - lambda * n).norm(), 1e-9 * k);
+      EXPECT_LE((H - k * n * n.transpose()).norm(), 1e-9 * k);
+    } else {  // outside: nothing, unless the step is to hold it (active): then the quadratic's pull back to the plane
+      EXPECT_EQ(lambda, 0);
+      EXPECT_EQ(g, Vector3d::Zero());
+      EXPECT_EQ(H, Matrix3d::Zero());
+      Vector3d gActive = Vector3d::Zero();
+      Matrix3d HActive = Matrix3d::Zero();
+      EXPECT_EQ(addContactDerivatives(x0, q, n, k, true, gActive, HActive), 0);
+      EXPECT_LE((gActive - k * (-depth) * n).norm(), 1e-9 * k);
+      EXPECT_LE((HActive - k * n * n.transpose()).norm(), 1e-9 * k);
+    }
+  }
+}

@@ -50,8 +50,10 @@ ClothDef patchAt(const Vec3& origin, const Vec3& downSlope, const ContactMateria
 struct GroundIncline {
   World world;
   Vec3 down{1, 0, 0};
-  GroundIncline(Real muStatic, Real muDynamic, const ContactMaterial& material = {}) {
+  GroundIncline(Real muStatic, Real muDynamic, const ContactMaterial& material = {},
+                Solver solver = SolverSettings{}.solver) {
     SolverSettings s;
+    s.solver = solver;
     s.substeps = 20;
     s.gravity = Vec3(kG * std::sin(kTheta), -kG * std::cos(kTheta), 0);
     s.ground.friction = muDynamic;
@@ -68,8 +70,10 @@ struct GroundIncline {
 struct BoxIncline {
   World world;
   Vec3 down;
-  BoxIncline(Real muStatic, Real muDynamic, bool tilted, ColliderShape shape = ColliderShape::Box) {
+  BoxIncline(Real muStatic, Real muDynamic, bool tilted, ColliderShape shape = ColliderShape::Box,
+             Solver solver = SolverSettings{}.solver) {
     SolverSettings s;
+    s.solver = solver;
     s.substeps = 20;
     s.ground.enabled = false;
     if (!tilted) s.gravity = Vec3(kG * std::sin(kTheta), -kG * std::cos(kTheta), 0);
@@ -190,6 +194,23 @@ TEST(FrictionCoefficients, ALaunchedBlockAcceleratesWithTheDynamicCoefficient) {
   for (uint32_t i = 0; i < ground.world.particleCount(); ++i) ground.world.setVelocity(i, Vec3(1, 0, 0));
   const Real expected = slidingAcceleration(0.3f);
   EXPECT_NEAR(measuredAcceleration(ground.world, ground.down, 0.25f, 1.25f), expected, 0.05f * expected);
+}
+
+TEST(FrictionCoefficients, HoldAndSlideUnderVertexBlockDescentWhoseStepsPushTheContacts) {
+  // Under VBD the contacts' normal part is an energy of the vertex steps and friction the same position-level hold
+  // (solvers/vertex_block_descent.h): the same creep bound and sliding law on the ground, a rotated box and a plane.
+  constexpr Solver kVbd = Solver::VertexBlockDescent;
+  GroundIncline ground(0.8f, 0.3f, {}, kVbd);
+  BoxIncline rotated(0.8f, 0.3f, true, ColliderShape::Box, kVbd);
+  BoxIncline plane(0.8f, 0.3f, true, ColliderShape::Plane, kVbd);
+  EXPECT_LT(std::abs(creep(ground.world, ground.down, 2)), 1e-4f);
+  EXPECT_LT(std::abs(creep(rotated.world, rotated.down, 2)), 1e-4f);
+  EXPECT_LT(std::abs(creep(plane.world, plane.down, 2)), 1e-4f);
+  const Real expected = slidingAcceleration(0.1f);
+  GroundIncline slidingGround(0.4f, 0.1f, {}, kVbd);
+  BoxIncline slidingBox(0.4f, 0.1f, true, ColliderShape::Box, kVbd);
+  EXPECT_NEAR(measuredAcceleration(slidingGround.world, slidingGround.down, 0.5f, 1.5f), expected, 0.05f * expected);
+  EXPECT_NEAR(measuredAcceleration(slidingBox.world, slidingBox.down, 0.25f, 0.75f), expected, 0.05f * expected);
 }
 
 TEST(FrictionCoefficients, BadInputNamesTheArgumentAndChangesNothing) {
