@@ -874,7 +874,8 @@ TEST(ContactEnergy, DerivativesMatchCentralDifferencesInsideAndVanishOutside) {
     const Vector3d n = randomVector(rng, 1).normalized(), q = randomVector(rng, 1);
     const double k = uniform(rng, 1, 1e4), depth = uniform(rng, -0.3, 0.3);  // depth > 0: inside
     if (std::abs(depth) < 1e-3) continue;  // central differences across the kink at s = 0
-    const Vector3d x0 = q - depth * n + (Matrix3d::Identity() - n * n.transpose()) * randomVector(rng, 1);
+    const Vector3d along = randomVector(rng, 1);  // its tangential part moves x0 along the plane
+    const Vector3d x0 = q - depth * n + (along - along.dot(n) * n);
     const EnergyFn energy = [&](const Vector3d* x) {
       const double d = std::max(0.0, -contactSeparation(x[0], q, n));
       return 0.5 * k * d * d;
