@@ -251,6 +251,7 @@ TEST(ClothSelfFold, FailsafeAndAllRepeatBitIdenticallyOnAnyThreadCount) {
 }
 
 TEST(ClothSelfFold, AFrozenParticleStaysAndStopsUnderEitherIntegrator) {
+  PBD_LONG_SCENE();
   for (Integrator integrator : {Integrator::ImplicitEuler, Integrator::Bdf2}) {
     Cloth cloth(56);
     cloth.foldFast(integrator);  // one substep per step, so that a frozen particle is one whose position did not change

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "native/expect_error.h"
+#include "native/long_scene.h"
 #include "pbd/task_system.h"
 #include "pbd/world.h"
 
@@ -94,6 +95,7 @@ TEST(Rod, StaticTwistMatchesTorsionUnderEverySolverAndIntegrator) {
 // segment's centre, where the frames' discretization puts the clamp. Within 5 % at 40 segments (under both
 // integrators), closer than at 10.
 TEST(Rod, CantileverTipDeflectionMatchesEulerBernoulli) {
+  PBD_LONG_SCENE();
   auto relativeError = [](int n, Integrator integrator = Integrator::ImplicitEuler) {
     World w = groundless();
     w.setIntegrator(integrator);
