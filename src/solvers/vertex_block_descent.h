@@ -7,8 +7,9 @@
 //   H_i Δx_i = -g_i,   g_i = m_i/h² (x_i - y_i) + Σ_{e ∋ i} ∂E_e/∂x_i,   H_i = m_i/h² I + Σ_{e ∋ i} ∂²E_e/∂x_i²
 // with each element's terms from its kernel, every block positive semi-definite: constraints/energy_spring.h (the
 // compressive geometric stiffness dropped), energy_dihedral.h (negative eigenvalues clamped), energy_tet_volume.h
-// and energy_neo_hookean.h (PSD as they are), energy_triangle_strain.h (negative eigenvalues clamped); an attachment's ½ k |x - t|² adds k (x - t) and k I. Vertices of one colour share no element, so a colour is solved in
-// parallel, in any order, with the same bits; colours run in sequence.
+// and energy_neo_hookean.h (PSD as they are), energy_triangle_strain.h (made PSD term by term); an attachment's
+// ½ k |x - t|² adds k (x - t) and k I, a contact its one-sided energy (below). Vertices of one colour share no
+// element, so a colour is solved in parallel, in any order, with the same bits; colours run in sequence.
 //
 // Stiffness. An element with compliance α is the energy ½ C²/α (k = 1/α; Neo-Hookean: μ = 1/(α_D V0), λ' = 1/(α_H V0),
 // the material its XPBD pair stores, in either method). PBD stiffness s gives k = s/(1-s) s_e, the mapping

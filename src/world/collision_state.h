@@ -84,10 +84,12 @@ struct CollisionState {
                                            // late pass's pushes)
   bool solveBoundParticles = false;        // this substep's solve left particleBoxes bounding p as it left it
 
-  /// Some collider is dynamic (World::setColliderBody gave it a mass).
+  /// Collider k is dynamic (World::setColliderBody gave it a mass).
+  bool dynamicCollider(uint32_t k) const { return k < motions.size() && motions[k].body.mass > 0; }
+  /// Some collider is dynamic.
   bool anyDynamicCollider() const {
-    for (const ColliderMotion& m : motions)
-      if (m.body.mass > 0) return true;
+    for (uint32_t k = 0; k < motions.size(); ++k)
+      if (dynamicCollider(k)) return true;
     return false;
   }
 };

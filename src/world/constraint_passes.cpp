@@ -101,7 +101,7 @@ void World::Impl::projectAttachmentsAndContacts(bool xpbd, Real invH2, Real step
   for (size_t a = 0; a < attachments; ++a) {
     const Attachment& at = constraints.attachments[a];
     if (!at.active) continue;
-    if (collision.bodiesInSolve && at.collider != kNoCollider && collision.motions[at.collider].body.mass > 0) {
+    if (collision.bodiesInSolve && at.collider != kNoCollider && collision.dynamicCollider(at.collider)) {
       projectAttachmentToBody(a, xpbd, invH2);
       continue;
     }

@@ -60,10 +60,9 @@ void World::Impl::fillVertexBlockDescentContacts() {
   std::vector<VbdContact>& out = solverData.vbdContacts;
   std::vector<uint32_t>& begin = solverData.vbdContactBegin;
   begin.assign(size_t(count()) + 1, 0);  // allocates only when particles were added
-  auto dynamic = [&](uint32_t k) { return k < collision.motions.size() && collision.motions[k].body.mass > 0; };
   for (Contact& c : collision.contacts) {
     const bool energy = solverData.vbd.solves(c.particle) && particles.w[c.particle] > 0 &&
-                        (c.collider == kGroundCollider || !dynamic(c.collider));
+                        (c.collider == kGroundCollider || !collision.dynamicCollider(c.collider));
     c.energy = energy ? 0 : kNotEnergy;  // its index below
     if (energy) ++begin[c.particle + 1];
   }

@@ -209,6 +209,19 @@ constexpr Deformation kDeformations[] = {Deformation::kStretched, Deformation::k
                                          Deformation::kInverted};
 const char* const kDeformationNames[] = {"stretched", "compressed", "mixed", "inverted"};
 
+/// checkRigidInvariance on one configuration of each Deformation, each from a new case: makeCase(X) fills the rest
+/// shape X and returns the case (its energy() and derivatives()).
+template <class MakeCase>
+void checkRigidInvarianceOfEachDeformation(std::mt19937& rng, MakeCase makeCase) {
+  for (int trial = 0; trial < 4; ++trial) {
+    Vector3d X[4], x[4];
+    const auto c = makeCase(X);
+    deform(rng, X, kDeformations[trial], x);
+    SCOPED_TRACE(kDeformationNames[trial]);
+    checkRigidInvariance(c.energy(), c.derivatives(), x, rng);
+  }
+}
+
 // Young's modulus 1e5 Pa, ν = 0.3 and 0.45 (stiffer in volume).
 const LameParameters kSoft = lameFromYoungPoisson(1e5f, 0.3f);
 const LameParameters kNearlyIncompressible = lameFromYoungPoisson(1e5f, 0.45f);
@@ -280,14 +293,10 @@ TEST(NeoHookeanEnergy, ZeroEnergyAndGradientAtRestAndAfterARigidMotion) {
 
 TEST(NeoHookeanEnergy, RigidMotionChangesNeitherEnergyNorBlocks) {
   std::mt19937 rng(13);
-  for (int trial = 0; trial < 4; ++trial) {
-    Vector3d X[4], x[4];
+  checkRigidInvarianceOfEachDeformation(rng, [&](Vector3d* X) {
     randomRestTet(rng, X);
-    const NeoHookeanCase c = neoHookeanCase(X, kSoft);
-    deform(rng, X, kDeformations[trial], x);
-    SCOPED_TRACE(kDeformationNames[trial]);
-    checkRigidInvariance(c.energy(), c.derivatives(), x, rng);
-  }
+    return neoHookeanCase(X, kSoft);
+  });
 }
 
 // The gradient is the force of neo_hookean.h's XPBD pair: ∂Ψ/∂x = C_D ∇C_D / α_D + C_H ∇C_H / α_H, with the tet as
@@ -401,14 +410,10 @@ TEST(StvkEnergy, ZeroEnergyAndGradientAtRestAndAfterARigidMotion) {
 
 TEST(StvkEnergy, RigidMotionChangesNeitherEnergyNorBlocks) {
   std::mt19937 rng(23);
-  for (int trial = 0; trial < 4; ++trial) {
-    Vector3d X[4], x[4];
+  checkRigidInvarianceOfEachDeformation(rng, [&](Vector3d* X) {
     randomRestTet(rng, X);
-    const StvkCase c = stvkCase(X, kNearlyIncompressible);
-    deform(rng, X, kDeformations[trial], x);
-    SCOPED_TRACE(kDeformationNames[trial]);
-    checkRigidInvariance(c.energy(), c.derivatives(), x, rng);
-  }
+    return stvkCase(X, kNearlyIncompressible);
+  });
 }
 
 // At small strain StVK and the shifted Neo-Hookean are the same linear elasticity: equal blocks at rest.
@@ -752,13 +757,7 @@ TEST(TriangleStrainEnergy, ZeroEnergyAndGradientAtRestAndAfterARigidMotion) {
 
 TEST(TriangleStrainEnergy, RigidMotionChangesNeitherEnergyNorBlocks) {
   std::mt19937 rng(43);
-  for (int trial = 0; trial < 4; ++trial) {
-    Vector3d X[4], x[4];
-    const TriangleStrainCase c = triangleCase(rng, X, 1e3, 3e2);
-    deform(rng, X, kDeformations[trial], x);
-    SCOPED_TRACE(kDeformationNames[trial]);
-    checkRigidInvariance(c.energy(), c.derivatives(), x, rng);
-  }
+  checkRigidInvarianceOfEachDeformation(rng, [&](Vector3d* X) { return triangleCase(rng, X, 1e3, 3e2); });
 }
 
 // E = Σ ½ k C² over the XPBD kernel's three constraints, so ∂E/∂x_v = Σ k C ∇_v C with its C and gradients.
