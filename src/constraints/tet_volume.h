@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 #include "constraints/multiplier.h"
 #include "constraints/padded_vertices.h"
@@ -110,5 +111,27 @@ inline void projectTetVolumePadded(const TetVolumeConstraint& t, Real* xyzw, boo
 /// multipliers by tet.
 void projectTetVolumesBatched(const TetVolumeConstraint* cs, const uint32_t* order, size_t begin, size_t end,
                               Real* lambda, Real* xyzw, bool xpbd, Real invH2);
+
+/// The tets copied in a sweep's order (ElementOrder::order(): colour by colour), one array per field, position n
+/// holding tet order[n]: four consecutive positions of a colour load each field with one vector load, and a sweep
+/// streams through them instead of gathering four 36-byte structs from across the mesh.
+struct PackedTetVolumes {
+  std::vector<uint32_t> particles;  ///< p[0..3] of each position's tet, 4 per position
+  std::vector<Real> restVolume;     ///< V0, m³
+  std::vector<Real> maxC;           ///< 0 (unilateral) or +inf
+  std::vector<Real> kPrime;         ///< PBD k'
+  std::vector<Real> compliance;     ///< XPBD α, m⁶/J
+
+  void reserve(size_t count);
+  /// Copies tets cs[order[n]], n in [0, count) (no allocation within reserve()).
+  void pack(const TetVolumeConstraint* cs, const uint32_t* order, size_t count);
+};
+
+/// projectTetVolumesBatched on the packed copy: the same bits. Whole fours from `begin` load packed fields; a short
+/// last batch goes through projectTetVolumesBatched. A four whose compliances are all 0 under XPBD neither reads nor
+/// writes its multipliers: with α̃ = 0 the step −(C + α̃λ)/(w∇C² + α̃) does not depend on λ, and nothing else reads a
+/// rigid tet's λ.
+void projectPackedTetVolumes(const PackedTetVolumes& packed, const TetVolumeConstraint* cs, const uint32_t* order,
+                             size_t begin, size_t end, Real* lambda, Real* xyzw, bool xpbd, Real invH2);
 
 }  // namespace pbd

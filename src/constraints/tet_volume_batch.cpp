@@ -28,4 +28,50 @@ void projectTetVolumesBatched(const TetVolumeConstraint* cs, const uint32_t* ord
   }
 }
 
+void PackedTetVolumes::reserve(size_t count) {
+  particles.reserve(4 * count);
+  restVolume.reserve(count), maxC.reserve(count), kPrime.reserve(count), compliance.reserve(count);
+}
+
+void PackedTetVolumes::pack(const TetVolumeConstraint* cs, const uint32_t* order, size_t count) {
+  particles.resize(4 * count);
+  restVolume.resize(count), maxC.resize(count), kPrime.resize(count), compliance.resize(count);
+  for (size_t n = 0; n < count; ++n) {
+    const TetVolumeConstraint& t = cs[order[n]];
+    for (int q = 0; q < 4; ++q) particles[4 * n + q] = t.p[q];
+    restVolume[n] = t.restVolume;
+    maxC[n] = t.unilateral ? 0 : std::numeric_limits<Real>::infinity();
+    kPrime[n] = t.kPrime, compliance[n] = t.compliance;
+  }
+}
+
+void projectPackedTetVolumes(const PackedTetVolumes& packed, const TetVolumeConstraint* cs, const uint32_t* order,
+                             size_t begin, size_t end, Real* lambda, Real* xyzw, bool xpbd, Real invH2) {
+  const Float4 zero = Float4::splat(0), invH2x4 = Float4::splat(invH2);
+  size_t n = begin;
+  for (; n + 4 <= end; n += 4) {
+    const uint32_t* ids = packed.particles.data() + 4 * n;  // position n + lane's vertex q at ids[4 lane + q]
+    PaddedLanes v[4];
+    TetVolumeLanes<Float4> l;
+    for (int q = 0; q < 4; ++q) {
+      v[q] = loadPaddedLanes(xyzw, ids[q], ids[4 + q], ids[8 + q], ids[12 + q]);
+      l.x[q] = v[q].x, l.y[q] = v[q].y, l.z[q] = v[q].z, l.w[q] = v[q].w;
+    }
+    l.restVolume = Float4::load(packed.restVolume.data() + n);
+    l.maxC = Float4::load(packed.maxC.data() + n);
+    l.kPrime = Float4::load(packed.kPrime.data() + n);
+    const Float4 compliance = Float4::load(packed.compliance.data() + n);
+    const bool multipliers = xpbd && !all(compliance == zero);
+    l.alphaTilde = compliance * invH2x4;
+    l.lambda = multipliers ? Float4::gather(lambda + order[n], lambda + order[n + 1], lambda + order[n + 2],
+                                            lambda + order[n + 3])
+                           : zero;
+    const Float4 dLambda = projectTetVolumeLanes(l, xpbd);
+    if (multipliers)
+      (l.lambda + dLambda).scatter(lambda + order[n], lambda + order[n + 1], lambda + order[n + 2], lambda + order[n + 3]);
+    for (int q = 0; q < 4; ++q) storePaddedLanes(v[q], l.x[q], l.y[q], l.z[q]);
+  }
+  if (n < end) projectTetVolumesBatched(cs, order, n, end, lambda, xyzw, xpbd, invH2);
+}
+
 }  // namespace pbd

@@ -41,8 +41,9 @@ void World::Impl::projectVolumes(bool xpbd, Real invH2) {
   sweepOnPaddedPositions(
       solverData.volumeOrder, kElementBatchesPerTask,
       [&](uint32_t b, uint32_t e) {
-        projectTetVolumesBatched(constraints.volumes.data(), solverData.volumeOrder.order().data(), b, e,
-                                 constraints.volumeLambda.data(), xyzw, xpbd, invH2);
+        projectPackedTetVolumes(solverData.volumePack, constraints.volumes.data(),
+                                solverData.volumeOrder.order().data(), b, e, constraints.volumeLambda.data(), xyzw,
+                                xpbd, invH2);
       },
       [&](uint32_t k) {
         projectTetVolumePadded(constraints.volumes[k], xyzw, xpbd, invH2, constraints.volumeLambda[k]);

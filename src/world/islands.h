@@ -42,7 +42,12 @@ struct IslandState {
   std::vector<uint32_t> islandOfBody;      // each body's island (union-find parents while building)
   std::vector<IslandFrame> islandFrames;   // one per island
   std::vector<uint8_t> islandConstrained;  // per particle: 1 = some internal constraint holds it (the guard skips 0)
-  // Per particle of a free island, set once a substep (prepareIslandFrames) for the guard's passes of every iteration:
+  // The particles the guard covers (those some internal constraint holds), island by island, each island's in the
+  // order of its bodies: island k's are members[memberBegin[k], memberBegin[k + 1]). A list of its own, so that the
+  // guard's passes of every iteration stream them (no walk over the bodies, no test per particle).
+  std::vector<uint32_t> members;
+  std::vector<uint32_t> memberBegin;
+  // Per member of a free island, set once a substep (prepareIslandFrames) for the guard's passes of every iteration:
   // the mass 1 / w (kg) and the lever a = ℓ − c (m) about the island's centre.
   std::vector<double> islandMass;
   std::vector<Eigen::Vector3d> islandLever;

@@ -20,6 +20,7 @@ void World::Impl::refreshDerivedData() {
       d.kPrime = symmetricSweepKPrime(d.stiffness, constraints.kPrimeIterations);
     for (TetVolumeConstraint& t : constraints.volumes)
       t.kPrime = symmetricSweepKPrime(t.stiffness, constraints.kPrimeIterations);
+    solverData.volumePackDirty = true;
     for (NeoHookeanTet& e : constraints.neoHookeans) {
       e.deviatoricKPrime = symmetricSweepKPrime(e.deviatoricStiffness, constraints.kPrimeIterations);
       e.hydrostaticKPrime = symmetricSweepKPrime(e.hydrostaticStiffness, constraints.kPrimeIterations);
@@ -35,6 +36,11 @@ void World::Impl::refreshDerivedData() {
     solverData.schedule.dirty = true;
   }
   refreshElementOrders();
+  if (solverData.volumePackDirty) {
+    solverData.volumePack.pack(constraints.volumes.data(), solverData.volumeOrder.order().data(),
+                               constraints.volumes.size());
+    solverData.volumePackDirty = false;
+  }
   refreshIslands();
   particles.largestBodyMargin = 0;  // the mesh colliders' broad phase reaches this far beyond their thickness
   for (const ContactMaterial& b : particles.bodyMaterials)
@@ -71,6 +77,7 @@ void World::Impl::refreshDerivedData() {
 void World::Impl::reserveElementOrders(size_t particles) {
   solverData.dihedralOrder.reserve(particles, constraints.dihedrals.capacity());
   solverData.volumeOrder.reserve(particles, constraints.volumes.capacity());
+  solverData.volumePack.reserve(constraints.volumes.capacity());
   solverData.neoHookeanOrder.reserve(particles, constraints.neoHookeans.capacity());
 }
 
@@ -81,6 +88,7 @@ void World::Impl::refreshElementOrders() {
                                    [&](size_t k) { return &constraints.dihedrals[k].p0; });
   solverData.volumeOrder.rebuild(constraints.volumes.size(), count(),
                                  [&](size_t k) { return constraints.volumes[k].p; });
+  solverData.volumePackDirty = true;
   solverData.neoHookeanOrder.rebuild(constraints.neoHookeans.size(), count(),
                                      [&](size_t k) { return constraints.neoHookeans[k].p; });
   solverData.elementOrdersDirty = false;

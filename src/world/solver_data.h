@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "constraints/distance.h"
+#include "constraints/tet_volume.h"
 #include "pbd/world.h"
 #include "schedule/block_schedule.h"
 #include "schedule/element_order.h"
@@ -68,6 +69,10 @@ struct SolverData {
   // step when `elementOrdersDirty` (elements added or loaded); room reserved by reserveElementOrders.
   ElementOrder dihedralOrder, volumeOrder, neoHookeanOrder;
   bool elementOrdersDirty = true;
+  // The tet volumes in volumeOrder's order, as the sweep reads them; packed again before the next step when
+  // `volumePackDirty` (the order rebuilt, a strength or k' changed).
+  PackedTetVolumes volumePack;
+  bool volumePackDirty = true;
 };
 
 }  // namespace pbd

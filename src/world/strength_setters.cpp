@@ -80,6 +80,7 @@ void World::Impl::setStrength(const char* fn, ConstraintKind kind, uint32_t firs
       break;
     case ConstraintKind::TetVolume:
       setRange(constraints.volumes, first, count, s, symmetricSweepKPrime(s.stiffness, its));
+      solverData.volumePackDirty = true;  // the sweep reads a packed copy
       break;
     case ConstraintKind::ShapeMatching:
       setRange(constraints.shapeMatchings, first, count, s, correctedStiffness(s.stiffness, its));

@@ -240,12 +240,11 @@ struct World::Impl {
   Eigen::Vector3d lever(uint32_t particle, bool bdf2) const;
   IslandSums islandSums(uint32_t island) const;
   bool islandHasPin(uint32_t island) const;
+  /// f(member, particle) for each particle of island k that the guard covers, in the islands' fixed order; `member`
+  /// indexes islandMass and islandLever.
   template <class F>
-  void forEachIslandParticle(uint32_t island, F f) const {
-    for (uint32_t k = islands.islandBegin[island]; k < islands.islandBegin[island + 1]; ++k)
-      for (uint32_t i = particles.bodies[islands.islandBodies[k]].begin;
-           i < particles.bodies[islands.islandBodies[k]].end; ++i)
-        if (islands.islandConstrained[i]) f(i);
+  void forEachIslandMember(uint32_t island, F f) const {
+    for (uint32_t s = islands.memberBegin[island]; s < islands.memberBegin[island + 1]; ++s) f(s, islands.members[s]);
   }
   void projectDihedrals(bool xpbd, Real invH2);
   template <class Batch, class One>  // constraint_passes.cpp: colouredSymmetricSweep on paddedP, copied in and out

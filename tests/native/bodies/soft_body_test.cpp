@@ -48,23 +48,39 @@ TEST(TetVolumeKernel, GradientsMatchFiniteDifferencesAndCarryNoMomentum) {
   }
 }
 
+namespace {
+
+struct DisjointTets {
+  std::vector<Real> xyz, w;             // 4 particles per tet, at random; every 7th pinned
+  std::vector<TetVolumeConstraint> cs;  // particles and rest volumes set; strengths the caller's
+};
+
+/// `tets` tets on particles of their own, scattered (tet t on the particles 4 ((7 t) mod tets) ..: 7 is prime to
+/// every count the tests use), so a batch gathers from across the array.
+DisjointTets disjointTets(std::mt19937& rng, size_t tets) {
+  std::uniform_real_distribution<Real> u(-1, 1);
+  DisjointTets d{std::vector<Real>(3 * 4 * tets), std::vector<Real>(4 * tets), std::vector<TetVolumeConstraint>(tets)};
+  for (Real& c : d.xyz) c = u(rng);
+  for (size_t i = 0; i < d.w.size(); ++i) d.w[i] = i % 7 == 0 ? 0 : 0.5f + u(rng) * 0.4f;
+  for (size_t t = 0; t < tets; ++t) {
+    for (int k = 0; k < 4; ++k) d.cs[t].p[k] = uint32_t(4 * ((t * 7) % tets) + k);
+    d.cs[t].restVolume = 0.05f + 0.02f * Real(t);
+  }
+  return d;
+}
+
+}  // namespace
+
 // The SIMD path projects four tets of one colour at once, on padded positions; it must give every tet the bits the
 // one-by-one kernel gives and keep the inverse masses.
 TEST(TetVolumeKernel, BatchedProjectionGivesTheSameBitsAsOneByOne) {
   std::mt19937 rng(7);
-  std::uniform_real_distribution<Real> u(-1, 1);
   // Two batches of four, then a short last batch of 1 to 3 tets (its lanes repeat its last tet), or none; particles
   // disjoint.
   for (size_t tets : {size_t(9), size_t(10), size_t(11), size_t(12)}) {
-    std::vector<Real> xyz(3 * 4 * tets), w(4 * tets);
-    for (Real& c : xyz) c = u(rng);
-    for (size_t i = 0; i < w.size(); ++i) w[i] = i % 7 == 0 ? 0 : 0.5f + u(rng) * 0.4f;
-    std::vector<TetVolumeConstraint> cs(tets);
+    auto [xyz, w, cs] = disjointTets(rng, tets);
     std::vector<uint32_t> order(tets);
     for (size_t t = 0; t < tets; ++t) {
-      // Scattered, still disjoint: 7 is prime to every count.
-      for (int k = 0; k < 4; ++k) cs[t].p[k] = uint32_t(4 * ((t * 7) % tets) + k);
-      cs[t].restVolume = 0.05f + 0.02f * Real(t);
       cs[t].compliance = t % 3 == 0 ? 0 : 1e-6f;
       cs[t].stiffness = cs[t].kPrime = 0.8f;
       cs[t].unilateral = t % 4 == 1;
@@ -90,6 +106,46 @@ TEST(TetVolumeKernel, BatchedProjectionGivesTheSameBitsAsOneByOne) {
           << "tets " << tets << " xpbd " << xpbd;
       EXPECT_EQ(0, std::memcmp(batchLambda.data(), oneLambda.data(), tets * sizeof(Real)))
           << "tets " << tets << " xpbd " << xpbd;
+    }
+  }
+}
+
+// The sweep reads the tets packed in its order (PackedTetVolumes): the same bits as the batched kernel on the structs,
+// from any starting position (an island group's range starts anywhere in a colour), and the multipliers of every
+// compliant tet; a four of rigid tets leaves its multipliers alone (nothing reads them: α̃ = 0).
+TEST(TetVolumeKernel, PackedProjectionGivesTheBatchedBits) {
+  std::mt19937 rng(11);
+  for (size_t tets : {size_t(9), size_t(11), size_t(13)}) {
+    auto [xyz, w, cs] = disjointTets(rng, tets);
+    std::vector<uint32_t> order(tets);
+    for (size_t t = 0; t < tets; ++t) {
+      order[t] = uint32_t((t * 5 + 3) % tets);  // 5 is prime to every count: a permutation
+      cs[t].compliance = 0;
+      cs[t].stiffness = cs[t].kPrime = 0.7f;
+      cs[t].unilateral = t % 4 == 1;
+    }
+    for (size_t n = 6; n < tets; n += 2) cs[order[n]].compliance = 1e-6f;  // positions 0-5 rigid, then mixed fours
+    PackedTetVolumes packed;
+    packed.pack(cs.data(), order.data(), tets);
+    for (bool xpbd : {true, false}) {
+      for (size_t begin : {size_t(0), size_t(1), size_t(2)}) {
+        std::vector<Real> a = xyz, b = xyz, lambdaA(tets, 0.01f), lambdaB(tets, 0.01f);
+        std::vector<Real> xyzwA(4 * w.size()), xyzwB(4 * w.size());
+        padRange(a.data(), w.data(), 0, w.size(), xyzwA.data());
+        padRange(b.data(), w.data(), 0, w.size(), xyzwB.data());
+        projectTetVolumesBatched(cs.data(), order.data(), begin, tets, lambdaA.data(), xyzwA.data(), xpbd, 3600);
+        projectPackedTetVolumes(packed, cs.data(), order.data(), begin, tets, lambdaB.data(), xyzwB.data(), xpbd, 3600);
+        std::vector<Real> start(4 * w.size());
+        padRange(xyz.data(), w.data(), 0, w.size(), start.data());
+        EXPECT_NE(0, std::memcmp(xyzwA.data(), start.data(), start.size() * sizeof(Real)));  // it moved something
+        EXPECT_EQ(0, std::memcmp(xyzwA.data(), xyzwB.data(), xyzwA.size() * sizeof(Real)))
+            << "tets " << tets << " from " << begin << " xpbd " << xpbd;
+        if (!xpbd) continue;
+        for (size_t t = 0; t < tets; ++t) {
+          if (cs[t].compliance > 0) EXPECT_EQ(lambdaA[t], lambdaB[t]) << "tet " << t;
+        }
+        if (begin == 0) EXPECT_EQ(lambdaB[order[0]], 0.01f) << "the rigid four's multipliers are left alone";
+      }
     }
   }
 }

@@ -179,6 +179,27 @@ TEST(StrengthSetter, SofterVolumeComplianceLetsALoadedBlockCompressMore) {
   EXPECT_GT(lossSoft, std::max(0.02, 10 * lossRigid)) << "soft " << lossSoft << " vs rigid " << lossRigid;
 }
 
+// A change between steps acts from the next step as on a world just loaded from a snapshot (which derives everything
+// anew): the volume sweep reads a packed copy of the strengths and k' (PackedTetVolumes), which must follow a strength
+// set, and k' when the iteration count changes, after the world has stepped.
+TEST(StrengthSetter, AVolumeStrengthOrIterationCountSetBetweenStepsActsAsOnALoadedWorld) {
+  for (Method method : {Method::Xpbd, Method::Pbd}) {
+    Block stepped(Strength{0, 1});
+    stepped.world.setMethod(method);
+    runFrames(stepped.world, 20);
+    World loaded;
+    const std::vector<uint8_t> blob = stepped.world.saveSnapshot();
+    loaded.loadSnapshot(blob.data(), blob.size());
+    for (World* w : {&stepped.world, &loaded}) {
+      w->setConstraintStrength(ConstraintKind::TetVolume, 0, w->tetVolumeCount(), Strength{1e-5f, 0.3f});
+      runFrames(*w, 20);
+      w->setIterations(5);
+      runFrames(*w, 20);
+    }
+    EXPECT_EQ(scenes::stateHash(stepped.world), scenes::stateHash(loaded)) << "method " << int(method);
+  }
+}
+
 TEST(StrengthSetter, HigherYoungsModulusSagsLessAndRestStaysAtRest) {
   Bar soft(1e5f), stiffened(1e5f);
   stiffened.world.setSoftBodyMaterial(stiffened.range.body, 1e6f, 0.3f, 1);
