@@ -21,6 +21,9 @@ class ElementOrder {
   static constexpr uint32_t kColours = 64;  ///< One bit each in a particle's mask.
   static constexpr uint32_t kRuns = 8;      ///< Runs per colour, cut at the same element numbers in every colour.
   static constexpr uint32_t kIslandGroups = 16;  ///< At most this many island groups (islandGroupCount).
+  /// A body of this many elements or more is split in two halves with an interface (splitColour), when the interface is
+  /// small: below it, a half's sweep would be too short to pay for a second thread's phases.
+  static constexpr size_t kMinSplitElements = 2048;
 
   /// Makes room for `particles` particles and `elements` elements (may throw), so rebuild never allocates.
   void reserve(size_t particles, size_t elements) {
@@ -31,22 +34,59 @@ class ElementOrder {
   }
 
   /// Colours elements 0 .. count-1 greedily in that order; particlesOf(e) returns the element's 4 particle indices
-  /// (a pointer to them), all below particleCount. Then lists them colour by colour, the uncoloured ones last.
+  /// (a pointer to them), all below particleCount. Then lists them colour by colour, the uncoloured ones last. With
+  /// kMinSplitElements or more, the elements of each half by number [0, count/2) and [count/2, count) that share no
+  /// particle with the other half are coloured first, and the interface (the elements that touch a particle of both
+  /// halves) after them, in later colours, when it is at most a quarter of them (see splitColour).
   template <class ParticlesOf>
   void rebuild(size_t count, size_t particleCount, ParticlesOf particlesOf) {
+    constexpr uint8_t kInterface = 0xFF;  // colour_ mark of an interface element before it is coloured
+    const uint32_t cut = uint32_t(count / 2);
     masks_.assign(particleCount, 0);
-    colour_.resize(count);
-    for (size_t e = 0; e < count; ++e) {
-      const uint32_t* q = particlesOf(e);
-      const uint64_t used = masks_[q[0]] | masks_[q[1]] | masks_[q[2]] | masks_[q[3]];
-      if (used == ~uint64_t(0)) {
-        colour_[e] = kColours;
-        continue;
+    colour_.assign(count, 0);
+    size_t interface = 0;
+    if (count >= kMinSplitElements) {  // masks_ bit 0: a particle of the first half's elements, bit 1: the second's
+      for (size_t e = 0; e < count; ++e)
+        for (int k = 0; k < 4; ++k) masks_[particlesOf(e)[k]] |= e < cut ? 1 : 2;
+      for (size_t e = 0; e < count; ++e) {
+        const uint32_t* q = particlesOf(e);
+        if ((masks_[q[0]] | masks_[q[1]] | masks_[q[2]] | masks_[q[3]]) != 3) continue;
+        if (masks_[q[0]] == 3 || masks_[q[1]] == 3 || masks_[q[2]] == 3 || masks_[q[3]] == 3)
+          colour_[e] = kInterface, ++interface;
       }
-      const uint32_t c = uint32_t(__builtin_ctzll(~used));
-      colour_[e] = uint8_t(c);
-      for (int k = 0; k < 4; ++k) masks_[q[k]] |= uint64_t(1) << c;
+      std::fill(masks_.begin(), masks_.end(), 0);
     }
+    bool split = count >= kMinSplitElements && 4 * interface <= count;
+    // The lowest colour at or above `floor` that no particle of e has; kColours when none is left.
+    auto colourOf = [&](size_t e, uint32_t floor) {
+      const uint32_t* q = particlesOf(e);
+      const uint64_t below = floor >= kColours ? ~uint64_t(0) : (uint64_t(1) << floor) - 1;
+      const uint64_t used = masks_[q[0]] | masks_[q[1]] | masks_[q[2]] | masks_[q[3]] | below;
+      if (used == ~uint64_t(0)) return uint8_t(kColours);
+      const uint32_t c = uint32_t(__builtin_ctzll(~used));
+      for (int k = 0; k < 4; ++k) masks_[q[k]] |= uint64_t(1) << c;
+      return uint8_t(c);
+    };
+    uint32_t halves = 0;  // colours the halves use
+    for (size_t e = 0; e < count; ++e) {
+      if (split && colour_[e] == kInterface) continue;
+      colour_[e] = colourOf(e, 0);
+      if (colour_[e] < kColours) halves = std::max(halves, uint32_t(colour_[e]) + 1);
+    }
+    if (split) {  // the interface in colours of its own after the halves': only its elements exclude each other there
+      std::fill(masks_.begin(), masks_.end(), 0);
+      bool rest = false;
+      for (size_t e = 0; e < count; ++e) {
+        if (colour_[e] == kInterface) colour_[e] = colourOf(e, halves);
+        rest = rest || colour_[e] == kColours;
+      }
+      if (rest) {  // out of colours: the split would leave elements to the serial rest; coloured as a whole instead
+        split = false;
+        std::fill(masks_.begin(), masks_.end(), 0);
+        for (size_t e = 0; e < count; ++e) colour_[e] = colourOf(e, 0);
+      }
+    }
+    split_ = split ? halves : 0;
     std::fill(begin_, begin_ + kColours + 2, 0u);
     for (uint8_t c : colour_) ++begin_[c + 1];
     largestColour_ = *std::max_element(begin_ + 1, begin_ + kColours + 1);
@@ -61,6 +101,8 @@ class ElementOrder {
     uint32_t runCuts[kRuns];
     for (uint32_t r = 0; r < kRuns; ++r) runCuts[r] = uint32_t(uint64_t(r) * count / kRuns);
     for (uint32_t c = 0; c < kColours; ++c) cutColour(c, runCuts, kRuns, 4, runBegin_[c]);
+    const uint32_t halfCuts[2] = {0, cut};
+    for (uint32_t c = 0; c < split_; ++c) cutColour(c, halfCuts, 2, 1, halfBegin_[c]);
     groupIslands(count, particlesOf);
   }
 
@@ -84,6 +126,13 @@ class ElementOrder {
   /// Group g of colour c (kColours = the uncoloured rest) is order()[islandBegin(c, g) .. islandBegin(c, g + 1)):
   /// the colour's elements numbered from the group's first element up to the next group's.
   uint32_t islandBegin(uint32_t c, uint32_t g) const { return islandBegin_[c][g]; }
+  /// Colours [0, splitColour()) hold the two halves' elements of a split order (rebuild), which share no particle:
+  /// a sweep may run each half's colours on a thread of its own with no barrier between colours, then the interface
+  /// (the later colours and the rest) forward and back, then the halves' colours backward, and compute the bits of
+  /// the colour-by-colour sweep (per particle the projections come in the same order). 0: not split.
+  uint32_t splitColour() const { return split_; }
+  /// Half h (0 or 1) of colour c < splitColour() is order()[halfBegin(c, h) .. halfBegin(c, h + 1)).
+  uint32_t halfBegin(uint32_t c, uint32_t h) const { return halfBegin_[c][h]; }
   /// The elements of the largest island group.
   uint32_t largestIslandGroup() const { return largestGroup_; }
   /// The elements of the largest colour (the uncoloured rest not counted).
@@ -145,6 +194,8 @@ class ElementOrder {
   uint32_t groups_ = 0;
   uint32_t largestGroup_ = 0;
   uint32_t largestColour_ = 0;
+  uint32_t split_ = 0;
+  uint32_t halfBegin_[kColours][3] = {};
   uint32_t islandBegin_[kColours + 1][kIslandGroups + 1] = {};
 };
 

@@ -42,7 +42,9 @@ inline constexpr size_t kDihedralBatchesPerTask = 32;
 /// the elements fall into island groups (ElementOrder::islandGroupCount: bodies, say), none more than half of them,
 /// they are more than a shared colour's worth and there are threads, each group instead sweeps all its colours
 /// forward and back within one phase, whose ranges are the groups (12 small cubes' tets on 2 threads rather than all
-/// on one).
+/// on one). Otherwise, on threads, a split order's halves (ElementOrder::splitColour: one big body cut in two by
+/// element number) each sweep their colours as one range of one phase, forward before the interface and back after
+/// it: the same bits, with three barriers instead of two a colour.
 /// With `particles` > 0, `open(begin, end)` runs over [0, particles) as the first phase and `close(begin, end)` as
 /// the last (the padded positions' copy in and out), in ranges of at least `particlesPerTask`; nothing runs when there
 /// are no elements.
@@ -69,7 +71,7 @@ void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, size_t
   // A shared colour is a phase of kRuns ranges. A run of consecutive colours that are not shared is one phase of one
   // range: one thread sweeps them in order, with no barrier between them (a barrier per colour, with the other
   // threads idle, made gallery:stack's tets slower on 2 threads than on 1).
-  enum class Kind : uint8_t { CopyIn, Shared, OneThread, Islands, CopyOut };
+  enum class Kind : uint8_t { CopyIn, Shared, OneThread, Islands, Halves, CopyOut };
   struct Phase {
     Kind kind;
     uint32_t first, last;  // visits[first, last)
@@ -93,6 +95,14 @@ void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, size_t
       }
       case Kind::OneThread:
         for (uint32_t k = ph.first; k < ph.last; ++k) sweepColour(visits[k]);
+        return;
+      case Kind::Halves:  // each half's part of visits [first, last), colour by colour
+        for (uint32_t h = uint32_t(b); h < e; ++h) {
+          for (uint32_t k = ph.first; k < ph.last; ++k) {
+            const uint32_t c = visits[k].colour;
+            sweep(visits[k], order.halfBegin(c, h), order.halfBegin(c, h + 1));
+          }
+        }
         return;
       case Kind::Islands:  // each island group's whole sweep, forward and back
         for (uint32_t g = uint32_t(b); g < e; ++g) {
@@ -123,16 +133,28 @@ void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, size_t
     if (particles) addPhase({Kind::CopyOut, 0, 0}, particles, particlesPerTask);
     return flush();
   }
-  for (uint32_t k = 0; k < visitCount; ++k) {
-    const uint32_t c = visits[k].colour;
-    if (shared(c)) {
-      addPhase({Kind::Shared, k, k + 1}, kRuns, 1);
-    } else if (n > 0 && plan[n - 1].kind == Kind::OneThread && plan[n - 1].last == k) {
-      plan[n - 1].last = k + 1;
-    } else {
-      addPhase({Kind::OneThread, k, k + 1}, 1, TaskSystem::kOneRange);
+  // Visits [first, last) colour by colour: a shared colour a phase of its own, consecutive others one phase.
+  auto addVisits = [&](uint32_t first, uint32_t last) {
+    for (uint32_t k = first; k < last; ++k) {
+      const uint32_t c = visits[k].colour;
+      if (shared(c)) {
+        addPhase({Kind::Shared, k, k + 1}, kRuns, 1);
+      } else if (n > 0 && plan[n - 1].kind == Kind::OneThread && plan[n - 1].last == k) {
+        plan[n - 1].last = k + 1;
+      } else {
+        addPhase({Kind::OneThread, k, k + 1}, 1, TaskSystem::kOneRange);
+      }
     }
-  }
+  };
+  // A split order (ElementOrder::splitColour): the halves' colours are the first visits going forward and the last
+  // coming back; each half sweeps them as one range, on a thread of its own, and the interface's visits between run as
+  // above. Three phases and their barriers instead of two per colour.
+  uint32_t halves = 0;  // visits [0, halves) forward and [visitCount - halves, visitCount) back are the halves'
+  if (tasks.concurrency() > 1)
+    while (halves < visitCount / 2 && visits[halves].colour < order.splitColour()) ++halves;
+  if (halves) addPhase({Kind::Halves, 0, halves}, 2, 1);
+  addVisits(halves, uint32_t(visitCount) - halves);
+  if (halves) addPhase({Kind::Halves, uint32_t(visitCount) - halves, uint32_t(visitCount)}, 2, 1);
   if (particles) addPhase({Kind::CopyOut, 0, 0}, particles, particlesPerTask);
   flush();
 }

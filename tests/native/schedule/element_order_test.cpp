@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <random>
 #include <set>
 #include <tuple>
 #include <vector>
@@ -36,15 +37,74 @@ TEST(ElementOrder, ListsEveryTetOnceInAFewParticleDisjointColours) {
   std::sort(sorted.begin(), sorted.end());
   ASSERT_EQ(sorted.size(), tets);
   for (size_t k = 0; k < tets; ++k) ASSERT_EQ(sorted[k], k);
-  // A vertex of this mesh lies in at most 24 tets; greedy colouring needs a few more colours than that; the order
-  // as added (for comparison) has a clash nearly every tet.
+  // A vertex of this mesh lies in at most 24 tets; greedy colouring needs a few more colours than that, for the two
+  // halves' tets and again for the interface's (the cube is split: ElementOrder::splitColour); the order as added
+  // (for comparison) has a clash nearly every tet.
   const size_t runs = independentRuns(order.order(), cube.tets);
   std::vector<uint32_t> asAdded(tets);
   for (size_t k = 0; k < tets; ++k) asAdded[k] = uint32_t(k);
-  EXPECT_LE(runs, 40u);
+  ASSERT_GT(order.splitColour(), 0u);
+  uint32_t interfaceColours = 0;
+  for (uint32_t c = order.splitColour(); c < ElementOrder::kColours; ++c)
+    interfaceColours += order.colourBegin(c + 1) > order.colourBegin(c);
+  EXPECT_LE(order.splitColour(), 32u);
+  EXPECT_LE(interfaceColours, 32u);
+  EXPECT_LE(runs, size_t(order.splitColour() + interfaceColours));
+  EXPECT_EQ(order.colourBegin(ElementOrder::kColours), order.colourBegin(ElementOrder::kColours + 1)) << "no rest";
   EXPECT_GT(independentRuns(asAdded, cube.tets), tets / 4);
   std::printf("%zu tets: %zu independent runs in colour order, %zu as added\n", tets, runs,
               independentRuns(asAdded, cube.tets));
+}
+
+// A big body's order is split (ElementOrder::splitColour): in the halves' colours, half 0 lists elements numbered
+// below count/2 and half 1 the others, and no particle is in both halves; the interface's elements, in the later
+// colours, each touch a particle of both. Below kMinSplitElements, or numbered at random (an interface of most
+// elements), it is not split.
+TEST(ElementOrder, ABigBodySplitsIntoTwoHalvesThatShareNoParticleAndAnInterface) {
+  const int cells[3] = {8, 8, 8};
+  SoftBodyDef cube = scenes::tetBox(cells, Vec3(1, 1, 1), Vec3(0, 0, 0));
+  const size_t tets = cube.tets.size() / 4, particles = cube.positions.size() / 3;
+  ASSERT_GE(tets, ElementOrder::kMinSplitElements);
+  ElementOrder order;
+  order.reserve(particles, tets);
+  order.rebuild(tets, particles, [&](size_t k) { return &cube.tets[4 * k]; });
+  const uint32_t split = order.splitColour();
+  ASSERT_GT(split, 0u);
+  std::vector<uint8_t> side(particles, 0);  // bit h: a particle of half h
+  for (uint32_t c = 0; c < split; ++c) {
+    for (uint32_t h = 0; h < 2; ++h) {
+      for (uint32_t n = order.halfBegin(c, h); n < order.halfBegin(c, h + 1); ++n) {
+        const uint32_t e = order.order()[n];
+        EXPECT_EQ(e >= tets / 2, h == 1) << "colour " << c << " element " << e;
+        for (int k = 0; k < 4; ++k) side[cube.tets[4 * e + k]] |= uint8_t(1u << h);
+      }
+    }
+    EXPECT_EQ(order.halfBegin(c, 0), order.colourBegin(c));
+    EXPECT_EQ(order.halfBegin(c, 2), order.colourBegin(c + 1));
+  }
+  EXPECT_EQ(std::count(side.begin(), side.end(), uint8_t(3)), 0) << "a particle in both halves";
+  const size_t interface = order.colourBegin(ElementOrder::kColours + 1) - order.colourBegin(split);
+  EXPECT_GT(interface, 0u);
+  EXPECT_LE(4 * interface, tets);
+  for (size_t n = order.colourBegin(split); n < order.colourBegin(ElementOrder::kColours + 1); ++n) {
+    const uint32_t* q = &cube.tets[4 * size_t(order.order()[n])];
+    uint8_t touches = 0;
+    for (int k = 0; k < 4; ++k) touches |= side[q[k]];
+    EXPECT_NE(touches, 0) << "an interface element touches a half";
+  }
+
+  ElementOrder small;
+  small.reserve(particles, tets);
+  small.rebuild(ElementOrder::kMinSplitElements - 1, particles, [&](size_t k) { return &cube.tets[4 * k]; });
+  EXPECT_EQ(small.splitColour(), 0u);
+  std::mt19937 rng(3);
+  std::vector<uint32_t> shuffled(tets);
+  for (size_t k = 0; k < tets; ++k) shuffled[k] = uint32_t(k);
+  std::shuffle(shuffled.begin(), shuffled.end(), rng);
+  ElementOrder random;
+  random.reserve(particles, tets);
+  random.rebuild(tets, particles, [&](size_t k) { return &cube.tets[4 * size_t(shuffled[k])]; });
+  EXPECT_EQ(random.splitColour(), 0u);
 }
 
 TEST(ElementOrder, RebuildingWithinTheReserveDoesNotAllocateAndIsDeterministic) {

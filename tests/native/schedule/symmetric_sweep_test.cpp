@@ -265,6 +265,36 @@ TEST(SymmetricSweep, EveryElementKindGivesTheSameBitsOnAnyThreadCount) {
   }
 }
 
+// The same for bodies whose orders are split in halves (ElementOrder::splitColour; the premise, asserted): an 8³-cell
+// volume cube, an 8³ Neo-Hookean cube and a 40² cloth with dihedrals, each kind's elements one body. On threads each
+// half sweeps its colours on a thread of its own: the same bits on 1 to 3 threads as colour by colour on one.
+TEST(SymmetricSweep, BodiesSplitInHalvesGiveTheSameBitsOnAnyThreadCount) {
+  auto build = [](World& world) {
+    world.addSoftBody(scenes::tetCube(8, 0.4f, Vec3(-1, 0.3f, 0)));
+    SoftBodyDef neo = scenes::tetCube(8, 0.4f, Vec3(0.5f, 0.3f, 0));
+    neo.material = SoftMaterial::NeoHookean;
+    world.addSoftBody(neo);
+    world.addCloth(pinnedDihedralCloth(40, 1.0f / 39, Vec3(-0.5f, 1.5f, -0.5f)));
+  };
+  auto run = [&](TaskSystem* tasks) {
+    World world(tasks);
+    build(world);
+    scenes::randomVelocities(world, 5, 0.5f, Vec3::Zero(), Vec3::Zero());
+    for (int f = 0; f < 4; ++f) world.step(1.0f / 60);
+    const WorldImpl& impl = WorldInternals::of(world);
+    for (const ElementOrder* order :
+         {&impl.solverData.dihedralOrder, &impl.solverData.volumeOrder, &impl.solverData.neoHookeanOrder}) {
+      EXPECT_GT(order->splitColour(), 0u);
+    }
+    return scenes::stateHash(world);
+  };
+  const uint64_t serial = run(nullptr);
+  for (unsigned workers : {1u, 2u}) {
+    ThreadPool pool(workers);
+    EXPECT_EQ(run(&pool), serial) << "workers " << workers;
+  }
+}
+
 // The same for small bodies, whose element sweeps run as island groups on threads (none of their colours is shared
 // out, and there are more elements than one colour's worth; the premise, asserted): six volume cubes and three
 // Neo-Hookean cubes of 4³ cells, three 10² cloths with dihedrals. The same bits on 1 to 4 threads as colour by colour
