@@ -35,9 +35,9 @@ class ElementOrder {
 
   /// Colours elements 0 .. count-1 greedily in that order; particlesOf(e) returns the element's 4 particle indices
   /// (a pointer to them), all below particleCount. Then lists them colour by colour, the uncoloured ones last. With
-  /// kMinSplitElements or more, the elements of each half by number [0, count/2) and [count/2, count) that share no
-  /// particle with the other half are coloured first, and the interface (the elements that touch a particle of both
-  /// halves) after them, in later colours, when it is at most a quarter of them (see splitColour).
+  /// kMinSplitElements or more, split in halves (see splitColour): the elements numbered below count/2, and those
+  /// above that share no particle with them, are coloured first; the interface (the second half's elements that touch
+  /// a particle of the first's) after them, in colours of its own, when it is at most a quarter of the elements.
   template <class ParticlesOf>
   void rebuild(size_t count, size_t particleCount, ParticlesOf particlesOf) {
     constexpr uint8_t kInterface = 0xFF;  // colour_ mark of an interface element before it is coloured
@@ -45,14 +45,12 @@ class ElementOrder {
     masks_.assign(particleCount, 0);
     colour_.assign(count, 0);
     size_t interface = 0;
-    if (count >= kMinSplitElements) {  // masks_ bit 0: a particle of the first half's elements, bit 1: the second's
-      for (size_t e = 0; e < count; ++e)
-        for (int k = 0; k < 4; ++k) masks_[particlesOf(e)[k]] |= e < cut ? 1 : 2;
-      for (size_t e = 0; e < count; ++e) {
+    if (count >= kMinSplitElements) {  // masks_: the particles of the first half's elements
+      for (size_t e = 0; e < cut; ++e)
+        for (int k = 0; k < 4; ++k) masks_[particlesOf(e)[k]] = 1;
+      for (size_t e = cut; e < count; ++e) {
         const uint32_t* q = particlesOf(e);
-        if ((masks_[q[0]] | masks_[q[1]] | masks_[q[2]] | masks_[q[3]]) != 3) continue;
-        if (masks_[q[0]] == 3 || masks_[q[1]] == 3 || masks_[q[2]] == 3 || masks_[q[3]] == 3)
-          colour_[e] = kInterface, ++interface;
+        if (masks_[q[0]] | masks_[q[1]] | masks_[q[2]] | masks_[q[3]]) colour_[e] = kInterface, ++interface;
       }
       std::fill(masks_.begin(), masks_.end(), 0);
     }
