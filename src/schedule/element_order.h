@@ -18,7 +18,10 @@ namespace pbd {
 
 class ElementOrder {
  public:
-  static constexpr uint32_t kColours = 64;  ///< One bit each in a particle's mask.
+  /// Colours: up to kMaskBits for a whole body or a split body's halves (one bit each in a particle's mask), and as
+  /// many again for a split body's interface, coloured with masks of its own.
+  static constexpr uint32_t kColours = 128;
+  static constexpr uint32_t kMaskBits = 64;
   static constexpr uint32_t kRuns = 8;      ///< Runs per colour, cut at the same element numbers in every colour.
   static constexpr uint32_t kIslandGroups = 16;  ///< At most this many island groups (islandGroupCount).
   /// A body of this many elements or more is split in two halves with an interface (splitColour), when the interface is
@@ -31,51 +34,46 @@ class ElementOrder {
     colour_.reserve(elements);
     order_.reserve(elements);
     lowestAfter_.reserve(elements);
+    half_.reserve(elements);
+    elementsBegin_.reserve(particles + 1);
+    elementsOf_.reserve(4 * elements);
+    queue_.reserve(elements);
   }
 
   /// Colours elements 0 .. count-1 greedily in that order; particlesOf(e) returns the element's 4 particle indices
   /// (a pointer to them), all below particleCount. Then lists them colour by colour, the uncoloured ones last. With
-  /// kMinSplitElements or more, split in halves (see splitColour): the elements numbered below count/2, and those
-  /// above that share no particle with them, are coloured first; the interface (the second half's elements that touch
-  /// a particle of the first's) after them, in colours of its own, when it is at most a quarter of the elements.
+  /// kMinSplitElements or more in one island group, split in halves (see splitColour) when the interface is at most a
+  /// quarter of the elements: the halves' elements are coloured first, the interface's after them in colours of its
+  /// own.
   template <class ParticlesOf>
   void rebuild(size_t count, size_t particleCount, ParticlesOf particlesOf) {
-    constexpr uint8_t kInterface = 0xFF;  // colour_ mark of an interface element before it is coloured
-    const uint32_t cut = uint32_t(count / 2);
     masks_.assign(particleCount, 0);
     colour_.assign(count, 0);
-    size_t interface = 0;
-    if (count >= kMinSplitElements) {  // masks_: the particles of the first half's elements
-      for (size_t e = 0; e < cut; ++e)
-        for (int k = 0; k < 4; ++k) masks_[particlesOf(e)[k]] = 1;
-      for (size_t e = cut; e < count; ++e) {
-        const uint32_t* q = particlesOf(e);
-        if (masks_[q[0]] | masks_[q[1]] | masks_[q[2]] | masks_[q[3]]) colour_[e] = kInterface, ++interface;
-      }
-      std::fill(masks_.begin(), masks_.end(), 0);
-    }
-    bool split = count >= kMinSplitElements && 4 * interface <= count;
-    // The lowest colour at or above `floor` that no particle of e has; kColours when none is left.
-    auto colourOf = [&](size_t e, uint32_t floor) {
+    half_.assign(count, 0);
+    findIslandGroups(count, particlesOf);
+    bool split = count >= kMinSplitElements && groups_ == 1 &&
+                 (splitByNumber(count, particlesOf) || splitBreadthFirst(count, particleCount, particlesOf));
+    // Colour first + b for the lowest bit b that no particle of e has in its mask; kColours when none is left.
+    auto colourOf = [&](size_t e, uint32_t first) {
       const uint32_t* q = particlesOf(e);
-      const uint64_t below = floor >= kColours ? ~uint64_t(0) : (uint64_t(1) << floor) - 1;
-      const uint64_t used = masks_[q[0]] | masks_[q[1]] | masks_[q[2]] | masks_[q[3]] | below;
-      if (used == ~uint64_t(0)) return uint8_t(kColours);
-      const uint32_t c = uint32_t(__builtin_ctzll(~used));
-      for (int k = 0; k < 4; ++k) masks_[q[k]] |= uint64_t(1) << c;
-      return uint8_t(c);
+      const uint64_t used = masks_[q[0]] | masks_[q[1]] | masks_[q[2]] | masks_[q[3]];
+      const uint32_t b = used == ~uint64_t(0) ? kMaskBits : uint32_t(__builtin_ctzll(~used));
+      if (b == kMaskBits || first + b >= kColours) return uint8_t(kColours);
+      for (int k = 0; k < 4; ++k) masks_[q[k]] |= uint64_t(1) << b;
+      return uint8_t(first + b);
     };
     uint32_t halves = 0;  // colours the halves use
     for (size_t e = 0; e < count; ++e) {
-      if (split && colour_[e] == kInterface) continue;
+      if (split && half_[e] == kInterface) continue;
       colour_[e] = colourOf(e, 0);
       if (colour_[e] < kColours) halves = std::max(halves, uint32_t(colour_[e]) + 1);
     }
-    if (split) {  // the interface in colours of its own after the halves': only its elements exclude each other there
+    if (split) {  // the interface in colours of its own after the halves', its masks afresh: only its elements
+                  // exclude each other there
       std::fill(masks_.begin(), masks_.end(), 0);
       bool rest = false;
       for (size_t e = 0; e < count; ++e) {
-        if (colour_[e] == kInterface) colour_[e] = colourOf(e, halves);
+        if (half_[e] == kInterface) colour_[e] = colourOf(e, halves);
         rest = rest || colour_[e] == kColours;
       }
       if (rest) {  // out of colours: the split would leave elements to the serial rest; coloured as a whole instead
@@ -89,19 +87,35 @@ class ElementOrder {
     for (uint8_t c : colour_) ++begin_[c + 1];
     largestColour_ = *std::max_element(begin_ + 1, begin_ + kColours + 1);
     for (uint32_t c = 0; c <= kColours; ++c) begin_[c + 1] += begin_[c];
+    // Colour by colour, each by number; a halves' colour lists its first half's elements, then its second's.
     uint32_t next[kColours + 1];
     std::copy(begin_, begin_ + kColours + 1, next);
+    for (uint32_t c = 0; c < split_; ++c) halfBegin_[c][0] = halfBegin_[c][1] = begin_[c], halfBegin_[c][2] = begin_[c + 1];
+    for (size_t e = 0; e < count; ++e)
+      if (colour_[e] < split_ && half_[e] == 0) ++halfBegin_[colour_[e]][1];
+    for (uint32_t c = 0; c < split_; ++c) next[c] = halfBegin_[c][0];
+    uint32_t nextSecond[kColours];
+    for (uint32_t c = 0; c < split_; ++c) nextSecond[c] = halfBegin_[c][1];
     order_.resize(count);
-    for (size_t e = 0; e < count; ++e) order_[next[colour_[e]]++] = uint32_t(e);
-    // A colour lists its elements by number, so run r (numbers from about r count / kRuns up to (r + 1) count /
-    // kRuns) is a contiguous part of it. Each run starts a whole number of fours into its colour, so that only the
-    // colour's last run ends in a short batch. The uncoloured rest runs serially and has no runs.
+    for (size_t e = 0; e < count; ++e) {
+      const uint8_t c = colour_[e];
+      order_[c < split_ && half_[e] == 1 ? nextSecond[c]++ : next[c]++] = uint32_t(e);
+    }
+    // A colour listed by number: run r (numbers from about r count / kRuns up to (r + 1) count / kRuns) is a
+    // contiguous part of it. A halves' colour: runs of equal length. Each run starts a whole number of fours into its
+    // colour, so that only the colour's last run ends in a short batch. The uncoloured rest runs serially, no runs.
     uint32_t runCuts[kRuns];
     for (uint32_t r = 0; r < kRuns; ++r) runCuts[r] = uint32_t(uint64_t(r) * count / kRuns);
-    for (uint32_t c = 0; c < kColours; ++c) cutColour(c, runCuts, kRuns, 4, runBegin_[c]);
-    const uint32_t halfCuts[2] = {0, cut};
-    for (uint32_t c = 0; c < split_; ++c) cutColour(c, halfCuts, 2, 1, halfBegin_[c]);
-    groupIslands(count, particlesOf);
+    for (uint32_t c = 0; c < kColours; ++c) {
+      if (c >= split_) {
+        cutColour(c, runCuts, kRuns, 4, runBegin_[c]);
+        continue;
+      }
+      const uint64_t size = begin_[c + 1] - begin_[c];
+      for (uint32_t r = 0; r < kRuns; ++r) runBegin_[c][r] = begin_[c] + uint32_t(r * size / kRuns / 4 * 4);
+      runBegin_[c][kRuns] = begin_[c + 1];
+    }
+    for (uint32_t c = 0; c <= kColours; ++c) cutColour(c, islandCuts_, groups_, 1, islandBegin_[c]);
   }
 
   /// Element indices, colour by colour; as many as the last rebuild's count.
@@ -158,30 +172,94 @@ class ElementOrder {
     begins[parts] = begin_[c + 1];
   }
 
-  /// Sets groups_ and islandBegin_ (see islandGroupCount); the cut test is the prefix's highest particle number
-  /// below the suffix's lowest, which holds between bodies whose particles are numbered one body after another.
+  /// Sets groups_, islandCuts_ and largestGroup_ (see islandGroupCount); the cut test is the prefix's highest particle
+  /// number below the suffix's lowest, which holds between bodies whose particles are numbered one body after another.
   template <class ParticlesOf>
-  void groupIslands(size_t count, ParticlesOf particlesOf) {
+  void findIslandGroups(size_t count, ParticlesOf particlesOf) {
     auto lowest = [](const uint32_t* q) { return std::min(std::min(q[0], q[1]), std::min(q[2], q[3])); };
     auto highest = [](const uint32_t* q) { return std::max(std::max(q[0], q[1]), std::max(q[2], q[3])); };
     lowestAfter_.resize(count);
     uint32_t low = ~0u;
     for (size_t e = count; e-- > 0;) lowestAfter_[e] = low = std::min(low, lowest(particlesOf(e)));
-    uint32_t cuts[kIslandGroups + 1] = {0};
+    islandCuts_[0] = 0;
     uint32_t groups = 0, high = 0;
     uint64_t target = 1;  // the next cut is wanted at or after target count / kIslandGroups
     for (size_t e = 1; e < count && groups + 1 < kIslandGroups; ++e) {
       high = std::max(high, highest(particlesOf(e - 1)));
       if (e * kIslandGroups < target * count || !(high < lowestAfter_[e])) continue;
-      cuts[++groups] = uint32_t(e);
+      islandCuts_[++groups] = uint32_t(e);
       while (target * count <= e * kIslandGroups) ++target;
     }
-    cuts[++groups] = uint32_t(count);
+    islandCuts_[++groups] = uint32_t(count);
     groups_ = count ? groups : 0;
-    for (uint32_t c = 0; c <= kColours; ++c) cutColour(c, cuts, groups, 1, islandBegin_[c]);
     largestGroup_ = 0;
-    for (uint32_t g = 0; g < groups; ++g) largestGroup_ = std::max(largestGroup_, cuts[g + 1] - cuts[g]);
+    for (uint32_t g = 0; g < groups; ++g) largestGroup_ = std::max(largestGroup_, islandCuts_[g + 1] - islandCuts_[g]);
   }
+
+  /// With half_ holding each element's half (0 or 1), marks as kInterface the second half's elements that touch a
+  /// particle of the first half's; true if they are at most a quarter of the elements.
+  template <class ParticlesOf>
+  bool markInterface(size_t count, ParticlesOf particlesOf) {
+    for (size_t e = 0; e < count; ++e)
+      if (half_[e] == 0)
+        for (int k = 0; k < 4; ++k) masks_[particlesOf(e)[k]] = 1;
+    size_t interface = 0;
+    for (size_t e = 0; e < count; ++e) {
+      const uint32_t* q = particlesOf(e);
+      if (half_[e] == 1 && (masks_[q[0]] | masks_[q[1]] | masks_[q[2]] | masks_[q[3]])) half_[e] = kInterface, ++interface;
+    }
+    std::fill(masks_.begin(), masks_.end(), 0);
+    return 4 * interface <= count;
+  }
+
+  /// Halves by element number, [0, count/2) and the rest: a plane through a body whose elements were added in space
+  /// order (the builders' cells).
+  template <class ParticlesOf>
+  bool splitByNumber(size_t count, ParticlesOf particlesOf) {
+    for (size_t e = 0; e < count; ++e) half_[e] = e < count / 2 ? 0 : 1;
+    return markInterface(count, particlesOf);
+  }
+
+  /// Halves by a breadth-first order of the elements (neighbours: elements that share a particle), from an element
+  /// found last by a first search from element 0 (a pseudo-peripheral start, as LocalityRank's), for elements numbered
+  /// without locality (a tetrahedralized mesh's, a modeller's): the first half is a ball about that start, the
+  /// interface its front. Disconnected parts follow in order of their lowest element.
+  template <class ParticlesOf>
+  bool splitBreadthFirst(size_t count, size_t particleCount, ParticlesOf particlesOf) {
+    elementsBegin_.assign(particleCount + 1, 0);
+    for (size_t e = 0; e < count; ++e)
+      for (int k = 0; k < 4; ++k) ++elementsBegin_[particlesOf(e)[k] + 1];
+    for (size_t i = 0; i < particleCount; ++i) elementsBegin_[i + 1] += elementsBegin_[i];
+    elementsOf_.resize(elementsBegin_[particleCount]);
+    std::copy(elementsBegin_.begin(), elementsBegin_.end() - 1, masks_.begin());  // masks_ (zero) as fill cursors
+    for (size_t e = 0; e < count; ++e)
+      for (int k = 0; k < 4; ++k) elementsOf_[masks_[particlesOf(e)[k]]++] = uint32_t(e);
+    std::fill(masks_.begin(), masks_.end(), 0);
+    // half_ as the visited marks (2: visited) while searching; the queue holds the order found.
+    auto search = [&](uint32_t start) {
+      std::fill(half_.begin(), half_.end(), 0);
+      queue_.clear();
+      for (uint32_t from = start, lowest = 0; queue_.size() < count;) {
+        if (half_[from] == 2) {
+          while (half_[lowest] == 2) ++lowest;
+          from = lowest;
+        }
+        half_[from] = 2, queue_.push_back(from);
+        for (size_t head = queue_.size() - 1; head < queue_.size(); ++head) {
+          const uint32_t* q = particlesOf(queue_[head]);
+          for (int k = 0; k < 4; ++k)
+            for (uint32_t n = elementsBegin_[q[k]]; n < elementsBegin_[q[k] + 1]; ++n)
+              if (half_[elementsOf_[n]] != 2) half_[elementsOf_[n]] = 2, queue_.push_back(elementsOf_[n]);
+        }
+      }
+    };
+    search(0);
+    search(queue_.empty() ? 0 : queue_.back());
+    for (size_t k = 0; k < count; ++k) half_[queue_[k]] = k < count / 2 ? 0 : 1;
+    return markInterface(count, particlesOf);
+  }
+
+  static constexpr uint8_t kInterface = 2;  // half_ of an interface element
 
   std::vector<uint64_t> masks_;  // scratch: per particle, bit c = an element of colour c uses it
   std::vector<uint8_t> colour_;  // scratch: per element, its colour (kColours = none)
@@ -194,6 +272,11 @@ class ElementOrder {
   uint32_t largestColour_ = 0;
   uint32_t split_ = 0;
   uint32_t halfBegin_[kColours][3] = {};
+  std::vector<uint8_t> half_;              // scratch: per element, 0 or 1 (its half), or kInterface
+  std::vector<uint32_t> elementsBegin_;    // scratch: per particle, where its elements start in elementsOf_
+  std::vector<uint32_t> elementsOf_;       // scratch: the elements of each particle
+  std::vector<uint32_t> queue_;            // scratch: the breadth-first search's order
+  uint32_t islandCuts_[kIslandGroups + 1] = {};
   uint32_t islandBegin_[kColours + 1][kIslandGroups + 1] = {};
 };
 

@@ -56,55 +56,67 @@ TEST(ElementOrder, ListsEveryTetOnceInAFewParticleDisjointColours) {
               independentRuns(asAdded, cube.tets));
 }
 
-// A big body's order is split (ElementOrder::splitColour): in the halves' colours, half 0 lists elements numbered
-// below count/2 and half 1 the others, and no particle is in both halves; the interface's elements, in the later
-// colours, each touch a particle of both. Below kMinSplitElements, or numbered at random (an interface of most
-// elements), it is not split.
+/// Checks a split order of `count` elements (particlesOf as given to rebuild): every halves' colour lists half 0, then
+/// half 1; no particle is in both halves; the interface (the later colours and the rest) is non-empty, at most a
+/// quarter, and each of its elements touches a particle of half 0. Returns half 0's elements.
+template <class ParticlesOf>
+std::vector<uint32_t> expectSplit(const ElementOrder& order, size_t count, size_t particles, ParticlesOf particlesOf) {
+  const uint32_t split = order.splitColour();
+  EXPECT_GT(split, 0u);
+  std::vector<uint8_t> side(particles, 0);  // bit h: a particle of half h
+  std::vector<uint32_t> first;
+  for (uint32_t c = 0; c < split; ++c) {
+    EXPECT_EQ(order.halfBegin(c, 0), order.colourBegin(c));
+    EXPECT_EQ(order.halfBegin(c, 2), order.colourBegin(c + 1));
+    for (uint32_t h = 0; h < 2; ++h) {
+      for (uint32_t n = order.halfBegin(c, h); n < order.halfBegin(c, h + 1); ++n) {
+        if (h == 0) first.push_back(order.order()[n]);
+        for (int k = 0; k < 4; ++k) side[particlesOf(order.order()[n])[k]] |= uint8_t(1u << h);
+      }
+    }
+  }
+  EXPECT_EQ(std::count(side.begin(), side.end(), uint8_t(3)), 0) << "a particle in both halves";
+  const size_t interface = order.colourBegin(ElementOrder::kColours + 1) - order.colourBegin(split);
+  EXPECT_GT(interface, 0u);
+  EXPECT_LE(4 * interface, count);
+  for (size_t n = order.colourBegin(split); n < order.colourBegin(ElementOrder::kColours + 1); ++n) {
+    const uint32_t* q = particlesOf(order.order()[n]);
+    EXPECT_TRUE((side[q[0]] | side[q[1]] | side[q[2]] | side[q[3]]) & 1) << "an interface element touches half 0";
+  }
+  return first;
+}
+
+// A big body's order is split (ElementOrder::splitColour). Elements added in space order (the builders' cells) are cut
+// by number: half 0 is the elements numbered below count/2. Numbered at random (a tetrahedralized mesh), they are cut
+// by a breadth-first search instead, with an interface as small. Below kMinSplitElements it is not split.
 TEST(ElementOrder, ABigBodySplitsIntoTwoHalvesThatShareNoParticleAndAnInterface) {
   const int cells[3] = {8, 8, 8};
   SoftBodyDef cube = scenes::tetBox(cells, Vec3(1, 1, 1), Vec3(0, 0, 0));
   const size_t tets = cube.tets.size() / 4, particles = cube.positions.size() / 3;
   ASSERT_GE(tets, ElementOrder::kMinSplitElements);
+  auto inOrder = [&](size_t k) { return &cube.tets[4 * k]; };
   ElementOrder order;
   order.reserve(particles, tets);
-  order.rebuild(tets, particles, [&](size_t k) { return &cube.tets[4 * k]; });
-  const uint32_t split = order.splitColour();
-  ASSERT_GT(split, 0u);
-  std::vector<uint8_t> side(particles, 0);  // bit h: a particle of half h
-  for (uint32_t c = 0; c < split; ++c) {
-    for (uint32_t h = 0; h < 2; ++h) {
-      for (uint32_t n = order.halfBegin(c, h); n < order.halfBegin(c, h + 1); ++n) {
-        const uint32_t e = order.order()[n];
-        EXPECT_EQ(e >= tets / 2, h == 1) << "colour " << c << " element " << e;
-        for (int k = 0; k < 4; ++k) side[cube.tets[4 * e + k]] |= uint8_t(1u << h);
-      }
-    }
-    EXPECT_EQ(order.halfBegin(c, 0), order.colourBegin(c));
-    EXPECT_EQ(order.halfBegin(c, 2), order.colourBegin(c + 1));
-  }
-  EXPECT_EQ(std::count(side.begin(), side.end(), uint8_t(3)), 0) << "a particle in both halves";
-  const size_t interface = order.colourBegin(ElementOrder::kColours + 1) - order.colourBegin(split);
-  EXPECT_GT(interface, 0u);
-  EXPECT_LE(4 * interface, tets);
-  for (size_t n = order.colourBegin(split); n < order.colourBegin(ElementOrder::kColours + 1); ++n) {
-    const uint32_t* q = &cube.tets[4 * size_t(order.order()[n])];
-    uint8_t touches = 0;
-    for (int k = 0; k < 4; ++k) touches |= side[q[k]];
-    EXPECT_NE(touches, 0) << "an interface element touches a half";
-  }
+  order.rebuild(tets, particles, inOrder);
+  std::vector<uint32_t> first = expectSplit(order, tets, particles, inOrder);
+  std::sort(first.begin(), first.end());
+  EXPECT_EQ(first.size(), tets / 2);
+  EXPECT_EQ(first.back(), tets / 2 - 1) << "half 0: the elements numbered below count/2";
 
-  ElementOrder small;
-  small.reserve(particles, tets);
-  small.rebuild(ElementOrder::kMinSplitElements - 1, particles, [&](size_t k) { return &cube.tets[4 * k]; });
-  EXPECT_EQ(small.splitColour(), 0u);
   std::mt19937 rng(3);
   std::vector<uint32_t> shuffled(tets);
   for (size_t k = 0; k < tets; ++k) shuffled[k] = uint32_t(k);
   std::shuffle(shuffled.begin(), shuffled.end(), rng);
+  auto atRandom = [&](size_t k) { return &cube.tets[4 * size_t(shuffled[k])]; };
   ElementOrder random;
   random.reserve(particles, tets);
-  random.rebuild(tets, particles, [&](size_t k) { return &cube.tets[4 * size_t(shuffled[k])]; });
-  EXPECT_EQ(random.splitColour(), 0u);
+  random.rebuild(tets, particles, atRandom);
+  EXPECT_EQ(expectSplit(random, tets, particles, atRandom).size(), tets / 2);
+
+  ElementOrder small;
+  small.reserve(particles, tets);
+  small.rebuild(ElementOrder::kMinSplitElements - 1, particles, inOrder);
+  EXPECT_EQ(small.splitColour(), 0u);
 }
 
 TEST(ElementOrder, RebuildingWithinTheReserveDoesNotAllocateAndIsDeterministic) {
