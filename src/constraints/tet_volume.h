@@ -128,9 +128,9 @@ struct PackedTetVolumes {
 };
 
 /// projectTetVolumesBatched on the packed copy: the same bits. Whole fours from `begin` load packed fields; a short
-/// last batch goes through projectTetVolumesBatched. A four whose compliances are all 0 under XPBD neither reads nor
-/// writes its multipliers: with α̃ = 0 the step −(C + α̃λ)/(w∇C² + α̃) does not depend on λ, and nothing else reads a
-/// rigid tet's λ.
+/// last batch goes through projectTetVolumesBatched. A four whose compliances are all 0 under XPBD neither reads
+/// nor writes its multipliers: with α̃ = 0 the step −(C + α̃λ)/(w∇C² + α̃) does not depend on λ, and nothing else
+/// reads a rigid tet's λ.
 void projectPackedTetVolumes(const PackedTetVolumes& packed, const TetVolumeConstraint* cs, const uint32_t* order,
                              size_t begin, size_t end, Real* lambda, Real* xyzw, bool xpbd, Real invH2);
 

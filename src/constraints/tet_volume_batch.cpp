@@ -68,7 +68,8 @@ void projectPackedTetVolumes(const PackedTetVolumes& packed, const TetVolumeCons
                            : zero;
     const Float4 dLambda = projectTetVolumeLanes(l, xpbd);
     if (multipliers)
-      (l.lambda + dLambda).scatter(lambda + order[n], lambda + order[n + 1], lambda + order[n + 2], lambda + order[n + 3]);
+      (l.lambda + dLambda)
+          .scatter(lambda + order[n], lambda + order[n + 1], lambda + order[n + 2], lambda + order[n + 3]);
     for (int q = 0; q < 4; ++q) storePaddedLanes(v[q], l.x[q], l.y[q], l.z[q]);
   }
   if (n < end) projectTetVolumesBatched(cs, order, n, end, lambda, xyzw, xpbd, invH2);

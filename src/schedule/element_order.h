@@ -22,7 +22,7 @@ class ElementOrder {
   /// many again for a split body's interface, coloured with masks of its own.
   static constexpr uint32_t kColours = 128;
   static constexpr uint32_t kMaskBits = 64;
-  static constexpr uint32_t kRuns = 8;      ///< Runs per colour, cut at the same element numbers in every colour.
+  static constexpr uint32_t kRuns = 8;      ///< Runs per colour (runBegin).
   static constexpr uint32_t kIslandGroups = 16;  ///< At most this many island groups (islandGroupCount).
   /// A body of this many elements or more is split in two halves with an interface (splitColour), when the interface is
   /// small: below it, a half's sweep would be too short to pay for a second thread's phases.
@@ -90,7 +90,8 @@ class ElementOrder {
     // Colour by colour, each by number; a halves' colour lists its first half's elements, then its second's.
     uint32_t next[kColours + 1];
     std::copy(begin_, begin_ + kColours + 1, next);
-    for (uint32_t c = 0; c < split_; ++c) halfBegin_[c][0] = halfBegin_[c][1] = begin_[c], halfBegin_[c][2] = begin_[c + 1];
+    for (uint32_t c = 0; c < split_; ++c)
+      halfBegin_[c][0] = halfBegin_[c][1] = begin_[c], halfBegin_[c][2] = begin_[c + 1];
     for (size_t e = 0; e < count; ++e)
       if (colour_[e] < split_ && half_[e] == 0) ++halfBegin_[colour_[e]][1];
     for (uint32_t c = 0; c < split_; ++c) next[c] = halfBegin_[c][0];
@@ -126,7 +127,8 @@ class ElementOrder {
   /// r count / kRuns up to (r + 1) count / kRuns, each end moved back (by at most three) to a whole number of fours
   /// into the colour. Elements added in space order (the builders' cells, localityOrder) fall in the same region of
   /// the body in every colour, so a thread that takes the same runs of each colour keeps writing the same particles:
-  /// their cache lines do not move between cores from colour to colour.
+  /// their cache lines do not move between cores from colour to colour. A halves' colour (c < splitColour(), listed
+  /// half by half) is cut into runs of equal length instead.
   uint32_t runBegin(uint32_t c, uint32_t r) const { return runBegin_[c][r]; }
 
   /// How many island groups the elements fall into (0 without elements): groups of consecutive element numbers, cut
@@ -206,7 +208,8 @@ class ElementOrder {
     size_t interface = 0;
     for (size_t e = 0; e < count; ++e) {
       const uint32_t* q = particlesOf(e);
-      if (half_[e] == 1 && (masks_[q[0]] | masks_[q[1]] | masks_[q[2]] | masks_[q[3]])) half_[e] = kInterface, ++interface;
+      if (half_[e] == 1 && (masks_[q[0]] | masks_[q[1]] | masks_[q[2]] | masks_[q[3]]))
+        half_[e] = kInterface, ++interface;
     }
     std::fill(masks_.begin(), masks_.end(), 0);
     return 4 * interface <= count;
@@ -235,21 +238,22 @@ class ElementOrder {
     for (size_t e = 0; e < count; ++e)
       for (int k = 0; k < 4; ++k) elementsOf_[masks_[particlesOf(e)[k]]++] = uint32_t(e);
     std::fill(masks_.begin(), masks_.end(), 0);
-    // half_ as the visited marks (2: visited) while searching; the queue holds the order found.
+    // half_ holds the visited marks while searching; the queue the order found.
+    constexpr uint8_t kSeen = 1;
     auto search = [&](uint32_t start) {
       std::fill(half_.begin(), half_.end(), 0);
       queue_.clear();
       for (uint32_t from = start, lowest = 0; queue_.size() < count;) {
-        if (half_[from] == 2) {
-          while (half_[lowest] == 2) ++lowest;
+        if (half_[from] == kSeen) {
+          while (half_[lowest] == kSeen) ++lowest;
           from = lowest;
         }
-        half_[from] = 2, queue_.push_back(from);
+        half_[from] = kSeen, queue_.push_back(from);
         for (size_t head = queue_.size() - 1; head < queue_.size(); ++head) {
           const uint32_t* q = particlesOf(queue_[head]);
           for (int k = 0; k < 4; ++k)
             for (uint32_t n = elementsBegin_[q[k]]; n < elementsBegin_[q[k] + 1]; ++n)
-              if (half_[elementsOf_[n]] != 2) half_[elementsOf_[n]] = 2, queue_.push_back(elementsOf_[n]);
+              if (half_[elementsOf_[n]] != kSeen) half_[elementsOf_[n]] = kSeen, queue_.push_back(elementsOf_[n]);
         }
       }
     };
@@ -261,7 +265,7 @@ class ElementOrder {
 
   static constexpr uint8_t kInterface = 2;  // half_ of an interface element
 
-  std::vector<uint64_t> masks_;  // scratch: per particle, bit c = an element of colour c uses it
+  std::vector<uint64_t> masks_;  // scratch: per particle, bit b = an element of colour (first + b) uses it
   std::vector<uint8_t> colour_;  // scratch: per element, its colour (kColours = none)
   std::vector<uint32_t> order_;
   uint32_t begin_[kColours + 2] = {};

@@ -353,7 +353,8 @@ void World::Impl::keepIslandAngularMomenta(const std::vector<Real>& x0, Real h) 
       change += (1.0 / particles.w[i]) * (load3d(x0, i) - load3d(particles.x, i)).cross(load3d(particles.v, i));
     });
     const Vec3d omega = f.inverseInertia * change;
-    forEachIslandMember(k, [&](uint32_t, uint32_t i) { addVelocity(i, omega.cross(load3d(particles.x, i) - f.centre)); });
+    forEachIslandMember(k,
+                        [&](uint32_t, uint32_t i) { addVelocity(i, omega.cross(load3d(particles.x, i) - f.centre)); });
   }
 }
 
