@@ -42,9 +42,9 @@ inline constexpr size_t kDihedralBatchesPerTask = 32;
 /// the elements fall into island groups (ElementOrder::islandGroupCount: bodies, say), none more than half of them,
 /// they are more than a shared colour's worth and there are threads, each group instead sweeps all its colours
 /// forward and back within one phase, whose ranges are the groups (12 small cubes' tets on 2 threads rather than all
-/// on one). Otherwise, on threads, a split order's halves (ElementOrder::splitColour: one big body cut in two by
-/// element number) each sweep their colours as one range of one phase, forward before the interface and back after
-/// it: the same bits, with three barriers instead of two a colour.
+/// on one). Otherwise, on threads, a split order's halves (ElementOrder::splitColour: one big body cut in two halves
+/// that share no particle) each sweep their colours as one range of one phase, forward before the interface and back
+/// after it: the same bits, with three barriers instead of two a colour.
 /// With `particles` > 0, `open(begin, end)` runs over [0, particles) as the first phase and `close(begin, end)` as
 /// the last (the padded positions' copy in and out), in ranges of at least `particlesPerTask`; nothing runs when there
 /// are no elements.
