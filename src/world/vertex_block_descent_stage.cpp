@@ -59,6 +59,7 @@ void World::Impl::fillVertexBlockDescentAttachments(Real stepFraction) {
 void World::Impl::fillVertexBlockDescentContacts() {
   std::vector<VbdContact>& out = solverData.vbdContacts;
   std::vector<uint32_t>& begin = solverData.vbdContactBegin;
+  if (collision.contacts.empty()) return out.clear();  // nothing touches: no pass over the particles (begin unread)
   begin.assign(size_t(count()) + 1, 0);  // allocates only when particles were added
   for (Contact& c : collision.contacts) {
     const bool energy = solverData.vbd.solves(c.particle) && particles.w[c.particle] > 0 &&

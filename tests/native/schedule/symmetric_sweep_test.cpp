@@ -46,6 +46,17 @@ SoftBodyDef tetBlock() {
   return scenes::tetBox(cells, Vec3(0.6f, 0.6f, 0.6f), Vec3::Zero());
 }
 
+/// run(tasks) steps a scene on `tasks` (null: the calling thread alone) and returns its state hash: on 1 to `workers`
+/// worker threads it must be the serial one.
+template <class Run>
+void expectTheSerialBitsOnThreads(Run run, unsigned workers) {
+  const uint64_t serial = run(nullptr);
+  for (unsigned w = 1; w <= workers; ++w) {
+    ThreadPool pool(w);
+    EXPECT_EQ(run(&pool), serial) << "workers " << w;
+  }
+}
+
 }  // namespace
 
 // Before: x381 at 10 substeps and x17,000 at 40 in 2 s.
@@ -258,11 +269,7 @@ TEST(SymmetricSweep, EveryElementKindGivesTheSameBitsOnAnyThreadCount) {
     }
     return scenes::stateHash(world);
   };
-  const uint64_t serial = run(nullptr);
-  for (unsigned workers : {1u, 2u, 3u}) {
-    ThreadPool pool(workers);
-    EXPECT_EQ(run(&pool), serial) << "workers " << workers;
-  }
+  expectTheSerialBitsOnThreads(run, 3);
 }
 
 // The same for bodies whose orders are split in halves (ElementOrder::splitColour; the premise, asserted): an 8³-cell
@@ -288,11 +295,7 @@ TEST(SymmetricSweep, BodiesSplitInHalvesGiveTheSameBitsOnAnyThreadCount) {
     }
     return scenes::stateHash(world);
   };
-  const uint64_t serial = run(nullptr);
-  for (unsigned workers : {1u, 2u}) {
-    ThreadPool pool(workers);
-    EXPECT_EQ(run(&pool), serial) << "workers " << workers;
-  }
+  expectTheSerialBitsOnThreads(run, 2);
 }
 
 // The same for small bodies, whose element sweeps run as island groups on threads (none of their colours is shared
@@ -324,9 +327,5 @@ TEST(SymmetricSweep, SmallBodiesGiveTheSameBitsOnAnyThreadCount) {
     }
     return scenes::stateHash(world);
   };
-  const uint64_t serial = run(nullptr);
-  for (unsigned workers : {1u, 2u, 3u}) {
-    ThreadPool pool(workers);
-    EXPECT_EQ(run(&pool), serial) << "workers " << workers;
-  }
+  expectTheSerialBitsOnThreads(run, 3);
 }
