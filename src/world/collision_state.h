@@ -14,10 +14,10 @@ namespace pbd {
 /// The collider index of a contact with the ground plane.
 inline constexpr uint32_t kGroundCollider = ~0u;
 
-/// A contact of the current substep, with the ground or a collider.
 /// Contact::energy of a contact that is projected whole.
 inline constexpr uint32_t kNotEnergy = ~0u;
 
+/// A contact of the current substep, with the ground or a collider.
 struct Contact {
   uint32_t particle;   ///< Particle index.
   uint32_t collider;   ///< Collider index, or kGroundCollider.

@@ -96,19 +96,13 @@ void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, size_t
       case Kind::OneThread:
         for (uint32_t k = ph.first; k < ph.last; ++k) sweepColour(visits[k]);
         return;
-      case Kind::Halves:  // each half's part of visits [first, last), colour by colour
-        for (uint32_t h = uint32_t(b); h < e; ++h) {
+      case Kind::Halves:   // each half's part of visits [first, last), colour by colour
+      case Kind::Islands:   // each island group's part of them: its whole sweep, forward and back
+        for (uint32_t g = uint32_t(b); g < e; ++g) {
           for (uint32_t k = ph.first; k < ph.last; ++k) {
             const uint32_t c = visits[k].colour;
-            sweep(visits[k], order.halfBegin(c, h), order.halfBegin(c, h + 1));
-          }
-        }
-        return;
-      case Kind::Islands:  // each island group's whole sweep, forward and back
-        for (uint32_t g = uint32_t(b); g < e; ++g) {
-          for (uint32_t k = 0; k < visitCount; ++k) {
-            const uint32_t c = visits[k].colour;
-            sweep(visits[k], order.islandBegin(c, g), order.islandBegin(c, g + 1));
+            if (ph.kind == Kind::Halves) sweep(visits[k], order.halfBegin(c, g), order.halfBegin(c, g + 1));
+            else sweep(visits[k], order.islandBegin(c, g), order.islandBegin(c, g + 1));
           }
         }
         return;
@@ -129,7 +123,7 @@ void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, size_t
   if (tasks.concurrency() > 1 && order.islandsPay(sharedElements)) {
     // Each island group's whole sweep is a range of one phase: the groups share no particle, and per particle the
     // projections come in the same order as colour by colour, so the bits are the same.
-    addPhase({Kind::Islands, 0, 0}, order.islandGroupCount(), 1);
+    addPhase({Kind::Islands, 0, uint32_t(visitCount)}, order.islandGroupCount(), 1);
     if (particles) addPhase({Kind::CopyOut, 0, 0}, particles, particlesPerTask);
     return flush();
   }
