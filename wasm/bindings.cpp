@@ -44,6 +44,8 @@ EMSCRIPTEN_BINDINGS(pbd) {
       .function("getIterations", &JsWorld::getIterations)
       .function("setIntegrator", &JsWorld::setIntegrator)
       .function("getIntegrator", &JsWorld::getIntegrator)
+      .function("setDistanceSweep", &JsWorld::setDistanceSweep)
+      .function("getDistanceSweep", &JsWorld::getDistanceSweep)
       .function("setSolver", &JsWorld::setSolver)
       .function("getSolver", &JsWorld::getSolver)
       .function("setJacobiRelaxation", &JsWorld::setJacobiRelaxation)

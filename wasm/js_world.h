@@ -31,6 +31,8 @@ inline constexpr Solver kSolvers[] = {Solver::GaussSeidel, Solver::Jacobi, Solve
                                       Solver::VertexBlockDescent};
 inline constexpr const char* kIntegratorNames[] = {"implicit-euler", "bdf2"};
 inline constexpr Integrator kIntegrators[] = {Integrator::ImplicitEuler, Integrator::Bdf2};
+inline constexpr const char* kDistanceSweepNames[] = {"forward", "symmetric"};
+inline constexpr DistanceSweep kDistanceSweeps[] = {DistanceSweep::Forward, DistanceSweep::Symmetric};
 inline constexpr const char* kConstraintKindNames[] = {"distance", "dihedral", "tet-volume", "triangle-stretch",
                                                        "triangle-shear", "shape-matching", "surface-volume"};
 inline constexpr ConstraintKind kConstraintKinds[] = {
@@ -110,6 +112,15 @@ class JsWorld {
     });
   }
   std::string getIntegrator() const { return enumName(world_.settings().integrator, kIntegratorNames, kIntegrators); }
+  void setDistanceSweep(val name) {
+    guarded("setDistanceSweep", [&] {
+      world_.setDistanceSweep(
+          enumValue("setDistanceSweep", "distanceSweep", name, kDistanceSweepNames, kDistanceSweeps));
+    });
+  }
+  std::string getDistanceSweep() const {
+    return enumName(world_.settings().distanceSweep, kDistanceSweepNames, kDistanceSweeps);
+  }
   void setSolver(val name) {
     guarded("setSolver", [&] { world_.setSolver(enumValue("setSolver", "solver", name, kSolverNames, kSolvers)); });
   }

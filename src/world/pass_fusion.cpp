@@ -15,9 +15,12 @@ namespace pbd {
 SubstepPlan World::Impl::planSubstep(bool useBdf2, size_t pass, bool nextSubstep) const {
   SubstepPlan plan;
   if (!fusePasses) return plan;
+  // A distance pass back after each forward one moves the particles after the forward pass's copy out: neither
+  // fusion below may bound or keep what that copy leaves.
+  const bool sweepsBack = distancesSweepBack(useBdf2);
   plan.copyOutBounds = copyOutBoundsParticles();
-  plan.particlePassInSolve = particlePassJoinsSolve(useBdf2, plan.copyOutBounds);
-  plan.blocksAlone = onlyBlocksProject(useBdf2, pass);
+  plan.particlePassInSolve = particlePassJoinsSolve(sweepsBack, plan.copyOutBounds);
+  plan.blocksAlone = onlyBlocksProject(sweepsBack, pass);
   plan.commitInNextPass = nextSubstep && settings.integrator == Integrator::ImplicitEuler;
   return plan;
 }
@@ -42,16 +45,23 @@ bool World::Impl::commitJoinsNextPass(const SubstepPlan& plan) const {
          !selfCollision.selfFrozeThisSubstep && settings.rigidDamping == 0;
 }
 
+/// Whether the Gauss-Seidel solvers sweep the distances back after each forward pass: under BDF2 (whose recurrence
+/// needs it, step.cpp) or when the settings ask (DistanceSweep::Symmetric).
+bool World::Impl::distancesSweepBack(bool useBdf2) const {
+  return useBdf2 || settings.distanceSweep == DistanceSweep::Symmetric;
+}
+
 /// The stages present, for blocksAlone: the coloured solver, every distance in a batch (no unbanded block, no
-/// overflow), no other internal constraint, attachment, BDF2 back sweep or residual record. Every stage of
-/// solveConstraints' iteration loop has its term here or in blocksAloneMoveParticles: a stage added there needs one.
-bool World::Impl::onlyBlocksProject(bool useBdf2, size_t pass) const {
+/// overflow), no other internal constraint, attachment, back sweep of the distances or residual record. Every stage
+/// of solveConstraints' iteration loop has its term here or in blocksAloneMoveParticles: a stage added there needs
+/// one.
+bool World::Impl::onlyBlocksProject(bool sweepsBack, size_t pass) const {
   const bool coloured = settings.solver == Solver::ColouredGaussSeidel || settings.solver == Solver::Hierarchical;
   const ColourSchedule& schedule = solverData.schedule;
   const bool batchesAlone = schedule.blocks.unbanded.empty() && schedule.colourBegin[GraphColouring::kOverflow] ==
                                                                     schedule.colourBegin[GraphColouring::kOverflow + 1];
   const ConstraintStore& c = constraints;
-  return coloured && !useBdf2 && pass == kNoResiduals && batchesAlone && c.triangleStrains.empty() &&
+  return coloured && !sweepsBack && pass == kNoResiduals && batchesAlone && c.triangleStrains.empty() &&
          c.dihedrals.empty() && c.volumes.empty() && c.neoHookeans.empty() && c.surfaceVolumes.empty() &&
          c.shapeMatchings.empty() && c.tethers.empty() && c.attachments.empty() &&
          c.skinned.empty() && rods.empty();
@@ -60,12 +70,12 @@ bool World::Impl::onlyBlocksProject(bool useBdf2, size_t pass) const {
 /// Whether the substep's particle pass (integrateAndPredict) can run inside the coloured pass's first copy in, each
 /// range predicted just before it is padded: one dispatch to the threads fewer a substep, and p padded from the cache.
 /// Nothing between the two may read or write the particles, or depend on the contacts: the pass is one pass (not
-/// BDF2), no collider or self-collision searches p, no free island (prepareIslandFrames reads x), no HPBD pre-pass,
-/// and the copies' ranges are the boxes' runs (the prediction bounds p for the ground scan). The ground's contacts,
-/// found after the pass, are none while no box is in its reach; so not when the last substep had contacts, as it then
-/// would most likely stop after the copy in.
-bool World::Impl::particlePassJoinsSolve(bool useBdf2, bool copyOutBounds) const {
-  if (settings.solver != Solver::ColouredGaussSeidel || useBdf2 || !collision.colliders.empty() ||
+/// BDF2's, and no distance pass sweeps back after it), no collider or self-collision searches p, no free island
+/// (prepareIslandFrames reads x), no HPBD pre-pass, and the copies' ranges are the boxes' runs (the prediction bounds
+/// p for the ground scan). The ground's contacts, found after the pass, are none while no box is in its reach; so not
+/// when the last substep had contacts, as it then would most likely stop after the copy in.
+bool World::Impl::particlePassJoinsSolve(bool sweepsBack, bool copyOutBounds) const {
+  if (settings.solver != Solver::ColouredGaussSeidel || sweepsBack || !collision.colliders.empty() ||
       !collision.contacts.empty() || settings.selfCollision.enabled || !copyOutBounds) {
     return false;
   }

@@ -278,6 +278,12 @@ template <class S, class M> void chebyshevSection(S& s, M& m) {
   s.all(m.settings.chebyshevRho, m.steppedSettings.chebyshevRho);
 }
 
+/// Gauss-Seidel's order over the distances (SolverSettings::distanceSweep), newer than CHEB, kept as CHEB keeps ρ. A
+/// blob without it loads with the forward sweep, as it stepped.
+template <class S, class M> void distanceSweepSection(S& s, M& m) {
+  s.all(m.settings.distanceSweep, m.steppedSettings.distanceSweep);
+}
+
 template <class M> struct Section {
   uint32_t tag;
   const char* name;
@@ -286,7 +292,7 @@ template <class M> struct Section {
   bool mayBeAbsent = false;  ///< Newer than format version 1: a blob without it loads with the defaults.
 };
 
-template <class M> constexpr std::array<Section<M>, 27> kSections = {{
+template <class M> constexpr std::array<Section<M>, 28> kSections = {{
     {tag("SETT"), "settings", settingsSection<Writer, M>, settingsSection<LoadReader, M>},
     {tag("PART"), "particles", particlesSection<Writer, M>, particlesSection<LoadReader, M>},
     {tag("HIST"), "history", historySection<Writer, M>, historySection<LoadReader, M>},
@@ -314,6 +320,7 @@ template <class M> constexpr std::array<Section<M>, 27> kSections = {{
     {tag("RODS"), "rods", rodsSection<Writer, M>, rodsSection<LoadReader, M>, true},
     {tag("TEAR"), "tearing", tearingSection<Writer, M>, tearingSection<LoadReader, M>, true},
     {tag("CHEB"), "chebyshevRho", chebyshevSection<Writer, M>, chebyshevSection<LoadReader, M>, true},
+    {tag("DSWP"), "distanceSweep", distanceSweepSection<Writer, M>, distanceSweepSection<LoadReader, M>, true},
 }};
 
 std::string tagName(uint32_t t) {

@@ -231,7 +231,7 @@ bool World::Impl::solveChangedSinceLastStep() const {
                         now.substeps != was.substeps || now.iterations != was.iterations ||
                         now.jacobiRelaxation != was.jacobiRelaxation || now.hierarchyLevels != was.hierarchyLevels ||
                         now.hierarchyParents != was.hierarchyParents || now.coarseIterations != was.coarseIterations ||
-                        now.chebyshevRho != was.chebyshevRho);
+                        now.chebyshevRho != was.chebyshevRho || now.distanceSweep != was.distanceSweep);
 }
 
 /// After a change of the solver settings the state the old ones left is not a solution of the new ones (a balloon
@@ -293,6 +293,7 @@ void World::Impl::solveConstraints(Real h, bool useBdf2, Real stepFraction, size
   std::fill(rods.stretchLambda.begin(), rods.stretchLambda.end(), Vec3::Zero());
   std::fill(rods.bendLambda.begin(), rods.bendLambda.end(), Vec3::Zero());
   const bool xpbd = settings.method == Method::Xpbd;
+  const bool sweepsBack = distancesSweepBack(useBdf2);  // pass_fusion.cpp
   prepareIslandFrames(useBdf2, h);  // internal_momentum.cpp: the guard brackets every internal projection below
   // HPBD's pre-pass: the coarse levels move the particles once per substep, then the iterations refine.
   if (settings.solver == Solver::Hierarchical) {
@@ -332,10 +333,11 @@ void World::Impl::solveConstraints(Real h, bool useBdf2, Real stepFraction, size
     beginInternalProjections();
     switch (settings.solver) {
       // Under BDF2 the distances sweep back as well (symmetric_sweep.h): its recurrence amplifies a one-way
-      // sweep's complex eigenvalues (a 20×20 rigid cloth at 10×1 went from 9.6 J to 72 J).
+      // sweep's complex eigenvalues (a 20×20 rigid cloth at 10×1 went from 9.6 J to 72 J). Under Euler they do when
+      // the settings ask (DistanceSweep::Symmetric).
       case Solver::GaussSeidel:
         projectDistancesGaussSeidel(xpbd, invH2);
-        if (useBdf2) projectDistancesGaussSeidel(xpbd, invH2, true);
+        if (sweepsBack) projectDistancesGaussSeidel(xpbd, invH2, true);
         break;
       case Solver::Jacobi: projectDistancesJacobi(xpbd, invH2); break;
       case Solver::ColouredGaussSeidel:
@@ -343,7 +345,7 @@ void World::Impl::solveConstraints(Real h, bool useBdf2, Real stepFraction, size
         if (it > 0 || !firstPassDone) {
           projectDistancesColoured(xpbd, invH2, false, {copyIn, copyOut, boundInCopyOut(keepPadded) && copyOut});
         }
-        if (useBdf2) projectDistancesColoured(xpbd, invH2, true);
+        if (sweepsBack) projectDistancesColoured(xpbd, invH2, true);
         break;
       // One local/global solve of distances, dihedrals and tets (1/h_eff² = invH2); the rest PBD-style below.
       case Solver::ProjectiveDynamics: solveProjective(invH2); break;

@@ -36,6 +36,9 @@ void checkSettings(const char* fn, const SolverSettings& s) {
   if (s.integrator != Integrator::ImplicitEuler && s.integrator != Integrator::Bdf2) {
     check::fail(fn, "integrator", "is unknown", int(s.integrator));
   }
+  if (s.distanceSweep != DistanceSweep::Forward && s.distanceSweep != DistanceSweep::Symmetric) {
+    check::fail(fn, "distanceSweep", "is unknown", int(s.distanceSweep));
+  }
   if (s.solver != Solver::GaussSeidel && s.solver != Solver::Jacobi && s.solver != Solver::ColouredGaussSeidel &&
       s.solver != Solver::Hierarchical && s.solver != Solver::ProjectiveDynamics &&
       s.solver != Solver::VertexBlockDescent) {
@@ -133,6 +136,13 @@ void World::setIntegrator(Integrator integrator) {
   s.integrator = integrator;
   checkSettings("setIntegrator", s);
   if (s.integrator != impl_->settings.integrator) impl_->particles.historyValid = false;
+  impl_->settings = s;
+}
+
+void World::setDistanceSweep(DistanceSweep sweep) {
+  SolverSettings s = impl_->settings;
+  s.distanceSweep = sweep;
+  checkSettings("setDistanceSweep", s);
   impl_->settings = s;
 }
 

@@ -188,8 +188,9 @@ struct World::Impl {
   SubstepPlan planSubstep(bool useBdf2, size_t pass, bool nextSubstep) const;
   bool blocksAloneMoveParticles(const SubstepPlan& plan) const;
   bool commitJoinsNextPass(const SubstepPlan& plan) const;
-  bool onlyBlocksProject(bool useBdf2, size_t pass) const;
-  bool particlePassJoinsSolve(bool useBdf2, bool copyOutBounds) const;
+  bool distancesSweepBack(bool useBdf2) const;
+  bool onlyBlocksProject(bool sweepsBack, size_t pass) const;
+  bool particlePassJoinsSolve(bool sweepsBack, bool copyOutBounds) const;
   bool copyOutBoundsParticles() const;
   void zeroDistanceMultipliers();
   void projectDistancesJacobi(bool xpbd, Real invH2);

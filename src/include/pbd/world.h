@@ -52,6 +52,8 @@ class World {
   void setGround(const GroundSettings& ground);
   void setSolver(Solver solver);
   void setIntegrator(Integrator integrator);
+  /// SolverSettings::distanceSweep: forward (the default) or symmetric; see DistanceSweep.
+  void setDistanceSweep(DistanceSweep sweep);
   void setSelfCollision(const SelfCollisionSettings& selfCollision);
   /// SolverSettings::maxSpeed: m/s, finite, >= 0; 0 turns the velocity clamp off.
   void setMaxSpeed(Real metresPerSecond);

@@ -104,6 +104,7 @@ describe('misspelt names', () => {
     ['setMethod', (w) => w.setMethod('xbpd'), 'xpbd'],
     ['setSolver', (w) => w.setSolver('jacobbi'), 'jacobi'],
     ['setIntegrator', (w) => w.setIntegrator('bdf-2'), 'bdf2'],
+    ['setDistanceSweep', (w) => w.setDistanceSweep('symetric'), 'symmetric'],
     ['setConstraintStrength', (w) => w.setConstraintStrength('distnace', 0, 1, 0, 1), 'distance'],
     ['getConstraintStrength', (w) => w.getConstraintStrength('dihedal', 0), 'dihedral'],
     ['addCloth', (w) => w.addCloth({ columns: 3, rows: 3, model: 'edge' }), 'edges'],

@@ -56,6 +56,7 @@ const cases = {
   'iterations-negative': (w) => w.setIterations(-1),
   'iterations-absurd': (w) => w.setIterations(5000),
   'integrator-unknown': (w) => w.setIntegrator('rk4'),
+  'distance-sweep-unknown': (w) => w.setDistanceSweep('backward'),
   'solver-unknown': (w) => w.setSolver('sor'),
   'pool-use-unknown': (w) => w.setPoolUse('sometimes'),
   'jacobi-zero': (w) => w.setJacobiRelaxation(0),
@@ -409,7 +410,7 @@ function snapshot(w) {
       w.surfaceVolumeCount()],
     settings: [w.getGravity(), w.getMethod(), w.getSubsteps(), w.getIterations(), w.getLinearDamping(),
       w.getRigidDamping(), w.getChebyshevRho(), w.getGround(), w.getSolver(), w.getIntegrator(), w.getJacobiRelaxation(),
-      w.getSelfCollision(), w.getMaxSpeed(), w.bodyCount(), w.getBodyMaterial(0)],
+      w.getDistanceSweep(), w.getSelfCollision(), w.getMaxSpeed(), w.bodyCount(), w.getBodyMaterial(0)],
   };
 }
 

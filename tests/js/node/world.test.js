@@ -385,6 +385,15 @@ describe('solvers and residuals', () => {
     expect(w.positions().every(Number.isFinite)).toBe(true);
     expect(() => w.setIntegrator('rk4')).toThrow(/setIntegrator: integrator must be/);
     w.setIntegrator('implicit-euler');
+    expect(w.getDistanceSweep()).toBe('forward');
+    w.setDistanceSweep('symmetric');
+    expect(w.getDistanceSweep()).toBe('symmetric');
+    const loaded = new pbd.World();
+    loaded.loadSnapshot(w.saveSnapshot());
+    expect(loaded.getDistanceSweep()).toBe('symmetric');
+    loaded.delete();
+    expect(() => w.setDistanceSweep('backward')).toThrow(/setDistanceSweep: distanceSweep must be/);
+    w.setDistanceSweep('forward');
     w.setJacobiRelaxation(1.5);
     expect(w.getJacobiRelaxation()).toBe(1.5);
     expect(() => w.setJacobiRelaxation(2)).toThrow(/setJacobiRelaxation: jacobiRelaxation must be in \(0, 2\)/);

@@ -1,10 +1,10 @@
 // The step's fused passes over the particles (world/pass_fusion.cpp) change no bit: every scene below gives the same
 // state hash with every fusion on and with all of them off (World::Impl::fusePasses), serially and on a pool of two
 // workers. The scenes between them take every fused path and every reason not to: a pinned cloth in free space
-// (unbanded at one and three iterations, banded at one), the same over a raised ground it falls onto, the mixed scene and
-// the every-kind scene (all constraint kinds, colliders, attachments, self-collision), a free soft cube (the momentum
-// guard's islands), a cloth folding onto itself (continuous self-collision), and native twins of the demo gallery's
-// scenes (addGalleryTwins).
+// (unbanded at one and three iterations, banded at one), the same over a raised ground it falls onto (also with the
+// distances swept symmetrically), the mixed scene and the every-kind scene (all constraint kinds, colliders,
+// attachments, self-collision), a free soft cube (the momentum guard's islands), a cloth folding onto itself
+// (continuous self-collision), and native twins of the demo gallery's scenes (addGalleryTwins).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -173,6 +173,15 @@ std::vector<Scene> scenesToCompare() {
                      }});
     }
   }
+  // The distances swept there and back: neither the particle pass nor the bounds may join the forward pass.
+  out.push_back({"cloth onto a raised ground, symmetric distances", 60, [](World& w) {
+                   scenes::hangingCloth(w, 32);
+                   SolverSettings s = w.settings();
+                   s.distanceSweep = DistanceSweep::Symmetric;
+                   s.ground.height = 0.4f;
+                   w.setSettings(s);
+                   return still(w);
+                 }});
   out.push_back({"mixed scene", 40, [](World& w) {
                    const auto scene = std::make_shared<scenes::MixedScene>(scenes::mixedScene(w, 16));
                    return std::function<void(int)>([&w, scene](int f) { scenes::driveMixedScene(w, *scene, f); });
@@ -243,6 +252,10 @@ TEST(PassFusion, TheFusionsAreTakenWhereTheyMayBe) {
   EXPECT_FALSE(impl.commitJoinsNextPass(impl.planSubstep(false, WorldImpl::kNoResiduals, false)));  // the last
                                                                                                    // commits itself
   EXPECT_FALSE(impl.blocksAloneMoveParticles(impl.planSubstep(false, 0, true)));  // the record reads p every pass
+  world.setDistanceSweep(DistanceSweep::Symmetric);  // a pass back after each forward one
+  EXPECT_FALSE(plan().particlePassInSolve);
+  EXPECT_FALSE(plan().blocksAlone);
+  world.setDistanceSweep(DistanceSweep::Forward);
   impl.fusePasses = false;
   EXPECT_FALSE(plan().particlePassInSolve);
   EXPECT_FALSE(impl.blocksAloneMoveParticles(plan()));

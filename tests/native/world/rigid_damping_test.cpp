@@ -8,6 +8,7 @@
 
 #include "pbd/world.h"
 #include "world/rigid_damping.h"
+#include "scenes/box_drape.h"
 #include "scenes/free_space.h"
 #include "scenes/measures.h"
 
@@ -160,21 +161,7 @@ TEST(RigidDamping, BringsAClothRestingOnABoxToRest) {
   s.rigidDamping = 0.15f;
   s.ground.enabled = true;
   world.setSettings(s);
-  ColliderDef box;
-  box.shape = ColliderShape::Box;
-  box.position = Vec3(0, 0.3f, 0);
-  box.halfExtents = Vec3(0.3f, 0.3f, 0.3f);
-  world.addCollider(box);
-  ClothDef c;
-  c.columns = c.rows = 16;
-  c.spacing = 1.0f / 15;
-  c.origin = Vec3(-0.5f, 0.7f, -0.5f);
-  world.addCloth(c);
-  for (int f = 0; f < 165; ++f) world.step(1.0f / 60);
-  Real fastest = 0;  // m/s, over 2.75–3 s
-  for (int f = 0; f < 15; ++f) {
-    world.step(1.0f / 60);
-    fastest = std::max(fastest, scenes::largestSpeed(world));
-  }
+  scenes::addClothOverBox(world, 16, 0.1f);
+  const Real fastest = scenes::largestSpeedAtThreeSeconds(world);
   EXPECT_LT(fastest, 0.01f) << "fastest particle " << fastest << " m/s";
 }

@@ -173,14 +173,15 @@ TEST(Snapshot, LoadsVbdPenaltiesFromBeforeStrainTrianglesWereElements) {
   expectRefused(refused, shortened(1), "vbdPenalties", "one penalty short");
 }
 
-// VBD's Chebyshev ρ is part of the state a continuation needs (section CHEB): a world of 4 iterations with ρ = 0.6
-// continues from its snapshot to the same bits, and would not with ρ lost.
-TEST(Snapshot, KeepsTheChebyshevRho) {
+// A setting that is part of the state a continuation needs: the every-kind world with `set` applied continues from its
+// snapshot to the same bits (the loaded world's settings satisfying `kept`), and the same blob with `unset` applied
+// after loading takes another path (the change also makes the next step settle, so this shows that the state
+// differs, not that the setting alone made the difference).
+template <class Set, class Unset, class Kept>
+void expectTheSnapshotKeepsASetting(Set set, Unset unset, Kept kept) {
   World original;
   const scenes::EveryKind kinds = scenes::buildEveryKind(original);
-  original.setSolver(Solver::VertexBlockDescent);
-  original.setIterations(4);
-  original.setChebyshevRho(0.6f);
+  set(original);
   run(original, kinds, 0, 6);
   const Blob blob = original.saveSnapshot();
   run(original, kinds, 6, 6);
@@ -188,17 +189,33 @@ TEST(Snapshot, KeepsTheChebyshevRho) {
 
   World fresh;
   fresh.loadSnapshot(blob.data(), blob.size());
-  EXPECT_EQ(fresh.settings().chebyshevRho, 0.6f);
+  EXPECT_TRUE(kept(fresh.settings()));
   run(fresh, kinds, 6, 6);
   EXPECT_EQ(scenes::stateHash(fresh), expected);
 
-  // The same blob with ρ set back to 0 after loading takes another path (the change of ρ also makes the next step
-  // settle, so this shows that the state differs, not that ρ alone made the difference).
   World lost;
   lost.loadSnapshot(blob.data(), blob.size());
-  lost.setChebyshevRho(0);
+  unset(lost);
   run(lost, kinds, 6, 6);
   EXPECT_NE(scenes::stateHash(lost), expected);
+}
+
+// VBD's Chebyshev ρ (section CHEB), in a world of 4 iterations with ρ = 0.6.
+TEST(Snapshot, KeepsTheChebyshevRho) {
+  expectTheSnapshotKeepsASetting(
+      [](World& w) {
+        w.setSolver(Solver::VertexBlockDescent);
+        w.setIterations(4);
+        w.setChebyshevRho(0.6f);
+      },
+      [](World& w) { w.setChebyshevRho(0); }, [](const SolverSettings& s) { return s.chebyshevRho == 0.6f; });
+}
+
+// Gauss-Seidel's order over the distances (section DSWP), in a world that sweeps them symmetrically.
+TEST(Snapshot, KeepsTheDistanceSweep) {
+  expectTheSnapshotKeepsASetting([](World& w) { w.setDistanceSweep(DistanceSweep::Symmetric); },
+                                 [](World& w) { w.setDistanceSweep(DistanceSweep::Forward); },
+                                 [](const SolverSettings& s) { return s.distanceSweep == DistanceSweep::Symmetric; });
 }
 
 // A world loaded from a snapshot that carries external forces applies them, in the particle pass's fused form (the
@@ -400,8 +417,9 @@ TEST(SnapshotFormat, KnowsEveryField) {
   // format version bumped if old blobs can no longer be read the same way); then update the size here.
   // (Collider is left out: its def holds spans, whose size differs between native and wasm32.)
   // maxSpeed (the last 4 bytes) is saved in the contactMaterials section, ground.staticFriction in the
-  // staticFriction section (SFRC) and chebyshevRho in its own (CHEB), so blobs of format 1 still load.
-  EXPECT_EQ(sizeof(SolverSettings), 100u) << "SolverSettings changed: save the new field in the snapshot";
+  // staticFriction section (SFRC), chebyshevRho and distanceSweep in their own (CHEB, DSWP), so blobs of format 1
+  // still load.
+  EXPECT_EQ(sizeof(SolverSettings), 104u) << "SolverSettings changed: save the new field in the snapshot";
   // Attachment's collider and anchor (the last 16 bytes) are saved in the attachmentLinks section (ATCC).
   EXPECT_EQ(sizeof(Attachment), 60u) << "Attachment changed";
   EXPECT_EQ(sizeof(AttachmentLink), 16u);

@@ -66,13 +66,14 @@ struct Snapshot {
   Method method;
   Solver solver;
   Integrator integrator;
+  DistanceSweep distanceSweep;
   bool operator==(const Snapshot&) const = default;
 };
 
 Snapshot snapshot(const World& w) {
   const SolverSettings& s = w.settings();
   return {scenes::stateHash(w), w.particleCount(), w.constraintCount(), w.colliderCount(), w.dihedralConstraintCount(),
-          s.substeps, s.iterations, s.method, s.solver, s.integrator};
+          s.substeps, s.iterations, s.method, s.solver, s.integrator, s.distanceSweep};
 }
 
 ClothDef smallCloth() {
@@ -97,6 +98,7 @@ const std::map<std::string, Case>& cases() {
       {"native-set-method-enum", [](World& w) { w.setMethod(Method(7)); }},
       {"native-set-solver-enum", [](World& w) { w.setSolver(Solver(99)); }},
       {"native-set-integrator-enum", [](World& w) { w.setIntegrator(Integrator(9)); }},
+      {"native-set-distance-sweep-enum", [](World& w) { w.setDistanceSweep(DistanceSweep(4)); }},
       {"native-set-pool-use-enum", [](World& w) { w.setPoolUse(PoolUse(5)); }},
       {"native-settings-iterations", [](World& w) {
          SolverSettings s;

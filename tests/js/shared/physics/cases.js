@@ -4,7 +4,8 @@
 // through the package's public API only. Used by tests/js/physics-report.mjs (prints the table) and
 // tests/js/node/physics.test.js (one test per case). Deterministic: fixed scenes, no random numbers.
 import {
-  dampedDrapeOnBox, dampedDrapeOnSphere, momentumCases, restUnderRigidDamping, restingDrape,
+  dampedDrapeOnBox, dampedDrapeOnSphere, dampedFoldedDrapeSymmetric, momentumCases, restUnderRigidDamping,
+  restingDrape,
 } from './conservation.js';
 import {
   freeFallBdf2, freeFallEuler, inclineSlides, inclineSticks, pendulumEnergyBdf2, pendulumEnergyEuler,
@@ -30,5 +31,5 @@ export const physicsCases = [
   ...momentumCases,
   restingDrape,
   restUnderRigidDamping,
-  dampedDrapeOnSphere, dampedDrapeOnBox,
+  dampedDrapeOnSphere, dampedDrapeOnBox, dampedFoldedDrapeSymmetric,
 ];
