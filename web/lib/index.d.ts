@@ -703,8 +703,8 @@ export type ConstraintKind = 'distance' | 'dihedral' | 'tet-volume' | 'triangle-
 
 /**
  * A simulated world. Changing how its solve converges on a world that has stepped (method, solver, integrator,
- * substeps, iterations, Jacobi's ω, the hierarchy) makes the next step settle first: one step's worth of substeps of
- * the new settings from rest, positions only, then the velocities as they were. The constraint error the old settings
+ * substeps, iterations, Jacobi's ω, the hierarchy, the distance sweep, VBD's Chebyshev ρ) makes the next step settle
+ * first: one step's worth of substeps of the new settings from rest, positions only, then the velocities as they were. The constraint error the old settings
  * left moves the particles instead of launching them (a balloon squashed at 4 substeps × 1 iteration no longer flies
  * off when the iterations go up). Setting a value it already has, or changing gravity, damping, the ground or
  * strengths, does not settle.
