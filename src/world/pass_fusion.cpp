@@ -5,6 +5,7 @@
 //   particlePassInSolve:  the substep's particle pass inside the coloured pass's first copy in;
 //   blocksAlone:          the blocks' positions kept padded from the first iteration to the last;
 //   copyOutBounds:        the last copy out bounds the particles for the late contact scan;
+//   sweepBackPadded:      the distances' pass back starts from the forward pass's padded positions;
 //   commitInNextPass:     the commit (v, x from p) left to the next substep's first pass over the particles.
 #include "world/world_state.h"
 
@@ -21,6 +22,7 @@ SubstepPlan World::Impl::planSubstep(bool useBdf2, size_t pass, bool nextSubstep
   plan.copyOutBounds = copyOutBoundsParticles();
   plan.particlePassInSolve = particlePassJoinsSolve(sweepsBack, plan.copyOutBounds);
   plan.blocksAlone = onlyBlocksProject(sweepsBack, pass);
+  plan.sweepBackPadded = sweepsBack && distanceBatchesAlone();
   plan.commitInNextPass = nextSubstep && settings.integrator == Integrator::ImplicitEuler;
   return plan;
 }
@@ -51,17 +53,23 @@ bool World::Impl::distancesSweepBack(bool useBdf2) const {
   return useBdf2 || settings.distanceSweep == DistanceSweep::Symmetric;
 }
 
+/// Whether every distance constraint is in the coloured blocks' batches (no unbanded block, no overflow group): the
+/// blocks' passes then read and write only the padded positions, and nothing touches p between a forward pass's
+/// last block and the pass back's first (sweepBackPadded): copying out and in again there changes no bit.
+bool World::Impl::distanceBatchesAlone() const {
+  const ColourSchedule& schedule = solverData.schedule;
+  return schedule.blocks.unbanded.empty() &&
+         schedule.colourBegin[GraphColouring::kOverflow] == schedule.colourBegin[GraphColouring::kOverflow + 1];
+}
+
 /// The stages present, for blocksAlone: the coloured solver, every distance in a batch (no unbanded block, no
 /// overflow), no other internal constraint, attachment, back sweep of the distances or residual record. Every stage
 /// of solveConstraints' iteration loop has its term here or in blocksAloneMoveParticles: a stage added there needs
 /// one.
 bool World::Impl::onlyBlocksProject(bool sweepsBack, size_t pass) const {
   const bool coloured = settings.solver == Solver::ColouredGaussSeidel || settings.solver == Solver::Hierarchical;
-  const ColourSchedule& schedule = solverData.schedule;
-  const bool batchesAlone = schedule.blocks.unbanded.empty() && schedule.colourBegin[GraphColouring::kOverflow] ==
-                                                                    schedule.colourBegin[GraphColouring::kOverflow + 1];
   const ConstraintStore& c = constraints;
-  return coloured && !sweepsBack && pass == kNoResiduals && batchesAlone && c.triangleStrains.empty() &&
+  return coloured && !sweepsBack && pass == kNoResiduals && distanceBatchesAlone() && c.triangleStrains.empty() &&
          c.dihedrals.empty() && c.volumes.empty() && c.neoHookeans.empty() && c.surfaceVolumes.empty() &&
          c.shapeMatchings.empty() && c.tethers.empty() && c.attachments.empty() &&
          c.skinned.empty() && rods.empty();

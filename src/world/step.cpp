@@ -343,9 +343,10 @@ void World::Impl::solveConstraints(Real h, bool useBdf2, Real stepFraction, size
       case Solver::ColouredGaussSeidel:
       case Solver::Hierarchical:  // level 0
         if (it > 0 || !firstPassDone) {
-          projectDistancesColoured(xpbd, invH2, false, {copyIn, copyOut, boundInCopyOut(keepPadded) && copyOut});
+          const bool out = copyOut && !(sweepsBack && plan.sweepBackPadded);
+          projectDistancesColoured(xpbd, invH2, false, {copyIn, out, boundInCopyOut(keepPadded) && out});
         }
-        if (sweepsBack) projectDistancesColoured(xpbd, invH2, true);
+        if (sweepsBack) projectDistancesColoured(xpbd, invH2, true, {.in = !plan.sweepBackPadded});
         break;
       // One local/global solve of distances, dihedrals and tets (1/h_eff² = invH2); the rest PBD-style below.
       case Solver::ProjectiveDynamics: solveProjective(invH2); break;

@@ -11,6 +11,8 @@ struct SubstepPlan {
                                      ///< contact, pair or free island, p stays padded from the first iteration to the
                                      ///< last (blocksAloneMoveParticles).
   bool copyOutBounds = false;        ///< The coloured pass's last copy out can bound the particles for the late scan.
+  bool sweepBackPadded = false;      ///< The coloured distances' pass back (BDF2, DistanceSweep::Symmetric) starts
+                                     ///< from the forward pass's padded positions, with no copy out and in between.
   bool commitInNextPass = false;     ///< A next substep under implicit Euler: if this one ends with no contact, pair or
                                      ///< frozen particle, its commit is left to that substep's first pass
                                      ///< (commitJoinsNextPass).

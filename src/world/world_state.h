@@ -189,6 +189,7 @@ struct World::Impl {
   bool blocksAloneMoveParticles(const SubstepPlan& plan) const;
   bool commitJoinsNextPass(const SubstepPlan& plan) const;
   bool distancesSweepBack(bool useBdf2) const;
+  bool distanceBatchesAlone() const;
   bool onlyBlocksProject(bool sweepsBack, size_t pass) const;
   bool particlePassJoinsSolve(bool sweepsBack, bool copyOutBounds) const;
   bool copyOutBoundsParticles() const;

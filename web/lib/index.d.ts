@@ -773,7 +773,7 @@ export declare class World {
   /**
    * The order in which the Gauss-Seidel solvers ('coloured-gauss-seidel', 'hierarchical', 'gauss-seidel') project the
    * distance constraints in each iteration. 'forward' (default): one pass, the cheapest. 'symmetric': the same pass,
-   * then back in reverse order, about 1.6 times a cloth's solve: stiff constraints that cannot all hold (a cloth's
+   * then back in reverse order, about 1.5 times a cloth's solve: stiff constraints that cannot all hold (a cloth's
    * bending and stretch where it folds over a box's edge) then come to rest under damping, where a forward pass can
    * keep a fold ringing at a few cm/s. Under 'bdf2' the distances always sweep symmetrically; other solvers ignore it.
    */

@@ -16,7 +16,7 @@ const failsToday = {
   // Issue 51 item 4: a cloth draped on a sphere at the default settings does not come to rest (6.4 cm/s at 3 s).
   // Undamped, its flaps swing as pendulums do; damped (rigid 0.1, or linear 5/s), folds over a box's edge still ring
   // at a few cm/s where the distances' default forward sweep feeds them (with the cloth's particles on the box pinned
-  // instead of held by contacts as well). The symmetric sweep stops it (dampedFoldedDrapeSymmetric), at about 1.6
+  // instead of held by contacts as well). The symmetric sweep stops it (dampedFoldedDrapeSymmetric), at about 1.5
   // times the solve; the defaults have neither it nor damping.
   restingDrape: 'issue 51 item 4',
 };

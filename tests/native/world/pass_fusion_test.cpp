@@ -2,9 +2,10 @@
 // state hash with every fusion on and with all of them off (World::Impl::fusePasses), serially and on a pool of two
 // workers. The scenes between them take every fused path and every reason not to: a pinned cloth in free space
 // (unbanded at one and three iterations, banded at one), the same over a raised ground it falls onto (also with the
-// distances swept symmetrically), the mixed scene and the every-kind scene (all constraint kinds, colliders,
-// attachments, self-collision), a free soft cube (the momentum guard's islands), a cloth folding onto itself
-// (continuous self-collision), and native twins of the demo gallery's scenes (addGalleryTwins).
+// distances swept symmetrically: their pass back starts from the padded positions), the mixed scene and the
+// every-kind scene (all constraint kinds, colliders, attachments, self-collision), a free soft cube (the momentum
+// guard's islands), a cloth folding onto itself (continuous self-collision), and native twins of the demo gallery's
+// scenes (addGalleryTwins).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -252,9 +253,14 @@ TEST(PassFusion, TheFusionsAreTakenWhereTheyMayBe) {
   EXPECT_FALSE(impl.commitJoinsNextPass(impl.planSubstep(false, WorldImpl::kNoResiduals, false)));  // the last
                                                                                                    // commits itself
   EXPECT_FALSE(impl.blocksAloneMoveParticles(impl.planSubstep(false, 0, true)));  // the record reads p every pass
+  EXPECT_FALSE(plan().sweepBackPadded);  // no pass back
   world.setDistanceSweep(DistanceSweep::Symmetric);  // a pass back after each forward one
   EXPECT_FALSE(plan().particlePassInSolve);
   EXPECT_FALSE(plan().blocksAlone);
+  EXPECT_TRUE(plan().sweepBackPadded);  // every distance in a batch: the pass back starts from paddedP
+  impl.fusePasses = false;
+  EXPECT_FALSE(plan().sweepBackPadded);
+  impl.fusePasses = true;
   world.setDistanceSweep(DistanceSweep::Forward);
   impl.fusePasses = false;
   EXPECT_FALSE(plan().particlePassInSolve);
