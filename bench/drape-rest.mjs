@@ -8,27 +8,19 @@
 // Prints one markdown table, a row per sweep.
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
+import { median } from './peers/measure.mjs';
+import { maxSpeed } from '../tests/js/shared/physics/common.js';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => /^--(\w+)(?:=(.*))?$/.exec(a)?.slice(1) ?? [a, '']));
 const seconds = Number(args.seconds ?? 8), rigid = Number(args.rigid ?? 0.1);
 const sizes = (args.sizes ?? '16,24,32,48,64').split(',').map(Number);
 const { createPbd } = await import(pathToFileURL(resolve(args.lib ?? 'web/lib', 'index.js')).href);
 const pbd = await createPbd({ variant: 'single' });
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const AT_REST = 0.01;  // m/s
 const colliders = {
   sphere: { collider: { shape: 'sphere', position: [0, 0.5, 0], radius: 0.5 }, top: 1 },
   box: { collider: { shape: 'box', position: [0, 0.3, 0], halfExtents: [0.3, 0.3, 0.3] }, top: 0.6 },
 };
-
-function largestSpeed(world, { firstParticle, particleCount }) {
-  const v = world.velocities();
-  let fastest = 0;
-  for (let i = firstParticle; i < firstParticle + particleCount; ++i) {
-    fastest = Math.max(fastest, Math.hypot(v[3 * i], v[3 * i + 1], v[3 * i + 2]));
-  }
-  return fastest;
-}
 
 /** One drape: when it came to rest for good (s, or null), its speed at 3 s and at the end (m/s), ms per frame. */
 function drape(sweep, shape, n, drop, offset) {
@@ -46,7 +38,7 @@ function drape(sweep, shape, n, drop, offset) {
       const t = performance.now();
       world.step(1 / 60);
       times.push(performance.now() - t);
-      last = largestSpeed(world, cloth);
+      last = maxSpeed(world, cloth.firstParticle, cloth.particleCount);
       if (f > 165 && f <= 180) atThree = Math.max(atThree, last);
       if (last >= AT_REST) restSince = null;
       else if (restSince === null) restSince = f / 60;

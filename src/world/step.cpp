@@ -343,7 +343,7 @@ void World::Impl::solveConstraints(Real h, bool useBdf2, Real stepFraction, size
       case Solver::ColouredGaussSeidel:
       case Solver::Hierarchical:  // level 0
         if (it > 0 || !firstPassDone) {
-          const bool out = copyOut && !(sweepsBack && plan.sweepBackPadded);
+          const bool out = copyOut && !plan.sweepBackPadded;  // the plan takes it only where the pass sweeps back
           projectDistancesColoured(xpbd, invH2, false, {copyIn, out, boundInCopyOut(keepPadded) && out});
         }
         if (sweepsBack) projectDistancesColoured(xpbd, invH2, true, {.in = !plan.sweepBackPadded});
