@@ -20,11 +20,13 @@
 
 #include "constraints/vertex_block.h"
 #include "math/ordered_sums.h"
+#include "math/wide_float.h"
 
 namespace pbd {
 
 /// ∂E/∂x_a and the PSD block ∂²E/∂x_a² of one spring at its vertex a, added to `block`; returns the force
-/// magnitude f = k C + λ (0 for a coincident pair or a slack one). xa, xb in m; k in N/m; λ in N.
+/// magnitude f = k C + λ (0 for a coincident pair or a slack one). xa, xb in m; k in N/m; λ in N. In double, with λ:
+/// the reference the lanes below are tested against (the vertex steps run the lanes).
 inline double addSpringVertexBlock(const Eigen::Vector3d& xa, const Eigen::Vector3d& xb, double minLength,
                                    double maxLength, double k, double lambda, VertexBlock& block) {
   const Eigen::Vector3d d = xa - xb;
@@ -44,12 +46,26 @@ inline double addSpringVertexBlock(const Eigen::Vector3d& xa, const Eigen::Vecto
   return f;
 }
 
-/// C = l - clamp(l, minLength, maxLength) of the pair, the spring's constraint value (m).
-inline double springConstraint(const Eigen::Vector3d& xa, const Eigen::Vector3d& xb, double minLength,
-                               double maxLength) {
-  const Eigen::Vector3d d = xa - xb;
-  const double l = std::sqrt(orderedDot(d, d));
-  return l - std::clamp(l, minLength, maxLength);
+/// addSpringVertexBlock for four springs at once in float (math/wide_float.h: the same bits on every vector unit),
+/// each at its own vertex a, without λ: g (3) and h (6: H00 H01 H02 H11 H12 H22) are the lanes' running sums. Float
+/// is enough because the positions are float: rounding a rigid spring's ends (an ulp of |x|) moves its C, and so its
+/// k C and its geometric stiffness k C/l, far more than float arithmetic on the pair (an ulp of l) does. A lane adds
+/// nothing where its pair is coincident (l <= 1e-12 m; a padding lane pairs a vertex with itself) or slack.
+inline void addSpringVertexBlockLanes(const Float4 (&xa)[3], const Float4 (&xb)[3], Float4 minLength,
+                                      Float4 maxLength, Float4 k, Float4 (&g)[3], Float4 (&h)[6]) {
+  const Float4 zero = Float4::splat(0);
+  const Float4 d[3] = {xa[0] - xb[0], xa[1] - xb[1], xa[2] - xb[2]};
+  const Float4 l = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+  const Float4 c = l - pmin(pmax(l, minLength), maxLength);
+  const Mask4 active = (Float4::splat(1e-12f) < l) & ((c != zero) | (maxLength <= minLength));
+  const Float4 invL = select(active, Float4::splat(1) / l, zero);
+  const Float4 n[3] = {d[0] * invL, d[1] * invL, d[2] * invL};
+  const Float4 f = select(active, k * c, zero);
+  for (int r = 0; r < 3; ++r) g[r] = g[r] + f * n[r];
+  const Float4 gs = select(zero < f, f * invL, zero), a = select(active, k - gs, zero);
+  const Float4 an[3] = {a * n[0], a * n[1], a * n[2]};
+  h[0] = h[0] + (an[0] * n[0] + gs), h[1] = h[1] + an[0] * n[1], h[2] = h[2] + an[0] * n[2];
+  h[3] = h[3] + (an[1] * n[1] + gs), h[4] = h[4] + an[1] * n[2], h[5] = h[5] + (an[2] * n[2] + gs);
 }
 
 }  // namespace pbd

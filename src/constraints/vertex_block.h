@@ -25,20 +25,20 @@ struct VertexBlock {
   }
 };
 
-/// Solves H s = g for a symmetric positive definite H by Cholesky (H = L Lᵀ). False, and s untouched, on a
-/// non-positive or non-finite pivot or result.
+/// Solves H s = g for a symmetric positive definite H by its adjugate, s = adj(H) g / det H: one division and no
+/// square root, where a Cholesky factorization chains three of each (the vertex steps' latency). H is checked
+/// positive definite by its leading minors (Sylvester: H00, H00 H11 - H01², det H all > 0). False, and s untouched, on
+/// a matrix that is not, or a non-finite result.
 inline bool solveVertexBlock(const VertexBlock& b, double s[3]) {
-  const double d0 = b.h[0];
-  if (!(d0 > 0)) return false;
-  const double l00 = std::sqrt(d0), l10 = b.h[1] / l00, l20 = b.h[2] / l00;
-  const double d1 = b.h[3] - l10 * l10;
-  if (!(d1 > 0)) return false;
-  const double l11 = std::sqrt(d1), l21 = (b.h[4] - l20 * l10) / l11;
-  const double d2 = b.h[5] - l20 * l20 - l21 * l21;
-  if (!(d2 > 0)) return false;
-  const double l22 = std::sqrt(d2);
-  const double y0 = b.g[0] / l00, y1 = (b.g[1] - l10 * y0) / l11, y2 = (b.g[2] - l20 * y0 - l21 * y1) / l22;
-  const double s2 = y2 / l22, s1 = (y1 - l21 * s2) / l11, s0 = (y0 - l10 * s1 - l20 * s2) / l00;
+  const double a = b.h[0], h01 = b.h[1], h02 = b.h[2], d = b.h[3], h12 = b.h[4], f = b.h[5];
+  const double c00 = d * f - h12 * h12, c01 = h02 * h12 - h01 * f, c02 = h01 * h12 - h02 * d;
+  const double c11 = a * f - h02 * h02, c12 = h01 * h02 - a * h12, c22 = a * d - h01 * h01;
+  const double det = a * c00 + h01 * c01 + h02 * c02;
+  if (!(a > 0 && c22 > 0 && det > 0)) return false;
+  const double inv = 1 / det;
+  const double s0 = (c00 * b.g[0] + c01 * b.g[1] + c02 * b.g[2]) * inv;
+  const double s1 = (c01 * b.g[0] + c11 * b.g[1] + c12 * b.g[2]) * inv;
+  const double s2 = (c02 * b.g[0] + c12 * b.g[1] + c22 * b.g[2]) * inv;
   if (!std::isfinite(s0 + s1 + s2)) return false;
   s[0] = s0, s[1] = s1, s[2] = s2;
   return true;

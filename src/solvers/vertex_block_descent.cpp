@@ -18,6 +18,7 @@ namespace {
 
 /// Vertices per range when a colour is solved in parallel; fixed, so the split never depends on the threads.
 constexpr size_t kVerticesPerTask = 256;
+constexpr size_t kGroupsPerTask = kVerticesPerTask / 4;
 constexpr size_t kElementsPerTask = 2048;
 /// stiffness_ (or bulk_) of a rigid element, which uses its penalty instead.
 constexpr double kRigid = -1;
@@ -150,6 +151,27 @@ double meanGain(const VbdElements& e, const Element& el, const Eigen::Vector3d* 
   return sum > 0 ? sum / el.count : 1;
 }
 
+/// The xyz lanes of the four particles at[0..3] from padded positions: a vector load each and a transpose.
+void loadLanes(const float* padded, const uint32_t* at, Float4 (&x)[3]) {
+  Float4 a = Float4::load(padded + 4 * size_t(at[0])), b = Float4::load(padded + 4 * size_t(at[1]));
+  Float4 c = Float4::load(padded + 4 * size_t(at[2])), d = Float4::load(padded + 4 * size_t(at[3]));
+  transpose(a, b, c, d);
+  x[0] = a, x[1] = b, x[2] = c;
+}
+
+/// The springs [begin, end) four at a time: fn(e, pen) with pen the penalties of springs e .. e + 3, in place, or for
+/// a shorter tail (the penalties that follow are other elements') a copy padded with zeros (not rigid: untouched).
+template <class Fn>
+void forSpringLanes(size_t begin, size_t end, Real* penalty, Fn fn) {
+  size_t e = begin;
+  for (; e + 4 <= end; e += 4) fn(e, penalty + e);
+  if (e == end) return;
+  float tail[4] = {0, 0, 0, 0};
+  std::copy(penalty + e, penalty + end, tail);
+  fn(e, tail);
+  std::copy(tail, tail + (end - e), penalty + e);
+}
+
 }  // namespace
 
 void VertexBlockDescent::build(const VbdElements& elements, const Real* restX, size_t particleCount) {
@@ -199,88 +221,175 @@ void VertexBlockDescent::build(const VbdElements& elements, const Real* restX, s
   std::vector<uint32_t> at(colourBegin_.begin(), colourBegin_.end() - 1);
   for (uint32_t i = 0; i < particleCount; ++i)
     if (colour[i] != kNone) order_[at[colour[i]]++] = i;
+  buildGroups(elements);
   if (penalty_.size() != count) penalty_.assign(count, Real(0));
   stiffness_.resize(count), inertia_.resize(count), bulk_.resize(elements.neoHookeanCount);
   shear_.resize(elements.triangleCount);
-  phases_.reserve(colours + 3), phaseSizes_.resize(colours + 3), phaseMinRanges_.resize(colours + 3);
+  phases_.reserve(colours + 4), phaseSizes_.resize(colours + 4), phaseMinRanges_.resize(colours + 4);
   iterate_.assign(3 * particleCount, Real(0)), olderIterate_.assign(3 * particleCount, Real(0));
+  padded_.assign(4 * particleCount, 0.0f);
   stiffnessValid_ = false;
   dirty = false;
+}
+
+void VertexBlockDescent::buildGroups(const VbdElements& elements) {
+  const size_t particles = incidenceBegin_.size() - 1;
+  firstNonSpring_.resize(particles);
+  for (size_t i = 0; i < particles; ++i) {
+    uint32_t k = incidenceBegin_[i];
+    while (k < incidenceBegin_[i + 1] && incidences_[k].element < elements.springCount) ++k;  // springs come first
+    firstNonSpring_[i] = k;
+  }
+  groupBegin_.assign(1, 0), groupVertex_.clear(), groupLanes_.clear(), slotBegin_.assign(1, 0);
+  slotOther_.clear(), slotSpring_.clear(), slotMin_.clear(), slotMax_.clear();
+  for (size_t c = 0; c < colourCount(); ++c) {
+    for (uint32_t first = colourBegin_[c]; first < colourBegin_[c + 1]; first += 4) {
+      const uint32_t lanes = std::min(4u, colourBegin_[c + 1] - first);
+      uint32_t slots = 0;
+      for (uint32_t l = 0; l < lanes; ++l) {
+        const uint32_t i = order_[first + l];
+        slots = std::max(slots, firstNonSpring_[i] - incidenceBegin_[i]);
+      }
+      for (uint32_t l = 0; l < 4; ++l) groupVertex_.push_back(order_[first + (l < lanes ? l : 0)]);
+      groupLanes_.push_back(uint8_t(lanes));
+      for (uint32_t s = 0; s < slots; ++s) {
+        for (uint32_t l = 0; l < 4; ++l) {
+          const uint32_t i = order_[first + (l < lanes ? l : 0)], k = incidenceBegin_[i] + s;
+          const bool spring = l < lanes && k < firstNonSpring_[i];
+          const DistanceConstraint* d = spring ? &elements.springs[incidences_[k].element] : nullptr;
+          slotOther_.push_back(spring ? incidences_[k].other : i);
+          slotSpring_.push_back(spring ? incidences_[k].element : 0);
+          slotMin_.push_back(spring ? d->minLength : 0), slotMax_.push_back(spring ? d->maxLength : 0);
+        }
+      }
+      slotBegin_.push_back(slotBegin_.back() + slots);
+    }
+    groupBegin_.push_back(uint32_t(groupLanes_.size()));
+  }
+  // Padded to whole lanes with springs of one particle (0) and no stiffness.
+  Springs& sp = springs_;
+  const size_t lanes = (size_t(elements.springCount) + 3) / 4 * 4;
+  for (std::vector<float>* a : {&sp.stiffness, &sp.inertia, &sp.minLength, &sp.maxLength, &sp.invScale})
+    a->assign(lanes, 0.0f);
+  sp.i.assign(lanes, 0), sp.j.assign(lanes, 0);
+  for (uint32_t e = 0; e < elements.springCount; ++e) {
+    const DistanceConstraint& d = elements.springs[e];
+    sp.i[e] = d.i, sp.j[e] = d.j, sp.minLength[e] = d.minLength, sp.maxLength[e] = d.maxLength;
+    sp.invScale[e] = 1 / std::max(d.maxLength, 1e-6f);
+  }
 }
 
 void VertexBlockDescent::resetPenalties() { std::fill(penalty_.begin(), penalty_.end(), Real(0)); }
 
 void VertexBlockDescent::beginSubstep(const VbdElements& elements, const Real* w, bool xpbd, double invH2,
-                                      double rho) {
+                                      double rho, TaskSystem& tasks) {
   rho_ = rho, omega_ = 1, iteration_ = 0;
-  if (stiffnessValid_ && invH2 == stiffnessInvH2_ && xpbd == stiffnessXpbd_) {
-    for (uint32_t g = 0; g < penalty_.size(); ++g) {  // only the warm start's decay
-      if (penalty_[g] == 0) continue;                  // not rigid
-      penalty_[g] = Real(std::max(penalty_[g] * kVbdWarmStartDecay, kVbdStartPenaltyRatio * inertia_[g]));
-    }
+  if (stiffnessValid_ && invH2 == stiffnessInvH2_ && xpbd == stiffnessXpbd_) {  // only the warm start's decay
+    const size_t springLanes = (size_t(elements.springCount) + 3) / 4;
+    auto decay = [&](size_t b, size_t e) {
+      if (b < springLanes)
+        decaySpringPenalties(4 * b, std::min<size_t>(4 * std::min(e, springLanes), elements.springCount));
+      for (size_t k = std::max(b, springLanes); k < e; ++k) {
+        const size_t g = k - springLanes + elements.springCount;
+        if (penalty_[g] == 0) continue;  // not rigid
+        penalty_[g] = Real(std::max(penalty_[g] * kVbdWarmStartDecay, kVbdStartPenaltyRatio * inertia_[g]));
+      }
+    };
+    tasks.parallelFor(springLanes + penalty_.size() - elements.springCount, kElementsPerTask / 4, decay);
     return;
   }
   stiffnessValid_ = true, stiffnessInvH2_ = invH2, stiffnessXpbd_ = xpbd;
-  for (uint32_t g = 0; g < stiffness_.size(); ++g) {
-    const Element el = element(elements, g);
-    double massSum = 0;
-    uint32_t free = 0;
-    for (uint32_t v = 0; v < el.count; ++v)
-      if (w[el.ids[v]] > 0) massSum += 1 / double(w[el.ids[v]]), ++free;
-    // s_e: the mean mass of the free particles over h² ḡ (an element of pins only does nothing; any scale).
-    const double inertia = (free > 0 ? massSum / free : 1) * invH2 / restGain_[g];
-    const double cap = kVbdMaxStiffnessRatio * inertia;
-    inertia_[g] = inertia;
-    const double kept = std::isfinite(penalty_[g]) ? penalty_[g] * kVbdWarmStartDecay : 0;
-    const Real penalty = Real(std::clamp(kept, kVbdStartPenaltyRatio * inertia, cap));
-    if (el.kind == Kind::NeoHookean) {
-      const NeoHookeanTet& t = elements.neoHookeans[el.index];
-      const double v0 = t.restVolume;
-      // μ = 1/(α_D V0) (α_D = +∞: none); λ' = 1/(α_H V0), or the penalty's for an incompressible tet (α_H = 0).
-      stiffness_[g] = t.deviatoricCompliance < std::numeric_limits<Real>::infinity()
-                          ? std::min(1 / (double(t.deviatoricCompliance) * v0), cap / v0)
-                          : 0;
-      const bool incompressible = !(t.hydrostaticCompliance > 0);
-      bulk_[el.index] = incompressible ? kRigid : std::min(1 / (double(t.hydrostaticCompliance) * v0), cap / v0);
-      penalty_[g] = incompressible ? penalty : 0;
-      continue;
-    }
-    // k for this method, or kRigid.
-    auto stiffnessFor = [&](const Strengths& s) {
-      if (xpbd ? !(s.compliance > 0) : s.stiffness >= 1) return kRigid;
-      if (xpbd) return std::min(1 / s.compliance, cap);
-      const double k = s.stiffness > 0 ? s.stiffness : 0;
-      return std::min(k / (1 - k), kVbdMaxStiffnessRatio) * inertia;
-    };
-    stiffness_[g] = stiffnessFor(strengthsOf(elements, el));
-    bool rigid = stiffness_[g] == kRigid;
-    if (el.kind == Kind::Triangle) {
-      shear_[el.index] = stiffnessFor(shearStrengthsOf(elements.triangles[el.index]));
-      rigid = rigid || shear_[el.index] == kRigid;
-    }
-    penalty_[g] = rigid ? penalty : 0;
+  auto refresh = [&](size_t b, size_t e) {
+    for (size_t g = b; g < e; ++g) refreshStiffness(uint32_t(g), elements, w, xpbd, invH2);
+  };
+  tasks.parallelFor(stiffness_.size(), kElementsPerTask, refresh);
+}
+
+void VertexBlockDescent::refreshStiffness(uint32_t g, const VbdElements& elements, const Real* w, bool xpbd,
+                                          double invH2) {
+  const Element el = element(elements, g);
+  double massSum = 0;
+  uint32_t free = 0;
+  for (uint32_t v = 0; v < el.count; ++v)
+    if (w[el.ids[v]] > 0) massSum += 1 / double(w[el.ids[v]]), ++free;
+  // s_e: the mean mass of the free particles over h² ḡ (an element of pins only does nothing; any scale).
+  const double inertia = (free > 0 ? massSum / free : 1) * invH2 / restGain_[g];
+  const double cap = kVbdMaxStiffnessRatio * inertia;
+  inertia_[g] = inertia;
+  const double kept = std::isfinite(penalty_[g]) ? penalty_[g] * kVbdWarmStartDecay : 0;
+  const Real penalty = Real(std::clamp(kept, kVbdStartPenaltyRatio * inertia, cap));
+  if (el.kind == Kind::NeoHookean) {
+    const NeoHookeanTet& t = elements.neoHookeans[el.index];
+    const double v0 = t.restVolume;
+    // μ = 1/(α_D V0) (α_D = +∞: none); λ' = 1/(α_H V0), or the penalty's for an incompressible tet (α_H = 0).
+    stiffness_[g] = t.deviatoricCompliance < std::numeric_limits<Real>::infinity()
+                        ? std::min(1 / (double(t.deviatoricCompliance) * v0), cap / v0)
+                        : 0;
+    const bool incompressible = !(t.hydrostaticCompliance > 0);
+    bulk_[el.index] = incompressible ? kRigid : std::min(1 / (double(t.hydrostaticCompliance) * v0), cap / v0);
+    penalty_[g] = incompressible ? penalty : 0;
+    return;
+  }
+  // k for this method, or kRigid.
+  auto stiffnessFor = [&](const Strengths& s) {
+    if (xpbd ? !(s.compliance > 0) : s.stiffness >= 1) return kRigid;
+    if (xpbd) return std::min(1 / s.compliance, cap);
+    const double k = s.stiffness > 0 ? s.stiffness : 0;
+    return std::min(k / (1 - k), kVbdMaxStiffnessRatio) * inertia;
+  };
+  stiffness_[g] = stiffnessFor(strengthsOf(elements, el));
+  bool rigid = stiffness_[g] == kRigid;
+  if (el.kind == Kind::Triangle) {
+    shear_[el.index] = stiffnessFor(shearStrengthsOf(elements.triangles[el.index]));
+    rigid = rigid || shear_[el.index] == kRigid;
+  }
+  penalty_[g] = rigid ? penalty : 0;
+  if (g < elements.springCount) {
+    springs_.stiffness[g] = rigid ? penalty_[g] : float(stiffness_[g]);
+    springs_.inertia[g] = float(inertia);
   }
 }
 
-void VertexBlockDescent::solveVertex(uint32_t i, Real* p, const Real* inertial, const Real* w,
-                                     const VbdElements& elements, const VbdContacts& contacts,
-                                     double invH2) const {
+void VertexBlockDescent::solveGroup(uint32_t q, Real* p, float* padded, const Real* inertial, const Real* w,
+                                    const VbdElements& elements, const VbdContacts& contacts, double invH2) const {
+  const uint32_t* v = &groupVertex_[4 * size_t(q)];
+  Float4 x[3], g[3], h[6];
+  loadLanes(padded, v, x);
+  for (Float4& a : g) a = Float4::splat(0);
+  for (Float4& a : h) a = Float4::splat(0);
+  const float* k = springs_.stiffness.data();
+  for (size_t s = slotBegin_[q]; s < slotBegin_[q + 1]; ++s) {
+    const uint32_t* spring = &slotSpring_[4 * s];
+    Float4 xo[3];
+    loadLanes(padded, &slotOther_[4 * s], xo);
+    addSpringVertexBlockLanes(x, xo, Float4::load(&slotMin_[4 * s]), Float4::load(&slotMax_[4 * s]),
+                              Float4::gather(k + spring[0], k + spring[1], k + spring[2], k + spring[3]), g, h);
+  }
+  float gs[3][4], hs[6][4];
+  for (int a = 0; a < 3; ++a) g[a].store(gs[a]);
+  for (int a = 0; a < 6; ++a) h[a].store(hs[a]);
+  for (uint32_t l = 0; l < groupLanes_[q]; ++l) {
+    const float springG[3] = {gs[0][l], gs[1][l], gs[2][l]};
+    const float springH[6] = {hs[0][l], hs[1][l], hs[2][l], hs[3][l], hs[4][l], hs[5][l]};
+    solveVertex(v[l], springG, springH, p, padded, inertial, w, elements, contacts, invH2);
+  }
+}
+
+void VertexBlockDescent::solveVertex(uint32_t i, const float springG[3], const float springH[6], Real* p,
+                                     float* padded, const Real* inertial, const Real* w,
+                                     const VbdElements& elements, const VbdContacts& contacts, double invH2) const {
   if (!(w[i] > 0)) return;  // pinned
   const double inertia = invH2 / double(w[i]);
   const Eigen::Vector3d x = load(p, i), y = load(inertial, i);
   VertexBlock block;
-  for (int a = 0; a < 3; ++a) block.g[a] = inertia * (x[a] - y[a]);
-  block.h[0] = block.h[3] = block.h[5] = inertia;
+  for (int a = 0; a < 3; ++a) block.g[a] = inertia * (x[a] - y[a]) + double(springG[a]);
+  for (int a = 0; a < 6; ++a) block.h[a] = double(springH[a]);
+  block.h[0] += inertia, block.h[3] += inertia, block.h[5] += inertia;
   Eigen::Vector3d g;
   Eigen::Matrix3d h;
-  for (uint32_t k = incidenceBegin_[i]; k < incidenceBegin_[i + 1]; ++k) {
+  for (uint32_t k = firstNonSpring_[i]; k < incidenceBegin_[i + 1]; ++k) {
     const uint32_t e = incidences_[k].element;
     const double stiffness = stiffness_[e] == kRigid ? penalty_[e] : stiffness_[e];
-    if (e < elements.springCount) {  // the common case, without decoding the element
-      const DistanceConstraint& c = elements.springs[e];
-      addSpringVertexBlock(x, load(p, incidences_[k].other), c.minLength, c.maxLength, stiffness, 0, block);
-      continue;
-    }
     const int corner = int(incidences_[k].other);
     const Element el = element(elements, e);
     if (el.kind == Kind::Attachment) {  // ½ k |x - t|²: k (x - t) and k I
@@ -325,60 +434,86 @@ void VertexBlockDescent::solveVertex(uint32_t i, Real* p, const Real* inertial, 
                                     : contactStep(block, contacts.contacts + first, contacts.contacts + last, x,
                                                   contactStiffness(w[i], invH2), invH2, w[i], step);
   if (!solved) return;
-  for (int a = 0; a < 3; ++a) p[3 * i + a] = Real(x[a] - step[a]);
+  for (int a = 0; a < 3; ++a) p[3 * i + a] = padded[4 * size_t(i) + a] = Real(x[a] - step[a]);
 }
 
+/// A rigid element's penalty after an iteration, as growSpringPenalties does for the springs.
 void VertexBlockDescent::growPenalty(uint32_t e, const Real* p, const VbdElements& elements) {
   if (penalty_[e] == 0) return;  // not rigid
   double violation = 0, scale = 1;  // C and C_ref
-  if (e < elements.springCount) {  // the common case, without decoding the element
-    const DistanceConstraint& c = elements.springs[e];
-    violation = springConstraint(load(p, c.i), load(p, c.j), c.minLength, c.maxLength);
-    scale = std::max(double(c.maxLength), 1e-6);
-  } else {
-    const Element el = element(elements, e);
-    Eigen::Vector3d xs[4], unused;
-    for (uint32_t v = 0; v < el.count; ++v) xs[v] = load(p, el.ids[v]);
-    switch (el.kind) {
-      case Kind::Dihedral: {
-        double phi;
-        if (dihedralAngleDerivatives(xs, 0, phi, unused, nullptr))
-          violation = wrapAngleDouble(phi - elements.dihedrals[el.index].restAngle);
-        break;
-      }
-      case Kind::Volume: {
-        const TetVolumeConstraint& t = elements.volumes[el.index];
-        violation = tetVolumeAndGradientDouble(xs, 0, unused) - t.restVolume;
-        if (t.unilateral) violation = std::min(violation, 0.0);
-        scale = t.restVolume;
-        break;
-      }
-      case Kind::NeoHookean: {
-        const NeoHookeanTet& t = elements.neoHookeans[el.index];
-        violation = orderedDeterminant(tetDeformationGradientDouble(xs, t.restInverse)) -
-                    neoHookeanEnergyGamma(stiffness_[e], penalty_[e] / double(t.restVolume));
-        break;
-      }
-      case Kind::Triangle: {  // the largest |C| of its rigid constraints
-        TriangleStrainFrame t;
-        if (!t.set(xs, elements.triangles[el.index].restInverse)) break;
-        if (stiffness_[e] == kRigid) violation = std::max(std::abs(t.l[0] - 1), std::abs(t.l[1] - 1));
-        if (shear_[el.index] == kRigid) violation = std::max(violation, std::abs(t.shear()));
-        break;
-      }
-      case Kind::Attachment: {
-        const VbdAttachment& at = elements.attachments[el.index];
-        if (at.active) {
-          const Eigen::Vector3d d = xs[0] - Eigen::Vector3d(at.target[0], at.target[1], at.target[2]);
-          violation = std::sqrt(orderedDot(d, d));
-        }
-        break;
-      }
-      case Kind::Spring: break;
+  const Element el = element(elements, e);
+  Eigen::Vector3d xs[4], unused;
+  for (uint32_t v = 0; v < el.count; ++v) xs[v] = load(p, el.ids[v]);
+  switch (el.kind) {
+    case Kind::Dihedral: {
+      double phi;
+      if (dihedralAngleDerivatives(xs, 0, phi, unused, nullptr))
+        violation = wrapAngleDouble(phi - elements.dihedrals[el.index].restAngle);
+      break;
     }
+    case Kind::Volume: {
+      const TetVolumeConstraint& t = elements.volumes[el.index];
+      violation = tetVolumeAndGradientDouble(xs, 0, unused) - t.restVolume;
+      if (t.unilateral) violation = std::min(violation, 0.0);
+      scale = t.restVolume;
+      break;
+    }
+    case Kind::NeoHookean: {
+      const NeoHookeanTet& t = elements.neoHookeans[el.index];
+      violation = orderedDeterminant(tetDeformationGradientDouble(xs, t.restInverse)) -
+                  neoHookeanEnergyGamma(stiffness_[e], penalty_[e] / double(t.restVolume));
+      break;
+    }
+    case Kind::Triangle: {  // the largest |C| of its rigid constraints
+      TriangleStrainFrame t;
+      if (!t.set(xs, elements.triangles[el.index].restInverse)) break;
+      if (stiffness_[e] == kRigid) violation = std::max(std::abs(t.l[0] - 1), std::abs(t.l[1] - 1));
+      if (shear_[el.index] == kRigid) violation = std::max(violation, std::abs(t.shear()));
+      break;
+    }
+    case Kind::Attachment: {
+      const VbdAttachment& at = elements.attachments[el.index];
+      if (at.active) {
+        const Eigen::Vector3d d = xs[0] - Eigen::Vector3d(at.target[0], at.target[1], at.target[2]);
+        violation = std::sqrt(orderedDot(d, d));
+      }
+      break;
+    }
+    case Kind::Spring: break;
   }
   penalty_[e] = Real(std::min(penalty_[e] + kVbdPenaltyGrowth * inertia_[e] * std::abs(violation) / scale,
                               kVbdMaxStiffnessRatio * inertia_[e]));
+}
+
+void VertexBlockDescent::decaySpringPenalties(size_t begin, size_t end) {
+  const Float4 zero = Float4::splat(0), decay = Float4::splat(float(kVbdWarmStartDecay));
+  const Float4 start = Float4::splat(float(kVbdStartPenaltyRatio));
+  forSpringLanes(begin, end, penalty_.data(), [&](size_t e, float* pen) {
+    const Float4 old = Float4::load(pen);
+    const Mask4 rigid = old != zero;
+    const Float4 next = select(rigid, pmax(old * decay, start * Float4::load(&springs_.inertia[e])), zero);
+    next.store(pen);
+    select(rigid, next, Float4::load(&springs_.stiffness[e])).store(&springs_.stiffness[e]);
+  });
+}
+
+/// A rigid spring's penalty after an iteration (the top of the header): k += β s_e |C|/C_ref, up to the cap.
+void VertexBlockDescent::growSpringPenalties(size_t begin, size_t end, const float* padded) {
+  const Springs& sp = springs_;
+  const Float4 zero = Float4::splat(0), growth = Float4::splat(float(kVbdPenaltyGrowth));
+  const Float4 cap = Float4::splat(float(kVbdMaxStiffnessRatio));
+  forSpringLanes(begin, end, penalty_.data(), [&](size_t e, float* pen) {
+    Float4 xi[3], xj[3];
+    loadLanes(padded, &sp.i[e], xi), loadLanes(padded, &sp.j[e], xj);
+    const Float4 d[3] = {xi[0] - xj[0], xi[1] - xj[1], xi[2] - xj[2]};
+    const Float4 l = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    const Float4 c = l - pmin(pmax(l, Float4::load(&sp.minLength[e])), Float4::load(&sp.maxLength[e]));
+    const Float4 absC = select(c < zero, -c, c), old = Float4::load(pen), s = Float4::load(&sp.inertia[e]);
+    const Mask4 rigid = old != zero;
+    const Float4 next = select(rigid, pmin(old + growth * s * absC * Float4::load(&sp.invScale[e]), cap * s), zero);
+    next.store(pen);
+    select(rigid, next, Float4::load(&sp.stiffness[e])).store(&springs_.stiffness[e]);
+  });
 }
 
 void VertexBlockDescent::iterate(Real* p, const Real* inertial, const Real* w, const VbdElements& elements,
@@ -394,34 +529,45 @@ void VertexBlockDescent::iterate(Real* p, const Real* inertial, const Real* w, c
     phaseSizes_[phases_.size()] = size, phaseMinRanges_[phases_.size()] = minRange;
     phases_.push_back({kind, colour});
   };
+  add(PhaseKind::Pad, 0, incidenceBegin_.size() - 1, kElementsPerTask);
   if (accelerate) {
     std::swap(iterate_, olderIterate_);  // x_{n-2}: the last iteration's start
     add(PhaseKind::SaveIterate, 0, vertices, kVerticesPerTask);
   }
   for (uint32_t c = 0; c < colourCount(); ++c)
-    add(PhaseKind::Colour, c, colourBegin_[c + 1] - colourBegin_[c], kVerticesPerTask);
+    add(PhaseKind::Colour, c, groupBegin_[c + 1] - groupBegin_[c], kGroupsPerTask);
   if (accelerate && iteration_ >= 2) add(PhaseKind::Extrapolate, 0, vertices, kVerticesPerTask);
-  add(PhaseKind::Penalties, 0, penalty_.size(), kElementsPerTask);
+  // The penalties' units: the springs four at a time (whole lanes, whatever the ranges), then the other elements.
+  const size_t springLanes = (size_t(elements.springCount) + 3) / 4;
+  add(PhaseKind::Penalties, 0, springLanes + penalty_.size() - elements.springCount, kElementsPerTask / 4);
   auto body = [&](size_t phase, size_t b, size_t e) {
     const Phase& ph = phases_[phase];
     switch (ph.kind) {
+      case PhaseKind::Pad: padRange(p, w, b, e, padded_.data()); break;
       case PhaseKind::SaveIterate:
         for (size_t k = b; k < e; ++k)
           for (size_t a = 3 * size_t(order_[k]); a < 3 * size_t(order_[k]) + 3; ++a) iterate_[a] = p[a];
         break;
       case PhaseKind::Colour:
-        for (size_t k = colourBegin_[ph.colour] + b; k < colourBegin_[ph.colour] + e; ++k)
-          solveVertex(order_[k], p, inertial, w, elements, contacts, invH2);
+        for (size_t q = groupBegin_[ph.colour] + b; q < groupBegin_[ph.colour] + e; ++q)
+          solveGroup(uint32_t(q), p, padded_.data(), inertial, w, elements, contacts, invH2);
         break;
       case PhaseKind::Extrapolate:  // x_n = ω (x̄_n - x_{n-2}) + x_{n-2}; a pinned particle stays where it is
         for (size_t k = b; k < e; ++k) {
           if (!(w[order_[k]] > 0)) continue;
-          for (size_t a = 3 * size_t(order_[k]); a < 3 * size_t(order_[k]) + 3; ++a)
-            p[a] = Real(omega_ * (double(p[a]) - double(olderIterate_[a])) + double(olderIterate_[a]));
+          for (size_t a = 0; a < 3; ++a) {
+            const size_t at = 3 * size_t(order_[k]) + a;
+            p[at] = Real(omega_ * (double(p[at]) - double(olderIterate_[at])) + double(olderIterate_[at]));
+            padded_[4 * size_t(order_[k]) + a] = p[at];
+          }
         }
         break;
       case PhaseKind::Penalties:
-        for (size_t k = b; k < e; ++k) growPenalty(uint32_t(k), p, elements);
+        if (b < springLanes)
+          growSpringPenalties(4 * b, std::min<size_t>(4 * std::min(e, springLanes), elements.springCount),
+                              padded_.data());
+        for (size_t k = std::max(b, springLanes); k < e; ++k)
+          growPenalty(uint32_t(k - springLanes + elements.springCount), p, elements);
         break;
     }
   };

@@ -9,7 +9,9 @@
 // compressive geometric stiffness dropped), energy_dihedral.h (negative eigenvalues clamped), energy_tet_volume.h
 // and energy_neo_hookean.h (PSD as they are), energy_triangle_strain.h (made PSD term by term); an attachment's
 // ½ k |x - t|² adds k (x - t) and k I, a contact its one-sided energy (below). Vertices of one colour share no
-// element, so a colour is solved in parallel, in any order, with the same bits; colours run in sequence.
+// element, so a colour is solved in parallel, in any order, with the same bits; colours run in sequence. The springs
+// (most bodies' commonest element) are summed four vertices of a colour at a time in float lanes
+// (addSpringVertexBlockLanes), the other elements and the 3×3 solve one vertex at a time in double.
 //
 // Stiffness. An element with compliance α is the energy ½ C²/α (k = 1/α; Neo-Hookean: μ = 1/(α_D V0), λ' = 1/(α_H V0),
 // the material its XPBD pair stores, in either method). PBD stiffness s gives k = s/(1-s) s_e, the mapping
@@ -124,7 +126,9 @@ class VertexBlockDescent {
   /// Before a substep's iterations: each element's stiffness for this method and h (invH2 = 1/h²; recomputed at the
   /// first substep of a step and when h or the method change), and the warm start of the rigid ones' penalties.
   /// w: inverse masses. rho: the Chebyshev acceleration's ρ in [0, 1) for this substep's iterations (0 = off).
-  void beginSubstep(const VbdElements& elements, const Real* w, bool xpbd, double invH2, double rho = 0);
+  /// Element by element on `tasks`.
+  void beginSubstep(const VbdElements& elements, const Real* w, bool xpbd, double invH2, double rho,
+                    TaskSystem& tasks);
   /// One iteration: every colour's vertices, the Chebyshev extrapolation (ρ > 0, from the second iteration of the
   /// substep), then the rigid elements' penalties. p: positions (xyz per particle, moved), inertial: y. A vertex with
   /// contacts adds their energies (its particle must be one that solves()).
@@ -154,23 +158,55 @@ class VertexBlockDescent {
     uint32_t element;  // the element's global number
     uint32_t other;    // a spring's other particle; for the others, which of its particles this one is (0..3)
   };
-  void solveVertex(uint32_t i, Real* p, const Real* inertial, const Real* w, const VbdElements& elements,
-                   const VbdContacts& contacts, double invH2) const;
+  // The vertex steps of group q (four vertices of one colour): their springs' sums in float lanes, then each
+  // vertex's solveVertex with those sums.
+  void solveGroup(uint32_t q, Real* p, float* padded, const Real* inertial, const Real* w,
+                  const VbdElements& elements, const VbdContacts& contacts, double invH2) const;
+  // One vertex step, its result written to p and padded; springG and springH: its springs' gradient and Hessian
+  // sums (H00 H01 H02 H11 H12 H22).
+  void solveVertex(uint32_t i, const float springG[3], const float springH[6], Real* p, float* padded,
+                   const Real* inertial, const Real* w, const VbdElements& elements, const VbdContacts& contacts,
+                   double invH2) const;
+  void buildGroups(const VbdElements& elements);
   void growPenalty(uint32_t e, const Real* p, const VbdElements& elements);
+  // Element g's stiffness, s_e and penalty for this method and h (beginSubstep's, element by element).
+  void refreshStiffness(uint32_t g, const VbdElements& elements, const Real* w, bool xpbd, double invH2);
 
   std::vector<uint32_t> order_;           // the particles in any element, colour by colour
   std::vector<uint32_t> colourBegin_;     // colour c is order_[colourBegin_[c], colourBegin_[c+1])
   std::vector<uint32_t> incidenceBegin_;  // per particle, into incidences_ (CSR)
   std::vector<Incidence> incidences_;
+  // The springs' part of the vertex steps runs four vertices of a colour at a time, one per float lane: colour c's
+  // groups are [groupBegin_[c], groupBegin_[c + 1]), group q's vertices groupVertex_[4q .. 4q+3] (the colour's last
+  // group padded with copies of its first vertex, groupLanes_[q] of them real) and its springs the slots
+  // [slotBegin_[q], slotBegin_[q + 1]), each four lanes wide: slotOther_ (the other end; a lane with fewer springs
+  // pairs its vertex with itself, which adds nothing), slotSpring_ (the spring's number), slotMin_, slotMax_.
+  std::vector<uint32_t> groupBegin_, groupVertex_, slotBegin_, slotOther_, slotSpring_;
+  std::vector<uint8_t> groupLanes_;
+  std::vector<float> slotMin_, slotMax_;
+  std::vector<uint32_t> firstNonSpring_;  // per particle: where its incidences past its springs begin
+  // The springs as flat arrays, for the lanes: their k this iteration (stiffness_, or penalty_ if rigid), and what
+  // their penalties' growth and decay read four at a time (ends, lengths, 1/C_ref, s_e).
+  struct Springs {
+    std::vector<float> stiffness, minLength, maxLength, invScale, inertia;
+    std::vector<uint32_t> i, j;
+  };
+  Springs springs_;
+  // The warm start's decay and the growth of springs' penalties [begin, end), four at a time.
+  void decaySpringPenalties(size_t begin, size_t end);
+  void growSpringPenalties(size_t begin, size_t end, const float* padded);
+  // This iteration's positions as xyzw (the inverse mass in w), which the lanes load a vector per particle from;
+  // the vertex steps and the extrapolation write both.
+  std::vector<float> padded_;
   std::vector<double> restGain_;   // per element, ḡ: the mean |∇_v C|² over its free particles at rest (1/m², ...)
   std::vector<double> stiffness_;  // per element, this substep's k (Neo-Hookean: μ); -1 marks a rigid one
   std::vector<double> bulk_;       // per Neo-Hookean tet, this substep's λ' (Pa); -1: the penalty's
   std::vector<double> shear_;      // per strain triangle, this substep's shear k_sh (J); -1: the penalty's
   std::vector<double> inertia_;    // per element, s_e = m̄/(h² ḡ)
   std::vector<Real> penalty_;  // per element, a rigid one's current k (0: not rigid); float, as snapshots keep it
-  // An iteration's phases in order: the copy of the iterate for the acceleration, the colours, the extrapolation,
-  // the penalties (the first and the third only with ρ > 0).
-  enum class PhaseKind : uint8_t { SaveIterate, Colour, Extrapolate, Penalties };
+  // An iteration's phases in order: the padded copy of the positions, the copy of the iterate for the acceleration,
+  // the colours, the extrapolation, the penalties (the second and the fourth only with ρ > 0).
+  enum class PhaseKind : uint8_t { Pad, SaveIterate, Colour, Extrapolate, Penalties };
   struct Phase {
     PhaseKind kind;
     uint32_t colour;

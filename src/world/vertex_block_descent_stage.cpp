@@ -114,7 +114,7 @@ void World::Impl::beginVertexBlockDescent(Real invH2, Real stepFraction) {
   fillVertexBlockDescentAttachments(stepFraction);
   fillVertexBlockDescentContacts();
   solverData.vbd.beginSubstep(vertexBlockDescentElements(), particles.w.data(), settings.method == Method::Xpbd,
-                              double(invH2), double(settings.chebyshevRho));
+                              double(invH2), double(settings.chebyshevRho), *tasks);
 }
 
 /// One VBD iteration on p.

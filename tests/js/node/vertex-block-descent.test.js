@@ -61,22 +61,26 @@ describe('vertex block descent', () => {
   });
 
   it('hangs a cloth of strain triangles at their default (rigid) strengths bounded, no step undone', () => {
-    // The worst grid edge averaged over 2-4 s: 6.9 %, as the native VertexBlockDescent.SolvesStrainTrianglesAsEnergies
-    // measures on the same cloth (default bending); projected PBD-style after the vertex steps, as before they were
-    // VBD's elements, the cloth blew up.
-    const { w, n } = hangingCloth('vbd', 16, { model: 'strain-triangles' });
-    const { edges, rest } = gridEdges(n);
-    try {
-      let sum = 0;
-      for (let f = 0; f < 240; f++) {
-        w.step(1 / 60);
-        expect(w.lastStepReport().rolledBack).toBe(false);
-        if (f >= 120) sum += strainStats(w.positions(), edges, rest).max;
+    // The worst grid edge averaged over 2-4 s, the median of five cloths of 0.98 to 1.02 kg, as the native
+    // VertexBlockDescent.SolvesStrainTrianglesAsEnergies measures (7.4 % there; default bending). One cloth's figure is
+    // chaotic (VBD at one iteration gains energy on this swing), 4 to 15 % as the mass changes by 0.1 %. Projected
+    // PBD-style after the vertex steps, as before they were VBD's elements, the cloth blew up.
+    const { edges, rest } = gridEdges(16);
+    const stretches = [0.98, 0.99, 1, 1.01, 1.02].map((mass) => {
+      const { w } = hangingCloth('vbd', 16, { model: 'strain-triangles', mass });
+      try {
+        let sum = 0;
+        for (let f = 0; f < 240; f++) {
+          w.step(1 / 60);
+          expect(w.lastStepReport().rolledBack).toBe(false);
+          if (f >= 120) sum += strainStats(w.positions(), edges, rest).max;
+        }
+        return sum / 120;
+      } finally {
+        w.delete();
       }
-      expect(sum / 120).toBeLessThan(0.1);
-    } finally {
-      w.delete();
-    }
+    }).sort((a, b) => a - b);
+    expect(stretches[2]).toBeLessThan(0.1);
   });
 
   it('takes a Chebyshev ρ that acts from the second iteration on and survives a snapshot', () => {

@@ -6,6 +6,9 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
+#include <Eigen/Geometry>
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <random>
 #include <set>
@@ -28,7 +31,7 @@ namespace {
 
 double springEnergy(const Eigen::Vector3d& a, const Eigen::Vector3d& b, double minLength, double maxLength, double k,
                     double lambda) {
-  const double c = springConstraint(a, b, minLength, maxLength);
+  const double l = (a - b).norm(), c = l - std::clamp(l, minLength, maxLength);
   return 0.5 * k * c * c + lambda * c;
 }
 
@@ -89,7 +92,7 @@ TEST(EnergySpring, HessianIsPositiveSemiDefiniteUnderCompression) {
   }
 }
 
-TEST(VertexBlock, CholeskySolveMatchesEigen) {
+TEST(VertexBlock, SolveMatchesEigen) {
   std::mt19937 rng(6);
   std::uniform_real_distribution<double> u(-1, 1);
   for (int trial = 0; trial < 20; ++trial) {
@@ -102,11 +105,24 @@ TEST(VertexBlock, CholeskySolveMatchesEigen) {
     const Eigen::Vector3d expected = block.hessian().ldlt().solve(block.gradient());
     for (int k = 0; k < 3; ++k) EXPECT_NEAR(s[k], expected[k], 1e-9 * (1 + expected.norm()));
   }
-  VertexBlock indefinite;
-  indefinite.add(Eigen::Vector3d(1, 0, 0), -Eigen::Matrix3d::Identity());
-  double s[3] = {7, 7, 7};
-  EXPECT_FALSE(solveVertexBlock(indefinite, s));
-  EXPECT_EQ(s[0], 7);  // untouched
+  // A stiff vertex's block: eigenvalues 1e6, 1e3 and 1 (a rigid spring's cap over a particle's inertia), turned.
+  const Eigen::Matrix3d turn = Eigen::AngleAxisd(0.7, Eigen::Vector3d(1, 2, 3).normalized()).toRotationMatrix();
+  VertexBlock stiff;
+  stiff.add(Eigen::Vector3d(0.3, -0.2, 0.5), turn * Eigen::Vector3d(1e6, 1e3, 1).asDiagonal() * turn.transpose());
+  double st[3];
+  ASSERT_TRUE(solveVertexBlock(stiff, st));
+  const Eigen::Vector3d expected = stiff.hessian().ldlt().solve(stiff.gradient());
+  // Forward error within the condition number (1e6) times 1e-14: a few hundred ulps of double, per solve.
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(st[k], expected[k], 1e-8 * expected.norm());
+  // Not positive definite, each leading minor in turn: untouched.
+  for (const Eigen::Vector3d& diagonal : {Eigen::Vector3d(-1, 1, 1), Eigen::Vector3d(1, -1, 1),
+                                          Eigen::Vector3d(1, 1, -1), Eigen::Vector3d(-1, -1, 1)}) {
+    VertexBlock indefinite;
+    indefinite.add(Eigen::Vector3d(1, 0, 0), Eigen::Matrix3d(diagonal.asDiagonal()));
+    double s[3] = {7, 7, 7};
+    EXPECT_FALSE(solveVertexBlock(indefinite, s)) << diagonal.transpose();
+    EXPECT_EQ(s[0], 7);  // untouched
+  }
 }
 
 TEST(EnergySpring, SlackInsideItsRangeAndCoincidentPairsAddNothing) {
@@ -115,6 +131,61 @@ TEST(EnergySpring, SlackInsideItsRangeAndCoincidentPairsAddNothing) {
   EXPECT_EQ(addSpringVertexBlock({1, 1, 1}, {1, 1, 1}, 1, 1, 100, 0, block), 0);
   EXPECT_EQ(block.gradient().norm(), 0);
   EXPECT_EQ(block.hessian().norm(), 0);
+}
+
+namespace {
+
+/// The lanes kernels' sums (g, H) at four vertices xa[l] from one spring each to xb[l], lane by lane as VertexBlocks.
+std::array<VertexBlock, 4> laneBlocks(const std::array<Eigen::Vector3f, 4>& xa, const std::array<Eigen::Vector3f, 4>& xb,
+                                      const float (&minLength)[4], const float (&maxLength)[4], const float (&k)[4]) {
+  auto lanesOf = [](const std::array<Eigen::Vector3f, 4>& x, Float4 (&out)[3]) {
+    for (int a = 0; a < 3; ++a) out[a] = Float4::make(x[0][a], x[1][a], x[2][a], x[3][a]);
+  };
+  Float4 a[3], b[3], g[3], h[6];
+  for (Float4& e : g) e = Float4::splat(0);
+  for (Float4& e : h) e = Float4::splat(0);
+  lanesOf(xa, a), lanesOf(xb, b);
+  addSpringVertexBlockLanes(a, b, Float4::load(minLength), Float4::load(maxLength), Float4::load(k), g, h);
+  std::array<VertexBlock, 4> out;
+  float gs[3][4], hs[6][4];
+  for (int r = 0; r < 3; ++r) g[r].store(gs[r]);
+  for (int e = 0; e < 6; ++e) h[e].store(hs[e]);
+  for (int l = 0; l < 4; ++l) {
+    for (int r = 0; r < 3; ++r) out[l].g[r] = gs[r][l];
+    for (int e = 0; e < 6; ++e) out[l].h[e] = hs[e][l];
+  }
+  return out;
+}
+
+}  // namespace
+
+// The four-lane spring kernel the vertex steps run gives the double kernel's terms, lane by lane: in tension, under
+// compression, slack inside [min, max], and for a coincident pair (nothing).
+TEST(EnergySpring, LanesMatchTheDoubleBlock) {
+  std::mt19937 rng(12);
+  std::uniform_real_distribution<float> u(-1, 1);
+  for (int trial = 0; trial < 50; ++trial) {
+    std::array<Eigen::Vector3f, 4> xa, xb;
+    float minLength[4], maxLength[4], k[4];
+    for (int l = 0; l < 4; ++l) {
+      xa[l] = Eigen::Vector3f(u(rng), u(rng), u(rng)), xb[l] = Eigen::Vector3f(u(rng), u(rng), u(rng));
+      const float length = (xa[l] - xb[l]).norm();
+      const float ranges[4][2] = {{0.5f * length, 0.5f * length}, {2 * length, 2 * length},
+                                  {0.5f * length, 2 * length}, {1, 1}};
+      minLength[l] = ranges[l][0], maxLength[l] = ranges[l][1], k[l] = 100 * (1 + u(rng) + 1.5f);
+      if (l == 3) xb[l] = xa[l];  // coincident
+    }
+    const std::array<VertexBlock, 4> lanes = laneBlocks(xa, xb, minLength, maxLength, k);
+    for (int l = 0; l < 4; ++l) {
+      VertexBlock expected;
+      addSpringVertexBlock(xa[l].cast<double>(), xb[l].cast<double>(), minLength[l], maxLength[l], k[l], 0, expected);
+      const double scale = k[l] * (1 + double((xa[l] - xb[l]).norm()));
+      for (int r = 0; r < 3; ++r) EXPECT_NEAR(lanes[l].g[r], expected.g[r], 1e-5 * scale) << trial << " lane " << l;
+      for (int e = 0; e < 6; ++e) EXPECT_NEAR(lanes[l].h[e], expected.h[e], 1e-5 * k[l]) << trial << " lane " << l;
+    }
+    EXPECT_EQ(lanes[3].hessian().norm(), 0);  // coincident
+    EXPECT_EQ(lanes[2].gradient().norm(), 0);  // slack
+  }
 }
 
 TEST(VertexBlockDescent, ColoursShareNoSpringAndCoverEveryParticleWithOne) {
@@ -300,11 +371,13 @@ TEST(VertexBlockDescent, ColoursShareNoTetDihedralOrStrainTriangle) {
 
 // The strain triangles are VBD's elements. A strain cloth at the default strengths (rigid stretch and shear), hung
 // by two corners and swinging down, keeps its grid edges within 10 % of their rest length, time-averaged worst edge
-// over 2-4 s (measured 6.9 %; coloured Gauss-Seidel 2.3 %), with no step undone.
+// over 2-4 s, with no step undone: the median of five cloths of 0.98 to 1.02 kg (measured 7.4 %; coloured
+// Gauss-Seidel 2.3 %). One cloth's figure is chaotic: VBD at one iteration gains energy on this swing (docs/
+// performance.md), and a 0.1 % change of mass moves it anywhere between 4 and 15 %.
 // Projected PBD-style after the vertex steps instead, as they were before, the same cloth blew up within 3 s.
 TEST(VertexBlockDescent, SolvesStrainTrianglesAsEnergies) {
   PBD_LONG_SCENE();
-  auto meanWorstStretch = [](Solver solver) {
+  auto meanWorstStretch = [](Solver solver, Real mass) {
     World world;
     SolverSettings s;
     s.solver = solver;
@@ -312,7 +385,7 @@ TEST(VertexBlockDescent, SolvesStrainTrianglesAsEnergies) {
     world.setSettings(s);
     ClothDef c = scenes::pinnedSquareCloth(16, Vec3(-0.5f, 1.0f, 0), Vec3(0, 0, 1));
     c.model = ClothModel::StrainTriangles;
-    c.mass = 1;
+    c.mass = mass;
     const BodyRange r = world.addCloth(c);
     double sum = 0;
     int samples = 0, rolledBack = 0;
@@ -324,11 +397,13 @@ TEST(VertexBlockDescent, SolvesStrainTrianglesAsEnergies) {
     EXPECT_EQ(rolledBack, 0);
     return sum / samples;
   };
-  const double vbd = meanWorstStretch(Solver::VertexBlockDescent);
-  const double coloured = meanWorstStretch(Solver::ColouredGaussSeidel);
-  std::printf("rigid strain cloth, mean worst grid-edge stretch over 2-4 s: VBD %.4f, coloured GS %.4f\n", vbd,
-              coloured);
-  EXPECT_LT(vbd, 0.1);
+  std::vector<double> vbd;
+  for (Real mass : {0.98f, 0.99f, 1.0f, 1.01f, 1.02f}) vbd.push_back(meanWorstStretch(Solver::VertexBlockDescent, mass));
+  std::sort(vbd.begin(), vbd.end());
+  const double coloured = meanWorstStretch(Solver::ColouredGaussSeidel, 1);
+  std::printf("rigid strain cloth, mean worst grid-edge stretch over 2-4 s: VBD %.4f to %.4f, median %.4f; "
+              "coloured GS %.4f\n", vbd.front(), vbd.back(), vbd[2], coloured);
+  EXPECT_LT(vbd[2], 0.1);
 }
 
 TEST(VertexBlockDescent, FreeNeoHookeanCubeKeepsItsMomentaAndItsRest) {
