@@ -136,9 +136,11 @@ TEST(EnergySpring, SlackInsideItsRangeAndCoincidentPairsAddNothing) {
 namespace {
 
 /// The lanes kernels' sums (g, H) at four vertices xa[l] from one spring each to xb[l], lane by lane as VertexBlocks.
-std::array<VertexBlock, 4> laneBlocks(const std::array<Eigen::Vector3f, 4>& xa, const std::array<Eigen::Vector3f, 4>& xb,
-                                      const float (&minLength)[4], const float (&maxLength)[4], const float (&k)[4]) {
-  auto lanesOf = [](const std::array<Eigen::Vector3f, 4>& x, Float4 (&out)[3]) {
+using Lanes3f = std::array<Eigen::Vector3f, 4>;
+
+std::array<VertexBlock, 4> laneBlocks(const Lanes3f& xa, const Lanes3f& xb, const float (&minLength)[4],
+                                      const float (&maxLength)[4], const float (&k)[4]) {
+  auto lanesOf = [](const Lanes3f& x, Float4 (&out)[3]) {
     for (int a = 0; a < 3; ++a) out[a] = Float4::make(x[0][a], x[1][a], x[2][a], x[3][a]);
   };
   Float4 a[3], b[3], g[3], h[6];
@@ -165,7 +167,7 @@ TEST(EnergySpring, LanesMatchTheDoubleBlock) {
   std::mt19937 rng(12);
   std::uniform_real_distribution<float> u(-1, 1);
   for (int trial = 0; trial < 50; ++trial) {
-    std::array<Eigen::Vector3f, 4> xa, xb;
+    Lanes3f xa, xb;
     float minLength[4], maxLength[4], k[4];
     for (int l = 0; l < 4; ++l) {
       xa[l] = Eigen::Vector3f(u(rng), u(rng), u(rng)), xb[l] = Eigen::Vector3f(u(rng), u(rng), u(rng));
@@ -398,7 +400,8 @@ TEST(VertexBlockDescent, SolvesStrainTrianglesAsEnergies) {
     return sum / samples;
   };
   std::vector<double> vbd;
-  for (Real mass : {0.98f, 0.99f, 1.0f, 1.01f, 1.02f}) vbd.push_back(meanWorstStretch(Solver::VertexBlockDescent, mass));
+  for (Real mass : {0.98f, 0.99f, 1.0f, 1.01f, 1.02f})
+    vbd.push_back(meanWorstStretch(Solver::VertexBlockDescent, mass));
   std::sort(vbd.begin(), vbd.end());
   const double coloured = meanWorstStretch(Solver::ColouredGaussSeidel, 1);
   std::printf("rigid strain cloth, mean worst grid-edge stretch over 2-4 s: VBD %.4f to %.4f, median %.4f; "
