@@ -228,6 +228,7 @@ void VertexBlockDescent::build(const VbdElements& elements, const Real* restX, s
   phases_.reserve(colours + 4), phaseSizes_.resize(colours + 4), phaseMinRanges_.resize(colours + 4);
   iterate_.assign(3 * particleCount, Real(0)), olderIterate_.assign(3 * particleCount, Real(0));
   padded_.assign(4 * particleCount, 0.0f);
+  stiffnessMasses_.assign(particleCount, std::numeric_limits<Real>::quiet_NaN());  // equal to no mass
   stiffnessValid_ = false;
   dirty = false;
 }
@@ -279,7 +280,16 @@ void VertexBlockDescent::buildGroups(const VbdElements& elements) {
   }
 }
 
-void VertexBlockDescent::resetPenalties() { std::fill(penalty_.begin(), penalty_.end(), Real(0)); }
+void VertexBlockDescent::resetPenalties() {
+  std::fill(penalty_.begin(), penalty_.end(), Real(0));
+  stiffnessValid_ = false;  // the refresh gives the rigid elements their starting penalty again
+}
+
+void VertexBlockDescent::beginStep(const Real* w) {
+  if (std::equal(stiffnessMasses_.begin(), stiffnessMasses_.end(), w)) return;
+  std::copy(w, w + stiffnessMasses_.size(), stiffnessMasses_.begin());
+  stiffnessValid_ = false;
+}
 
 void VertexBlockDescent::beginSubstep(const VbdElements& elements, const Real* w, bool xpbd, double invH2,
                                       double rho, TaskSystem& tasks) {
@@ -317,7 +327,13 @@ void VertexBlockDescent::refreshStiffness(uint32_t g, const VbdElements& element
   const double cap = kVbdMaxStiffnessRatio * inertia;
   inertia_[g] = inertia;
   const double kept = std::isfinite(penalty_[g]) ? penalty_[g] * kVbdWarmStartDecay : 0;
-  const Real penalty = Real(std::clamp(kept, kVbdStartPenaltyRatio * inertia, cap));
+  Real penalty = Real(std::clamp(kept, kVbdStartPenaltyRatio * inertia, cap));
+  if (g < elements.springCount && penalty_[g] != 0 && std::isfinite(penalty_[g])) {
+    // decaySpringPenalties' float decay, bit for bit: a refresh that changes nothing continues as if it had not run
+    // (a world loaded from a snapshot refreshes at its first step; the one it was saved from may not).
+    penalty = std::min(std::max(penalty_[g] * float(kVbdWarmStartDecay), float(kVbdStartPenaltyRatio) * float(inertia)),
+                       float(cap));
+  }
   if (el.kind == Kind::NeoHookean) {
     const NeoHookeanTet& t = elements.neoHookeans[el.index];
     const double v0 = t.restVolume;

@@ -121,8 +121,11 @@ class VertexBlockDescent {
   /// positions restX (allocates). The penalties are kept when the element count is unchanged (a change of strength),
   /// else they start over.
   void build(const VbdElements& elements, const Real* restX, size_t particleCount);
-  /// Before a step's substeps: the elements' strengths and the particles' masses may have changed since the last.
-  void beginStep() { stiffnessValid_ = false; }
+  /// Before a step's substeps: the stiffnesses are recomputed at its first substep if the inverse masses w differ
+  /// from the last step's (compared here) or strengthsChanged() was called.
+  void beginStep(const Real* w);
+  /// The elements' strengths changed (World's strength setters): the next substep recomputes every stiffness.
+  void strengthsChanged() { stiffnessValid_ = false; }
   /// Before a substep's iterations: each element's stiffness for this method and h (invH2 = 1/h²; recomputed at the
   /// first substep of a step and when h or the method change), and the warm start of the rigid ones' penalties.
   /// w: inverse masses. rho: the Chebyshev acceleration's ρ in [0, 1) for this substep's iterations (0 = off).
@@ -217,6 +220,7 @@ class VertexBlockDescent {
   std::vector<Real> iterate_, olderIterate_;
   double rho_ = 0, omega_ = 1;  // this substep's ρ, and ω of the last iteration
   int iteration_ = 0;           // iterations of this substep so far
+  std::vector<Real> stiffnessMasses_;  // the inverse masses stiffness_ and inertia_ were computed from
   bool stiffnessValid_ = false;  // stiffness_, bulk_ and inertia_ hold the values for stiffnessInvH2_, stiffnessXpbd_
   double stiffnessInvH2_ = 0;
   bool stiffnessXpbd_ = true;

@@ -3,7 +3,8 @@
 // unchanged on a throw), then writes the values the builders would have written, so setting what a body was built
 // with is bit-identical. Derived data: PBD's corrected k' here (the formula each kind's projection uses); the colour
 // schedule and hierarchy copy distance strengths and are marked dirty; Projective Dynamics compares its elements at
-// the next step and refactors only if one changed (projective_stage.cpp); snapshots store the values as they are.
+// the next step and refactors only if one changed (projective_stage.cpp); VBD recomputes its stiffnesses at the next
+// step (strengthsChanged); snapshots store the values as they are.
 #include <string>
 
 #include "bodies/builder_common.h"
@@ -67,6 +68,7 @@ void World::Impl::setStrength(const char* fn, ConstraintKind kind, uint32_t firs
     check::fail(fn, "first+count", ("is out of range [0, " + std::to_string(n) + "]").c_str(), uint64_t(first) + count);
   }
   checkStrength(fn, "", s);
+  solverData.vbd.strengthsChanged();
   // k' as each kind's projection expects it: once per iteration (correctedStiffness), or twice for the kinds swept
   // forward and back (symmetricSweepKPrime), exactly as the builders and refreshDerivedData compute it.
   const int its = settings.iterations;
@@ -146,6 +148,7 @@ void World::setSoftBodyMaterial(uint32_t body, Real youngsModulus, Real poissonR
   if (!any) check::fail(fn, "body", "has no Neo-Hookean tets (SoftMaterial::NeoHookean)", body);
   const LameParameters lame = lameFromYoungPoisson(youngsModulus, poissonRatio);
   const Real kPrime = symmetricSweepKPrime(materialStiffness, m.settings.iterations);
+  m.solverData.vbd.strengthsChanged();
   for (NeoHookeanTet& e : m.constraints.neoHookeans) {
     if (!inBody(e)) continue;
     applyNeoHookeanMaterial(e, lame, materialStiffness);

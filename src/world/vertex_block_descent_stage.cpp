@@ -30,15 +30,16 @@ size_t World::Impl::vertexBlockDescentElementCount() const {
 /// Before the substeps: the colouring and incidences follow the elements (rebuilt, allocating, only at the first
 /// step after they changed).
 void World::Impl::refreshVertexBlockDescent() {
-  solverData.vbd.beginStep();
   if (solverData.vbdAttachments.size() != constraints.attachments.size()) {
     solverData.vbdAttachments.resize(constraints.attachments.size());
     solverData.vbd.dirty = true;
   }
   solverData.vbdContacts.reserve(collision.contacts.capacity());  // grows only with that room
-  if (!solverData.vbd.dirty) return;
-  fillVertexBlockDescentAttachments(0);  // for the build: which particles they hold (each substep fills targets)
-  solverData.vbd.build(vertexBlockDescentElements(), particles.restX.data(), count());
+  if (solverData.vbd.dirty) {
+    fillVertexBlockDescentAttachments(0);  // for the build: which particles they hold (each substep fills targets)
+    solverData.vbd.build(vertexBlockDescentElements(), particles.restX.data(), count());
+  }
+  solverData.vbd.beginStep(particles.w.data());  // sized for count() by the last build
 }
 
 /// The attachments with their targets where they are at `stepFraction` of the step (as the PBD projection moves

@@ -135,9 +135,9 @@ TEST(EnergySpring, SlackInsideItsRangeAndCoincidentPairsAddNothing) {
 
 namespace {
 
-/// The lanes kernels' sums (g, H) at four vertices xa[l] from one spring each to xb[l], lane by lane as VertexBlocks.
 using Lanes3f = std::array<Eigen::Vector3f, 4>;
 
+/// The lanes kernel's sums (g, H) at four vertices xa[l] from one spring each to xb[l], lane by lane as VertexBlocks.
 std::array<VertexBlock, 4> laneBlocks(const Lanes3f& xa, const Lanes3f& xb, const float (&minLength)[4],
                                       const float (&maxLength)[4], const float (&k)[4]) {
   auto lanesOf = [](const Lanes3f& x, Float4 (&out)[3]) {
@@ -276,6 +276,32 @@ TEST(VertexBlockDescent, RestStaysAtRest) {
   const std::vector<Real> before = scenes::positionsOf(world);
   for (int f = 0; f < 120; ++f) world.step(1.0f / 60);
   EXPECT_LT(scenes::maxDisplacement(world, before), 1e-7);
+}
+
+// The stiffnesses are recomputed only when what they depend on changes: the inverse masses (compared every step) or
+// a strength (the setters say so). A world that changes one continues as its copy loaded from a snapshot and changed
+// the same way (a loaded world recomputes at its first step in any case): the same bits, which differ from the
+// unchanged continuation's (the premise). Were the change not seen, the first world would go on with the old ones.
+TEST(VertexBlockDescent, AStrengthOrAMassChangeReachesTheStiffnesses) {
+  for (int change = 0; change < 2; ++change) {
+    World world;
+    world.setSettings(vbdSettings(SolverSettings{}));
+    ClothDef c = scenes::pinnedSquareCloth(10, Vec3(-0.5f, 1.0f, 0), Vec3(0, 0, 1));
+    c.bendModel = BendModel::Dihedral;
+    c.bend = Strength{1e-3f, 1};
+    world.addCloth(c);
+    for (int f = 0; f < 10; ++f) world.step(1.0f / 60);
+    const std::vector<uint8_t> blob = world.saveSnapshot();
+    World copy, unchanged;
+    copy.loadSnapshot(blob.data(), blob.size()), unchanged.loadSnapshot(blob.data(), blob.size());
+    for (World* w : {&world, &copy}) {
+      if (change == 0) w->setConstraintStrength(ConstraintKind::Dihedral, 0, w->dihedralConstraintCount(), {1e-1f, 1});
+      else w->setInverseMass(55, 0.25f * w->inverseMasses()[55]);
+    }
+    for (int f = 0; f < 10; ++f) world.step(1.0f / 60), copy.step(1.0f / 60), unchanged.step(1.0f / 60);
+    EXPECT_EQ(scenes::stateHash(world), scenes::stateHash(copy)) << (change == 0 ? "strength" : "mass");
+    EXPECT_NE(scenes::stateHash(world), scenes::stateHash(unchanged)) << (change == 0 ? "strength" : "mass");
+  }
 }
 
 TEST(VertexBlockDescent, SameBitsOnAnyThreadCount) {
