@@ -151,12 +151,21 @@ double meanGain(const VbdElements& e, const Element& el, const Eigen::Vector3d* 
   return sum > 0 ? sum / el.count : 1;
 }
 
-/// The xyz lanes of the four particles at[0..3] from padded positions: a vector load each and a transpose.
-void loadLanes(const float* padded, const uint32_t* at, Float4 (&x)[3]) {
-  Float4 a = Float4::load(padded + 4 * size_t(at[0])), b = Float4::load(padded + 4 * size_t(at[1]));
-  Float4 c = Float4::load(padded + 4 * size_t(at[2])), d = Float4::load(padded + 4 * size_t(at[3]));
-  transpose(a, b, c, d);
-  x[0] = a, x[1] = b, x[2] = c;
+/// The xyz lanes of the four particles at[0..3] from padded positions (loadPaddedLanes: a vector load each and a
+/// transpose).
+void loadLanes(float* padded, const uint32_t* at, Float4 (&x)[3]) {
+  const PaddedLanes l = loadPaddedLanes(padded, at[0], at[1], at[2], at[3]);
+  x[0] = l.x, x[1] = l.y, x[2] = l.z;
+}
+
+/// A rigid spring's penalty at the next substep, in float, four lanes or one: max(γ k, k_start s_e); 0 (not rigid)
+/// stays 0.
+template <class T>
+T decayedSpringPenalty(T penalty, T inertia) {
+  const T zero = lanes<T>(0);
+  return select(penalty != zero,
+                pmax(penalty * lanes<T>(float(kVbdWarmStartDecay)), lanes<T>(float(kVbdStartPenaltyRatio)) * inertia),
+                zero);
 }
 
 /// The springs [begin, end) four at a time: fn(e, pen) with pen the penalties of springs e .. e + 3, in place, or for
@@ -329,10 +338,9 @@ void VertexBlockDescent::refreshStiffness(uint32_t g, const VbdElements& element
   const double kept = std::isfinite(penalty_[g]) ? penalty_[g] * kVbdWarmStartDecay : 0;
   Real penalty = Real(std::clamp(kept, kVbdStartPenaltyRatio * inertia, cap));
   if (g < elements.springCount && penalty_[g] != 0 && std::isfinite(penalty_[g])) {
-    // decaySpringPenalties' float decay, bit for bit: a refresh that changes nothing continues as if it had not run
-    // (a world loaded from a snapshot refreshes at its first step; the one it was saved from may not).
-    penalty = std::min(std::max(penalty_[g] * float(kVbdWarmStartDecay), float(kVbdStartPenaltyRatio) * float(inertia)),
-                       float(cap));
+    // decaySpringPenalties' decay: a refresh that changes nothing continues as if it had not run (a world loaded
+    // from a snapshot refreshes at its first step; the one it was saved from may not).
+    penalty = decayedSpringPenalty(penalty_[g], float(inertia));
   }
   if (el.kind == Kind::NeoHookean) {
     const NeoHookeanTet& t = elements.neoHookeans[el.index];
@@ -502,19 +510,15 @@ void VertexBlockDescent::growPenalty(uint32_t e, const Real* p, const VbdElement
 }
 
 void VertexBlockDescent::decaySpringPenalties(size_t begin, size_t end) {
-  const Float4 zero = Float4::splat(0), decay = Float4::splat(float(kVbdWarmStartDecay));
-  const Float4 start = Float4::splat(float(kVbdStartPenaltyRatio));
   forSpringLanes(begin, end, penalty_.data(), [&](size_t e, float* pen) {
-    const Float4 old = Float4::load(pen);
-    const Mask4 rigid = old != zero;
-    const Float4 next = select(rigid, pmax(old * decay, start * Float4::load(&springs_.inertia[e])), zero);
+    const Float4 old = Float4::load(pen), next = decayedSpringPenalty(old, Float4::load(&springs_.inertia[e]));
     next.store(pen);
-    select(rigid, next, Float4::load(&springs_.stiffness[e])).store(&springs_.stiffness[e]);
+    select(old != Float4::splat(0), next, Float4::load(&springs_.stiffness[e])).store(&springs_.stiffness[e]);
   });
 }
 
 /// A rigid spring's penalty after an iteration (the top of the header): k += β s_e |C|/C_ref, up to the cap.
-void VertexBlockDescent::growSpringPenalties(size_t begin, size_t end, const float* padded) {
+void VertexBlockDescent::growSpringPenalties(size_t begin, size_t end, float* padded) {
   const Springs& sp = springs_;
   const Float4 zero = Float4::splat(0), growth = Float4::splat(float(kVbdPenaltyGrowth));
   const Float4 cap = Float4::splat(float(kVbdMaxStiffnessRatio));
