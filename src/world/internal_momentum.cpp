@@ -33,6 +33,11 @@
 // Islands with a pinned particle are left alone: a pin legitimately takes torque. Contacts, attachments, tethers and
 // self-contacts are outside the bracket: they exchange momentum with the world, and an island they touched in a
 // substep gets nothing back for it.
+//
+// Threads. Each pass runs over chunks of an island's members (GuardChunk, islands.h), the chunks' partial sums added
+// in chunk order, so the bits do not depend on the thread count; a pass with a serial step in it (the centre before
+// the levers, θ before the rotation) is one job of three phases. Serial, the passes of a free 24³-cell tet cube took
+// a fifth of its step on two threads (1.46× its one-thread speed; 1.63× on the chunks).
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -63,6 +68,8 @@ void World::Impl::reserveIslands(size_t bodyCount, size_t particleCount) {
   islands.islandBegin.reserve(n + 1);
   islands.islandOfBody.reserve(n);
   islands.islandFrames.reserve(n);
+  islands.chunks.reserve(n + particleCount / kGuardChunkMembers);
+  islands.chunkBegin.reserve(n + 1);
 }
 
 /// Union-find over bodies: every internal constraint joins the bodies of its particles. Islands are numbered in the
@@ -127,6 +134,16 @@ void World::Impl::refreshIslands() {
   }
   islands.islandMass.assign(islands.members.size(), 0.0);
   islands.islandLever.assign(islands.members.size(), Vec3d::Zero());
+  islands.chunks.clear();
+  islands.chunkBegin.assign(1, 0);
+  for (uint32_t k = 0; k < islandCount; ++k) {
+    for (uint32_t s = islands.memberBegin[k]; s < islands.memberBegin[k + 1]; s += kGuardChunkMembers) {
+      GuardChunk c;
+      c.island = k, c.begin = s, c.end = std::min(s + kGuardChunkMembers, islands.memberBegin[k + 1]);
+      islands.chunks.push_back(c);
+    }
+    islands.chunkBegin.push_back(uint32_t(islands.chunks.size()));
+  }
 }
 
 /// Once per substep: which islands are free (no pinned particle, at least two particles), and their lever frames.
@@ -135,41 +152,68 @@ void World::Impl::refreshIslands() {
 /// the error of that is round-off of round-off).
 void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
   islands.anyFreeIsland = false;
+  islands.freeMembers = 0;
   for (uint32_t k = 0; k + 1 < islands.islandBegin.size(); ++k) {
     IslandFrame& f = islands.islandFrames[k];
-    const LostMotion lost = takeLostMotion(f);
+    f.lost = takeLostMotion(f);
     f.free = f.touched = false;
-    if (islandHasPin(k)) continue;
-    double mass = 0, reach = 0;
-    Vec3d centre = Vec3d::Zero();
-    uint32_t members = 0;
-    forEachIslandMember(k, [&](uint32_t s, uint32_t i) {
+    if (islandHasPin(k) || islands.memberBegin[k + 1] - islands.memberBegin[k] < 2) continue;
+    f.free = islands.anyFreeIsland = true;
+    islands.freeMembers += islands.memberBegin[k + 1] - islands.memberBegin[k];
+  }
+  if (!islands.anyFreeIsland) return;
+  // Per chunk: the masses and the levers about the origin (the centre is not known yet).
+  auto masses = [&](GuardChunk& c) {
+    const bool reach = islands.islandFrames[c.island].lost.shiftsPositions;
+    c.mass = 0, c.reach = 0, c.moment.setZero();
+    for (uint32_t s = c.begin; s < c.end; ++s) {
+      const uint32_t i = islands.members[s];
       const double m = 1.0 / particles.w[i];
       islands.islandMass[s] = m;
-      islands.islandLever[s] = lever(i, bdf2);  // about the origin until the centre is known
-      mass += m;
-      centre += m * islands.islandLever[s];
-      if (lost.shiftsPositions) reach = std::max(reach, load3d(particles.x, i).cwiseAbs().maxCoeff());
-      ++members;
-    });
-    if (members < 2) continue;
-    f.centre = centre / mass;
-    // The prediction ran with the velocities short by d / h, so the positions lag by twice the translation of d.
-    const Vec3d shift = lost.shiftsPositions ? shiftToGiveBack(f, 2.0 * lost.translation, reach) : Vec3d::Zero();
-    Eigen::Matrix3d I = Eigen::Matrix3d::Zero();
-    forEachIslandMember(k, [&](uint32_t s, uint32_t i) {
+      islands.islandLever[s] = lever(i, bdf2);
+      c.mass += m;
+      c.moment += m * islands.islandLever[s];
+      if (reach) c.reach = std::max(c.reach, load3d(particles.x, i).cwiseAbs().maxCoeff());
+    }
+  };
+  // Per island: the centre, and the translation the positions get back.
+  auto centres = [&] {
+    for (uint32_t k = 0; k < islands.islandFrames.size(); ++k) {
+      IslandFrame& f = islands.islandFrames[k];
+      if (!f.free) continue;
+      double reach = 0;
+      for (uint32_t q = islands.chunkBegin[k]; q < islands.chunkBegin[k + 1]; ++q)
+        reach = std::max(reach, islands.chunks[q].reach);
+      f.centre = chunkTotal(k, [](const GuardChunk& c) { return c.moment; }) /
+                 chunkTotal(k, [](const GuardChunk& c) { return c.mass; });
+      // The prediction ran with the velocities short by d / h, so the positions lag by twice the translation of d.
+      f.shift = f.lost.shiftsPositions ? shiftToGiveBack(f, 2.0 * f.lost.translation, reach) : Vec3d::Zero();
+    }
+  };
+  // Per chunk: the levers about the centre, their inertia, and what is given back.
+  auto levers = [&](GuardChunk& c) {
+    const IslandFrame& f = islands.islandFrames[c.island];
+    c.inertia.setZero();
+    c.pendingShift = c.begin == islands.memberBegin[c.island] ? f.pendingShift : Vec3d::Zero();
+    for (uint32_t s = c.begin; s < c.end; ++s) {
+      const uint32_t i = islands.members[s];
       const Vec3d a = islands.islandLever[s] - f.centre;
       islands.islandLever[s] = a;
-      I += particleInertia(islands.islandMass[s], a);
-      if (lost.any) giveBack(lost, i, a);
-      if (shift != Vec3d::Zero())
-        f.pendingShift -= islands.islandMass[s] * shiftParticle(i, shift, {&particles.p, &particles.inertial});
-    });
-    f.inverseInertia = inverseOnRange(I);
-    f.mass = mass;
+      c.inertia += particleInertia(islands.islandMass[s], a);
+      if (f.lost.any) giveBack(f.lost, i, a);
+      if (f.shift != Vec3d::Zero())
+        c.pendingShift -= islands.islandMass[s] * shiftParticle(i, f.shift, {&particles.p, &particles.inertial});
+    }
+  };
+  forFreeChunks(masses, centres, levers);
+  for (uint32_t k = 0; k < islands.islandFrames.size(); ++k) {
+    IslandFrame& f = islands.islandFrames[k];
+    if (!f.free) continue;
+    if (f.shift != Vec3d::Zero()) f.pendingShift = chunkTotal(k, [](const GuardChunk& c) { return c.pendingShift; });
+    f.inverseInertia = inverseOnRange(chunkTotal(k, [](const GuardChunk& c) { return c.inertia; }));
+    f.mass = chunkTotal(k, [](const GuardChunk& c) { return c.mass; });
     f.velocityPerPosition = (bdf2 ? 1.5 : 1.0) / double(h);
     f.bdf2 = bdf2;
-    f.free = islands.anyFreeIsland = true;
   }
 }
 
@@ -274,16 +318,16 @@ Vec3d World::Impl::lever(uint32_t i, bool bdf2) const {
   return bdf2 ? (4.0 * load3d(particles.x, i) - load3d(particles.xPrev, i)) / 3.0 : load3d(particles.x, i);
 }
 
-// The guard's two passes of every iteration (islandSums, the rotation in endInternalProjections) keep their sums in
+// The guard's two passes of every iteration (the sums, the rotation in endInternalProjections) keep their sums in
 // local doubles and write a component at a time: written with Eigen vectors, the sums went through memory and stalled
 // on store forwarding (a free tet cube of 16³ cells, natively: 14 % of its step in the two, 7 % written so). The
 // operations and their order are those of the vector forms, T += m (a × (q − c)), P += m q: the same bits.
-IslandSums World::Impl::islandSums(uint32_t k) const {
-  const IslandFrame& f = islands.islandFrames[k];
+void World::Impl::sumChunk(GuardChunk& c) const {
+  const IslandFrame& f = islands.islandFrames[c.island];
   const double cx = f.centre.x(), cy = f.centre.y(), cz = f.centre.z();
   double tx = 0, ty = 0, tz = 0, px = 0, py = 0, pz = 0;
   const Real* p = particles.p.data();
-  for (uint32_t s = islands.memberBegin[k]; s < islands.memberBegin[k + 1]; ++s) {
+  for (uint32_t s = c.begin; s < c.end; ++s) {
     const double m = islands.islandMass[s];
     const Vec3d& a = islands.islandLever[s];
     const Real* q = p + 3 * size_t(islands.members[s]);
@@ -292,48 +336,76 @@ IslandSums World::Impl::islandSums(uint32_t k) const {
     tx += m * (a.y() * dz - a.z() * dy), ty += m * (a.z() * dx - a.x() * dz), tz += m * (a.x() * dy - a.y() * dx);
     px += m * qx, py += m * qy, pz += m * qz;
   }
-  return {Vec3d(tx, ty, tz), Vec3d(px, py, pz)};
+  c.sums = {Vec3d(tx, ty, tz), Vec3d(px, py, pz)};
+}
+
+IslandSums World::Impl::islandSums(uint32_t k) const {
+  return {chunkTotal(k, [](const GuardChunk& c) { return c.sums.torque; }),
+          chunkTotal(k, [](const GuardChunk& c) { return c.sums.linear; })};
 }
 
 void World::Impl::beginInternalProjections() {
   if (!islands.anyFreeIsland) return;
+  auto sums = [&](GuardChunk& c) { sumChunk(c); };
+  forFreeChunks(sums);
   for (uint32_t k = 0; k < islands.islandFrames.size(); ++k)
     if (islands.islandFrames[k].free) islands.islandFrames[k].before = islandSums(k);
 }
 
 void World::Impl::endInternalProjections() {
   if (!islands.anyFreeIsland) return;
-  for (uint32_t k = 0; k < islands.islandFrames.size(); ++k) {
-    IslandFrame& f = islands.islandFrames[k];
-    if (!f.free) continue;
-    const IslandSums after = islandSums(k);
-    f.lostLinear += f.before.linear - after.linear;
-    const Vec3d theta = f.inverseInertia * (f.before.torque - after.torque);
-    // A rotation of more than kMaxGuardAngle in one iteration is no round-off of the sweep's order: the body is being
-    // torn apart (or is non-finite, for the step's guard to roll back), and a linearized rotation that large would
-    // stretch it further. Left alone, and no angular momentum is given back for it.
-    if (!(theta.norm() <= kMaxGuardAngle)) continue;
-    f.lostAngular += f.before.torque - after.torque;
-    const double thx = theta.x(), thy = theta.y(), thz = theta.z();
-    double llx = f.lostLinear.x(), lly = f.lostLinear.y(), llz = f.lostLinear.z();
-    double lax = f.lostAngular.x(), lay = f.lostAngular.y(), laz = f.lostAngular.z();
+  auto sums = [&](GuardChunk& c) { sumChunk(c); };
+  // Per island: the rotation θ that takes out the torque the projections added.
+  auto rotations = [&] {
+    for (uint32_t k = 0; k < islands.islandFrames.size(); ++k) {
+      IslandFrame& f = islands.islandFrames[k];
+      f.rotates = false;
+      if (!f.free) continue;
+      const IslandSums after = islandSums(k);
+      f.lostLinear += f.before.linear - after.linear;
+      const Vec3d theta = f.inverseInertia * (f.before.torque - after.torque);
+      // A rotation of more than kMaxGuardAngle in one iteration is no round-off of the sweep's order: the body is
+      // being torn apart (or is non-finite, for the step's guard to roll back), and a linearized rotation that large
+      // would stretch it further. Left alone, and no angular momentum is given back for it.
+      if (!(theta.norm() <= kMaxGuardAngle)) continue;
+      f.lostAngular += f.before.torque - after.torque;
+      f.theta = theta;
+      f.rotates = true;
+    }
+  };
+  auto rotate = [&](GuardChunk& c) {
+    const IslandFrame& f = islands.islandFrames[c.island];
+    if (!f.rotates) return;
+    const double thx = f.theta.x(), thy = f.theta.y(), thz = f.theta.z();
+    // What round-off takes of the rotation: the island's first chunk carries on from the island's sums.
+    const bool first = c.begin == islands.memberBegin[c.island];
+    const Vec3d ll = first ? f.lostLinear : Vec3d::Zero(), la = first ? f.lostAngular : Vec3d::Zero();
+    double llx = ll.x(), lly = ll.y(), llz = ll.z();
+    double lax = la.x(), lay = la.y(), laz = la.z();
     Real* p = particles.p.data();
-    for (uint32_t s = islands.memberBegin[k]; s < islands.memberBegin[k + 1]; ++s) {
+    for (uint32_t s = c.begin; s < c.end; ++s) {
       const Vec3d& a = islands.islandLever[s];
       const double ax = a.x(), ay = a.y(), az = a.z();
       const double d[3] = {thy * az - thz * ay, thz * ax - thx * az, thx * ay - thy * ax};  // θ × a
       Real* q = p + 3 * size_t(islands.members[s]);
       double r[3];  // the move realized after rounding
-      for (int c = 0; c < 3; ++c) {
-        const Real was = q[c];
-        q[c] = was + Real(d[c]);
-        r[c] = double(q[c]) - double(was);
+      for (int i = 0; i < 3; ++i) {
+        const Real was = q[i];
+        q[i] = was + Real(d[i]);
+        r[i] = double(q[i]) - double(was);
       }
       const double m = islands.islandMass[s];
       llx -= m * r[0], lly -= m * r[1], llz -= m * r[2];
       lax -= m * (ay * r[2] - az * r[1]), lay -= m * (az * r[0] - ax * r[2]), laz -= m * (ax * r[1] - ay * r[0]);
     }
-    f.lostLinear = Vec3d(llx, lly, llz), f.lostAngular = Vec3d(lax, lay, laz);
+    c.lostLinear = Vec3d(llx, lly, llz), c.lostAngular = Vec3d(lax, lay, laz);
+  };
+  forFreeChunks(sums, rotations, rotate);
+  for (uint32_t k = 0; k < islands.islandFrames.size(); ++k) {
+    IslandFrame& f = islands.islandFrames[k];
+    if (!f.rotates) continue;
+    f.lostLinear = chunkTotal(k, [](const GuardChunk& c) { return c.lostLinear; });
+    f.lostAngular = chunkTotal(k, [](const GuardChunk& c) { return c.lostAngular; });
   }
 }
 

@@ -13,6 +13,13 @@ struct IslandSums {
   Eigen::Vector3d torque;  // T = Σ m a × (p − c), kg m²
   Eigen::Vector3d linear;  // P = Σ m p, kg m
 };
+struct LostMotion {  // what round-off took from an island in a substep, as a rigid displacement
+  bool any = false;
+  Eigen::Vector3d translation;     // m, to every particle of the island
+  Eigen::Vector3d rotation;        // rad: rotation × (x − c) to each particle
+  double velocityPerPosition = 0;  // the substep's IslandFrame::velocityPerPosition
+  bool shiftsPositions = false;    // the substep was implicit Euler's: the positions get the translation back too
+};
 struct IslandFrame {
   bool free = false;               // no pinned particle and at least two particles: the guard acts this substep
   bool touched = false;            // a contact or attachment acted on it this substep: nothing is given back
@@ -26,13 +33,28 @@ struct IslandFrame {
   Eigen::Vector3d lostAngular = Eigen::Vector3d::Zero();   // Σ m a × Δp round-off took this substep, kg m²
   Eigen::Vector3d pendingShift = Eigen::Vector3d::Zero();  // M × the translation the positions are still owed, kg m
   uint32_t next = 0;                                       // scratch while listing the bodies by island
+  // Scratch of a substep's passes between their chunk phases: what is given back, the shift, the rotation θ (rad).
+  LostMotion lost;
+  Eigen::Vector3d shift = Eigen::Vector3d::Zero();
+  Eigen::Vector3d theta = Eigen::Vector3d::Zero();
+  bool rotates = false;  // this iteration's θ is applied (within kMaxGuardAngle)
 };
-struct LostMotion {  // what round-off took from an island in a substep, as a rigid displacement
-  bool any = false;
-  Eigen::Vector3d translation;     // m, to every particle of the island
-  Eigen::Vector3d rotation;        // rad: rotation × (x − c) to each particle
-  double velocityPerPosition = 0;  // the substep's IslandFrame::velocityPerPosition
-  bool shiftsPositions = false;    // the substep was implicit Euler's: the positions get the translation back too
+
+/// The guard's passes run over chunks of an island's members, at most kGuardChunkMembers each: a chunk sums in member
+/// order and its island adds the chunks' sums in chunk order, so the sums' order (and the bits) does not depend on
+/// how many threads run the chunks. An island of at most kGuardChunkMembers members is one chunk, summed as one run.
+inline constexpr uint32_t kGuardChunkMembers = 1024;
+/// A chunk and its partial sums for the pass running now (each written by the one thread that runs the chunk).
+struct GuardChunk {
+  uint32_t island = 0;
+  uint32_t begin = 0, end = 0;  // members[begin, end)
+  double mass = 0;              // Σ m, kg
+  double reach = 0;             // max |x| coordinate, m
+  Eigen::Vector3d moment = Eigen::Vector3d::Zero();  // Σ m ℓ, kg m
+  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();  // Σ m (|a|² 1 − a aᵀ), kg m²
+  Eigen::Vector3d pendingShift = Eigen::Vector3d::Zero();  // the island's, from its first chunk; a part of it after
+  IslandSums sums{Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()};
+  Eigen::Vector3d lostLinear = Eigen::Vector3d::Zero(), lostAngular = Eigen::Vector3d::Zero();  // likewise
 };
 
 /// The islands and their per-substep frames.
@@ -51,8 +73,11 @@ struct IslandState {
   // the mass 1 / w (kg) and the lever a = ℓ − c (m) about the island's centre.
   std::vector<double> islandMass;
   std::vector<Eigen::Vector3d> islandLever;
+  std::vector<GuardChunk> chunks;       // every island's members in chunks, islands in order
+  std::vector<uint32_t> chunkBegin;     // island k's chunks are chunks[chunkBegin[k], chunkBegin[k + 1])
   bool islandsDirty = true;
   bool anyFreeIsland = false;  // some island is free this substep
+  size_t freeMembers = 0;      // the members of this substep's free islands
 };
 
 }  // namespace pbd

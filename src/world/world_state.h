@@ -240,7 +240,39 @@ struct World::Impl {
                                 std::initializer_list<std::vector<Real>*> positions);
   void addVelocity(uint32_t particle, const Eigen::Vector3d& dv);
   Eigen::Vector3d lever(uint32_t particle, bool bdf2) const;
-  IslandSums islandSums(uint32_t island) const;
+  void sumChunk(GuardChunk& chunk) const;         // the chunk's part of T and P (IslandSums), into chunk.sums
+  IslandSums islandSums(uint32_t island) const;  // its chunks' sums
+  /// Σ over island k's chunks, in chunk order, of get(chunk) (the first chunk's value itself when it is alone).
+  template <class Get>
+  auto chunkTotal(uint32_t k, Get get) const {
+    auto total = get(islands.chunks[islands.chunkBegin[k]]);
+    for (uint32_t q = islands.chunkBegin[k] + 1; q < islands.chunkBegin[k + 1]; ++q) total += get(islands.chunks[q]);
+    return total;
+  }
+  /// first(chunk) for every chunk of a free island, then between() once, then second(chunk) for each again: one job
+  /// on the task system, whose barriers order the three (phaseCount 1: first alone). On the threads only when the
+  /// free islands have 2 kGuardChunkMembers members or more: below, a dispatch costs more than the passes.
+  template <class First, class Between, class Second>
+  void forFreeChunks(First& first, Between& between, Second& second, size_t phaseCount = 3) {
+    const size_t n = islands.chunks.size();
+    const size_t minRange = islands.freeMembers >= 2 * kGuardChunkMembers ? 1 : TaskSystem::kOneRange;
+    const size_t sizes[3] = {n, 1, n}, minRanges[3] = {minRange, TaskSystem::kOneRange, minRange};
+    auto run = [&](size_t phase, size_t begin, size_t end) {
+      if (phase == 1) return between();
+      for (size_t q = begin; q < end; ++q) {
+        GuardChunk& c = islands.chunks[q];
+        if (!islands.islandFrames[c.island].free) continue;
+        if (phase == 0) first(c);
+        else second(c);
+      }
+    };
+    tasks->parallelPhases(phaseCount, sizes, minRanges, run);
+  }
+  template <class Pass>
+  void forFreeChunks(Pass& pass) {
+    auto none = [] {};
+    forFreeChunks(pass, none, pass, 1);
+  }
   bool islandHasPin(uint32_t island) const;
   /// f(member, particle) for each particle of island k that the guard covers, in the islands' fixed order; `member`
   /// indexes islandMass and islandLever.

@@ -9,8 +9,11 @@
 #include <cstdio>
 #include <random>
 
+#include "native/world_internals.h"
+#include "pbd/task_system.h"
 #include "pbd/world.h"
 #include "scenes/icosphere.h"
+#include "scenes/scenes.h"
 #include "scenes/measures.h"
 #include "native/long_scene.h"
 #include "scenes/free_space.h"
@@ -64,15 +67,19 @@ double angularDrift(Method method, int substeps) {
 /// and how far the centre of mass left its line c0 + t P0 / M (m).
 struct FreeBodyDrift {
   double linear, angular, spin, offLine;
+  uint64_t hash;       // the state at the end (scenes::stateHash)
+  size_t guardChunks;  // how many chunks the guard's passes split the cube's island into
+  bool guardOnThreads;  // whether those passes are shared out (enough members in free islands)
 };
 
 /// A Neo-Hookean cube (0.4 m, 4³ cells, 1000 kg/m³: 64 kg) floating free, drifting at 1 m/s along x and spinning at
 /// `spin` rad/s about (1, 2, 3) through its centre, which starts at y = 1: where float32's ulp doubles, so the
-/// worst place for round-off (a uniform bias across the binades moved the centre of mass 6e-5 m in 2 s).
-FreeBodyDrift freeCubeDrift(int substeps, Real spin) {
-  World world;
+/// worst place for round-off (a uniform bias across the binades moved the centre of mass 6e-5 m in 2 s). `cells`
+/// per edge, `frames` of 1/60 s, on `tasks`.
+FreeBodyDrift freeCubeDrift(int substeps, Real spin, int cells = 4, int frames = 120, TaskSystem* tasks = nullptr) {
+  World world(tasks);
   world.setSettings(scenes::freeSpace(Method::Xpbd, substeps));
-  SoftBodyDef def = scenes::tetCube(4, 0.4f, Vec3(-0.2f, 0.8f, -0.2f));
+  SoftBodyDef def = scenes::tetCube(cells, 0.4f, Vec3(-0.2f, 0.8f, -0.2f));
   def.edgeConstraints = false;
   def.material = SoftMaterial::NeoHookean;
   world.addSoftBody(def);
@@ -92,14 +99,15 @@ FreeBodyDrift freeCubeDrift(int substeps, Real spin) {
   const auto [c0, mass] = centre();
   const scenes::Momenta before = scenes::momenta(world);
   const scenes::CentreMomenta spinBefore = scenes::centreMomenta(world);
-  const int frames = 120;
   for (int f = 0; f < frames; ++f) world.step(1.0f / 60);
   const scenes::Momenta after = scenes::momenta(world);
   const scenes::CentreMomenta spinAfter = scenes::centreMomenta(world);
   const Eigen::Vector3d line = c0 + (frames / 60.0) * before.linear / mass;
   return {(after.linear - before.linear).norm() / before.linear.norm(),
           (after.angular - before.angular).norm() / before.angular.norm(),
-          (spinAfter.angular - spinBefore.angular).norm() / spinBefore.angular.norm(), (centre().first - line).norm()};
+          (spinAfter.angular - spinBefore.angular).norm() / spinBefore.angular.norm(), (centre().first - line).norm(),
+          scenes::stateHash(world), WorldInternals::of(world).islands.chunks.size(),
+          WorldInternals::of(world).islands.freeMembers >= 2 * kGuardChunkMembers};
 }
 
 }  // namespace
@@ -119,6 +127,25 @@ TEST(Momentum, AFreeBodyKeepsItsMomentaAtEverySubstepCount) {
       std::printf("%2d substeps, %.1f rad/s: |dP|/|P| %.1e, |dL|/|L| %.1e (origin) %.1e (centre), off line %.1e m\n",
                   substeps, double(spin), d.linear, d.angular, d.spin, d.offLine);
     }
+  }
+}
+
+// A body too big for one of the guard's chunks (12³ cells, 2,197 particles: three chunks, shared out on threads; the
+// premise, asserted): its island's sums add the chunks' in a fixed order, so it keeps its momenta as a small body
+// does, and the same bits on 1 to 3 threads as on the calling thread alone.
+TEST(Momentum, ABodyOfSeveralGuardChunksKeepsItsMomentaAndItsBitsOnAnyThreadCount) {
+  const FreeBodyDrift serial = freeCubeDrift(40, 8.0f, 12, 4);
+  EXPECT_EQ(serial.guardChunks, 3u);
+  EXPECT_TRUE(serial.guardOnThreads);
+  EXPECT_LT(serial.linear, 1e-5);
+  EXPECT_LT(serial.angular, 1e-4);
+  EXPECT_LT(serial.spin, 3e-4);
+  EXPECT_LT(serial.offLine, 1e-4);
+  std::printf("12^3 cube, 40 substeps, 8 rad/s, 4 frames: |dP|/|P| %.1e, |dL|/|L| %.1e (origin) %.1e (centre)\n",
+              serial.linear, serial.angular, serial.spin);
+  for (unsigned workers = 1; workers <= 2; ++workers) {
+    ThreadPool pool(workers);
+    EXPECT_EQ(freeCubeDrift(40, 8.0f, 12, 4, &pool).hash, serial.hash) << workers << " workers";
   }
 }
 
