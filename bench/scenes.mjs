@@ -511,6 +511,26 @@ export function stretchShearCloth(world, n) {
   return withRest(world, edges);
 }
 
+/**
+ * The same n x n cloth (1 m, 1 kg, flat at y = 1, the two corners of its first row pinned, no ground) built by
+ * addCloth with dihedral bending at the default strengths (rigid stretch and shear, hinges of compliance 1e-4): the
+ * stiff hinges that VBD gains energy on at one iteration (docs/performance.md). Edges: the grid edges.
+ */
+export function dihedralHangingCloth(world, n) {
+  world.setGround({ enabled: false });
+  const body = world.addCloth({ columns: n, rows: n, spacing: 1 / (n - 1), origin: [-0.5, 1, 0], axisU: [1, 0, 0],
+    axisV: [0, 0, 1], mass: 1, bendModel: 'dihedral', pinned: [0, n - 1] });
+  const id = (r, c) => body.firstParticle + r * n + c;
+  const edges = [];
+  for (let r = 0; r < n; r++) {
+    for (let c = 0; c < n; c++) {
+      if (c + 1 < n) edges.push(id(r, c), id(r, c + 1));
+      if (r + 1 < n) edges.push(id(r, c), id(r + 1, c));
+    }
+  }
+  return withRest(world, edges);
+}
+
 /** A chain of `links` rigid links, 1 kg, 10 m long, pinned at one end, starting horizontal (it swings down). */
 export function chain(world, links) {
   world.setGround({ enabled: false });
@@ -713,6 +733,8 @@ export function scrambledTetBlock(world, cells = 4, cell = 0.1, seed = SCRAMBLE_
  */
 export const STIFF_SCENES = {
   hanging48: { label: 'rigid hanging cloth 48x48, two top corners pinned', build: (w) => stretchShearCloth(w, 48) },
+  dihedral32: { label: 'cloth 32x32 with dihedral bending (addCloth defaults), two corners of its first row pinned',
+    build: (w) => dihedralHangingCloth(w, 32) },
   stiffHalf32: { label: 'cloth 32x32 hung from its top edge, left half 1e6x stiffer (compliance 1e-8 vs 1e-2)',
     build: (w) => stiffHalfCloth(w, 32) },
   heavyMass24: { label: 'light cloth 24x24 (0.01 kg, rigid, top corners pinned), 10 kg at the middle of its bottom edge',

@@ -27,7 +27,9 @@
 // residual = RMS |C| / mean rest length over a scene's constraints, from the positions. 1: the rigid 48² cloth
 // (stretchShearCloth: rigid stretch and shear, no bending, no tethers, two top corners pinned) for --seconds (3) at
 // 60 frames/s at 10 substeps x 1 iteration and at 1 x 10: max and mean strain of the grid edges at the end, median
-// ms per frame over --runs fresh runs (1 thread; --threads=2: 2, as the measured pool use shares them).
+// ms per frame over --runs fresh runs (1 thread; --threads=2: 2, as the measured pool use shares them). 1b: a 32²
+// cloth built by addCloth with dihedral bending at the defaults, hung the same way, at 10 x 1: the same columns and
+// the largest particle speed at the end (VBD gains energy on its stiff hinges).
 // 2a (32² cloth hung from its top edge, left half's edges at
 // compliance 1e-8, the rest 1e-2) and 2b (24² rigid cloth of 0.01 kg, top corners pinned, 10 kg at the middle of
 // its bottom edge): from the warm state (as above), the fewest iterations of one step of one substep that bring the
