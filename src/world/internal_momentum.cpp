@@ -164,7 +164,7 @@ void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
   if (!islands.anyFreeIsland) return;
   // Per chunk: the masses and the levers about the origin (the centre is not known yet).
   auto masses = [&](GuardChunk& c) {
-    const bool reach = islands.islandFrames[c.island].lost.shiftsPositions;
+    const bool needsReach = islands.islandFrames[c.island].lost.shiftsPositions;
     c.mass = 0, c.reach = 0, c.moment.setZero();
     for (uint32_t s = c.begin; s < c.end; ++s) {
       const uint32_t i = islands.members[s];
@@ -173,7 +173,7 @@ void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
       islands.islandLever[s] = lever(i, bdf2);
       c.mass += m;
       c.moment += m * islands.islandLever[s];
-      if (reach) c.reach = std::max(c.reach, load3d(particles.x, i).cwiseAbs().maxCoeff());
+      if (needsReach) c.reach = std::max(c.reach, load3d(particles.x, i).cwiseAbs().maxCoeff());
     }
   };
   // Per island: the centre, and the translation the positions get back.

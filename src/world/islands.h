@@ -52,9 +52,11 @@ struct GuardChunk {
   double reach = 0;             // max |x| coordinate, m
   Eigen::Vector3d moment = Eigen::Vector3d::Zero();  // Σ m ℓ, kg m
   Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();  // Σ m (|a|² 1 − a aᵀ), kg m²
-  Eigen::Vector3d pendingShift = Eigen::Vector3d::Zero();  // the island's, from its first chunk; a part of it after
-  IslandSums sums{Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()};
-  Eigen::Vector3d lostLinear = Eigen::Vector3d::Zero(), lostAngular = Eigen::Vector3d::Zero();  // likewise
+  // The island's running sums, in parts: the island's first chunk carries on from the island's value, the others
+  // start from zero, and the island adds them in chunk order.
+  Eigen::Vector3d pendingShift = Eigen::Vector3d::Zero();
+  Eigen::Vector3d lostLinear = Eigen::Vector3d::Zero(), lostAngular = Eigen::Vector3d::Zero();
+  IslandSums sums{Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()};  // T and P of the chunk's members
 };
 
 /// The islands and their per-substep frames.

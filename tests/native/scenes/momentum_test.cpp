@@ -67,8 +67,8 @@ double angularDrift(Method method, int substeps) {
 /// and how far the centre of mass left its line c0 + t P0 / M (m).
 struct FreeBodyDrift {
   double linear, angular, spin, offLine;
-  uint64_t hash;       // the state at the end (scenes::stateHash)
-  size_t guardChunks;  // how many chunks the guard's passes split the cube's island into
+  uint64_t hash;        // the state at the end (scenes::stateHash)
+  size_t guardChunks;   // how many chunks the guard's passes split the cube's island into
   bool guardOnThreads;  // whether those passes are shared out (enough members in free islands)
 };
 
