@@ -87,12 +87,21 @@ class SpatialHash {
 
  private:
   /// Calls bucketRange(begin, end) with the entry range of every bucket of a cell overlapping the cube of half-size
-  /// `radius` around p.
+  /// `radius` around p (a cube of more cells than buckets: the whole table as one range).
   template <class BucketRange>
   void forEachBucket(const Real* p, Real radius, BucketRange bucketRange) const {
     const int64_t x0 = cell(p[0] - radius), x1 = cell(p[0] + radius);
     const int64_t y0 = cell(p[1] - radius), y1 = cell(p[1] + radius);
     const int64_t z0 = cell(p[2] - radius), z1 = cell(p[2] + radius);
+    // A cube of more cells than there are buckets visits every bucket anyway: once each, in bucket order. Only a
+    // cube far wider than the callers' few cells gets here, one whose end rounded to infinity near ±FLT_MAX (a
+    // reach of 1e33 from z = -FLT_MAX spanned 2^62 cells: a step that never ended).
+    const uint64_t sx = uint64_t(x1) - uint64_t(x0) + 1, sy = uint64_t(y1) - uint64_t(y0) + 1;
+    const uint64_t sz = uint64_t(z1) - uint64_t(z0) + 1, buckets = mask_ + 1;
+    if ((sx > 3 || sy > 3 || sz > 3) && (sx > buckets || sy > buckets || sz > buckets || sx * sy * sz > buckets)) {
+      bucketRange(cellStart_[0], cellStart_[buckets]);
+      return;
+    }
     // Two of the cells can share a bucket; its particles are visited once all the same, for cubes of up to 3 cells
     // a side (every caller's: cells of one or two query radii).
     constexpr int kDedupedCells = 27;

@@ -147,6 +147,33 @@ TEST(SpatialHash, FarAndNonFiniteCoordinatesDoNotOverflowTheCellIndex) {
   hash.query(&xyz[9], inf, [&](uint32_t) {});
 }
 
+// A query cube whose end rounds to infinity (a reach of 6e32 m from z = -FLT_MAX: -FLT_MAX - 6e32 is -inf) spanned
+// 2^62 cells along z, and the world_api_fuzz step that made it never ended (a particle self-collision radius of 3e32
+// m; tests/fuzz/corpus/world_api_fuzz/timeout-self-collision-reach-past-float-max). Such a cube covers more cells
+// than the table has buckets: every particle comes once, and the query ends at once.
+TEST(SpatialHash, ACubeOfMoreCellsThanBucketsVisitsEveryParticleOnce) {
+  const Real farZ = -std::numeric_limits<Real>::max(), reach = 6.2e32f;
+  std::vector<Real> xyz = {-0.125f, 0, farZ};
+  for (int k = 0; k < 16; ++k) xyz.insert(xyz.end(), {-1 + 0.1f * Real(k % 4), 1, -1 + 0.1f * Real(k / 4)});
+  const uint32_t n = uint32_t(xyz.size() / 3);
+  SpatialHash hash;
+  hash.reserve(n);
+  hash.build(xyz.data(), n, 2 * reach);
+  ASSERT_EQ(farZ - reach, -std::numeric_limits<Real>::infinity());  // the premise
+  for (uint32_t i : {0u, 5u}) {
+    std::vector<int> visits(n, 0), nearVisits(n, 0);
+    hash.query(&xyz[3 * i], reach, [&](uint32_t j) { ++visits[j]; });
+    hash.queryNear(&xyz[3 * i], reach, [&](uint32_t j) { ++nearVisits[j]; });
+    for (uint32_t j = 0; j < n; ++j) {
+      const bool within = squaredDistance(&xyz[3 * i], &xyz[3 * j]) < reach * reach;
+      // From the far particle the cube spans every cell: all come, once; from the others, those within reach.
+      if (i == 0 || within) EXPECT_EQ(visits[j], 1) << "query from " << i << ", particle " << j;
+      EXPECT_LE(nearVisits[j], 1) << "queryNear from " << i << ", particle " << j;
+      if (within) EXPECT_EQ(nearVisits[j], 1) << "queryNear from " << i << ", particle " << j;
+    }
+  }
+}
+
 TEST(SelfCollision, FarParticlesAndAHugeRadiusStepWithoutOverflow) {
   for (Real radius : {0.01f, std::numeric_limits<Real>::max()}) {
     World world;
