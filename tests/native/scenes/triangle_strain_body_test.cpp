@@ -274,6 +274,7 @@ TEST(TriangleStrainBody, StripUnderAxialLoadSettlesAtTheComplianceStrain) {
 }
 
 TEST(TriangleStrainBody, RestStaysAtRest) {
+  PBD_LONG_SCENE();
   for (Solver solver : {Solver::ColouredGaussSeidel, Solver::VertexBlockDescent}) {
     for (Method method : {Method::Xpbd, Method::Pbd}) {
       if (solver == Solver::VertexBlockDescent && method == Method::Pbd) continue;  // VBD maps both to one energy
@@ -293,6 +294,7 @@ TEST(TriangleStrainBody, RestStaysAtRest) {
 }
 
 TEST(TriangleStrainBody, InternalConstraintsConserveLinearAndAngularMomentum) {
+  PBD_LONG_SCENE();
   // A free cloth with uneven masses, drifting, spinning and shaking. Each strain constraint depends on the vertices
   // only through FᵀF, so its corrections sum to zero and have no moment about any point. What is left is float32
   // round-off and the first-order error of position projection on a rotating body (momentum_test.cpp). The same

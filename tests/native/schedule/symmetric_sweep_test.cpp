@@ -261,6 +261,7 @@ Real dampedDrapeSpeedAtThreeSeconds(DistanceSweep sweep) {
 // (the premise: 1.5e-2 m/s natively, 4.7e-2 in wasm; its flaps' particles on the box pinned instead of held by
 // contacts ring as well); swept there and back (DistanceSweep::Symmetric), the same drape is at rest (7e-4 m/s).
 TEST(SymmetricSweep, SymmetricDistancesBringADampedClothFoldedOverABoxToRest) {
+  PBD_LONG_SCENE();
   EXPECT_GT(dampedDrapeSpeedAtThreeSeconds(DistanceSweep::Forward), 0.01);
   EXPECT_LT(dampedDrapeSpeedAtThreeSeconds(DistanceSweep::Symmetric), 0.01);
 }

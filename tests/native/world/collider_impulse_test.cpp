@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "native/expect_error.h"
+#include "native/long_scene.h"
 #include "pbd/task_system.h"
 #include "pbd/world.h"
 #include "scenes/free_space.h"
@@ -161,6 +162,7 @@ TEST(ColliderImpulse, TriangleMeshColliderFeelsItsContacts) {
 /// At rest on a static box under gravity the box carries the cloth's weight: its impulse per step is m g dt
 /// downward, within 2 %, averaged over a second once the cloth has settled.
 TEST(ColliderImpulse, RestingClothWeighsOnItsSupport) {
+  PBD_LONG_SCENE();
   ColliderDef box;
   box.shape = ColliderShape::Box;
   box.position = Vec3(0, -0.2f, 0);
@@ -258,6 +260,7 @@ World hammock(Real mass, ExternalBody& box, TaskSystem* tasks = nullptr) {
 /// collider (the same loop without setColliderBody) the 10 kg box fell through: the cloth's push reached it a frame
 /// late, every frame.
 TEST(ColliderBody, AHeavyBoxComesToRestInAHammock) {
+  PBD_LONG_SCENE();
   for (Real mass : {1.0f, 10.0f}) {
     SCOPED_TRACE(mass);
     ExternalBody box{};
