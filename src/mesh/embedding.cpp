@@ -9,8 +9,9 @@
 
 #include <Eigen/Dense>
 
-#include "mesh/triangle_bvh.h"
+#include "mesh/embedding_search.h"
 #include "mesh/mesh_checks.h"
+#include "mesh/triangle_bvh.h"
 #include "pbd/embedding.h"
 #include "pbd/errors.h"
 
@@ -88,7 +89,7 @@ Tets prepare(std::span<const float> positions, std::span<const uint32_t> tets) {
 // Cells of equal size h over the tets' bounds; cell c lists (in tet order) every tet whose box overlaps it.
 class TetGrid {
  public:
-  explicit TetGrid(const Tets& m) : lo_(m.lo) {
+  explicit TetGrid(const Tets& m) : lo_(m.lo), hi_(m.hi) {
     const V3 extent = m.hi - m.lo;  // > 0 on every axis: no tet is flat
     h_ = std::cbrt(extent.prod() / double(m.count()));  // about one cell per tet...
     for (;;) {
@@ -148,21 +149,32 @@ class TetGrid {
     return {list_.data() + start_[f], start_[f + 1] - start_[f]};
   }
 
-  /// A lower bound on the distance from p to any cell outside the box of cells center +- r, or +infinity when that
-  /// box covers the grid. Each such cell lies beyond one of the box's faces that is not on the grid's boundary.
+  /// A lower bound on the distance from p to any tet listed only in cells outside the box of cells center +- r, or
+  /// +infinity when that box covers the grid. Such a tet lies beyond one of the box's faces that is not on the grid's
+  /// boundary, and within the tets' bounds: the bound is the least distance from p to those bounds cut at such a face.
+  /// In 3D, not along the face's axis alone, so that a point far outside stops at the shells that hold its nearest
+  /// tet instead of walking the whole grid.
   double unvisitedDistance(const V3& p, const Index3& center, int64_t r) const {
+    // Squared distance from p to the box [a, b] along axis k.
+    auto gap2 = [&](int k, double a, double b) {
+      const double d = std::max({0.0, a - p[k], p[k] - b});
+      return d * d;
+    };
+    double outside2[3];  // per axis, the squared distance from p to the tets' bounds along it
+    for (int k = 0; k < 3; ++k) outside2[k] = gap2(k, lo_[k], hi_[k]);
     double bound = std::numeric_limits<double>::infinity();
+    auto slab = [&](int a, double from, double to) {  // beyond a face: the tets' bounds, axis a in [from, to]
+      bound = std::min(bound, std::sqrt(gap2(a, from, to) + outside2[(a + 1) % 3] + outside2[(a + 2) % 3]));
+    };
     for (int a = 0; a < 3; ++a) {
-      if (center[a] - r > 0) bound = std::min(bound, std::max(0.0, p[a] - (lo_[a] + double(center[a] - r) * h_)));
-      if (center[a] + r < dims_[a] - 1) {
-        bound = std::min(bound, std::max(0.0, lo_[a] + double(center[a] + r + 1) * h_ - p[a]));
-      }
+      if (center[a] - r > 0) slab(a, lo_[a], lo_[a] + double(center[a] - r) * h_);
+      if (center[a] + r < dims_[a] - 1) slab(a, lo_[a] + double(center[a] + r + 1) * h_, hi_[a]);
     }
     return bound;
   }
 
  private:
-  V3 lo_;
+  V3 lo_, hi_;  // the tets' bounds: every tet lies within them, whatever cell clamping put it in
   double h_;
   Index3 dims_;
   std::vector<size_t> start_;  // per cell, its first entry in list_; one more entry at the end
@@ -204,6 +216,13 @@ void forShell(const Index3& center, int64_t r, const Index3& dims, F&& f) {
 
 TetEmbedding bindToTets(std::span<const float> tetPositions, std::span<const uint32_t> tets,
                         std::span<const float> renderPositions) {
+  BindStats stats;
+  return bindToTets(tetPositions, tets, renderPositions, stats);
+}
+
+TetEmbedding bindToTets(std::span<const float> tetPositions, std::span<const uint32_t> tets,
+                        std::span<const float> renderPositions, BindStats& stats) {
+  stats = BindStats{};
   const Tets m = prepare(tetPositions, tets);
   check::positions(kBind, "renderPositions", renderPositions);
   const size_t n = renderPositions.size() / 3;
@@ -223,6 +242,7 @@ TetEmbedding bindToTets(std::span<const float> tetPositions, std::span<const uin
         for (uint32_t t : grid.tetsIn(cell)) {
           if (seenBy[t] == v + 1) continue;
           seenBy[t] = uint32_t(v + 1);
+          ++stats.tetsEvaluated;
           Candidate c;
           c.tet = t;
           c.bary = m.barycentric(t, p);
