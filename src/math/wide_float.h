@@ -360,11 +360,18 @@ struct PaddedLanes {
   Float4 x, y, z, w;  ///< Coordinates and inverse masses, one particle per lane.
 };
 
+/// The padded positions of particles i0..i3, one particle per lane, read only (what loadPaddedLanes loads).
+inline void loadLanesOf(const float* xyzw, uint32_t i0, uint32_t i1, uint32_t i2, uint32_t i3, Float4& x, Float4& y,
+                        Float4& z, Float4& w) {
+  x = Float4::load(xyzw + 4 * size_t(i0)), y = Float4::load(xyzw + 4 * size_t(i1));
+  z = Float4::load(xyzw + 4 * size_t(i2)), w = Float4::load(xyzw + 4 * size_t(i3));
+  transpose(x, y, z, w);
+}
+
 inline PaddedLanes loadPaddedLanes(float* xyzw, uint32_t i0, uint32_t i1, uint32_t i2, uint32_t i3) {
   PaddedLanes l{{xyzw + 4 * size_t(i0), xyzw + 4 * size_t(i1), xyzw + 4 * size_t(i2), xyzw + 4 * size_t(i3)}, {}, {},
                 {}, {}};
-  l.x = Float4::load(l.at[0]), l.y = Float4::load(l.at[1]), l.z = Float4::load(l.at[2]), l.w = Float4::load(l.at[3]);
-  transpose(l.x, l.y, l.z, l.w);
+  loadLanesOf(xyzw, i0, i1, i2, i3, l.x, l.y, l.z, l.w);
   return l;
 }
 

@@ -151,11 +151,11 @@ double meanGain(const VbdElements& e, const Element& el, const Eigen::Vector3d* 
   return sum > 0 ? sum / el.count : 1;
 }
 
-/// The xyz lanes of the four particles at[0..3] from padded positions (loadPaddedLanes: a vector load each and a
+/// The xyz lanes of the four particles at[0..3] from padded positions (loadLanesOf: a vector load each and a
 /// transpose).
-void loadLanes(float* padded, const uint32_t* at, Float4 (&x)[3]) {
-  const PaddedLanes l = loadPaddedLanes(padded, at[0], at[1], at[2], at[3]);
-  x[0] = l.x, x[1] = l.y, x[2] = l.z;
+void loadLanes(const float* padded, const uint32_t* at, Float4 (&x)[3]) {
+  Float4 w;
+  loadLanesOf(padded, at[0], at[1], at[2], at[3], x[0], x[1], x[2], w);
 }
 
 /// A rigid spring's penalty at the next substep, in float, four lanes or one: max(γ k, k_start s_e); 0 (not rigid)
@@ -518,7 +518,7 @@ void VertexBlockDescent::decaySpringPenalties(size_t begin, size_t end) {
 }
 
 /// A rigid spring's penalty after an iteration (the top of the header): k += β s_e |C|/C_ref, up to the cap.
-void VertexBlockDescent::growSpringPenalties(size_t begin, size_t end, float* padded) {
+void VertexBlockDescent::growSpringPenalties(size_t begin, size_t end, const float* padded) {
   const Springs& sp = springs_;
   const Float4 zero = Float4::splat(0), growth = Float4::splat(float(kVbdPenaltyGrowth));
   const Float4 cap = Float4::splat(float(kVbdMaxStiffnessRatio));

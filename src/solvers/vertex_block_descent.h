@@ -197,7 +197,7 @@ class VertexBlockDescent {
   Springs springs_;
   // The warm start's decay and the growth of springs' penalties [begin, end), four at a time.
   void decaySpringPenalties(size_t begin, size_t end);
-  void growSpringPenalties(size_t begin, size_t end, float* padded);
+  void growSpringPenalties(size_t begin, size_t end, const float* padded);
   // This iteration's positions as xyzw (the inverse mass in w), which the lanes load a vector per particle from;
   // the vertex steps and the extrapolation write both.
   std::vector<float> padded_;

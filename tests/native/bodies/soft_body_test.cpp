@@ -142,9 +142,13 @@ TEST(TetVolumeKernel, PackedProjectionGivesTheBatchedBits) {
             << "tets " << tets << " from " << begin << " xpbd " << xpbd;
         if (!xpbd) continue;
         for (size_t t = 0; t < tets; ++t) {
-          if (cs[t].compliance > 0) EXPECT_EQ(lambdaA[t], lambdaB[t]) << "tet " << t;
+          if (cs[t].compliance > 0) {
+            EXPECT_EQ(lambdaA[t], lambdaB[t]) << "tet " << t;
+          }
         }
-        if (begin == 0) EXPECT_EQ(lambdaB[order[0]], 0.01f) << "the rigid four's multipliers are left alone";
+        if (begin == 0) {
+          EXPECT_EQ(lambdaB[order[0]], 0.01f) << "the rigid four's multipliers are left alone";
+        }
       }
     }
   }

@@ -801,7 +801,7 @@ TEST(TriangleStrainEnergy, PerTermBlockIsExactInTensionWithoutShear) {
   const Vector3d e1 = X[1] - X[0], e2 = X[2] - X[0];
   const Vector3d ex = e1 * double(c.restInverse(0, 0)) + e2 * double(c.restInverse(1, 0));
   const Vector3d ey = e1 * double(c.restInverse(0, 1)) + e2 * double(c.restInverse(1, 1));
-  for (const auto [sx, sy] : {std::pair{1.3, 1.1}, std::pair{1.0, 1.5}, std::pair{0.7, 1.2}}) {
+  for (const auto& [sx, sy] : {std::pair{1.3, 1.1}, std::pair{1.0, 1.5}, std::pair{0.7, 1.2}}) {
     Vector3d x[3];  // x = X0 + (sx ex exᵀ + sy ey eyᵀ)(X - X0): F = [sx ex, sy ey]
     for (int k = 0; k < 3; ++k) {
       const Vector3d d = X[k] - X[0];

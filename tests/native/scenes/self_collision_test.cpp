@@ -167,9 +167,13 @@ TEST(SpatialHash, ACubeOfMoreCellsThanBucketsVisitsEveryParticleOnce) {
     for (uint32_t j = 0; j < n; ++j) {
       const bool within = squaredDistance(&xyz[3 * i], &xyz[3 * j]) < reach * reach;
       // From the far particle the cube spans every cell: all come, once; from the others, those within reach.
-      if (i == 0 || within) EXPECT_EQ(visits[j], 1) << "query from " << i << ", particle " << j;
+      if (i == 0 || within) {
+        EXPECT_EQ(visits[j], 1) << "query from " << i << ", particle " << j;
+      }
       EXPECT_LE(nearVisits[j], 1) << "queryNear from " << i << ", particle " << j;
-      if (within) EXPECT_EQ(nearVisits[j], 1) << "queryNear from " << i << ", particle " << j;
+      if (within) {
+        EXPECT_EQ(nearVisits[j], 1) << "queryNear from " << i << ", particle " << j;
+      }
     }
   }
 }
