@@ -494,13 +494,7 @@ export function stretchShearCloth(world, n) {
   const first = world.addParticles(xyz, invMass);
   const id = (r, c) => first + r * n + c;
   const rigid = { compliance: 0, stiffness: 1 };
-  const edges = [];
-  for (let r = 0; r < n; r++) {
-    for (let c = 0; c < n; c++) {
-      if (c + 1 < n) edges.push(id(r, c), id(r, c + 1));
-      if (r + 1 < n) edges.push(id(r, c), id(r + 1, c));
-    }
-  }
+  const edges = clothEdges(n, first).grid;
   for (let k = 0; k < edges.length; k += 2) world.addDistanceConstraint(edges[k], edges[k + 1], rigid);
   for (let r = 0; r + 1 < n; r++) {
     for (let c = 0; c + 1 < n; c++) {
@@ -520,15 +514,7 @@ export function dihedralHangingCloth(world, n) {
   world.setGround({ enabled: false });
   const body = world.addCloth({ columns: n, rows: n, spacing: 1 / (n - 1), origin: [-0.5, 1, 0], axisU: [1, 0, 0],
     axisV: [0, 0, 1], mass: 1, bendModel: 'dihedral', pinned: [0, n - 1] });
-  const id = (r, c) => body.firstParticle + r * n + c;
-  const edges = [];
-  for (let r = 0; r < n; r++) {
-    for (let c = 0; c < n; c++) {
-      if (c + 1 < n) edges.push(id(r, c), id(r, c + 1));
-      if (r + 1 < n) edges.push(id(r, c), id(r + 1, c));
-    }
-  }
-  return withRest(world, edges);
+  return withRest(world, clothEdges(n, body.firstParticle).grid);
 }
 
 /** A chain of `links` rigid links, 1 kg, 10 m long, pinned at one end, starting horizontal (it swings down). */

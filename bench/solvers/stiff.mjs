@@ -5,6 +5,7 @@ import { signedTetVolume, STIFF_SCENES } from '../scenes.mjs';
 import { DT, moveToWarmState, SOLVERS, useSolver, warmState, worldFor } from './measure.mjs';
 import { kineticEnergy, median, relativeResidual, strainStats } from './metrics.mjs';
 import { table } from './report.mjs';
+import { maxSpeed } from '../../tests/js/shared/physics/common.js';
 
 export const STIFF = {
   /** Simulated seconds of the 3 s runs (--seconds), at 60 frames/s. */
@@ -58,11 +59,9 @@ export function hangingRun(pbd, scene, solver, config, frames, runs) {
     ms.push(...result.ms);
     const positions = world.positions();
     if (!first) {
-      const v = world.velocities();
-      let maxSpeed = 0;
-      for (let i = 0; i < v.length; i += 3) maxSpeed = Math.max(maxSpeed, Math.hypot(v[i], v[i + 1], v[i + 2]));
       first = { ...strainStats(positions, geometry.edges, geometry.rest), rolledBack: result.rolledBack,
-        finite: allFinite(positions, v), positions: positions.slice(), maxSpeed };
+        finite: allFinite(positions, world.velocities()), positions: positions.slice(),
+        maxSpeed: maxSpeed(world, 0, positions.length / 3) };
     } else if (!positions.every((x, i) => Object.is(x, first.positions[i]))) same = false;
     world.delete();
   }
