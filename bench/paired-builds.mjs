@@ -6,6 +6,7 @@
 //
 // Usage: node bench/paired-builds.mjs DIR_A DIR_B [--variant=single|threaded] [--threads=N] [--n=128] [--gravity=0]
 //                                                 [--pairs=40] [--scene=cloth|cube] [--damping=0] [--maxSpeed=0]
+//                                                 [--solver=coloured-gauss-seidel|vbd|...]
 // Both builds run on the same thread count: a 1-thread instance beside a 2-thread one in one process measured 45 %
 // slower than alone (11.5 against 7.9 ms on the 16³ cube), so thread scaling is not measured here.
 // DIR_A and DIR_B are copies of web/lib (index.js and its wasm/ folder), e.g. `cp -r web/lib /tmp/lib_before` before
@@ -13,8 +14,10 @@
 // Scene (bench/scenes.mjs): the hanging cloth (n x n, 1 m, 1 kg, 2 corners pinned, XPBD rigid, stretch + shear +
 // skip-one bend, 10 substeps x 1 iteration, 1/60 s frames), gravity -9.81 or 0 (the rest variant of bench:peers),
 // 120 warm-up frames. --scene=cube: the soft cube of n³ cells (6 tets each, rigid volumes and edges, dropped on the
-// ground, gravity -9.81). Both builds are driven by this checkout's scene code, so it must suit the older one. --damping (1/s) and --maxSpeed (m/s) turn on the cloth's linear damping and speed
-// clamp (0: off, as bench:peers). Prints min and median ms per frame of each build and the median of B/A.
+// ground, gravity -9.81). Both builds are driven by this checkout's scene code, so it must suit the older one.
+// --damping (1/s) and --maxSpeed (m/s) turn on the cloth's linear damping and speed clamp (0: off, as bench:peers).
+// --solver: World.setSolver's name (default: the world's own, coloured Gauss-Seidel). Prints min and median ms per
+// frame of each build and the median of B/A.
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { pairedBlocks } from './paired-blocks.mjs';
@@ -23,11 +26,11 @@ import { median } from './solvers/metrics.mjs';
 
 function options(argv) {
   const o = { variant: 'single', threads: 1, n: 128, gravity: 0, pairs: 40, scene: 'cloth', damping: 0, maxSpeed: 0,
-    dirs: [] };
+    solver: '', dirs: [] };
   for (const a of argv) {
     const m = /^--(\w+)=(.*)$/.exec(a);
     if (!m) o.dirs.push(a);
-    else if (m[1] in o && m[1] !== 'dirs') o[m[1]] = ['variant', 'scene'].includes(m[1]) ? m[2] : Number(m[2]);
+    else if (m[1] in o && m[1] !== 'dirs') o[m[1]] = ['variant', 'scene', 'solver'].includes(m[1]) ? m[2] : Number(m[2]);
     else throw new Error(`paired-builds: unknown option ${a}`);
   }
   if (o.dirs.length !== 2) throw new Error('paired-builds: give two package directories (copies of web/lib)');
@@ -43,6 +46,7 @@ async function sceneWorld(dir, o) {
   const world = new pbd.World();
   if (o.scene === 'cube') softCube(world, o.n);
   else hangingCloth(world, o.n, { gravity: o.gravity ? GRAVITY : 0, damping: o.damping, maxSpeed: o.maxSpeed });
+  if (o.solver) world.setSolver(o.solver);
   for (let f = 0; f < 120; ++f) world.step(DT);
   return world;
 }
@@ -53,7 +57,7 @@ const step = (world) => () => world.step(DT);
 const { a: ta, b: tb, ratios: ratio } = pairedBlocks({ frame: step(a) }, { frame: step(b) }, o.pairs, 10);
 const f = (v) => v.toFixed(3);
 const what = o.scene === 'cube' ? `soft cube ${o.n}³ cells` : `cloth ${o.n}² g=${o.gravity ? GRAVITY : 0}`;
-console.log(`${what}, ${o.variant} build, ${o.threads} thread(s), ${o.pairs} pairs of 10 frames`);
+console.log(`${what}${o.solver ? `, ${o.solver}` : ''}, ${o.variant} build, ${o.threads} thread(s), ${o.pairs} pairs of 10 frames`);
 console.log(`A ${o.dirs[0]}: min ${f(Math.min(...ta))} median ${f(median(ta))} ms/frame`);
 console.log(`B ${o.dirs[1]}: min ${f(Math.min(...tb))} median ${f(median(tb))} ms/frame`);
 console.log(`B/A median of the paired ratios: ${f(median(ratio))}`);

@@ -46,18 +46,10 @@ inline double addSpringVertexBlock(const Eigen::Vector3d& xa, const Eigen::Vecto
   return f;
 }
 
-/// addSpringVertexBlock for four springs at once in float (math/wide_float.h: the same bits on every vector unit),
-/// each at its own vertex a, without λ: g (3) and h (6: H00 H01 H02 H11 H12 H22) are the lanes' running sums. Float
-/// is enough because the positions are float: rounding a rigid spring's ends (an ulp of |x|) moves its C, and so its
-/// k C and its geometric stiffness k C/l, far more than float arithmetic on the pair (an ulp of l) does. A lane adds
-/// nothing where its pair is coincident (l <= 1e-12 m; a padding lane pairs a vertex with itself) or slack.
-inline void addSpringVertexBlockLanes(const Float4 (&xa)[3], const Float4 (&xb)[3], Float4 minLength,
-                                      Float4 maxLength, Float4 k, Float4 (&g)[3], Float4 (&h)[6]) {
+/// The lanes' part of addSpringVertexBlockLanes after C: d = x_a - x_b, l = |d|, C, and where the lane acts.
+inline void accumulateSpringLanes(const Float4 (&d)[3], Float4 l, Float4 c, Mask4 active, Float4 k, Float4 (&g)[3],
+                                  Float4 (&h)[6]) {
   const Float4 zero = Float4::splat(0);
-  const Float4 d[3] = {xa[0] - xb[0], xa[1] - xb[1], xa[2] - xb[2]};
-  const Float4 l = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-  const Float4 c = l - pmin(pmax(l, minLength), maxLength);
-  const Mask4 active = (Float4::splat(1e-12f) < l) & ((c != zero) | (maxLength <= minLength));
   const Float4 invL = select(active, Float4::splat(1) / l, zero);
   const Float4 n[3] = {d[0] * invL, d[1] * invL, d[2] * invL};
   const Float4 f = select(active, k * c, zero);
@@ -66,6 +58,29 @@ inline void addSpringVertexBlockLanes(const Float4 (&xa)[3], const Float4 (&xb)[
   const Float4 an[3] = {a * n[0], a * n[1], a * n[2]};
   h[0] = h[0] + (an[0] * n[0] + gs), h[1] = h[1] + an[0] * n[1], h[2] = h[2] + an[0] * n[2];
   h[3] = h[3] + (an[1] * n[1] + gs), h[4] = h[4] + an[1] * n[2], h[5] = h[5] + (an[2] * n[2] + gs);
+}
+
+/// addSpringVertexBlock for four springs at once in float (math/wide_float.h: the same bits on every vector unit),
+/// each at its own vertex a, without λ: g (3) and h (6: H00 H01 H02 H11 H12 H22) are the lanes' running sums. Float
+/// is enough because the positions are float: rounding a rigid spring's ends (an ulp of |x|) moves its C, and so its
+/// k C and its geometric stiffness k C/l, far more than float arithmetic on the pair (an ulp of l) does. A lane adds
+/// nothing where its pair is coincident (l <= 1e-12 m; a padding lane pairs a vertex with itself) or slack.
+inline void addSpringVertexBlockLanes(const Float4 (&xa)[3], const Float4 (&xb)[3], Float4 minLength,
+                                      Float4 maxLength, Float4 k, Float4 (&g)[3], Float4 (&h)[6]) {
+  const Float4 d[3] = {xa[0] - xb[0], xa[1] - xb[1], xa[2] - xb[2]};
+  const Float4 l = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+  const Float4 c = l - pmin(pmax(l, minLength), maxLength);
+  const Mask4 active = (Float4::splat(1e-12f) < l) & ((c != Float4::splat(0)) | (maxLength <= minLength));
+  accumulateSpringLanes(d, l, c, active, k, g, h);
+}
+
+/// addSpringVertexBlockLanes for springs of one length each (minLength = maxLength = length), with the same bits:
+/// clamping l to [L, L] gives L, and such a spring is never slack.
+inline void addFixedSpringVertexBlockLanes(const Float4 (&xa)[3], const Float4 (&xb)[3], Float4 length, Float4 k,
+                                           Float4 (&g)[3], Float4 (&h)[6]) {
+  const Float4 d[3] = {xa[0] - xb[0], xa[1] - xb[1], xa[2] - xb[2]};
+  const Float4 l = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+  accumulateSpringLanes(d, l, l - length, Float4::splat(1e-12f) < l, k, g, h);
 }
 
 }  // namespace pbd

@@ -27,20 +27,29 @@ struct VertexBlock {
 
 /// Solves H s = g for a symmetric positive definite H by its adjugate, s = adj(H) g / det H: one division and no
 /// square root, where a Cholesky factorization chains three of each (the vertex steps' latency). H is checked
-/// positive definite by its leading minors (Sylvester: H00, H00 H11 - H01², det H all > 0). False, and s untouched, on
-/// a matrix that is not, or a non-finite result.
+/// positive definite by its leading minors (Sylvester: H00, H00 H11 - H01², det H all > 0), and s finite (s - s is 0
+/// only for a finite s). Lane by lane for T = double or DoubleLanes (math/wide_double.h), the same IEEE operations in
+/// the same order, so every lane type gives a block the same bits. h: H00 H01 H02 H11 H12 H22; returns where it
+/// solved (elsewhere s holds garbage).
+template <class T>
+[[gnu::always_inline]] inline auto solveVertexBlockLanes(const T (&h)[6], const T (&g)[3], T (&s)[3]) {
+  const T a = h[0], h01 = h[1], h02 = h[2], d = h[3], h12 = h[4], f = h[5];
+  const T c00 = d * f - h12 * h12, c01 = h02 * h12 - h01 * f, c02 = h01 * h12 - h02 * d;
+  const T c11 = a * f - h02 * h02, c12 = h01 * h02 - a * h12, c22 = a * d - h01 * h01;
+  const T det = a * c00 + h01 * c01 + h02 * c02;
+  const T zero = T(0), inv = T(1) / det;
+  s[0] = (c00 * g[0] + c01 * g[1] + c02 * g[2]) * inv;
+  s[1] = (c01 * g[0] + c11 * g[1] + c12 * g[2]) * inv;
+  s[2] = (c02 * g[0] + c12 * g[1] + c22 * g[2]) * inv;
+  const T sum = s[0] + s[1] + s[2];
+  return (a > zero) & (c22 > zero) & (det > zero) & (sum - sum == zero);
+}
+
+/// solveVertexBlockLanes for one block: false, and s untouched, where it does not solve.
 inline bool solveVertexBlock(const VertexBlock& b, double s[3]) {
-  const double a = b.h[0], h01 = b.h[1], h02 = b.h[2], d = b.h[3], h12 = b.h[4], f = b.h[5];
-  const double c00 = d * f - h12 * h12, c01 = h02 * h12 - h01 * f, c02 = h01 * h12 - h02 * d;
-  const double c11 = a * f - h02 * h02, c12 = h01 * h02 - a * h12, c22 = a * d - h01 * h01;
-  const double det = a * c00 + h01 * c01 + h02 * c02;
-  if (!(a > 0 && c22 > 0 && det > 0)) return false;
-  const double inv = 1 / det;
-  const double s0 = (c00 * b.g[0] + c01 * b.g[1] + c02 * b.g[2]) * inv;
-  const double s1 = (c01 * b.g[0] + c11 * b.g[1] + c12 * b.g[2]) * inv;
-  const double s2 = (c02 * b.g[0] + c12 * b.g[1] + c22 * b.g[2]) * inv;
-  if (!std::isfinite(s0 + s1 + s2)) return false;
-  s[0] = s0, s[1] = s1, s[2] = s2;
+  double step[3];
+  if (!solveVertexBlockLanes(b.h, b.g, step)) return false;
+  s[0] = step[0], s[1] = step[1], s[2] = step[2];
   return true;
 }
 

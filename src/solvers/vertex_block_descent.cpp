@@ -12,6 +12,7 @@
 #include "constraints/energy_tet_volume.h"
 #include "constraints/energy_triangle_strain.h"
 #include "constraints/vertex_block.h"
+#include "math/wide_double.h"
 
 namespace pbd {
 namespace {
@@ -158,6 +159,36 @@ void loadLanes(const float* padded, const uint32_t* at, Float4 (&x)[3]) {
   loadLanesOf(padded, at[0], at[1], at[2], at[3], x[0], x[1], x[2], w);
 }
 
+/// The vertex steps of the four vertices v[0..3] (one colour) whose elements are all springs and that have no
+/// contacts: solveVertex's arithmetic for them, lane by lane in double pairs (the same bits), from their positions x
+/// and inverse masses w (padded lanes) and their springs' sums g and h. Writes the results of lanes [0, lanes) where
+/// a step solves (not a pinned vertex's).
+void springVertexSteps(const uint32_t* v, uint32_t lanes, const Float4 (&x)[3], Float4 w, const Float4 (&g)[3],
+                       const Float4 (&h)[6], const Real* inertial, double invH2, Real* p, float* padded) {
+  Float4 y[3];
+  for (size_t a = 0; a < 3; ++a)
+    y[a] = Float4::gather(inertial + 3 * size_t(v[0]) + a, inertial + 3 * size_t(v[1]) + a,
+                          inertial + 3 * size_t(v[2]) + a, inertial + 3 * size_t(v[3]) + a);
+  Double2 result[2][3];
+  unsigned solved = 0;
+  for (int half = 0; half < 2; ++half) {
+    auto wide = [half](Float4 f) { return half ? Double2::high(f) : Double2::low(f); };
+    const Double2 inertia = Double2(invH2) / wide(w);
+    Double2 bg[3], bh[6], step[3];
+    for (int a = 0; a < 3; ++a) bg[a] = inertia * (wide(x[a]) - wide(y[a])) + wide(g[a]);
+    for (int a = 0; a < 6; ++a) bh[a] = wide(h[a]);
+    bh[0] = bh[0] + inertia, bh[3] = bh[3] + inertia, bh[5] = bh[5] + inertia;
+    solved |= (solveVertexBlockLanes(bh, bg, step) & (wide(w) > Double2(0))).bits() << (2 * half);
+    for (int a = 0; a < 3; ++a) result[half][a] = wide(x[a]) - step[a];
+  }
+  float out[3][4];
+  for (int a = 0; a < 3; ++a) toFloat4(result[0][a], result[1][a]).store(out[a]);
+  for (uint32_t l = 0; l < lanes; ++l) {
+    if (!(solved >> l & 1u)) continue;
+    for (size_t a = 0; a < 3; ++a) p[3 * size_t(v[l]) + a] = padded[4 * size_t(v[l]) + a] = out[a][l];
+  }
+}
+
 /// A rigid spring's penalty at the next substep, in float, four lanes or one: max(γ k, k_start s_e); 0 (not rigid)
 /// stays 0.
 template <class T>
@@ -250,7 +281,9 @@ void VertexBlockDescent::buildGroups(const VbdElements& elements) {
     while (k < incidenceBegin_[i + 1] && incidences_[k].element < elements.springCount) ++k;  // springs come first
     firstNonSpring_[i] = k;
   }
-  groupBegin_.assign(1, 0), groupVertex_.clear(), groupLanes_.clear(), slotBegin_.assign(1, 0);
+  groupBegin_.assign(1, 0), groupVertex_.clear(), groupLanes_.clear(), groupSpringsOnly_.clear();
+  groupFixedLengths_.clear();
+  slotBegin_.assign(1, 0);
   slotOther_.clear(), slotSpring_.clear(), slotMin_.clear(), slotMax_.clear();
   for (size_t c = 0; c < colourCount(); ++c) {
     for (uint32_t first = colourBegin_[c]; first < colourBegin_[c + 1]; first += 4) {
@@ -262,6 +295,12 @@ void VertexBlockDescent::buildGroups(const VbdElements& elements) {
       }
       for (uint32_t l = 0; l < 4; ++l) groupVertex_.push_back(order_[first + (l < lanes ? l : 0)]);
       groupLanes_.push_back(uint8_t(lanes));
+      bool springsOnly = true;
+      for (uint32_t l = 0; l < lanes; ++l) {
+        const uint32_t i = order_[first + l];
+        springsOnly = springsOnly && firstNonSpring_[i] == incidenceBegin_[i + 1];
+      }
+      groupSpringsOnly_.push_back(springsOnly);
       for (uint32_t s = 0; s < slots; ++s) {
         for (uint32_t l = 0; l < 4; ++l) {
           const uint32_t i = order_[first + (l < lanes ? l : 0)], k = incidenceBegin_[i] + s;
@@ -273,6 +312,7 @@ void VertexBlockDescent::buildGroups(const VbdElements& elements) {
         }
       }
       slotBegin_.push_back(slotBegin_.back() + slots);
+      groupFixedLengths_.push_back(std::equal(slotMin_.end() - 4 * slots, slotMin_.end(), slotMax_.end() - 4 * slots));
     }
     groupBegin_.push_back(uint32_t(groupLanes_.size()));
   }
@@ -377,22 +417,37 @@ void VertexBlockDescent::refreshStiffness(uint32_t g, const VbdElements& element
 void VertexBlockDescent::solveGroup(uint32_t q, Real* p, float* padded, const Real* inertial, const Real* w,
                                     const VbdElements& elements, const VbdContacts& contacts, double invH2) const {
   const uint32_t* v = &groupVertex_[4 * size_t(q)];
-  Float4 x[3], g[3], h[6];
-  loadLanes(padded, v, x);
+  Float4 x[3], g[3], h[6], inverseMass;
+  loadLanesOf(padded, v[0], v[1], v[2], v[3], x[0], x[1], x[2], inverseMass);
   for (Float4& a : g) a = Float4::splat(0);
   for (Float4& a : h) a = Float4::splat(0);
   const float* k = springs_.stiffness.data();
-  for (size_t s = slotBegin_[q]; s < slotBegin_[q + 1]; ++s) {
-    const uint32_t* spring = &slotSpring_[4 * s];
-    Float4 xo[3];
-    loadLanes(padded, &slotOther_[4 * s], xo);
-    addSpringVertexBlockLanes(x, xo, Float4::load(&slotMin_[4 * s]), Float4::load(&slotMax_[4 * s]),
-                              Float4::gather(k + spring[0], k + spring[1], k + spring[2], k + spring[3]), g, h);
+  auto springs = [&](auto add) {
+    for (size_t s = slotBegin_[q]; s < slotBegin_[q + 1]; ++s) {
+      const uint32_t* spring = &slotSpring_[4 * s];
+      Float4 xo[3];
+      loadLanes(padded, &slotOther_[4 * s], xo);
+      add(s, xo, Float4::gather(k + spring[0], k + spring[1], k + spring[2], k + spring[3]));
+    }
+  };
+  if (groupFixedLengths_[q]) {
+    springs([&](size_t s, const Float4(&xo)[3], Float4 stiffness) {
+      addFixedSpringVertexBlockLanes(x, xo, Float4::load(&slotMax_[4 * s]), stiffness, g, h);
+    });
+  } else {
+    springs([&](size_t s, const Float4(&xo)[3], Float4 stiffness) {
+      addSpringVertexBlockLanes(x, xo, Float4::load(&slotMin_[4 * s]), Float4::load(&slotMax_[4 * s]), stiffness, g, h);
+    });
   }
+  const uint32_t lanes = groupLanes_[q];
+  bool springsOnly = groupSpringsOnly_[q];
+  for (uint32_t l = 0; l < lanes && springsOnly && contacts.begin; ++l)
+    springsOnly = contacts.begin[v[l]] == contacts.begin[v[l] + 1];
+  if (springsOnly) return springVertexSteps(v, lanes, x, inverseMass, g, h, inertial, invH2, p, padded);
   float gs[3][4], hs[6][4];
   for (int a = 0; a < 3; ++a) g[a].store(gs[a]);
   for (int a = 0; a < 6; ++a) h[a].store(hs[a]);
-  for (uint32_t l = 0; l < groupLanes_[q]; ++l) {
+  for (uint32_t l = 0; l < lanes; ++l) {
     const float springG[3] = {gs[0][l], gs[1][l], gs[2][l]};
     const float springH[6] = {hs[0][l], hs[1][l], hs[2][l], hs[3][l], hs[4][l], hs[5][l]};
     solveVertex(v[l], springG, springH, p, padded, inertial, w, elements, contacts, invH2);

@@ -186,6 +186,8 @@ class VertexBlockDescent {
   // pairs its vertex with itself, which adds nothing), slotSpring_ (the spring's number), slotMin_, slotMax_.
   std::vector<uint32_t> groupBegin_, groupVertex_, slotBegin_, slotOther_, slotSpring_;
   std::vector<uint8_t> groupLanes_;
+  std::vector<uint8_t> groupSpringsOnly_;   // per group: 1 where its vertices are in springs only (springVertexSteps)
+  std::vector<uint8_t> groupFixedLengths_;  // per group: 1 where all its slots' springs have min = max length
   std::vector<float> slotMin_, slotMax_;
   std::vector<uint32_t> firstNonSpring_;  // per particle: where its incidences past its springs begin
   // The springs as flat arrays, for the lanes: their k this iteration (stiffness_, or penalty_ if rigid), and what

@@ -10,11 +10,14 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <random>
 #include <set>
 #include <vector>
 
 #include "constraints/energy_spring.h"
+#include "math/wide_double.h"
 #include "native/long_scene.h"
 #include "native/world_internals.h"
 #include "pbd/task_system.h"
@@ -122,6 +125,76 @@ TEST(VertexBlock, SolveMatchesEigen) {
     double s[3] = {7, 7, 7};
     EXPECT_FALSE(solveVertexBlock(indefinite, s)) << diagonal.transpose();
     EXPECT_EQ(s[0], 7);  // untouched
+  }
+}
+
+// The four-lane solve in double pairs (math/wide_double.h), which the vertex steps of springs-only vertices run,
+// gives each lane the one-block solve's bits and verdict: positive definite blocks (some stiff), and blocks that are
+// not, or not finite.
+TEST(VertexBlock, LanesSolveEachBlockAsItsOwnSolveDoes) {
+  std::mt19937 rng(8);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int trial = 0; trial < 50; ++trial) {
+    VertexBlock blocks[4];
+    for (int l = 0; l < 4; ++l) {
+      Eigen::Matrix3d a;
+      for (int k = 0; k < 9; ++k) a(k / 3, k % 3) = u(rng);
+      const double stiffness = trial % 3 == 0 ? 1e6 : 1;
+      Eigen::Matrix3d h = stiffness * a * a.transpose() + 0.1 * Eigen::Matrix3d::Identity();
+      if ((trial + l) % 7 == 0) h(1, 1) = -1;  // indefinite
+      if ((trial + l) % 11 == 0) h(2, 2) = std::numeric_limits<double>::infinity();
+      blocks[l].add(Eigen::Vector3d(u(rng), u(rng), u(rng)), h);
+    }
+    unsigned solved = 0;
+    double lanes[3][4];
+    for (int half = 0; half < 2; ++half) {
+      auto pair = [&](auto field) {
+        Double2 r;
+        const double v[2] = {field(blocks[2 * half]), field(blocks[2 * half + 1])};
+        std::memcpy(&r, v, sizeof v);
+        return r;
+      };
+      Double2 h[6], g[3], step[3];
+      for (int e = 0; e < 6; ++e) h[e] = pair([e](const VertexBlock& b) { return b.h[e]; });
+      for (int r = 0; r < 3; ++r) g[r] = pair([r](const VertexBlock& b) { return b.g[r]; });
+      solved |= solveVertexBlockLanes(h, g, step).bits() << (2 * half);
+      for (int r = 0; r < 3; ++r) std::memcpy(&lanes[r][2 * half], &step[r], sizeof step[r]);
+    }
+    for (int l = 0; l < 4; ++l) {
+      double s[3] = {0, 0, 0};
+      const bool one = solveVertexBlock(blocks[l], s);
+      ASSERT_EQ(bool(solved >> l & 1u), one) << "trial " << trial << " lane " << l;
+      for (int r = 0; r < 3 && one; ++r) EXPECT_EQ(lanes[r][l], s[r]) << "trial " << trial << " lane " << l;
+    }
+  }
+}
+
+// Springs of one length take the fixed-length lanes, which must give the general lanes' bits (clamping to [L, L]).
+TEST(EnergySpring, FixedLengthLanesGiveTheGeneralLanesBits) {
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<float> u(-1, 1);
+  for (int trial = 0; trial < 100; ++trial) {
+    float xa[3][4], xb[3][4], length[4], k[4];
+    for (int l = 0; l < 4; ++l) {
+      for (int a = 0; a < 3; ++a) xa[a][l] = u(rng), xb[a][l] = trial % 5 == l ? xa[a][l] : u(rng);  // coincident
+      length[l] = trial % 4 == l ? 0 : 0.5f + u(rng), k[l] = 1e3f * (2 + u(rng));
+    }
+    Float4 a[3], b[3], g[2][3], h[2][6];
+    for (int r = 0; r < 3; ++r) a[r] = Float4::load(xa[r]), b[r] = Float4::load(xb[r]);
+    for (int v = 0; v < 2; ++v) {
+      for (Float4& e : g[v]) e = Float4::splat(0.25f);
+      for (Float4& e : h[v]) e = Float4::splat(-0.5f);
+    }
+    const Float4 l = Float4::load(length), stiffness = Float4::load(k);
+    addSpringVertexBlockLanes(a, b, l, l, stiffness, g[0], h[0]);
+    addFixedSpringVertexBlockLanes(a, b, l, stiffness, g[1], h[1]);
+    float general[4], fixed[4];
+    for (int r = 0; r < 9; ++r) {
+      (r < 3 ? g[0][r] : h[0][r - 3]).store(general);
+      (r < 3 ? g[1][r] : h[1][r - 3]).store(fixed);
+      for (int lane = 0; lane < 4; ++lane)
+        EXPECT_EQ(std::memcmp(&general[lane], &fixed[lane], sizeof(float)), 0) << trial << " entry " << r;
+    }
   }
 }
 
@@ -321,6 +394,46 @@ TEST(VertexBlockDescent, SameBitsOnAnyThreadCount) {
       EXPECT_EQ(run(&pool), serial) << workers + 1 << " threads, model " << int(model);
     }
   }
+}
+
+// The vertices whose only elements are springs step four at a time in double pairs (springVertexSteps); the others
+// one at a time (solveVertex). An inactive attachment on every particle, which adds nothing, sends every vertex the
+// second way: the two must give the same bits, with pinned particles, soft and rigid springs, for several
+// iterations of penalties ramping.
+TEST(VertexBlockDescent, SpringVertexLanesGiveTheOneVertexStepsBits) {
+  World world;
+  scenes::hangingCloth(world, 13);  // 169 particles: colours of 4 k + 1, 2 and 3 vertices leave padded lanes
+  const size_t n = world.particleCount();
+  std::vector<DistanceConstraint> springs;
+  for (uint32_t k = 0; k < world.distanceConstraintCount(); ++k) {
+    const DistanceConstraintDef d = world.distanceConstraint(k);
+    const Real compliance = k % 3 == 0 ? Real(1e-4) : Real(0);
+    springs.push_back({d.i, d.j, d.minLength, d.maxLength, compliance, 1, 1});
+  }
+  std::vector<VbdAttachment> none(n);
+  for (uint32_t i = 0; i < n; ++i) none[i] = {i, {0, 0, 0}, 0, 1, 0};
+  std::vector<Real> w(world.inverseMasses(), world.inverseMasses() + n);
+  std::vector<Real> inertial(world.positions(), world.positions() + 3 * n);
+  for (size_t i = 0; i < n; ++i) inertial[3 * i + 1] -= Real(9.81 / 3600.0);  // one substep of gravity at h = 1/60
+  auto run = [&](bool withAttachments) {
+    VbdElements elements;
+    elements.springs = springs.data(), elements.springCount = uint32_t(springs.size());
+    if (withAttachments) elements.attachments = none.data(), elements.attachmentCount = uint32_t(n);
+    VertexBlockDescent vbd;
+    SerialTaskSystem tasks;
+    std::vector<Real> p(world.positions(), world.positions() + 3 * n);
+    vbd.build(elements, p.data(), n);
+    for (int substep = 0; substep < 3; ++substep) {
+      vbd.beginStep(w.data());
+      vbd.beginSubstep(elements, w.data(), true, 3600.0, 0, tasks);
+      for (int it = 0; it < 4; ++it) vbd.iterate(p.data(), inertial.data(), w.data(), elements, {}, 3600.0, tasks);
+    }
+    return p;
+  };
+  const std::vector<Real> lanes = run(false), oneByOne = run(true);
+  ASSERT_EQ(lanes.size(), oneByOne.size());
+  EXPECT_EQ(std::memcmp(lanes.data(), oneByOne.data(), lanes.size() * sizeof(Real)), 0);
+  EXPECT_NE(lanes[3 * 100 + 1], world.positions()[3 * 100 + 1]);  // it moved
 }
 
 TEST(VertexBlockDescent, RigidHangingClothStretchesLessThanColouredGaussSeidel) {
