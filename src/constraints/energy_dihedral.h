@@ -19,11 +19,13 @@
 // (On a wing, e.g. v = 0, this is |e|²/|n1|² (m̂ n̂1ᵀ + n̂1 m̂ᵀ), m̂ = ê × n̂1: eigenvalues ±|e|²/|n1|², 0.) On the
 // edge vertices the four terms are not symmetric one by one, only their sum (a Hessian); the result is symmetrized
 // to remove the rounding.
-// The exact block is indefinite wherever C ≠ 0 (the angle's own Hessian is), so projectToPsd clamps its negative
-// eigenvalues to zero (projectSymmetricToPsd). That keeps more than the Gauss-Newton block k ∇φ ∇φᵀ (what the XPBD
-// solve linearizes to, PSD and rank one, equal to the exact block at C = 0): the positive curvature across the
-// gradient direction too. Gaia, the VBD reference code, keeps its blocks as they are and skips a vertex when |det H|
-// is tiny; we prefer a PSD block so that each vertex step descends.
+// The exact block is indefinite wherever C ≠ 0 (the angle's own Hessian is). The vertex steps take the Gauss-Newton
+// block k ∇φ ∇φᵀ instead (projectToPsd): positive semi-definite and rank one, the exact block at C = 0, and what the
+// XPBD solve linearizes to. Clamping the exact block's negative eigenvalues (projectSymmetricToPsd) keeps the positive
+// curvature across ∇φ too, but its Jacobi sweeps took 83 % of a 32² cloth's VBD step (46 ms a frame against 5.3), and
+// the cloth moved alike under either (docs/performance.md, "Dihedral bending under VBD"). Gaia, the VBD reference
+// code, keeps its blocks as they are and skips a vertex when |det H| is tiny; we prefer a PSD block so that each
+// vertex step descends.
 // Where a triangle has no area or the edge no length the angle is undefined: the functions return false and zeros.
 // E jumps where C wraps (|φ - φ0| = π); its derivatives are those of the branch the angle is on.
 // In double with sums of products in a fixed order (energy_neo_hookean.h says why), and the angle from atan2Double,
@@ -36,7 +38,7 @@
 #include <Eigen/Core>
 
 #include "math/cross_matrix.h"
-#include "constraints/energy_neo_hookean.h"  // orderedDot, orderedProduct, orderedMatrixProduct, projectSymmetricToPsd
+#include "constraints/energy_neo_hookean.h"  // orderedDot, orderedProduct, orderedMatrixProduct
 #include "pbd/real.h"
 
 namespace pbd {
@@ -146,23 +148,23 @@ double dihedralEnergy(const Vector* p, double restAngle, double stiffness) {
 }
 
 /// gradient = ∂E/∂p_v (N) and hessian = ∂²E/∂p_v² (N/m) for v in 0..3 (same other arguments as dihedralEnergy).
-/// projectToPsd: clamp the exact block's negative eigenvalues to zero; false gives the exact block. False, with
-/// zeros, where degenerate. The force on the vertex is -gradient.
+/// projectToPsd: the Gauss-Newton block k ∇φ ∇φᵀ (see the top of this file); false gives the exact block. False,
+/// with zeros, where degenerate. The force on the vertex is -gradient.
 template <class Vector>
 bool dihedralVertexDerivatives(const Vector* p, double restAngle, double stiffness, int v, bool projectToPsd,
                                Eigen::Vector3d& gradient, Eigen::Matrix3d& hessian) {
   double phi;
   Eigen::Vector3d g;
   Eigen::Matrix3d h;
-  if (!dihedralAngleDerivatives(p, v, phi, g, &h)) {
+  if (!dihedralAngleDerivatives(p, v, phi, g, projectToPsd ? nullptr : &h)) {
     gradient.setZero();
     hessian.setZero();
     return false;
   }
   const double C = wrapAngleDouble(phi - restAngle);
   gradient = stiffness * C * g;
-  hessian = stiffness * (g * g.transpose() + C * h);
-  if (projectToPsd) projectSymmetricToPsd(hessian);
+  if (projectToPsd) hessian = stiffness * (g * g.transpose());
+  else hessian = stiffness * (g * g.transpose() + C * h);
   return true;
 }
 

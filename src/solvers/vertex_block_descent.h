@@ -6,7 +6,7 @@
 // vertex held,
 //   H_i Δx_i = -g_i,   g_i = m_i/h² (x_i - y_i) + Σ_{e ∋ i} ∂E_e/∂x_i,   H_i = m_i/h² I + Σ_{e ∋ i} ∂²E_e/∂x_i²
 // with each element's terms from its kernel, every block positive semi-definite: constraints/energy_spring.h (the
-// compressive geometric stiffness dropped), energy_dihedral.h (negative eigenvalues clamped), energy_tet_volume.h
+// compressive geometric stiffness dropped), energy_dihedral.h (its Gauss-Newton block), energy_tet_volume.h
 // and energy_neo_hookean.h (PSD as they are), energy_triangle_strain.h (made PSD term by term); an attachment's
 // ½ k |x - t|² adds k (x - t) and k I, a contact its one-sided energy (below). Vertices of one colour share no
 // element, so a colour is solved in parallel, in any order, with the same bits; colours run in sequence. The springs

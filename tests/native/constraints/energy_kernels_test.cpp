@@ -137,7 +137,7 @@ struct DerivativeStats {
 
 /// How an energy makes its blocks PSD: by clamping the summed block's negative eigenvalues (projectSymmetricToPsd),
 /// or term by term (the strain triangle), which is only checked to be PSD.
-enum class Projection { kEigenvalueClamp, kPerTerm };
+enum class Projection { kEigenvalueClamp, kPerTerm, kGaussNewton };
 
 /// Every per-vertex check on one configuration: gradient vs central differences of E, raw block vs central
 /// differences of the gradient, symmetry, the projected block PSD and (kEigenvalueClamp) the raw block minus only
@@ -177,6 +177,10 @@ DerivativeStats checkDerivatives(const EnergyFn& energy, const DerivativesFn& de
     if (projection == Projection::kEigenvalueClamp) {
       EXPECT_GE(minEigenvalue(removed), -1e-9 * hessianScale);
       EXPECT_LE((P[v] * removed).norm(), 1e-9 * hessianScale * hessianScale);
+    }
+    if (projection == Projection::kGaussNewton && g[v].norm() > 0) {  // rank one, along the gradient
+      const Vector3d u = g[v].normalized();
+      EXPECT_LE((P[v] - u.dot(P[v] * u) * u * u.transpose()).norm(), 1e-9 * hessianScale);
     }
     stats.minRawEigenvalue = std::min(stats.minRawEigenvalue, minEigenvalue(H[v]) / hessianScale);
     stats.maxProjectionChange = std::max(stats.maxProjectionChange, removed.norm() / hessianScale);
@@ -572,7 +576,8 @@ TEST(DihedralEnergy, DerivativesMatchCentralDifferencesIncludingTheCurvatureTerm
     // A rest angle within 2.5 rad of φ, so that E does not jump at the wrap within the differences' reach.
     const double phi = dihedralAngleOf(p);
     const DihedralCase c{wrapAngleDouble(phi + uniform(rng, -2.5, 2.5)), 0.7};
-    const DerivativeStats stats = checkDerivatives(c.energy(), c.derivatives(), p, "random hinge");
+    const DerivativeStats stats =
+        checkDerivatives(c.energy(), c.derivatives(), p, "random hinge", Projection::kGaussNewton);
     sawIndefinite |= stats.minRawEigenvalue < -1e-3;
   }
   EXPECT_TRUE(sawIndefinite);
@@ -589,8 +594,9 @@ TEST(DihedralEnergy, DerivativesMatchCentralDifferencesFlatAndFolded) {
     const double phi = dihedralAngleOf(p);
     for (double offset : {0.0, 0.3, -1.2, 2.0}) {
       const DihedralCase c{wrapAngleDouble(phi + offset), 2.0};
-      checkDerivatives(c.energy(), c.derivatives(), p, ("phi " + std::to_string(phi) +
-                                                         " offset " + std::to_string(offset)).c_str());
+      checkDerivatives(c.energy(), c.derivatives(), p,
+                       ("phi " + std::to_string(phi) + " offset " + std::to_string(offset)).c_str(),
+                       Projection::kGaussNewton);
     }
   }
 }
@@ -612,6 +618,27 @@ TEST(DihedralEnergy, AtTheRestAngleTheBlockIsGaussNewton) {
       c.derivatives()(p, v, false, g, H);
       EXPECT_EQ(g, Vector3d::Zero());
       EXPECT_LE((H - k * gradPhi * gradPhi.transpose()).norm(), 1e-12 * H.norm());
+    }
+  }
+}
+
+// The vertex steps' block (projectToPsd) is the Gauss-Newton one, k ∇φ ∇φᵀ, at any angle: PSD where the exact
+// block is indefinite, with the exact gradient.
+TEST(DihedralEnergy, TheProjectedBlockIsGaussNewtonAtAnyAngle) {
+  std::mt19937 rng(47);
+  for (int trial = 0; trial < 12; ++trial) {
+    Vector3d p[4];
+    randomHinge(rng, uniform(rng, -M_PI, M_PI), uniform(rng, -M_PI, M_PI), p);
+    const double k = 0.9, restAngle = wrapAngleDouble(dihedralAngleOf(p) + uniform(rng, -2.5, 2.5));
+    for (int v = 0; v < 4; ++v) {
+      double phi;
+      Vector3d gradPhi, g, gExact;
+      Matrix3d P, H;
+      ASSERT_TRUE(dihedralAngleDerivatives(p, v, phi, gradPhi, nullptr));
+      ASSERT_TRUE(dihedralVertexDerivatives(p, restAngle, k, v, true, g, P));
+      ASSERT_TRUE(dihedralVertexDerivatives(p, restAngle, k, v, false, gExact, H));
+      EXPECT_EQ(g, gExact);
+      EXPECT_LE((P - k * gradPhi * gradPhi.transpose()).norm(), 1e-12 * P.norm()) << trial << " vertex " << v;
     }
   }
 }
