@@ -22,14 +22,19 @@
 
 namespace pbd {
 
-/// V and ∇_v V in double for the tet p[0..3] (Vec3 or Eigen::Vector3d); v in 0..3.
+/// V and ∇_v V in double for the tet p[0..3] (Vec3 or Eigen::Vector3d); v in 0..3. Only the gradients V and ∇_v V
+/// need are formed (each costs three divisions by 6, most of the cost): g1 always, the other two for v = 0.
 template <class Vector>
 double tetVolumeAndGradientDouble(const Vector* p, int v, Eigen::Vector3d& gradient) {
   const Eigen::Vector3d e1 = (p[1] - p[0]).template cast<double>(), e2 = (p[2] - p[0]).template cast<double>(),
                         e3 = (p[3] - p[0]).template cast<double>();
-  const Eigen::Vector3d g1 = e2.cross(e3) / 6, g2 = e3.cross(e1) / 6, g3 = e1.cross(e2) / 6;
-  const Eigen::Vector3d g[4] = {-(g1 + g2 + g3), g1, g2, g3};
-  gradient = g[v];
+  const Eigen::Vector3d g1 = e2.cross(e3) / 6;
+  switch (v) {
+    case 1: gradient = g1; break;
+    case 2: gradient = e3.cross(e1) / 6; break;
+    case 3: gradient = e1.cross(e2) / 6; break;
+    default: gradient = -(g1 + e3.cross(e1) / 6 + e1.cross(e2) / 6); break;
+  }
   return orderedDot(e1, g1);
 }
 
@@ -37,7 +42,7 @@ double tetVolumeAndGradientDouble(const Vector* p, int v, Eigen::Vector3d& gradi
 template <class Vector>
 double tetVolumeEnergy(const Vector* p, double restVolume, double stiffness, bool unilateral) {
   Eigen::Vector3d unused;
-  double C = tetVolumeAndGradientDouble(p, 0, unused) - restVolume;
+  double C = tetVolumeAndGradientDouble(p, 1, unused) - restVolume;
   if (unilateral && C > 0) C = 0;
   return 0.5 * stiffness * C * C;
 }

@@ -532,7 +532,7 @@ void VertexBlockDescent::growPenalty(uint32_t e, const Real* p, const VbdElement
     }
     case Kind::Volume: {
       const TetVolumeConstraint& t = elements.volumes[el.index];
-      violation = tetVolumeAndGradientDouble(xs, 0, unused) - t.restVolume;
+      violation = tetVolumeAndGradientDouble(xs, 1, unused) - t.restVolume;  // v = 1: the fewest divisions
       if (t.unilateral) violation = std::min(violation, 0.0);
       scale = t.restVolume;
       break;
