@@ -1,7 +1,7 @@
 // bench:solvers --stiff (issue 53): scenes that favour a solver that handles stiffness and mass ratios, for every
 // solver of SOLVERS. The scenes are bench/scenes.mjs STIFF_SCENES; the
 // strain, residual and energy arithmetic is metrics.mjs (strainStats, relativeResidual, kineticEnergy).
-import { signedTetVolume, STIFF_SCENES } from '../scenes.mjs';
+import { hangingCloth, signedTetVolume, STIFF_SCENES } from '../scenes.mjs';
 import { DT, moveToWarmState, SOLVERS, useSolver, warmState, worldFor } from './measure.mjs';
 import { kineticEnergy, median, relativeResidual, strainStats } from './metrics.mjs';
 import { table } from './report.mjs';
@@ -66,6 +66,27 @@ export function hangingRun(pbd, scene, solver, config, frames, runs) {
     world.delete();
   }
   return { ...first, ms: median(ms), same };
+}
+
+/**
+ * Item 1c: what one iteration costs on bench:peers' hanging n² cloth (hangingCloth: rigid stretch, shear and skip-one
+ * bending, gravity, 10 substeps): the median frame at 10 x 1 and at 10 x 2, `runs` alternating rounds of `frames`
+ * frames after 30 untimed ones, each in a fresh world; an iteration = (frame at 10 x 2 - frame at 10 x 1) / 10.
+ */
+export function iterationCost(pbd, solver, n, frames, runs) {
+  const frameMs = { 1: [], 2: [] };
+  for (let r = 0; r < runs; r++) {
+    for (const iterations of [1, 2]) {
+      const world = new pbd.World();
+      hangingCloth(world, n, { iterations });
+      useSolver(world, solver);
+      for (let f = 0; f < 30; f++) world.step(DT);
+      frameMs[iterations].push(median(run(world, frames).ms));
+      world.delete();
+    }
+  }
+  const one = median(frameMs[1]), two = median(frameMs[2]);
+  return { one, two, iteration: (two - one) / 10 };
 }
 
 /**
@@ -204,6 +225,21 @@ export function stiffReport(pbd, opts) {
   console.log(table([{ title: 'solver', width: 22, align: 'left' }, { title: 'max strain', width: 11 },
     { title: 'mean strain', width: 11 }, { title: 'max m/s', width: 8 }, { title: 'ms/frame', width: 9 },
     { title: 'finite', width: 6, align: 'left' }], rows1b));
+
+  // 1c. What an iteration costs on the 128² cloth, VBD against coloured Gauss-Seidel (issue 53 asks at most 2x).
+  const costSolvers = solvers.filter((solver) => ['coloured-gauss-seidel', 'vbd'].includes(solver));
+  console.log(`\n1c. bench:peers' hanging 128² cloth (rigid stretch, shear and skip-one bending, g = -9.81, 10 substeps): ` +
+    `the median frame at 10 x 1 and 10 x 2 over ${opts.runs} rounds of 60 frames; ms/iteration = their difference / 10`);
+  const costs = new Map(costSolvers.map((solver) => [solver, iterationCost(pbd, solver, 128, 60, opts.runs)]));
+  const reference = costs.get('coloured-gauss-seidel');
+  const rows1c = costSolvers.map((solver) => {
+    const c = costs.get(solver);
+    return [solver, c.one.toFixed(3), c.two.toFixed(3), c.iteration.toFixed(4),
+      reference ? `${(c.iteration / reference.iteration).toFixed(2)}x` : '-'];
+  });
+  console.log(table([{ title: 'solver', width: 22, align: 'left' }, { title: 'ms 10x1', width: 8 },
+    { title: 'ms 10x2', width: 8 }, { title: 'ms/iteration', width: 12 }, { title: 'vs coloured GS', width: 14 }],
+  rows1c));
 
   // 2a, 2b. Iterations and ms to the relative residual, strain after 3 s at 10 x 1.
   const strainConfig = STIFF.configs[0];
