@@ -80,4 +80,49 @@ inline void unpadBandsRange(const float* bands, uint32_t n, uint32_t m, size_t b
   }
 }
 
+/// padBandsRange for a layout whose place r = b + L m holds particle order[r] (the lattice-ordered bands,
+/// schedule/lattice_order.h): a gather per particle, a vector load each (its x y z and the next particle's x, dropped
+/// by the transpose) where no lane holds the last particle or a place past n.
+inline void padBandsInOrder(const float* xyz, const float* w, const uint32_t* order, uint32_t n, uint32_t m,
+                            size_t begin, size_t end, float* bands) {
+  for (size_t b = begin; b < end; ++b) {
+    float* o = bands + 16 * b;
+    if (b + 3 * size_t(m) < n) {
+      const size_t p0 = order[b], p1 = order[b + m], p2 = order[b + 2 * size_t(m)], p3 = order[b + 3 * size_t(m)];
+      if (p0 + 1 < n && p1 + 1 < n && p2 + 1 < n && p3 + 1 < n) {
+        Float4 a = Float4::load(xyz + 3 * p0), c = Float4::load(xyz + 3 * p1);
+        Float4 d = Float4::load(xyz + 3 * p2), e = Float4::load(xyz + 3 * p3);
+        transpose(a, c, d, e);
+        a.store(o), c.store(o + 4), d.store(o + 8);
+        Float4::make(w[p0], w[p1], w[p2], w[p3]).store(o + 12);
+        continue;
+      }
+    }
+    for (uint32_t lane = 0; lane < 4; ++lane) {
+      const size_t r = b + lane * size_t(m);
+      if (r >= n) {
+        o[lane] = o[4 + lane] = o[8 + lane] = o[12 + lane] = 0;
+        continue;
+      }
+      const size_t p = order[r];
+      o[lane] = xyz[3 * p], o[4 + lane] = xyz[3 * p + 1], o[8 + lane] = xyz[3 * p + 2], o[12 + lane] = w[p];
+    }
+  }
+}
+
+/// unpadBandsRange for padBandsInOrder's layout: a scatter per particle (three stores: a vector store would write
+/// over a neighbour that another block, maybe another thread's, writes).
+inline void unpadBandsInOrder(const float* bands, const uint32_t* order, uint32_t n, uint32_t m, size_t begin,
+                              size_t end, float* xyz) {
+  for (size_t b = begin; b < end; ++b) {
+    const float* s = bands + 16 * b;
+    for (uint32_t lane = 0; lane < 4; ++lane) {
+      const size_t r = b + lane * size_t(m);
+      if (r >= n) continue;
+      const size_t p = order[r];
+      xyz[3 * p] = s[lane], xyz[3 * p + 1] = s[4 + lane], xyz[3 * p + 2] = s[8 + lane];
+    }
+  }
+}
+
 }  // namespace pbd

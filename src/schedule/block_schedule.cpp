@@ -36,6 +36,8 @@ void BlockSchedule::reserve(size_t particles, size_t constraints) {
   // The band layout's buffers only where it may be chosen; at most constraints / 3 units (formUnits gives up
   // beyond: they could not be kMinBandedShare full).
   if ((particles + 3) / 4 < kMinBandParticles) return;
+  lattice_.reserve(particles, constraints);
+  placed_.reserve(constraints);
   const size_t maxUnits = constraints / 3 + 1;
   unbanded.reserve(constraints);
   bandKeys_.reserve(constraints);
@@ -302,13 +304,27 @@ void BlockSchedule::colourUnits(const DistanceConstraint* cs, uint32_t coloured,
 }
 
 void BlockSchedule::rebuild(const DistanceConstraint* cs, const uint32_t* colourBegin, uint32_t particles) {
+  const uint32_t coloured = colourBegin[kColours];
   slotOf.assign(colourBegin[kColours + 1], kNoSlot);
-  banded = formUnits(cs, colourBegin[kColours], particles);
+  latticeOrdered = false;
+  banded = formUnits(cs, coloured, particles);
+  const DistanceConstraint* placed = cs;  // the constraints as the band layout numbers their particles
+  if (!banded && (particles + 3) / 4 >= kMinBandParticles &&
+      lattice_.compute(particles, colourBegin[kColours + 1], [&](uint32_t k) -> const DistanceConstraint& {
+        return cs[k];
+      })) {
+    const std::vector<uint32_t>& rank = lattice_.ranks();
+    placed_.assign(cs, cs + coloured);
+    for (DistanceConstraint& c : placed_) c.i = rank[c.i], c.j = rank[c.j];
+    banded = latticeOrdered = formUnits(placed_.data(), coloured, particles);
+    if (banded) placed = placed_.data();
+  }
   if (banded) {
     uint32_t unitColourBegin[kColours + 1];
-    colourUnits(cs, colourBegin[kColours], unitColourBegin);  // fills `unbanded`
+    colourUnits(placed, coloured, unitColourBegin);  // fills `unbanded`
     layOut(units_.data(), unitColourBegin, bandParticles);
     banded = !colourMajor;  // band 0 too small for its blocks to alternate: blocks of particles, as without bands
+    latticeOrdered = latticeOrdered && banded;
   }
   if (!banded) {  // every coloured constraint is in a batch
     unbanded.clear();

@@ -31,6 +31,10 @@
 // kMinBandParticles, and band 0's blocks leave enough parallel work not to turn colour-major (a 17³-vertex tet cube,
 // whose bands are translates but whose m = 1,229 particles made 5 blocks, too few to alternate, keeps blocks of
 // particles instead).
+// A square grid numbered at random is not banded by its indices. When its constraints hold such a grid
+// (schedule/lattice_order.h), the bands are tried again on its row-major order (`latticeOrdered`): the units are
+// formed on the particles' places in that order, which is also their place in the band layout, so the pass runs as
+// a row-major grid's does; only the copies in and out gather and scatter.
 #pragma once
 
 #include <cstdint>
@@ -38,6 +42,7 @@
 
 #include "constraints/distance.h"
 #include "schedule/graph_colouring.h"
+#include "schedule/lattice_order.h"
 #include "schedule/locality_rank.h"
 
 namespace pbd {
@@ -97,6 +102,8 @@ struct BlockSchedule {
                                                  ///< blocks and particles above are band 0's; else batches of four
                                                  ///< constraints on xyzw positions.
   uint32_t bandParticles = 0;                    ///< Banded: m, the particles per band.
+  bool latticeOrdered = false;                   ///< Banded on a grid's row-major order (latticeOrder), not on the
+                                                 ///< particles' indices.
   std::vector<uint32_t> unbanded;                ///< Banded: positions in `cs` of the coloured constraints in no
                                                  ///< unit, in increasing order: projected one by one after the
                                                  ///< batches.
@@ -116,6 +123,8 @@ struct BlockSchedule {
   const uint32_t* particleAtRank() const { return ranked ? locality_.order().data() : nullptr; }
   /// Ranked: per particle, its rank; else null.
   const uint32_t* rankOfParticle() const { return ranked ? locality_.ranks().data() : nullptr; }
+  /// Lattice-ordered: per place of the band layout (b + L m: block b, lane L), its particle; else null.
+  const uint32_t* particleAtPlace() const { return latticeOrdered ? lattice_.order().data() : nullptr; }
   /// Particles the padded positions need: the real ones and one padding particle per block, or the band layout's
   /// 4 m.
   size_t paddedParticles(size_t particles) const {
@@ -136,6 +145,8 @@ struct BlockSchedule {
   std::vector<uint32_t> groupOfBlock_;    // per block id
   std::vector<uint32_t> touchedGroups_;   // per particle: bits of the block colours whose blocks touch it
   LocalityRank locality_;                 // the locality order of `ranked` blocks
+  LatticeOrder lattice_;                  // a grid's row-major order, for `latticeOrdered` bands
+  std::vector<DistanceConstraint> placed_;  // the coloured constraints on lattice_'s places (formUnits, colourUnits)
   // Banded only:
   /// Where a constraint sits in the band layout: blocks a (lane `lane`) and b (lane `lane + shift`), a < b when
   /// shift is 0; `banded` false if it fits no unit.

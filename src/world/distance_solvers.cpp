@@ -38,7 +38,8 @@ void World::Impl::projectDistancesGaussSeidel(bool xpbd, Real invH2, bool backwa
 /// blocks share no particle and so run on any thread; each block projects its constraints colour by colour (a
 /// colour-major block: its run of one colour), four at a time in SIMD; the overflow group runs serially last. The
 /// blocks work on paddedP, p with the inverse mass as a fourth float (one vector load per particle) or, banded, p in
-/// the band layout (math/band_layout.h), or ranked, in the blocks' locality order (BlockSchedule::particleAtRank),
+/// the band layout (math/band_layout.h; lattice-ordered, a grid's particles in its row-major order), or ranked, in the
+/// blocks' locality order (BlockSchedule::particleAtRank),
 /// copied in before the first block colour and back after the last, as phases of the same job (as `copies` asks); the unbanded constraints then run serially on p, before the overflow group.
 /// Backward (BDF2's return sweep) runs the same order reversed.
 bool World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward, PaddedCopies copies) {
@@ -46,6 +47,7 @@ bool World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
   constexpr uint32_t kGroups = BlockSchedule::kGroups;
   const bool banded = blocks.banded;
   const uint32_t* ranked = blocks.particleAtRank();  // the padded positions in rank order, or null
+  const uint32_t* placed = blocks.particleAtPlace();  // banded on a grid's row-major order: its particles, or null
   const uint32_t n = count(), m = blocks.bandParticles;
   // What the copy in and out run over: particles, or banded the layout's blocks; no batch, nothing to copy. Their
   // phases count runs of kBoxParticles of them, so that every range starts a run of particleBoxes
@@ -144,6 +146,10 @@ bool World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
           padPositions(particles.p.data(), particles.w.data(), first, last, padded);
           break;
         }
+        if (placed) {  // no particle pass or bounds here either (particlePassJoinsSolve, copyOutBoundsParticles)
+          padBandsInOrder(particles.p.data(), particles.w.data(), placed, n, m, first, last, padded);
+          break;
+        }
         if (copies.advance) forEachBandSpan(n, m, first, last, advanceRange);  // the particles these blocks hold
         padBandsRange(particles.p.data(), particles.w.data(), n, m, first, last, padded);
         break;
@@ -164,6 +170,10 @@ bool World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
         if (!banded) {
           unpadPositions(padded, first, last, particles.p.data());
           if (boxes) boundParticles(particles.p.data(), first, last, boxes);
+          break;
+        }
+        if (placed) {
+          unpadBandsInOrder(padded, placed, n, m, first, last, particles.p.data());
           break;
         }
         unpadBandsRange(padded, n, m, first, last, particles.p.data());

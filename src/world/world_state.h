@@ -158,7 +158,8 @@ struct World::Impl {
   void forEachParticleRange(Body body) {
     const size_t n = count(), m = bandParticles(uint32_t(n)), slice = kBandBlocksPerTask;
     const bool coloured = settings.solver == Solver::ColouredGaussSeidel || settings.solver == Solver::Hierarchical;
-    const bool sliced = coloured && solverData.schedule.blocks.banded && m % kBoxParticles == 0;
+    const BlockSchedule& blocks = solverData.schedule.blocks;
+    const bool sliced = coloured && blocks.banded && !blocks.latticeOrdered && m % kBoxParticles == 0;
     if (!sliced) {
       auto runs = [&](size_t first, size_t last) { body(first * kBoxParticles, std::min(n, last * kBoxParticles)); };
       return tasks->parallelFor((n + kBoxParticles - 1) / kBoxParticles, kParticlesPerTask / kBoxParticles, runs);

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <iterator>
 #include <limits>
+#include <numeric>
 #include <random>
 #include <vector>
 
@@ -266,6 +267,42 @@ TEST(BandLayout, PaddingAndBackKeepEveryBitAndZeroTheTail) {
     std::vector<Real> back(3 * n, Real(-9));
     for (size_t c = 0; c + 1 < std::size(cuts); ++c) {
       if (cuts[c] < cuts[c + 1]) unpadBandsRange(bands.data(), n, m, cuts[c], cuts[c + 1], back.data());
+    }
+    EXPECT_EQ(0, std::memcmp(back.data(), xyz.data(), xyz.size() * sizeof(Real))) << n;
+  }
+}
+
+// The lattice-ordered layout (schedule/lattice_order.h): place b + L m holds particle order[b + L m]. Every bit there
+// and back, the tail zeroed, for orders that put the last particle (whose vector load would read past the end) in
+// any lane.
+TEST(BandLayout, PaddingInAnOrderAndBackKeepEveryBit) {
+  std::mt19937 rng(6);
+  std::uniform_real_distribution<Real> u(-2, 2);
+  for (uint32_t n : {5u, 13u, 64u, 4097u, 4100u}) {
+    const uint32_t m = bandParticles(n);
+    std::vector<Real> xyz(3 * n), w(n);
+    for (Real& x : xyz) x = u(rng);
+    for (Real& x : w) x = u(rng) + 3;
+    std::vector<uint32_t> order(n);
+    std::iota(order.begin(), order.end(), 0u);
+    std::shuffle(order.begin(), order.end(), rng);
+    std::vector<Real> bands(16 * size_t(m), Real(7));
+    const size_t cuts[] = {0, m / 3, m / 3 + 1, m};
+    for (size_t c = 0; c + 1 < std::size(cuts); ++c) {
+      if (cuts[c] < cuts[c + 1])
+        padBandsInOrder(xyz.data(), w.data(), order.data(), n, m, cuts[c], cuts[c + 1], bands.data());
+    }
+    for (uint32_t b = 0; b < m; ++b) {
+      for (uint32_t lane = 0; lane < 4; ++lane) {
+        const size_t r = b + size_t(lane) * m, p = r < n ? order[r] : 0;
+        const Real* s = bands.data() + 16 * b + lane;
+        for (int a = 0; a < 3; ++a) ASSERT_EQ(s[4 * a], r < n ? xyz[3 * p + a] : Real(0)) << n << " " << r;
+        ASSERT_EQ(s[12], r < n ? w[p] : Real(0)) << n << " " << r;
+      }
+    }
+    std::vector<Real> back(3 * n, Real(-9));
+    for (size_t c = 0; c + 1 < std::size(cuts); ++c) {
+      if (cuts[c] < cuts[c + 1]) unpadBandsInOrder(bands.data(), order.data(), n, m, cuts[c], cuts[c + 1], back.data());
     }
     EXPECT_EQ(0, std::memcmp(back.data(), xyz.data(), xyz.size() * sizeof(Real))) << n;
   }

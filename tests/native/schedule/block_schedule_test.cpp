@@ -11,6 +11,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <memory>
+#include <numeric>
 #include <random>
 #include <limits>
 #include <set>
@@ -303,6 +304,75 @@ TEST(BlockSchedule, ARandomlyNumberedBodyIsCutInItsOwnLocalityOrder) {
   World lattice;
   lattice.addSoftBody(scenes::tetCube(16, 1.0f, Vec3(0, 1, 0)));
   EXPECT_FALSE(scheduled(lattice).solverData.schedule.blocks.ranked);
+}
+
+namespace {
+
+/// An n x n cloth (1 m, 1 kg, rigid stretch, shear and skip-one bending, two corners pinned, gravity on) built
+/// through addParticles and addDistanceConstraints with particle (r, c) numbered to[r n + c]; `frames` steps.
+std::vector<Real> numberedCloth(TaskSystem* tasks, uint32_t n, const std::vector<uint32_t>& to, int frames,
+                                bool* latticeOrdered = nullptr) {
+  World world(tasks);
+  SolverSettings s;
+  s.solver = Solver::ColouredGaussSeidel;
+  s.ground.enabled = false;
+  world.setSettings(s);
+  std::vector<Real> xyz(3 * size_t(n) * n), w(size_t(n) * n, Real(n * n));
+  for (uint32_t r = 0; r < n; ++r) {
+    for (uint32_t c = 0; c < n; ++c) {
+      const uint32_t i = to[r * n + c];
+      xyz[3 * i] = -0.5f + float(c) / float(n - 1), xyz[3 * i + 1] = 1, xyz[3 * i + 2] = float(r) / float(n - 1);
+    }
+  }
+  w[to[0]] = w[to[n - 1]] = 0;
+  world.addParticles(xyz.data(), w.data(), size_t(n) * n);
+  std::vector<uint32_t> pairs;
+  auto add = [&](uint32_t dc0, uint32_t dr0, uint32_t dc1, uint32_t dr1) {
+    const uint32_t dc = std::max(dc0, dc1), dr = std::max(dr0, dr1);
+    for (uint32_t r = 0; r + dr < n; ++r) {
+      for (uint32_t c = 0; c + dc < n; ++c) {
+        pairs.push_back(to[(r + dr0) * n + c + dc0]), pairs.push_back(to[(r + dr1) * n + c + dc1]);
+      }
+    }
+  };
+  add(0, 0, 1, 0), add(0, 0, 0, 1), add(0, 0, 1, 1), add(1, 0, 0, 1), add(0, 0, 2, 0), add(0, 0, 0, 2);
+  world.addDistanceConstraints(pairs, {}, Strength{0, 1});
+  for (int f = 0; f < frames; ++f) world.step(1.0f / 60);
+  if (latticeOrdered) *latticeOrdered = WorldInternals::of(world).solverData.schedule.blocks.latticeOrdered;
+  std::vector<Real> byGridPlace(3 * size_t(n) * n);
+  for (uint32_t g = 0; g < n * n; ++g)
+    for (int a = 0; a < 3; ++a) byGridPlace[3 * size_t(g) + a] = world.positions()[3 * size_t(to[g]) + a];
+  return byGridPlace;
+}
+
+}  // namespace
+
+// A square grid numbered at random is banded on its row-major order (schedule/lattice_order.h). Numbered so that the
+// order found is the grid's own (particle 0 at the corner (0, 0), the corner (0, n-1) numbered below (n-1, 0)), its
+// pass is the row-major cloth's, to the bit; numbered any other way, the same bits on any thread count.
+TEST(BlockSchedule, AGridNumberedAtRandomIsBandedOnItsRowMajorOrder) {
+  const uint32_t n = 64;
+  std::vector<uint32_t> rowMajor(n * n), to(n * n);
+  std::iota(rowMajor.begin(), rowMajor.end(), 0u);
+  to = rowMajor;
+  std::mt19937 rng(52);
+  std::shuffle(to.begin(), to.end(), rng);
+  bool latticeOrdered = false;
+  const std::vector<Real> anyOrder = numberedCloth(nullptr, n, to, 10, &latticeOrdered);
+  EXPECT_TRUE(latticeOrdered);
+  for (unsigned workers : {1u, 2u}) {
+    ThreadPool pool(workers);
+    EXPECT_EQ(numberedCloth(&pool, n, to, 10), anyOrder) << workers + 1 << " threads";
+  }
+  std::swap(to[std::find(to.begin(), to.end(), 0u) - to.begin()], to[0]);
+  if (to[n - 1] > to[(n - 1) * n]) std::swap(to[n - 1], to[(n - 1) * n]);
+  const std::vector<Real> shuffledGrid = numberedCloth(nullptr, n, to, 10, &latticeOrdered);
+  EXPECT_TRUE(latticeOrdered);
+  bool rowMajorLattice = true;
+  const std::vector<Real> grid = numberedCloth(nullptr, n, rowMajor, 10, &rowMajorLattice);
+  EXPECT_FALSE(rowMajorLattice);  // banded on its indices
+  EXPECT_EQ(shuffledGrid, grid);
+  EXPECT_GT(std::abs(grid[3 * (n * n - 1) + 1] - 1), 0.05f);  // it fell
 }
 
 TEST(BlockSchedule, ABodyWithNoLocalityTurnsColourMajor) {
