@@ -30,8 +30,8 @@ function options(argv) {
   for (const a of argv) {
     const m = /^--(\w+)=(.*)$/.exec(a);
     if (!m) o.dirs.push(a);
-    else if (m[1] in o && m[1] !== 'dirs') o[m[1]] = ['variant', 'scene', 'solver'].includes(m[1]) ? m[2] : Number(m[2]);
-    else throw new Error(`paired-builds: unknown option ${a}`);
+    else if (!(m[1] in o) || m[1] === 'dirs') throw new Error(`paired-builds: unknown option ${a}`);
+    else o[m[1]] = ['variant', 'scene', 'solver'].includes(m[1]) ? m[2] : Number(m[2]);
   }
   if (o.dirs.length !== 2) throw new Error('paired-builds: give two package directories (copies of web/lib)');
   if (!['single', 'threaded'].includes(o.variant)) throw new Error(`paired-builds: --variant must be single or threaded`);
@@ -57,7 +57,8 @@ const step = (world) => () => world.step(DT);
 const { a: ta, b: tb, ratios: ratio } = pairedBlocks({ frame: step(a) }, { frame: step(b) }, o.pairs, 10);
 const f = (v) => v.toFixed(3);
 const what = o.scene === 'cube' ? `soft cube ${o.n}³ cells` : `cloth ${o.n}² g=${o.gravity ? GRAVITY : 0}`;
-console.log(`${what}${o.solver ? `, ${o.solver}` : ''}, ${o.variant} build, ${o.threads} thread(s), ${o.pairs} pairs of 10 frames`);
+const solver = o.solver ? `, ${o.solver}` : '';
+console.log(`${what}${solver}, ${o.variant} build, ${o.threads} thread(s), ${o.pairs} pairs of 10 frames`);
 console.log(`A ${o.dirs[0]}: min ${f(Math.min(...ta))} median ${f(median(ta))} ms/frame`);
 console.log(`B ${o.dirs[1]}: min ${f(Math.min(...tb))} median ${f(median(tb))} ms/frame`);
 console.log(`B/A median of the paired ratios: ${f(median(ratio))}`);

@@ -228,8 +228,9 @@ export function stiffReport(pbd, opts) {
 
   // 1c. What an iteration costs on the 128² cloth, VBD against coloured Gauss-Seidel (issue 53 asks at most 2x).
   const costSolvers = solvers.filter((solver) => ['coloured-gauss-seidel', 'vbd'].includes(solver));
-  console.log(`\n1c. bench:peers' hanging 128² cloth (rigid stretch, shear and skip-one bending, g = -9.81, 10 substeps): ` +
-    `the median frame at 10 x 1 and 10 x 2 over ${opts.runs} rounds of 60 frames; ms/iteration = their difference / 10`);
+  console.log(`\n1c. bench:peers' hanging 128² cloth (rigid stretch, shear and skip-one bending, g = -9.81, ` +
+    `10 substeps): the median frame at 10 x 1 and 10 x 2 over ${opts.runs} rounds of 60 frames; ms/iteration = ` +
+    'their difference / 10');
   const costs = new Map(costSolvers.map((solver) => [solver, iterationCost(pbd, solver, 128, 60, opts.runs)]));
   const reference = costs.get('coloured-gauss-seidel');
   const rows1c = costSolvers.map((solver) => {

@@ -11,7 +11,8 @@
 // ½ k |x - t|² adds k (x - t) and k I, a contact its one-sided energy (below). Vertices of one colour share no
 // element, so a colour is solved in parallel, in any order, with the same bits; colours run in sequence. The springs
 // (most bodies' commonest element) are summed four vertices of a colour at a time in float lanes
-// (addSpringVertexBlockLanes), the other elements and the 3×3 solve one vertex at a time in double.
+// (addSpringVertexBlockLanes), the other elements one vertex at a time in double; the 3×3 solve of four vertices
+// whose elements are all springs in double pairs (math/wide_double.h), of the others one vertex at a time.
 //
 // Stiffness. An element with compliance α is the energy ½ C²/α (k = 1/α; Neo-Hookean: μ = 1/(α_D V0), λ' = 1/(α_H V0),
 // the material its XPBD pair stores, in either method). PBD stiffness s gives k = s/(1-s) s_e, the mapping
