@@ -110,18 +110,14 @@ inline void padBandsInOrder(const float* xyz, const float* w, const uint32_t* or
   }
 }
 
-/// unpadBandsRange for padBandsInOrder's layout: a scatter per particle (three stores: a vector store would write
-/// over a neighbour that another block, maybe another thread's, writes).
-inline void unpadBandsInOrder(const float* bands, const uint32_t* order, uint32_t n, uint32_t m, size_t begin,
-                              size_t end, float* xyz) {
-  for (size_t b = begin; b < end; ++b) {
-    const float* s = bands + 16 * b;
-    for (uint32_t lane = 0; lane < 4; ++lane) {
-      const size_t r = b + lane * size_t(m);
-      if (r >= n) continue;
-      const size_t p = order[r];
-      xyz[3 * p] = s[lane], xyz[3 * p + 1] = s[4 + lane], xyz[3 * p + 2] = s[8 + lane];
-    }
+/// unpadBandsRange for padBandsInOrder's layout, by particle: particles [begin, end) from their places place[p]
+/// (order's inverse), so that a range writes only its own particles' positions.
+inline void unpadBandsToParticles(const float* bands, const uint32_t* place, uint32_t m, size_t begin, size_t end,
+                                  float* xyz) {
+  for (size_t p = begin; p < end; ++p) {
+    const uint32_t r = place[p], lane = r / m;
+    const float* s = bands + 16 * size_t(r - lane * m) + lane;
+    xyz[3 * p] = s[0], xyz[3 * p + 1] = s[4], xyz[3 * p + 2] = s[8];
   }
 }
 

@@ -34,7 +34,7 @@
 // A square grid numbered at random is not banded by its indices. When its constraints hold such a grid
 // (schedule/lattice_order.h), the bands are tried again on its row-major order (`latticeOrdered`): the units are
 // formed on the particles' places in that order, which is also their place in the band layout, so the pass runs as
-// a row-major grid's does; only the copies in and out gather and scatter.
+// a row-major grid's does; only the copies differ: in, a gather per place; out, per particle from its place.
 #pragma once
 
 #include <cstdint>
@@ -125,6 +125,8 @@ struct BlockSchedule {
   const uint32_t* rankOfParticle() const { return ranked ? locality_.ranks().data() : nullptr; }
   /// Lattice-ordered: per place of the band layout (b + L m: block b, lane L), its particle; else null.
   const uint32_t* particleAtPlace() const { return latticeOrdered ? lattice_.order().data() : nullptr; }
+  /// Lattice-ordered: per particle, its place; else null.
+  const uint32_t* placeOfParticle() const { return latticeOrdered ? lattice_.ranks().data() : nullptr; }
   /// Particles the padded positions need: the real ones and one padding particle per block, or the band layout's
   /// 4 m.
   size_t paddedParticles(size_t particles) const {

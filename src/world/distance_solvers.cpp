@@ -106,7 +106,11 @@ bool World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
     const size_t size = blocks.groupBegin[g + 1] - blocks.groupBegin[g];
     if (size) add(Kind::Blocks, g, size, groupMinRange[g]);
   }
-  if (copies.out) add(Kind::Unpad, 0, copiedRuns, copyPerTask);
+  // Lattice-ordered, the copy out goes by particles (each thread writes the positions of its own particles, which
+  // its particle pass reads next, and reads the bands, which any thread may read), not by places.
+  const size_t outRuns = placed ? (size_t(n) + kBoxParticles - 1) / kBoxParticles : copiedRuns;
+  const size_t outPerTask = placed && !blocksShared ? kParticlesPerTask / kBoxParticles : copyPerTask;
+  if (copies.out) add(Kind::Unpad, 0, outRuns, outPerTask);
   if (!backward) {
     add(Kind::Unbanded, 0, blocks.unbanded.size(), TaskSystem::kOneRange);
     add(Kind::Overflow, 0, overflowSize, TaskSystem::kOneRange);
@@ -173,7 +177,8 @@ bool World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
           break;
         }
         if (placed) {
-          unpadBandsInOrder(padded, placed, n, m, first, last, particles.p.data());
+          unpadBandsToParticles(padded, blocks.placeOfParticle(), m, std::min<size_t>(n, b * kBoxParticles),
+                                std::min<size_t>(n, e * kBoxParticles), particles.p.data());
           break;
         }
         unpadBandsRange(padded, n, m, first, last, particles.p.data());
