@@ -28,7 +28,7 @@ struct VertexBlock {
 /// Solves H s = g for a symmetric positive definite H by its adjugate, s = adj(H) g / det H: one division and no
 /// square root, where a Cholesky factorization chains three of each (the vertex steps' latency). H is checked
 /// positive definite by its leading minors (Sylvester: H00, H00 H11 - H01², det H all > 0), and s finite (s - s is 0
-/// only for a finite s). Lane by lane for T = double or DoubleLanes (math/wide_double.h), the same IEEE operations in
+/// only for a finite s). Lane by lane for T = double or Double2 (math/wide_double.h), the same IEEE operations in
 /// the same order, so every lane type gives a block the same bits. h: H00 H01 H02 H11 H12 H22; returns where it
 /// solved (elsewhere s holds garbage).
 template <class T>
