@@ -22,8 +22,8 @@
 // The exact block is indefinite wherever C ≠ 0 (the angle's own Hessian is). The vertex steps take the Gauss-Newton
 // block k ∇φ ∇φᵀ instead (projectToPsd): positive semi-definite and rank one, the exact block at C = 0, and what the
 // XPBD solve linearizes to. Clamping the exact block's negative eigenvalues (projectSymmetricToPsd) keeps the positive
-// curvature across ∇φ too, but its Jacobi sweeps took 83 % of a 32² cloth's VBD step (46 ms a frame against 5.3), and
-// the cloth moved alike under either (docs/performance.md, "Dihedral bending under VBD"). Gaia, the VBD reference
+// curvature across ∇φ too, but its Jacobi sweeps were most of a dihedral cloth's VBD step, and the cloth moved alike
+// under either (docs/performance.md, "Dihedral bending under VBD"). Gaia, the VBD reference
 // code, keeps its blocks as they are and skips a vertex when |det H| is tiny; we prefer a PSD block so that each
 // vertex step descends.
 // Where a triangle has no area or the edge no length the angle is undefined: the functions return false and zeros.

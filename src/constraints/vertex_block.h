@@ -45,6 +45,14 @@ template <class T>
   return (a > zero) & (c22 > zero) & (det > zero) & (sum - sum == zero);
 }
 
+/// A vertex step's inertia term added to its elements' sums g (3) and h (6): g += m/h² (x - y), H += m/h² I, with
+/// inertia = m/h², x the vertex and y its inertial target; lane by lane as solveVertexBlockLanes.
+template <class T>
+[[gnu::always_inline]] inline void addVertexInertia(T inertia, const T* x, const T* y, T* g, T* h) {
+  for (int a = 0; a < 3; ++a) g[a] = g[a] + inertia * (x[a] - y[a]);
+  h[0] = h[0] + inertia, h[3] = h[3] + inertia, h[5] = h[5] + inertia;
+}
+
 /// solveVertexBlockLanes for one block: false, and s untouched, where it does not solve.
 inline bool solveVertexBlock(const VertexBlock& b, double s[3]) {
   double step[3];

@@ -174,12 +174,12 @@ void springVertexSteps(const uint32_t* v, uint32_t lanes, const Float4 (&x)[3], 
   for (int half = 0; half < 2; ++half) {
     auto wide = [half](Float4 f) { return half ? Double2::high(f) : Double2::low(f); };
     const Double2 inertia = Double2(invH2) / wide(w);
-    Double2 bg[3], bh[6], step[3];
-    for (int a = 0; a < 3; ++a) bg[a] = inertia * (wide(x[a]) - wide(y[a])) + wide(g[a]);
+    Double2 bg[3], bh[6], step[3], bx[3], by[3];
+    for (int a = 0; a < 3; ++a) bg[a] = wide(g[a]), bx[a] = wide(x[a]), by[a] = wide(y[a]);
     for (int a = 0; a < 6; ++a) bh[a] = wide(h[a]);
-    bh[0] = bh[0] + inertia, bh[3] = bh[3] + inertia, bh[5] = bh[5] + inertia;
+    addVertexInertia(inertia, bx, by, bg, bh);
     solved |= (solveVertexBlockLanes(bh, bg, step) & (wide(w) > Double2(0))).bits() << (2 * half);
-    for (int a = 0; a < 3; ++a) result[half][a] = wide(x[a]) - step[a];
+    for (int a = 0; a < 3; ++a) result[half][a] = bx[a] - step[a];
   }
   float out[3][4];
   for (int a = 0; a < 3; ++a) toFloat4(result[0][a], result[1][a]).store(out[a]);
@@ -461,9 +461,9 @@ void VertexBlockDescent::solveVertex(uint32_t i, const float springG[3], const f
   const double inertia = invH2 / double(w[i]);
   const Eigen::Vector3d x = load(p, i), y = load(inertial, i);
   VertexBlock block;
-  for (int a = 0; a < 3; ++a) block.g[a] = inertia * (x[a] - y[a]) + double(springG[a]);
+  for (int a = 0; a < 3; ++a) block.g[a] = double(springG[a]);
   for (int a = 0; a < 6; ++a) block.h[a] = double(springH[a]);
-  block.h[0] += inertia, block.h[3] += inertia, block.h[5] += inertia;
+  addVertexInertia(inertia, x.data(), y.data(), block.g, block.h);
   Eigen::Vector3d g;
   Eigen::Matrix3d h;
   for (uint32_t k = firstNonSpring_[i]; k < incidenceBegin_[i + 1]; ++k) {

@@ -11,24 +11,13 @@
 #include <vector>
 
 #include "math/wide_double.h"
+#include "native/lane_bits.h"
 
 using namespace pbd;
 
 namespace {
 
-uint64_t bits(double d) {  // every NaN counts as one value
-  if (std::isnan(d)) return 0x7ff8000000000000ull;
-  uint64_t u;
-  std::memcpy(&u, &d, sizeof u);
-  return u;
-}
-
-uint32_t bits(float f) {
-  if (std::isnan(f)) return 0x7fc00000u;
-  uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  return u;
-}
+using test::bits;
 
 /// Lane k of a pair, its bytes as they are (every path's pair is two doubles in lane order).
 double laneOf(Double2 a, int k) {

@@ -12,19 +12,14 @@
 #include <vector>
 
 #include "math/wide_float.h"
+#include "native/lane_bits.h"
 #include "native/stage_oracles.h"
 
 using namespace pbd;
 
 namespace {
 
-/// Bits of a float; every NaN counts as one value (the lanes' NaN payloads may differ between instruction sets).
-uint32_t bits(float f) {
-  if (std::isnan(f)) return 0x7fc00000u;
-  uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  return u;
-}
+using test::bits;
 
 std::vector<float> samples() {
   using L = std::numeric_limits<float>;

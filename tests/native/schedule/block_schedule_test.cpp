@@ -28,6 +28,7 @@
 #include "native/world_internals.h"
 #include "native/long_scene.h"
 #include "scenes/free_space.h"
+#include "scenes/grid_edges.h"
 
 using namespace pbd;
 
@@ -327,15 +328,7 @@ std::vector<Real> numberedCloth(TaskSystem* tasks, uint32_t n, const std::vector
   w[to[0]] = w[to[n - 1]] = 0;
   world.addParticles(xyz.data(), w.data(), size_t(n) * n);
   std::vector<uint32_t> pairs;
-  auto add = [&](uint32_t dc0, uint32_t dr0, uint32_t dc1, uint32_t dr1) {
-    const uint32_t dc = std::max(dc0, dc1), dr = std::max(dr0, dr1);
-    for (uint32_t r = 0; r + dr < n; ++r) {
-      for (uint32_t c = 0; c + dc < n; ++c) {
-        pairs.push_back(to[(r + dr0) * n + c + dc0]), pairs.push_back(to[(r + dr1) * n + c + dc1]);
-      }
-    }
-  };
-  add(0, 0, 1, 0), add(0, 0, 0, 1), add(0, 0, 1, 1), add(1, 0, 0, 1), add(0, 0, 2, 0), add(0, 0, 0, 2);
+  for (const scenes::GridEdge& e : scenes::gridEdges(n, n, to)) pairs.insert(pairs.end(), {e.i, e.j});
   world.addDistanceConstraints(pairs, {}, Strength{0, 1});
   for (int f = 0; f < frames; ++f) world.step(1.0f / 60);
   if (latticeOrdered) *latticeOrdered = WorldInternals::of(world).solverData.schedule.blocks.latticeOrdered;

@@ -10,31 +10,20 @@
 #include <vector>
 
 #include "constraints/distance.h"
+#include "scenes/grid_edges.h"
 #include "schedule/lattice_order.h"
 
 using namespace pbd;
 
 namespace {
 
-/// An R x C grid's stretch, shear and skip-one bending constraints of spacing s (cell widths sx by sy when they
-/// differ), particle (r, c) numbered to[r C + c].
+/// An R x C grid's stretch, shear and skip-one bending edges (scenes::gridEdges) as rigid constraints of cells sx by
+/// sy, particle (r, c) numbered to[r C + c].
 std::vector<DistanceConstraint> gridConstraints(uint32_t rows, uint32_t columns, const std::vector<uint32_t>& to,
                                                 float sx = 0.1f, float sy = 0.1f) {
   std::vector<DistanceConstraint> cs;
-  auto add = [&](uint32_t r0, uint32_t c0, uint32_t r1, uint32_t c1) {
-    const float dx = sx * (float(c1) - float(c0)), dy = sy * (float(r1) - float(r0));
-    const float length = std::sqrt(dx * dx + dy * dy);
-    cs.push_back({to[r0 * columns + c0], to[r1 * columns + c1], length, length, 0, 1, 1});
-  };
-  for (uint32_t r = 0; r < rows; ++r) {
-    for (uint32_t c = 0; c < columns; ++c) {
-      if (c + 1 < columns) add(r, c, r, c + 1);
-      if (r + 1 < rows) add(r, c, r + 1, c);
-      if (r + 1 < rows && c + 1 < columns) add(r, c, r + 1, c + 1), add(r, c + 1, r + 1, c);
-      if (c + 2 < columns) add(r, c, r, c + 2);
-      if (r + 2 < rows) add(r, c, r + 2, c);
-    }
-  }
+  for (const scenes::GridEdge& e : scenes::gridEdges(rows, columns, to, sx, sy))
+    cs.push_back({e.i, e.j, e.length, e.length, 0, 1, 1});
   return cs;
 }
 
