@@ -116,15 +116,21 @@ void projectTetVolumesBatched(const TetVolumeConstraint* cs, const uint32_t* ord
 /// holding tet order[n]: four consecutive positions of a colour load each field with one vector load, and a sweep
 /// streams through them instead of gathering four 36-byte structs from across the mesh.
 struct PackedTetVolumes {
-  std::vector<uint32_t> particles;  ///< p[0..3] of each position's tet, 4 per position
+  std::vector<uint32_t> particles;  ///< p[0..3] of each position's tet (their places, when placed), 4 per position
   std::vector<Real> restVolume;     ///< V0, m³
   std::vector<Real> maxC;           ///< 0 (unilateral) or +inf
   std::vector<Real> kPrime;         ///< PBD k'
   std::vector<Real> compliance;     ///< XPBD α, m⁶/J
+  /// With places: every tet as cs holds it but with its particles' places, for the kernels that read whole tets (the
+  /// short last batches, the uncoloured rest); empty without.
+  std::vector<TetVolumeConstraint> placed;
 
   void reserve(size_t count);
-  /// Copies tets cs[order[n]], n in [0, count) (no allocation within reserve()).
-  void pack(const TetVolumeConstraint* cs, const uint32_t* order, size_t count);
+  /// Copies tets cs[order[n]], n in [0, count) (no allocation within reserve()). `placeOf` (or null): where each
+  /// particle is in the padded positions the sweep works on (ElementOrder::placeHalvesApart).
+  void pack(const TetVolumeConstraint* cs, const uint32_t* order, size_t count, const uint32_t* placeOf = nullptr);
+  /// The tets whole, as the sweep's padded positions number their particles: `placed`, or cs itself.
+  const TetVolumeConstraint* tets(const TetVolumeConstraint* cs) const { return placed.empty() ? cs : placed.data(); }
 };
 
 /// projectTetVolumesBatched on the packed copy: the same bits. Whole fours from `begin` load packed fields; a short

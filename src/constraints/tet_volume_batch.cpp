@@ -31,13 +31,22 @@ void projectTetVolumesBatched(const TetVolumeConstraint* cs, const uint32_t* ord
 void PackedTetVolumes::reserve(size_t count) {
   particles.reserve(4 * count);
   restVolume.reserve(count), maxC.reserve(count), kPrime.reserve(count), compliance.reserve(count);
+  placed.reserve(count);
 }
 
-void PackedTetVolumes::pack(const TetVolumeConstraint* cs, const uint32_t* order, size_t count) {
+void PackedTetVolumes::pack(const TetVolumeConstraint* cs, const uint32_t* order, size_t count,
+                            const uint32_t* placeOf) {
   particles.resize(4 * count);
   restVolume.resize(count), maxC.resize(count), kPrime.resize(count), compliance.resize(count);
+  placed.clear();
+  if (placeOf) {
+    placed.assign(cs, cs + count);
+    for (TetVolumeConstraint& t : placed)
+      for (uint32_t& i : t.p) i = placeOf[i];
+  }
+  const TetVolumeConstraint* whole = tets(cs);
   for (size_t n = 0; n < count; ++n) {
-    const TetVolumeConstraint& t = cs[order[n]];
+    const TetVolumeConstraint& t = whole[order[n]];
     for (int q = 0; q < 4; ++q) particles[4 * n + q] = t.p[q];
     restVolume[n] = t.restVolume;
     maxC[n] = t.unilateral ? 0 : std::numeric_limits<Real>::infinity();

@@ -18,8 +18,8 @@ namespace pbd {
 
 class ElementOrder {
  public:
-  /// Colours: up to kMaskBits for a whole body or a split body's halves (one bit each in a particle's mask), and as
-  /// many again for a split body's interface, coloured with masks of its own.
+  /// Colours: up to kMaskBits for a whole body or a split body's halves (one bit each in a particle's mask), and the
+  /// rest for a split body's interface (its halves, then theirs), coloured with masks of its own.
   static constexpr uint32_t kColours = 128;
   static constexpr uint32_t kMaskBits = 64;
   static constexpr uint32_t kRuns = 8;      ///< Runs per colour (runBegin).
@@ -27,6 +27,11 @@ class ElementOrder {
   /// A body of this many elements or more is split in two halves with an interface (splitColour), when the interface is
   /// small. Chosen, not tuned: the 10³-cell cube (6,000 tets) gains from it; smaller bodies were not measured split.
   static constexpr size_t kMinSplitElements = 2048;
+  /// A split body's interface of this many elements or more is split again, in halves with an interface of their own
+  /// (subSplitColour), so that two threads share it too.
+  static constexpr size_t kMinSubSplitElements = kMinSplitElements / 4;
+  /// placeHalvesApart keeps the numbering as the layout while at most one line in this many is mixed.
+  static constexpr size_t kApartLines = 64;
 
   /// Makes room for `particles` particles and `elements` elements (may throw), so rebuild never allocates.
   void reserve(size_t particles, size_t elements) {
@@ -38,21 +43,26 @@ class ElementOrder {
     elementsBegin_.reserve(particles + 1);
     elementsOf_.reserve(4 * elements);
     queue_.reserve(elements);
+    interface_.reserve(elements);
   }
 
   /// Colours elements 0 .. count-1 greedily in that order; particlesOf(e) returns the element's 4 particle indices
   /// (a pointer to them), all below particleCount. Then lists them colour by colour, the uncoloured ones last. With
   /// kMinSplitElements or more in one island group, split in halves (see splitColour) when the interface is at most a
   /// quarter of the elements: the halves' elements are coloured first, the interface's after them in colours of its
-  /// own.
+  /// own; an interface of kMinSubSplitElements or more is split so again (subSplitColour): its halves' colours, then
+  /// its own interface's.
   template <class ParticlesOf>
   void rebuild(size_t count, size_t particleCount, ParticlesOf particlesOf) {
     masks_.assign(particleCount, 0);
     colour_.assign(count, 0);
     half_.assign(count, 0);
     findIslandGroups(count, particlesOf);
-    bool split = count >= kMinSplitElements && groups_ == 1 &&
-                 (splitByNumber(count, particlesOf) || splitBreadthFirst(count, particleCount, particlesOf));
+    const bool byNumber = count >= kMinSplitElements && groups_ == 1 && splitByNumber(count, particlesOf);
+    bool split = byNumber || (count >= kMinSplitElements && groups_ == 1 &&
+                              splitBreadthFirst(count, particleCount, particlesOf));
+    if (!split) std::fill(half_.begin(), half_.end(), 0);  // all of one level, whatever a failed split marked
+    const bool subSplit = split && splitInterface(count, particleCount, !byNumber, particlesOf);
     // Colour first + b for the lowest bit b that no particle of e has in its mask; kColours when none is left.
     auto colourOf = [&](size_t e, uint32_t first) {
       const uint32_t* q = particlesOf(e);
@@ -62,45 +72,51 @@ class ElementOrder {
       for (int k = 0; k < 4; ++k) masks_[q[k]] |= uint64_t(1) << b;
       return uint8_t(first + b);
     };
-    uint32_t halves = 0;  // colours the halves use
-    for (size_t e = 0; e < count; ++e) {
-      if (split && half_[e] == kInterface) continue;
-      colour_[e] = colourOf(e, 0);
-      if (colour_[e] < kColours) halves = std::max(halves, uint32_t(colour_[e]) + 1);
-    }
-    if (split) {  // the interface in colours of its own after the halves', its masks afresh: only its elements
-                  // exclude each other there
+    // Level by level (the halves, the interface's halves, the last interface), each from colour `first` on with its
+    // masks afresh: only a level's elements exclude each other there. Returns the colours used so far.
+    auto colourLevel = [&](uint32_t first, bool (*inLevel)(uint8_t)) {
       std::fill(masks_.begin(), masks_.end(), 0);
-      bool rest = false;
+      uint32_t end = first;
       for (size_t e = 0; e < count; ++e) {
-        if (half_[e] == kInterface) colour_[e] = colourOf(e, halves);
-        rest = rest || colour_[e] == kColours;
+        if (!inLevel(half_[e])) continue;
+        colour_[e] = colourOf(e, first);
+        if (colour_[e] < kColours) end = std::max(end, uint32_t(colour_[e]) + 1);
       }
-      if (rest) {  // out of colours: the split would leave elements to the serial rest; coloured as a whole instead
+      return end;
+    };
+    const uint32_t halves = colourLevel(0, [](uint8_t h) { return h == 0 || h == 1; });
+    const uint32_t subHalves = subSplit ? colourLevel(halves, [](uint8_t h) { return h >= kInterface0; }) : halves;
+    if (split) {
+      colourLevel(subHalves, [](uint8_t h) { return h == kInterface; });
+      if (std::find(colour_.begin(), colour_.end(), uint8_t(kColours)) != colour_.end()) {
+        // out of colours: the split would leave elements to the serial rest; coloured as a whole instead
         split = false;
         std::fill(masks_.begin(), masks_.end(), 0);
         for (size_t e = 0; e < count; ++e) colour_[e] = colourOf(e, 0);
       }
     }
     split_ = split ? halves : 0;
+    subSplit_ = split ? subHalves : 0;
     std::fill(begin_, begin_ + kColours + 2, 0u);
     for (uint8_t c : colour_) ++begin_[c + 1];
     largestColour_ = *std::max_element(begin_ + 1, begin_ + kColours + 1);
     for (uint32_t c = 0; c <= kColours; ++c) begin_[c + 1] += begin_[c];
-    // Colour by colour, each by number; a halves' colour lists its first half's elements, then its second's.
+    // Colour by colour, each by number; a halves' colour (of either level) lists its first half's elements, then
+    // its second's.
+    auto second = [](uint8_t h) { return h == 1 || h == kInterface1; };
     uint32_t next[kColours + 1];
     std::copy(begin_, begin_ + kColours + 1, next);
-    for (uint32_t c = 0; c < split_; ++c)
+    for (uint32_t c = 0; c < subSplit_; ++c)
       halfBegin_[c][0] = halfBegin_[c][1] = begin_[c], halfBegin_[c][2] = begin_[c + 1];
     for (size_t e = 0; e < count; ++e)
-      if (colour_[e] < split_ && half_[e] == 0) ++halfBegin_[colour_[e]][1];
-    for (uint32_t c = 0; c < split_; ++c) next[c] = halfBegin_[c][0];
+      if (colour_[e] < subSplit_ && !second(half_[e])) ++halfBegin_[colour_[e]][1];
+    for (uint32_t c = 0; c < subSplit_; ++c) next[c] = halfBegin_[c][0];
     uint32_t nextSecond[kColours];
-    for (uint32_t c = 0; c < split_; ++c) nextSecond[c] = halfBegin_[c][1];
+    for (uint32_t c = 0; c < subSplit_; ++c) nextSecond[c] = halfBegin_[c][1];
     order_.resize(count);
     for (size_t e = 0; e < count; ++e) {
       const uint8_t c = colour_[e];
-      order_[c < split_ && half_[e] == 1 ? nextSecond[c]++ : next[c]++] = uint32_t(e);
+      order_[c < subSplit_ && second(half_[e]) ? nextSecond[c]++ : next[c]++] = uint32_t(e);
     }
     // A colour listed by number: run r (numbers from about r count / kRuns up to (r + 1) count / kRuns) is a
     // contiguous part of it. A halves' colour: runs of equal length. Each run starts a whole number of fours into its
@@ -108,7 +124,7 @@ class ElementOrder {
     uint32_t runCuts[kRuns];
     for (uint32_t r = 0; r < kRuns; ++r) runCuts[r] = uint32_t(uint64_t(r) * count / kRuns);
     for (uint32_t c = 0; c < kColours; ++c) {
-      if (c >= split_) {
+      if (c >= subSplit_) {
         cutColour(c, runCuts, kRuns, 4, runBegin_[c]);
         continue;
       }
@@ -145,8 +161,44 @@ class ElementOrder {
   /// (the later colours and the rest) forward and back, then the halves' colours backward, and compute the bits of
   /// the colour-by-colour sweep (per particle the projections come in the same order). 0: not split.
   uint32_t splitColour() const { return split_; }
-  /// Half h (0 or 1) of colour c < splitColour() is order()[halfBegin(c, h) .. halfBegin(c, h + 1)).
+  /// Colours [splitColour(), subSplitColour()) hold the interface's own two halves, which share no particle: a sweep
+  /// may run them likewise after the halves' colours, before the last interface (the later colours and the rest).
+  /// splitColour() when the interface is not split.
+  uint32_t subSplitColour() const { return subSplit_; }
+  /// Half h (0 or 1) of colour c < subSplitColour() is order()[halfBegin(c, h) .. halfBegin(c, h + 1)).
   uint32_t halfBegin(uint32_t c, uint32_t h) const { return halfBegin_[c][h]; }
+  /// Where a sweep's padded positions put the particles, so that the halves' particles lie apart (each half's cache
+  /// lines written by one thread): with a split order whose halves' particles are interleaved in their numbering (more
+  /// than one in kApartLines of the four-particle lines hold particles of both halves: a mesh numbered without
+  /// locality), atPlace[r] is the particle at place r: half 0's particles, then half 1's, then the others, each in
+  /// their numbering; placeOf is its inverse. Otherwise both are left empty (the numbering is the layout). Sizes them
+  /// within the reserve; a permutation changes no projection, so the bits are the same either way.
+  template <class ParticlesOf>
+  void placeHalvesApart(size_t particleCount, ParticlesOf particlesOf, std::vector<uint32_t>& atPlace,
+                        std::vector<uint32_t>& placeOf) const {
+    atPlace.clear(), placeOf.clear();
+    if (split_ == 0) return;
+    constexpr uint8_t kOther = 4;
+    placeOf.assign(particleCount, kOther);  // the side of each particle first: bit h for half h
+    for (uint32_t c = 0; c < split_; ++c)
+      for (uint32_t h = 0; h < 2; ++h)
+        for (uint32_t n = halfBegin_[c][h]; n < halfBegin_[c][h + 1]; ++n)
+          for (int k = 0; k < 4; ++k) placeOf[particlesOf(order_[n])[k]] = h;
+    size_t mixed = 0;
+    for (size_t line = 0; line < particleCount; line += 4) {
+      uint32_t sides = 0;
+      for (size_t i = line; i < std::min(particleCount, line + 4); ++i) sides |= 1u << placeOf[i];
+      mixed += (sides & 3) == 3;
+    }
+    if (mixed * kApartLines <= (particleCount + 3) / 4) return placeOf.clear();
+    atPlace.resize(particleCount);
+    size_t next = 0;
+    for (uint32_t side : {0u, 1u, uint32_t(kOther)})
+      for (size_t i = 0; i < particleCount; ++i)
+        if (placeOf[i] == side) atPlace[next++] = uint32_t(i);
+    for (size_t r = 0; r < particleCount; ++r) placeOf[atPlace[r]] = uint32_t(r);
+  }
+
   /// The elements of the largest island group.
   uint32_t largestIslandGroup() const { return largestGroup_; }
   /// The elements of the largest colour (the uncoloured rest not counted).
@@ -198,29 +250,67 @@ class ElementOrder {
     for (uint32_t g = 0; g < groups; ++g) largestGroup_ = std::max(largestGroup_, islandCuts_[g + 1] - islandCuts_[g]);
   }
 
-  /// With half_ holding each element's half (0 or 1), marks as kInterface the second half's elements that touch a
-  /// particle of the first half's; true if they are at most a quarter of the elements.
+  /// With half_ holding `first` or `second` for each of the n elements listed (element numbers; null: 0 .. n - 1),
+  /// marks as `interface` the second half's elements that touch a particle of the first half's; returns how many.
   template <class ParticlesOf>
-  bool markInterface(size_t count, ParticlesOf particlesOf) {
-    for (size_t e = 0; e < count; ++e)
-      if (half_[e] == 0)
-        for (int k = 0; k < 4; ++k) masks_[particlesOf(e)[k]] = 1;
-    size_t interface = 0;
-    for (size_t e = 0; e < count; ++e) {
+  size_t markInterface(const uint32_t* listed, size_t n, ParticlesOf particlesOf, uint8_t first, uint8_t second,
+                       uint8_t interface) {
+    for (size_t k = 0; k < n; ++k)
+      if (half_[listed ? listed[k] : k] == first)
+        for (int v = 0; v < 4; ++v) masks_[particlesOf(listed ? listed[k] : k)[v]] = 1;
+    size_t marked = 0;
+    for (size_t k = 0; k < n; ++k) {
+      const size_t e = listed ? listed[k] : k;
       const uint32_t* q = particlesOf(e);
-      if (half_[e] == 1 && (masks_[q[0]] | masks_[q[1]] | masks_[q[2]] | masks_[q[3]]))
-        half_[e] = kInterface, ++interface;
+      if (half_[e] == second && (masks_[q[0]] | masks_[q[1]] | masks_[q[2]] | masks_[q[3]]))
+        half_[e] = interface, ++marked;
     }
     std::fill(masks_.begin(), masks_.end(), 0);
-    return 4 * interface <= count;
+    return marked;
   }
 
-  /// Halves by element number, [0, count/2) and the rest: a plane through a body whose elements were added in space
-  /// order (the builders' cells).
+  /// Halves of the n elements listed (null: 0 .. n - 1) in that order, marked `first`, `second` and `interface` in
+  /// half_ (markInterface), cut so that the first half and the second less its interface hold as many elements: on two
+  /// threads each sweeps one, and the interface then runs on one of them (symmetric_sweep.h). Cut first in the middle,
+  /// then again where that cut's interface says. True if the interface is at most a quarter of the elements.
+  template <class ParticlesOf>
+  bool splitBalanced(const uint32_t* listed, size_t n, ParticlesOf particlesOf, uint8_t first = 0, uint8_t second = 1,
+                     uint8_t interface = kInterface) {
+    auto cutAt = [&](size_t cut) {
+      for (size_t k = 0; k < n; ++k) half_[listed ? listed[k] : k] = k < cut ? first : second;
+      return markInterface(listed, n, particlesOf, first, second, interface);
+    };
+    const size_t middle = cutAt(n / 2);
+    if (4 * middle > n) return false;
+    return 4 * cutAt((n - middle) / 2) <= n;
+  }
+
+  /// The interface of a split (marked kInterface) in halves of its own (kInterface0, kInterface1) with their interface
+  /// (left kInterface), when it has kMinSubSplitElements or more and that interface is at most a quarter of it:
+  /// listed by number (the slab of a body split by number), or else in a breadth-first order of its own. Otherwise
+  /// (false) it stays whole.
+  template <class ParticlesOf>
+  bool splitInterface(size_t count, size_t particleCount, bool searched, ParticlesOf particlesOf) {
+    interface_.clear();
+    for (size_t e = 0; e < count; ++e)
+      if (half_[e] == kInterface) interface_.push_back(uint32_t(e));
+    const size_t n = interface_.size();
+    if (n < kMinSubSplitElements) return false;
+    if (!searched) {
+      if (splitBalanced(interface_.data(), n, particlesOf, kInterface0, kInterface1, kInterface)) return true;
+      buildIncidence(count, particleCount, particlesOf);
+    }
+    searchBreadthFirst(interface_.data(), n, particlesOf, kInterface);
+    if (splitBalanced(queue_.data(), n, particlesOf, kInterface0, kInterface1, kInterface)) return true;
+    for (uint32_t e : interface_) half_[e] = kInterface;
+    return false;
+  }
+
+  /// Halves by element number (splitBalanced): a plane through a body whose elements were added in space order (the
+  /// builders' cells).
   template <class ParticlesOf>
   bool splitByNumber(size_t count, ParticlesOf particlesOf) {
-    for (size_t e = 0; e < count; ++e) half_[e] = e < count / 2 ? 0 : 1;
-    return markInterface(count, particlesOf);
+    return splitBalanced(nullptr, count, particlesOf);
   }
 
   /// Halves by a breadth-first order of the elements (neighbours: elements that share a particle), from an element
@@ -229,6 +319,15 @@ class ElementOrder {
   /// interface its front. Disconnected parts follow in order of their lowest element.
   template <class ParticlesOf>
   bool splitBreadthFirst(size_t count, size_t particleCount, ParticlesOf particlesOf) {
+    buildIncidence(count, particleCount, particlesOf);
+    std::fill(half_.begin(), half_.end(), 0);
+    searchBreadthFirst(nullptr, count, particlesOf, 0);
+    return splitBalanced(queue_.data(), count, particlesOf);
+  }
+
+  /// Each particle's elements (elementsBegin_, elementsOf_): the neighbours of a breadth-first search.
+  template <class ParticlesOf>
+  void buildIncidence(size_t count, size_t particleCount, ParticlesOf particlesOf) {
     elementsBegin_.assign(particleCount + 1, 0);
     for (size_t e = 0; e < count; ++e)
       for (int k = 0; k < 4; ++k) ++elementsBegin_[particlesOf(e)[k] + 1];
@@ -238,32 +337,42 @@ class ElementOrder {
     for (size_t e = 0; e < count; ++e)
       for (int k = 0; k < 4; ++k) elementsOf_[masks_[particlesOf(e)[k]]++] = uint32_t(e);
     std::fill(masks_.begin(), masks_.end(), 0);
-    // half_ holds the visited marks while searching; the queue the order found.
-    constexpr uint8_t kSeen = 1;
+  }
+
+  /// A breadth-first order of the n elements listed (null: 0 .. n - 1), each marked `member` in half_, into queue_:
+  /// neighbours are the members that share a particle (buildIncidence), the start an element found last by a first
+  /// search from the first listed (a pseudo-peripheral start, as LocalityRank's); disconnected parts follow in list
+  /// order. half_ holds the visited marks while searching; the members are left marked `member`.
+  template <class ParticlesOf>
+  void searchBreadthFirst(const uint32_t* listed, size_t n, ParticlesOf particlesOf, uint8_t member) {
+    constexpr uint8_t kSeen = 0xff;
+    auto at = [&](size_t k) { return listed ? listed[k] : uint32_t(k); };
     auto search = [&](uint32_t start) {
-      std::fill(half_.begin(), half_.end(), 0);
+      for (size_t k = 0; k < n; ++k) half_[at(k)] = member;
       queue_.clear();
-      for (uint32_t from = start, lowest = 0; queue_.size() < count;) {
+      for (uint32_t from = start, lowest = 0; queue_.size() < n;) {
         if (half_[from] == kSeen) {
-          while (half_[lowest] == kSeen) ++lowest;
-          from = lowest;
+          while (half_[at(lowest)] == kSeen) ++lowest;
+          from = at(lowest);
         }
         half_[from] = kSeen, queue_.push_back(from);
         for (size_t head = queue_.size() - 1; head < queue_.size(); ++head) {
           const uint32_t* q = particlesOf(queue_[head]);
           for (int k = 0; k < 4; ++k)
-            for (uint32_t n = elementsBegin_[q[k]]; n < elementsBegin_[q[k] + 1]; ++n)
-              if (half_[elementsOf_[n]] != kSeen) half_[elementsOf_[n]] = kSeen, queue_.push_back(elementsOf_[n]);
+            for (uint32_t e = elementsBegin_[q[k]]; e < elementsBegin_[q[k] + 1]; ++e)
+              if (half_[elementsOf_[e]] == member) half_[elementsOf_[e]] = kSeen, queue_.push_back(elementsOf_[e]);
         }
       }
     };
-    search(0);
-    search(queue_.empty() ? 0 : queue_.back());
-    for (size_t k = 0; k < count; ++k) half_[queue_[k]] = k < count / 2 ? 0 : 1;
-    return markInterface(count, particlesOf);
+    if (n == 0) return;
+    search(at(0));
+    search(queue_.back());
+    for (size_t k = 0; k < n; ++k) half_[at(k)] = member;
   }
 
-  static constexpr uint8_t kInterface = 2;  // half_ of an interface element
+  static constexpr uint8_t kInterface = 2;   // half_ of an interface element (of the last level)
+  static constexpr uint8_t kInterface0 = 3;  // half_ of an element of the interface's first half
+  static constexpr uint8_t kInterface1 = 4;  // and of its second half
 
   std::vector<uint64_t> masks_;  // scratch: per particle, bit b = an element of colour (first + b) uses it
   std::vector<uint8_t> colour_;  // scratch: per element, its colour (kColours = none)
@@ -275,11 +384,13 @@ class ElementOrder {
   uint32_t largestGroup_ = 0;
   uint32_t largestColour_ = 0;
   uint32_t split_ = 0;
+  uint32_t subSplit_ = 0;
   uint32_t halfBegin_[kColours][3] = {};
   std::vector<uint8_t> half_;              // scratch: per element, 0 or 1 (its half), or kInterface
   std::vector<uint32_t> elementsBegin_;    // scratch: per particle, where its elements start in elementsOf_
   std::vector<uint32_t> elementsOf_;       // scratch: the elements of each particle
   std::vector<uint32_t> queue_;            // scratch: the breadth-first search's order
+  std::vector<uint32_t> interface_;        // scratch: a split's interface (splitInterface)
   uint32_t islandCuts_[kIslandGroups + 1] = {};
   uint32_t islandBegin_[kColours + 1][kIslandGroups + 1] = {};
 };

@@ -8,14 +8,24 @@
 namespace pbd {
 
 /// The symmetric sweep (symmetric_sweep.h) on paddedP: p and w copied in as its first phase, p copied back as its
-/// last, so the batched element kernels load whole vectors.
+/// last, so the batched element kernels load whole vectors; particle atPlace[r] at place r when given (placeOf its
+/// inverse), else each at its own number.
 template <class Batch, class One>
-void World::Impl::sweepOnPaddedPositions(const ElementOrder& order, size_t batchesPerTask, Batch&& batch, One&& one) {
+void World::Impl::sweepOnPaddedPositions(const ElementOrder& order, size_t batchesPerTask, Batch&& batch, One&& one,
+                                         const std::vector<uint32_t>& atPlace,
+                                         const std::vector<uint32_t>& placeOf) {
   Real* xyzw = solverData.paddedP.data();
+  const bool placed = !atPlace.empty();
   colouredSymmetricSweep(
       *tasks, order, batchesPerTask, batch, one, count(), kParticlesPerTask,
-      [&](size_t b, size_t e) { padPositions(particles.p.data(), particles.w.data(), b, e, xyzw); },
-      [&](size_t b, size_t e) { unpadPositions(xyzw, b, e, particles.p.data()); });
+      [&](size_t b, size_t e) {
+        if (placed) padPositionsInOrder(particles.p.data(), particles.w.data(), atPlace.data(), b, e, xyzw);
+        else padPositions(particles.p.data(), particles.w.data(), b, e, xyzw);
+      },
+      [&](size_t b, size_t e) {
+        if (placed) unpadPositionsInOrder(xyzw, placeOf.data(), b, e, particles.p.data());
+        else unpadPositions(xyzw, b, e, particles.p.data());
+      });
 }
 
 /// Dihedral bending in a symmetric sweep in colour order: four at a time within a colour, on paddedP (p with the
@@ -35,19 +45,18 @@ void World::Impl::projectDihedrals(bool xpbd, Real invH2) {
 }
 
 /// Tet volumes in a symmetric sweep in colour order (symmetric_sweep.h): four at a time within a colour, on paddedP
-/// as the dihedrals are.
+/// as the dihedrals are, the particles where volumeParticleAtPlace puts them.
 void World::Impl::projectVolumes(bool xpbd, Real invH2) {
   Real* xyzw = solverData.paddedP.data();
+  const TetVolumeConstraint* tets = solverData.volumePack.tets(constraints.volumes.data());
   sweepOnPaddedPositions(
       solverData.volumeOrder, kElementBatchesPerTask,
       [&](uint32_t b, uint32_t e) {
-        projectPackedTetVolumes(solverData.volumePack, constraints.volumes.data(),
-                                solverData.volumeOrder.order().data(), b, e, constraints.volumeLambda.data(), xyzw,
-                                xpbd, invH2);
+        projectPackedTetVolumes(solverData.volumePack, tets, solverData.volumeOrder.order().data(), b, e,
+                                constraints.volumeLambda.data(), xyzw, xpbd, invH2);
       },
-      [&](uint32_t k) {
-        projectTetVolumePadded(constraints.volumes[k], xyzw, xpbd, invH2, constraints.volumeLambda[k]);
-      });
+      [&](uint32_t k) { projectTetVolumePadded(tets[k], xyzw, xpbd, invH2, constraints.volumeLambda[k]); },
+      solverData.volumeParticleAtPlace, solverData.volumePlaceOfParticle);
 }
 
 /// Neo-Hookean tets in a symmetric sweep in colour order (symmetric_sweep.h), each with its two constraints solved

@@ -68,7 +68,7 @@ void World::Impl::reserveIslands(size_t bodyCount, size_t particleCount) {
   islands.islandBegin.reserve(n + 1);
   islands.islandOfBody.reserve(n);
   islands.islandFrames.reserve(n);
-  islands.chunks.reserve(n + particleCount / kGuardChunkMembers);
+  islands.chunks.reserve((kGuardChunkGroups + 1) * n + particleCount / kGuardChunkMembers);  // parts below
   islands.chunkBegin.reserve(n + 1);
 }
 
@@ -137,9 +137,15 @@ void World::Impl::refreshIslands() {
   islands.chunks.clear();
   islands.chunkBegin.assign(1, 0);
   for (uint32_t k = 0; k < islandCount; ++k) {
-    for (uint32_t s = islands.memberBegin[k]; s < islands.memberBegin[k + 1]; s += kGuardChunkMembers) {
+    // An island of more than one chunk: kGuardChunkGroups × g chunks of (nearly) equal length, so that two or four
+    // threads get as many members each.
+    const uint32_t first = islands.memberBegin[k], members = islands.memberBegin[k + 1] - first;
+    uint32_t parts = (members + kGuardChunkMembers - 1) / kGuardChunkMembers;
+    if (parts > 1) parts = (parts + kGuardChunkGroups - 1) / kGuardChunkGroups * kGuardChunkGroups;
+    for (uint32_t q = 0; q < parts; ++q) {
       GuardChunk c;
-      c.island = k, c.begin = s, c.end = std::min(s + kGuardChunkMembers, islands.memberBegin[k + 1]);
+      c.island = k, c.begin = first + uint32_t(uint64_t(members) * q / parts);
+      c.end = first + uint32_t(uint64_t(members) * (q + 1) / parts);
       islands.chunks.push_back(c);
     }
     islands.chunkBegin.push_back(uint32_t(islands.chunks.size()));

@@ -44,6 +44,8 @@ struct IslandFrame {
 /// order and its island adds the chunks' sums in chunk order, so the sums' order (and the bits) does not depend on
 /// how many threads run the chunks. An island of at most kGuardChunkMembers members is one chunk, summed as one run.
 inline constexpr uint32_t kGuardChunkMembers = 1024;
+/// A bigger island's chunks are a multiple of this many, of equal length (internal_momentum.cpp).
+inline constexpr uint32_t kGuardChunkGroups = 4;
 /// A chunk and its partial sums for the pass running now (each written by the one thread that runs the chunk).
 struct GuardChunk {
   uint32_t island = 0;

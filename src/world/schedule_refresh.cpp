@@ -37,8 +37,15 @@ void World::Impl::refreshDerivedData() {
   }
   refreshElementOrders();
   if (solverData.volumePackDirty) {
+    std::vector<uint32_t>& atPlace = solverData.volumeParticleAtPlace;
+    std::vector<uint32_t>& placeOf = solverData.volumePlaceOfParticle;
+    if (solverData.placeVolumeHalves)
+      solverData.volumeOrder.placeHalvesApart(count(), [&](size_t k) { return constraints.volumes[k].p; }, atPlace,
+                                              placeOf);
+    else
+      atPlace.clear(), placeOf.clear();
     solverData.volumePack.pack(constraints.volumes.data(), solverData.volumeOrder.order().data(),
-                               constraints.volumes.size());
+                               constraints.volumes.size(), placeOf.empty() ? nullptr : placeOf.data());
     solverData.volumePackDirty = false;
   }
   refreshIslands();
@@ -78,6 +85,8 @@ void World::Impl::reserveElementOrders(size_t particles) {
   solverData.dihedralOrder.reserve(particles, constraints.dihedrals.capacity());
   solverData.volumeOrder.reserve(particles, constraints.volumes.capacity());
   solverData.volumePack.reserve(constraints.volumes.capacity());
+  solverData.volumeParticleAtPlace.reserve(particles);
+  solverData.volumePlaceOfParticle.reserve(particles);
   solverData.neoHookeanOrder.reserve(particles, constraints.neoHookeans.capacity());
 }
 

@@ -73,6 +73,11 @@ struct SolverData {
   // `volumePackDirty` (the order rebuilt, a strength or k' changed).
   PackedTetVolumes volumePack;
   bool volumePackDirty = true;
+  // Where the volume sweep's padded positions put the particles (ElementOrder::placeHalvesApart: a split body numbered
+  // without locality has its halves' particles apart, so that its two threads write cache lines of their own), and
+  // the inverse; empty: the numbering. Off only in tests (placeVolumeHalves), to compare the bits.
+  std::vector<uint32_t> volumeParticleAtPlace, volumePlaceOfParticle;
+  bool placeVolumeHalves = true;
 };
 
 }  // namespace pbd

@@ -44,7 +44,8 @@ inline constexpr size_t kDihedralBatchesPerTask = 32;
 /// forward and back within one phase, whose ranges are the groups (12 small cubes' tets on 2 threads rather than all
 /// on one). Otherwise, on threads, a split order's halves (ElementOrder::splitColour: one big body cut in two halves
 /// that share no particle) each sweep their colours as one range of one phase, forward before the interface and back
-/// after it: the same bits, with three barriers instead of two a colour.
+/// after it, and the interface's own halves (subSplitColour) likewise around the last interface: the same bits, with
+/// five barriers (or three) instead of two a colour.
 /// With `particles` > 0, `open(begin, end)` runs over [0, particles) as the first phase and `close(begin, end)` as
 /// the last (the padded positions' copy in and out), in ranges of at least `particlesPerTask`; nothing runs when there
 /// are no elements.
@@ -141,14 +142,21 @@ void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, size_t
     }
   };
   // A split order (ElementOrder::splitColour): the halves' colours are the first visits going forward and the last
-  // coming back; each half sweeps them as one range, on a thread of its own, and the interface's visits between run as
-  // above. Three phases and their barriers instead of two per colour.
-  uint32_t halves = 0;  // visits [0, halves) forward and [visitCount - halves, visitCount) back are the halves'
-  if (tasks.concurrency() > 1)
+  // coming back; each half sweeps them as one range, on a thread of its own, then the interface's halves theirs
+  // (subSplitColour) the same way, and the last interface's visits between run as above. Five phases and their
+  // barriers (three with the interface whole) instead of two per colour.
+  uint32_t halves = 0, subHalves = 0;  // visits [0, halves) forward are the halves', then subHalves the interface's
+  if (tasks.concurrency() > 1) {
     while (halves < visitCount / 2 && visits[halves].colour < order.splitColour()) ++halves;
+    while (halves + subHalves < visitCount / 2 && visits[halves + subHalves].colour < order.subSplitColour())
+      ++subHalves;
+  }
+  const uint32_t back = uint32_t(visitCount) - halves - subHalves;  // where the halves' visits back begin
   if (halves) addPhase({Kind::Halves, 0, halves}, 2, 1);
-  addVisits(halves, uint32_t(visitCount) - halves);
-  if (halves) addPhase({Kind::Halves, uint32_t(visitCount) - halves, uint32_t(visitCount)}, 2, 1);
+  if (subHalves) addPhase({Kind::Halves, halves, halves + subHalves}, 2, 1);
+  addVisits(halves + subHalves, back);
+  if (subHalves) addPhase({Kind::Halves, back, back + subHalves}, 2, 1);
+  if (halves) addPhase({Kind::Halves, back + subHalves, uint32_t(visitCount)}, 2, 1);
   if (particles) addPhase({Kind::CopyOut, 0, 0}, particles, particlesPerTask);
   flush();
 }

@@ -283,7 +283,8 @@ struct World::Impl {
   }
   void projectDihedrals(bool xpbd, Real invH2);
   template <class Batch, class One>  // constraint_passes.cpp: colouredSymmetricSweep on paddedP, copied in and out
-  void sweepOnPaddedPositions(const ElementOrder& order, size_t batchesPerTask, Batch&& batch, One&& one);
+  void sweepOnPaddedPositions(const ElementOrder& order, size_t batchesPerTask, Batch&& batch, One&& one,
+                              const std::vector<uint32_t>& atPlace = {}, const std::vector<uint32_t>& placeOf = {});
   void projectVolumes(bool xpbd, Real invH2);
   void projectSurfaceVolumes(bool xpbd, Real invH2);
   void projectNeoHookeans(bool xpbd, Real invH2);

@@ -130,9 +130,10 @@ TEST(Momentum, AFreeBodyKeepsItsMomentaAtEverySubstepCount) {
   }
 }
 
-// A body too big for one of the guard's chunks (12³ cells, 2,197 particles: three chunks, shared out on threads; the
-// premise, asserted): its island's sums add the chunks' in a fixed order, so it keeps its momenta as a small body
-// does, and the same bits on 1 to 3 threads as on the calling thread alone.
+// A body too big for one of the guard's chunks (12³ cells, 2,197 particles: four chunks of equal length, three of
+// kGuardChunkMembers rounded up to a multiple of kGuardChunkGroups, shared out on threads; the premise, asserted): its
+// island's sums add the chunks' in a fixed order, so it keeps its momenta as a small body does, and the same bits on
+// 1 to 3 threads as on the calling thread alone.
 TEST(Momentum, ABodyOfSeveralGuardChunksKeepsItsMomentaAndItsBitsOnAnyThreadCount) {
 #ifdef PBD_SANITIZED_TESTS
   const int frames = 1;  // 45 s under the sanitizers at 4 frames; the wasm suite runs all 4
@@ -140,7 +141,7 @@ TEST(Momentum, ABodyOfSeveralGuardChunksKeepsItsMomentaAndItsBitsOnAnyThreadCoun
   const int frames = 4;
 #endif
   const FreeBodyDrift serial = freeCubeDrift(40, 8.0f, 12, frames);
-  EXPECT_EQ(serial.guardChunks, 3u);
+  EXPECT_EQ(serial.guardChunks, 4u);
   EXPECT_TRUE(serial.guardOnThreads);
   EXPECT_LT(serial.linear, 1e-5);
   EXPECT_LT(serial.angular, 1e-4);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "schedule/element_order.h"
+#include "scenes/shuffle.h"
 #include "scenes/tet_cube.h"
 
 namespace pbd {
@@ -58,7 +59,8 @@ TEST(ElementOrder, ListsEveryTetOnceInAFewParticleDisjointColours) {
 
 /// Checks a split order of `count` elements (particlesOf as given to rebuild): every halves' colour lists half 0, then
 /// half 1; no particle is in both halves; the interface (the later colours and the rest) is non-empty, at most a
-/// quarter, and each of its elements touches a particle of half 0. Returns half 0's elements.
+/// quarter, and each of its elements touches a particle of half 0; half 0 and half 1 (less the interface) are within
+/// count/32 of each other, as two threads sweep them side by side. Returns half 0's elements.
 template <class ParticlesOf>
 std::vector<uint32_t> expectSplit(const ElementOrder& order, size_t count, size_t particles, ParticlesOf particlesOf) {
   const uint32_t split = order.splitColour();
@@ -79,6 +81,9 @@ std::vector<uint32_t> expectSplit(const ElementOrder& order, size_t count, size_
   const size_t interface = order.colourBegin(ElementOrder::kColours + 1) - order.colourBegin(split);
   EXPECT_GT(interface, 0u);
   EXPECT_LE(4 * interface, count);
+  const size_t second = count - interface - first.size();
+  EXPECT_LE(std::max(first.size(), second) - std::min(first.size(), second), count / 32)
+      << "half 0: " << first.size() << ", half 1: " << second << ", interface: " << interface;
   for (size_t n = order.colourBegin(split); n < order.colourBegin(ElementOrder::kColours + 1); ++n) {
     const uint32_t* q = particlesOf(order.order()[n]);
     EXPECT_TRUE((side[q[0]] | side[q[1]] | side[q[2]] | side[q[3]]) & 1) << "an interface element touches half 0";
@@ -87,8 +92,9 @@ std::vector<uint32_t> expectSplit(const ElementOrder& order, size_t count, size_
 }
 
 // A big body's order is split (ElementOrder::splitColour). Elements added in space order (the builders' cells) are cut
-// by number: half 0 is the elements numbered below count/2. Numbered at random (a tetrahedralized mesh), they are cut
-// by a breadth-first search instead, with an interface as small. Below kMinSplitElements it is not split.
+// by number: half 0 is the elements numbered below a cut, which balances it against half 1 less the interface (before,
+// the cut at count/2 left half 1 short by the whole interface). Numbered at random (a tetrahedralized mesh), they are
+// cut by a breadth-first search instead, with an interface as small. Below kMinSplitElements it is not split.
 TEST(ElementOrder, ABigBodySplitsIntoTwoHalvesThatShareNoParticleAndAnInterface) {
   const int cells[3] = {8, 8, 8};
   SoftBodyDef cube = scenes::tetBox(cells, Vec3(1, 1, 1), Vec3(0, 0, 0));
@@ -100,8 +106,8 @@ TEST(ElementOrder, ABigBodySplitsIntoTwoHalvesThatShareNoParticleAndAnInterface)
   order.rebuild(tets, particles, inOrder);
   std::vector<uint32_t> first = expectSplit(order, tets, particles, inOrder);
   std::sort(first.begin(), first.end());
-  EXPECT_EQ(first.size(), tets / 2);
-  EXPECT_EQ(first.back(), tets / 2 - 1) << "half 0: the elements numbered below count/2";
+  EXPECT_LT(first.size(), tets / 2);
+  EXPECT_EQ(first.back(), first.size() - 1) << "half 0: the elements numbered below the cut";
 
   std::mt19937 rng(3);
   std::vector<uint32_t> shuffled(tets);
@@ -111,12 +117,96 @@ TEST(ElementOrder, ABigBodySplitsIntoTwoHalvesThatShareNoParticleAndAnInterface)
   ElementOrder random;
   random.reserve(particles, tets);
   random.rebuild(tets, particles, atRandom);
-  EXPECT_EQ(expectSplit(random, tets, particles, atRandom).size(), tets / 2);
+  EXPECT_LT(expectSplit(random, tets, particles, atRandom).size(), tets / 2);
 
   ElementOrder small;
   small.reserve(particles, tets);
   small.rebuild(ElementOrder::kMinSplitElements - 1, particles, inOrder);
   EXPECT_EQ(small.splitColour(), 0u);
+}
+
+// A split order whose interface has kMinSubSplitElements or more (a 12³-cell cube's: a slab of 864 tets) splits it
+// again: colours [splitColour, subSplitColour) list the interface's first half, then its second, which share no
+// particle and are within an eighth of it of each other; the last interface (the later colours) is at most a quarter
+// of it, and each of its elements touches a particle of the interface's first half. So on two threads the interface
+// runs on both. The same numbered at random (a breadth-first split, whose interface is listed in the search's order).
+TEST(ElementOrder, ABigInterfaceSplitsAgainIntoHalvesThatShareNoParticle) {
+  const int cells[3] = {12, 12, 12};
+  SoftBodyDef cube = scenes::tetBox(cells, Vec3(1, 1, 1), Vec3(0, 0, 0));
+  const size_t tets = cube.tets.size() / 4, particles = cube.positions.size() / 3;
+  std::mt19937 rng(3);
+  std::vector<uint32_t> numbering(tets);
+  for (size_t k = 0; k < tets; ++k) numbering[k] = uint32_t(k);
+  for (bool shuffled : {false, true}) {
+    if (shuffled) std::shuffle(numbering.begin(), numbering.end(), rng);
+    auto particlesOf = [&](size_t k) { return &cube.tets[4 * size_t(numbering[k])]; };
+    ElementOrder order;
+    order.reserve(particles, tets);
+    order.rebuild(tets, particles, particlesOf);
+    expectSplit(order, tets, particles, particlesOf);
+    const uint32_t split = order.splitColour(), subSplit = order.subSplitColour();
+    ASSERT_GT(subSplit, split) << (shuffled ? "numbered at random" : "in order");
+    std::vector<uint8_t> side(particles, 0);  // bit h: a particle of the interface's half h
+    size_t halves[2] = {0, 0};
+    for (uint32_t c = split; c < subSplit; ++c) {
+      EXPECT_EQ(order.halfBegin(c, 0), order.colourBegin(c));
+      EXPECT_EQ(order.halfBegin(c, 2), order.colourBegin(c + 1));
+      for (uint32_t h = 0; h < 2; ++h) {
+        halves[h] += order.halfBegin(c, h + 1) - order.halfBegin(c, h);
+        for (uint32_t n = order.halfBegin(c, h); n < order.halfBegin(c, h + 1); ++n)
+          for (int k = 0; k < 4; ++k) side[particlesOf(order.order()[n])[k]] |= uint8_t(1u << h);
+      }
+    }
+    EXPECT_EQ(std::count(side.begin(), side.end(), uint8_t(3)), 0) << "a particle in both of the interface's halves";
+    const size_t last = order.colourBegin(ElementOrder::kColours + 1) - order.colourBegin(subSplit);
+    const size_t interface = halves[0] + halves[1] + last;
+    EXPECT_GE(interface, ElementOrder::kMinSubSplitElements);
+    EXPECT_LE(4 * last, interface);
+    EXPECT_LE(std::max(halves[0], halves[1]) - std::min(halves[0], halves[1]), interface / 8);
+    for (size_t n = order.colourBegin(subSplit); n < order.colourBegin(ElementOrder::kColours + 1); ++n) {
+      const uint32_t* q = particlesOf(order.order()[n]);
+      EXPECT_TRUE((side[q[0]] | side[q[1]] | side[q[2]] | side[q[3]]) & 1) << "touches no particle of its half 0";
+    }
+    std::printf("%s: interface %zu = %zu + %zu + %zu\n", shuffled ? "at random" : "in order", interface, halves[0],
+                halves[1], last);
+  }
+}
+
+// placeHalvesApart: a cube whose particles are numbered in space order has its halves apart already (no places); the
+// same cube with its particles numbered at random (a tetrahedralized mesh's numbering) gets places, a permutation
+// that puts every particle of half 0 before every particle of half 1 (and then the others), so that each half's
+// padded positions are cache lines of their own.
+TEST(ElementOrder, AMeshNumberedAtRandomHasItsHalvesPlacedApart) {
+  const int cells[3] = {12, 12, 12};
+  for (bool shuffled : {false, true}) {
+    const SoftBodyDef inOrder = scenes::tetBox(cells, Vec3(1, 1, 1), Vec3(0, 0, 0));
+    const SoftBodyDef cube = shuffled ? scenes::shuffledVertices(inOrder, 11) : inOrder;
+    const size_t tets = cube.tets.size() / 4, particles = cube.positions.size() / 3;
+    auto particlesOf = [&](size_t k) { return &cube.tets[4 * k]; };
+    ElementOrder order;
+    order.reserve(particles, tets);
+    order.rebuild(tets, particles, particlesOf);
+    ASSERT_GT(order.splitColour(), 0u);
+    std::vector<uint32_t> atPlace, placeOf;
+    order.placeHalvesApart(particles, particlesOf, atPlace, placeOf);
+    if (!shuffled) {
+      EXPECT_TRUE(atPlace.empty() && placeOf.empty()) << "numbered in space order: the numbering is the layout";
+      continue;
+    }
+    ASSERT_EQ(atPlace.size(), particles);
+    ASSERT_EQ(placeOf.size(), particles);
+    for (size_t r = 0; r < particles; ++r) EXPECT_EQ(placeOf[atPlace[r]], r);
+    uint32_t lastOfHalf0 = 0, firstOfHalf1 = uint32_t(particles);
+    for (uint32_t c = 0; c < order.splitColour(); ++c)
+      for (uint32_t h = 0; h < 2; ++h)
+        for (uint32_t n = order.halfBegin(c, h); n < order.halfBegin(c, h + 1); ++n)
+          for (int k = 0; k < 4; ++k) {
+            const uint32_t place = placeOf[particlesOf(order.order()[n])[k]];
+            if (h == 0) lastOfHalf0 = std::max(lastOfHalf0, place);
+            else firstOfHalf1 = std::min(firstOfHalf1, place);
+          }
+    EXPECT_LT(lastOfHalf0, firstOfHalf1);
+  }
 }
 
 TEST(ElementOrder, RebuildingWithinTheReserveDoesNotAllocateAndIsDeterministic) {

@@ -14,6 +14,7 @@
 #include "scenes/free_space.h"
 #include "scenes/measures.h"
 #include "scenes/scenes.h"
+#include "scenes/shuffle.h"
 #include "scenes/tet_cube.h"
 #include "schedule/element_order.h"
 #include "world/symmetric_sweep.h"
@@ -308,12 +309,13 @@ TEST(SymmetricSweep, EveryElementKindGivesTheSameBitsOnAnyThreadCount) {
   expectTheSerialBitsOnThreads(run, 3);
 }
 
-// The same for bodies whose orders are split in halves (ElementOrder::splitColour; the premise, asserted): an 8³-cell
-// volume cube, an 8³ Neo-Hookean cube and a 40² cloth with dihedrals, each kind's elements one body. On threads each
-// half sweeps its colours on a thread of its own: the same bits on 1 to 3 threads as colour by colour on one.
+// The same for bodies whose orders are split in halves (ElementOrder::splitColour; the premise, asserted): a 10³-cell
+// volume cube (whose interface is split again: subSplitColour, asserted), an 8³ Neo-Hookean cube and a 40² cloth with
+// dihedrals, each kind's elements one body. On threads each half sweeps its colours on a thread of its own, then each
+// of the interface's halves: the same bits on 1 to 3 threads as colour by colour on one.
 TEST(SymmetricSweep, BodiesSplitInHalvesGiveTheSameBitsOnAnyThreadCount) {
   auto build = [](World& world) {
-    world.addSoftBody(scenes::tetCube(8, 0.4f, Vec3(-1, 0.3f, 0)));
+    world.addSoftBody(scenes::tetCube(10, 0.4f, Vec3(-1, 0.3f, 0)));
     SoftBodyDef neo = scenes::tetCube(8, 0.4f, Vec3(0.5f, 0.3f, 0));
     neo.material = SoftMaterial::NeoHookean;
     world.addSoftBody(neo);
@@ -329,9 +331,28 @@ TEST(SymmetricSweep, BodiesSplitInHalvesGiveTheSameBitsOnAnyThreadCount) {
          {&impl.solverData.dihedralOrder, &impl.solverData.volumeOrder, &impl.solverData.neoHookeanOrder}) {
       EXPECT_GT(order->splitColour(), 0u);
     }
+    EXPECT_GT(impl.solverData.volumeOrder.subSplitColour(), impl.solverData.volumeOrder.splitColour());
     return scenes::stateHash(world);
   };
   expectTheSerialBitsOnThreads(run, 2);
+}
+
+// A split body numbered without locality (a 10³-cell volume cube with its particles numbered at random) has its
+// volume sweep's padded positions placed by halves (ElementOrder::placeHalvesApart; the premise, asserted): the same
+// bits as with each particle at its own number, on the calling thread and on 1 to 3 threads.
+TEST(SymmetricSweep, VolumesPlacedByHalvesGiveTheSameBitsAsInTheirNumbering) {
+  auto run = [](TaskSystem* tasks, bool place) {
+    World world(tasks);
+    WorldInternals::of(world).solverData.placeVolumeHalves = place;
+    world.addSoftBody(scenes::shuffledVertices(scenes::tetCube(10, 0.4f, Vec3(-0.2f, 0.3f, -0.2f)), 5));
+    scenes::randomVelocities(world, 5, 0.5f, Vec3::Zero(), Vec3::Zero());
+    for (int f = 0; f < 4; ++f) world.step(1.0f / 60);
+    EXPECT_EQ(WorldInternals::of(world).solverData.volumeParticleAtPlace.empty(), !place);
+    return scenes::stateHash(world);
+  };
+  const uint64_t numbered = run(nullptr, false);
+  EXPECT_EQ(run(nullptr, true), numbered);
+  expectTheSerialBitsOnThreads([&](TaskSystem* tasks) { return run(tasks, true); }, 3);
 }
 
 // The same for small bodies, whose element sweeps run as island groups on threads (none of their colours is shared
