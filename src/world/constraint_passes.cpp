@@ -1,6 +1,7 @@
 // One projection pass per constraint kind other than distances: dihedrals, tet volumes, Neo-Hookean tets, tethers,
 // attachments, contacts and skinned constraints.
 #include "constraints/attachment.h"
+#include "constraints/padded_vertices.h"
 #include "constraints/tet_volume.h"
 #include "world/symmetric_sweep.h"
 #include "world/world_state.h"
@@ -60,24 +61,38 @@ void World::Impl::projectVolumes(bool xpbd, Real invH2) {
 }
 
 /// Neo-Hookean tets in a symmetric sweep in colour order (symmetric_sweep.h), each with its two constraints solved
-/// together; one at a time (no batched kernel), the colours shared out across threads all the same.
+/// together; one at a time (no batched kernel), the colours shared out across threads all the same. On p itself, or,
+/// on threads with places (a split body numbered without locality), on paddedP with each particle at its place: the
+/// same bits, and on one thread no copies in and out.
 void World::Impl::projectNeoHookeans(bool xpbd, Real invH2) {
   Vec3* P = asVec3(particles.p);
+  Real* xyzw = solverData.paddedP.data();
+  const std::vector<uint32_t>& placeOf = solverData.neoHookeanPlaceOfParticle;
+  const bool placed = !placeOf.empty() && tasks->concurrency() > 1;
   auto one = [&](uint32_t k) {
     const NeoHookeanTet& e = constraints.neoHookeans[k];
-    Vec3* ps[4] = {&P[e.p[0]], &P[e.p[1]], &P[e.p[2]], &P[e.p[3]]};
-    const Real ws[4] = {particles.w[e.p[0]], particles.w[e.p[1]], particles.w[e.p[2]], particles.w[e.p[3]]};
+    Vec3* ps[4];
+    Real ws[4];
+    if (placed) {
+      const uint32_t places[4] = {placeOf[e.p[0]], placeOf[e.p[1]], placeOf[e.p[2]], placeOf[e.p[3]]};
+      paddedVertices(xyzw, places, ps, ws);
+    } else {
+      for (int v = 0; v < 4; ++v) ps[v] = &P[e.p[v]], ws[v] = particles.w[e.p[v]];
+    }
     const Real kPrime[2] = {e.deviatoricKPrime, e.hydrostaticKPrime};
     const Real alphaTilde[2] = {e.deviatoricCompliance * invH2, e.hydrostaticCompliance * invH2};
     projectNeoHookean(ps, ws, e.restInverse, e.gamma, xpbd, kPrime, alphaTilde, &constraints.neoHookeanLambda[2 * k]);
   };
   const uint32_t* order = solverData.neoHookeanOrder.order().data();
-  colouredSymmetricSweep(
-      *tasks, solverData.neoHookeanOrder, kElementBatchesPerTask,
-      [&](uint32_t b, uint32_t e) {
-        for (uint32_t n = b; n < e; ++n) one(order[n]);
-      },
-      one);
+  auto batch = [&](uint32_t b, uint32_t e) {
+    for (uint32_t n = b; n < e; ++n) one(order[n]);
+  };
+  if (placed) {
+    sweepOnPaddedPositions(solverData.neoHookeanOrder, kElementBatchesPerTask, batch, one,
+                           solverData.neoHookeanParticleAtPlace, placeOf);
+  } else {
+    colouredSymmetricSweep(*tasks, solverData.neoHookeanOrder, kElementBatchesPerTask, batch, one);
+  }
 }
 
 /// Tethers after the distance constraints: whatever stretch the iteration left, no particle ends it further from

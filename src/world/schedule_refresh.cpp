@@ -37,13 +37,7 @@ void World::Impl::refreshDerivedData() {
   }
   refreshElementOrders();
   if (solverData.volumePackDirty) {
-    std::vector<uint32_t>& atPlace = solverData.volumeParticleAtPlace;
-    std::vector<uint32_t>& placeOf = solverData.volumePlaceOfParticle;
-    if (solverData.placeVolumeHalves)
-      solverData.volumeOrder.placeHalvesApart(count(), [&](size_t k) { return constraints.volumes[k].p; }, atPlace,
-                                              placeOf);
-    else
-      atPlace.clear(), placeOf.clear();
+    const std::vector<uint32_t>& placeOf = solverData.volumePlaceOfParticle;
     solverData.volumePack.pack(constraints.volumes.data(), solverData.volumeOrder.order().data(),
                                constraints.volumes.size(), placeOf.empty() ? nullptr : placeOf.data());
     solverData.volumePackDirty = false;
@@ -85,8 +79,9 @@ void World::Impl::reserveElementOrders(size_t particles) {
   solverData.dihedralOrder.reserve(particles, constraints.dihedrals.capacity());
   solverData.volumeOrder.reserve(particles, constraints.volumes.capacity());
   solverData.volumePack.reserve(constraints.volumes.capacity());
-  solverData.volumeParticleAtPlace.reserve(particles);
-  solverData.volumePlaceOfParticle.reserve(particles);
+  for (std::vector<uint32_t>* v : {&solverData.volumeParticleAtPlace, &solverData.volumePlaceOfParticle,
+                                   &solverData.neoHookeanParticleAtPlace, &solverData.neoHookeanPlaceOfParticle})
+    v->reserve(particles);
   solverData.neoHookeanOrder.reserve(particles, constraints.neoHookeans.capacity());
 }
 
@@ -95,11 +90,20 @@ void World::Impl::refreshElementOrders() {
   solverData.vbd.dirty = true;  // VBD's colouring covers the elements too
   solverData.dihedralOrder.rebuild(constraints.dihedrals.size(), count(),
                                    [&](size_t k) { return &constraints.dihedrals[k].p0; });
-  solverData.volumeOrder.rebuild(constraints.volumes.size(), count(),
-                                 [&](size_t k) { return constraints.volumes[k].p; });
+  auto volumeParticles = [&](size_t k) { return constraints.volumes[k].p; };
+  auto neoHookeanParticles = [&](size_t k) { return constraints.neoHookeans[k].p; };
+  solverData.volumeOrder.rebuild(constraints.volumes.size(), count(), volumeParticles);
   solverData.volumePackDirty = true;
-  solverData.neoHookeanOrder.rebuild(constraints.neoHookeans.size(), count(),
-                                     [&](size_t k) { return constraints.neoHookeans[k].p; });
+  solverData.neoHookeanOrder.rebuild(constraints.neoHookeans.size(), count(), neoHookeanParticles);
+  // Each half's particles together where the numbering interleaves them (ElementOrder::placeHalvesApart).
+  auto place = [&](const ElementOrder& order, auto particlesOf, std::vector<uint32_t>& atPlace,
+                   std::vector<uint32_t>& placeOf) {
+    if (solverData.placeHalvesApart) order.placeHalvesApart(count(), particlesOf, atPlace, placeOf);
+    else atPlace.clear(), placeOf.clear();
+  };
+  place(solverData.volumeOrder, volumeParticles, solverData.volumeParticleAtPlace, solverData.volumePlaceOfParticle);
+  place(solverData.neoHookeanOrder, neoHookeanParticles, solverData.neoHookeanParticleAtPlace,
+        solverData.neoHookeanPlaceOfParticle);
   solverData.elementOrdersDirty = false;
 }
 

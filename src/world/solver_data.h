@@ -73,11 +73,13 @@ struct SolverData {
   // `volumePackDirty` (the order rebuilt, a strength or k' changed).
   PackedTetVolumes volumePack;
   bool volumePackDirty = true;
-  // Where the volume sweep's padded positions put the particles (ElementOrder::placeHalvesApart: a split body numbered
-  // without locality has its halves' particles apart, so that its two threads write cache lines of their own), and
-  // the inverse; empty: the numbering. Off only in tests (placeVolumeHalves), to compare the bits.
+  // Where the volume and the Neo-Hookean sweeps' padded positions put the particles (ElementOrder::placeHalvesApart:
+  // a split body numbered without locality has its halves' particles apart, so that its two threads write cache
+  // lines of their own), and the inverses; empty: the numbering (the Neo-Hookean sweep then works on p itself).
+  // Computed when the orders are rebuilt; off only in tests (placeHalvesApart), to compare the bits.
   std::vector<uint32_t> volumeParticleAtPlace, volumePlaceOfParticle;
-  bool placeVolumeHalves = true;
+  std::vector<uint32_t> neoHookeanParticleAtPlace, neoHookeanPlaceOfParticle;
+  bool placeHalvesApart = true;
 };
 
 }  // namespace pbd

@@ -337,17 +337,22 @@ TEST(SymmetricSweep, BodiesSplitInHalvesGiveTheSameBitsOnAnyThreadCount) {
   expectTheSerialBitsOnThreads(run, 2);
 }
 
-// A split body numbered without locality (a 10³-cell volume cube with its particles numbered at random) has its
-// volume sweep's padded positions placed by halves (ElementOrder::placeHalvesApart; the premise, asserted): the same
-// bits as with each particle at its own number, on the calling thread and on 1 to 3 threads.
-TEST(SymmetricSweep, VolumesPlacedByHalvesGiveTheSameBitsAsInTheirNumbering) {
+// Split bodies numbered without locality (a 10³-cell volume cube and an 8³ Neo-Hookean one, their particles numbered
+// at random) have their sweeps' padded positions placed by halves (ElementOrder::placeHalvesApart; the premise,
+// asserted): the same bits as with each particle at its own number, on the calling thread and on 1 to 3 threads.
+TEST(SymmetricSweep, TetsPlacedByHalvesGiveTheSameBitsAsInTheirNumbering) {
   auto run = [](TaskSystem* tasks, bool place) {
     World world(tasks);
-    WorldInternals::of(world).solverData.placeVolumeHalves = place;
-    world.addSoftBody(scenes::shuffledVertices(scenes::tetCube(10, 0.4f, Vec3(-0.2f, 0.3f, -0.2f)), 5));
+    WorldInternals::of(world).solverData.placeHalvesApart = place;
+    world.addSoftBody(scenes::shuffledVertices(scenes::tetCube(10, 0.4f, Vec3(-1, 0.3f, -0.2f)), 5));
+    SoftBodyDef neo = scenes::shuffledVertices(scenes::tetCube(8, 0.4f, Vec3(0.5f, 0.3f, -0.2f)), 6);
+    neo.material = SoftMaterial::NeoHookean;
+    world.addSoftBody(neo);
     scenes::randomVelocities(world, 5, 0.5f, Vec3::Zero(), Vec3::Zero());
     for (int f = 0; f < 4; ++f) world.step(1.0f / 60);
-    EXPECT_EQ(WorldInternals::of(world).solverData.volumeParticleAtPlace.empty(), !place);
+    const auto& data = WorldInternals::of(world).solverData;
+    EXPECT_EQ(data.volumeParticleAtPlace.empty(), !place);
+    EXPECT_EQ(data.neoHookeanParticleAtPlace.empty(), !place);
     return scenes::stateHash(world);
   };
   const uint64_t numbered = run(nullptr, false);
