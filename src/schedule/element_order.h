@@ -179,7 +179,7 @@ class ElementOrder {
     atPlace.clear(), placeOf.clear();
     if (split_ == 0) return;
     constexpr uint8_t kOther = 4;
-    placeOf.assign(particleCount, kOther);  // the side of each particle first: bit h for half h
+    placeOf.assign(particleCount, kOther);  // first each particle's side: h for half h's, kOther for the rest
     for (uint32_t c = 0; c < split_; ++c)
       for (uint32_t h = 0; h < 2; ++h)
         for (uint32_t n = halfBegin_[c][h]; n < halfBegin_[c][h + 1]; ++n)
@@ -272,7 +272,8 @@ class ElementOrder {
   /// Halves of the n elements listed (null: 0 .. n - 1) in that order, marked `first`, `second` and `interface` in
   /// half_ (markInterface), cut so that the first half and the second less its interface hold as many elements: on two
   /// threads each sweeps one, and the interface then runs on one of them (symmetric_sweep.h). Cut first in the middle,
-  /// then again where that cut's interface says. True if the interface is at most a quarter of the elements.
+  /// then again where that cut's interface says (or in the middle again, if that one's is more than a quarter). True
+  /// if the interface is at most a quarter of the elements.
   template <class ParticlesOf>
   bool splitBalanced(const uint32_t* listed, size_t n, ParticlesOf particlesOf, uint8_t first = 0, uint8_t second = 1,
                      uint8_t interface = kInterface) {
@@ -282,7 +283,9 @@ class ElementOrder {
     };
     const size_t middle = cutAt(n / 2);
     if (4 * middle > n) return false;
-    return 4 * cutAt((n - middle) / 2) <= n;
+    if (4 * cutAt((n - middle) / 2) <= n) return true;
+    cutAt(n / 2);  // the balanced cut's interface grew past a quarter: the middle one, which did not
+    return true;
   }
 
   /// The interface of a split (marked kInterface) in halves of its own (kInterface0, kInterface1) with their interface

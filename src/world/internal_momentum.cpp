@@ -36,8 +36,9 @@
 //
 // Threads. Each pass runs over chunks of an island's members (GuardChunk, islands.h), the chunks' partial sums added
 // in chunk order, so the bits do not depend on the thread count; a pass with a serial step in it (the centre before
-// the levers, θ before the rotation) is one job of three phases. Serial, the passes of a free 24³-cell tet cube took
-// a fifth of its step on two threads (1.46× its one-thread speed; 1.63× on the chunks).
+// the levers, θ before the rotation) is one job of three phases. Serial, they held up a big free body's step on two
+// threads; a big island's chunks are a multiple of four of equal length, so that two threads get as many members
+// each.
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -137,8 +138,7 @@ void World::Impl::refreshIslands() {
   islands.chunks.clear();
   islands.chunkBegin.assign(1, 0);
   for (uint32_t k = 0; k < islandCount; ++k) {
-    // An island of more than one chunk: kGuardChunkGroups × g chunks of (nearly) equal length, so that two or four
-    // threads get as many members each.
+    // An island of more than one chunk: a multiple of kGuardChunkGroups chunks of (nearly) equal length.
     const uint32_t first = islands.memberBegin[k], members = islands.memberBegin[k + 1] - first;
     uint32_t parts = (members + kGuardChunkMembers - 1) / kGuardChunkMembers;
     if (parts > 1) parts = (parts + kGuardChunkGroups - 1) / kGuardChunkGroups * kGuardChunkGroups;
