@@ -41,12 +41,18 @@ struct DistanceLanes {
   T lambda;                         ///< XPBD multiplier so far this substep.
 };
 
+/// How far apart two computed distances may be by rounding alone, squared and relative to d²: d = √((dx² + dy²) +
+/// dz²) in float carries a relative error under 3 · 2⁻²⁴ (three rounded products and two sums, halved by the root,
+/// and the root's own), so |C| = |d - L| at or below d · 2⁻²² cannot be told from 0.
+inline constexpr float kDistanceResolutionSquared = 0x1p-44f;
+
 /// Projects every lane; returns Δλ per lane (0 where inactive: inside the slack, coincident, or both pinned).
 template <class T>
 T projectDistanceLanes(DistanceLanes<T>& l, bool xpbd) {
   using std::sqrt;
   const T dx = l.p1x - l.p2x, dy = l.p1y - l.p2y, dz = l.p1z - l.p2z;
-  const T d = sqrt((dx * dx + dy * dy) + dz * dz);
+  const T dSquared = (dx * dx + dy * dy) + dz * dz;
+  const T d = sqrt(dSquared);
   const T zero = lanes<T>(0), one = lanes<T>(1);
   const T epsilon = lanes<T>(1e-9f);
   const auto valid = d > epsilon;
@@ -55,7 +61,10 @@ T projectDistanceLanes(DistanceLanes<T>& l, bool xpbd) {
   const T target = pmax(pmin(d, l.maxLength), l.minLength);
   const T C = d - target;
   const T wSum = l.w1 + l.w2;
-  const auto active = valid & (C != zero) & (wSum > zero);
+  // A C within d's rounding (kDistanceResolutionSquared) is noise: a satisfied constraint projected again (the next
+  // iteration, a sweep back) would take it for an error, and the corrections it left had a bias that slowed a
+  // pendulum's swing.
+  const auto active = valid & (C * C > dSquared * lanes<T>(kDistanceResolutionSquared)) & (wSum > zero);
   const T numerator = xpbd ? (-C - l.alphaTilde * l.lambda) : -(l.kPrime * C);
   const T denominator = xpbd ? (wSum + l.alphaTilde) : wSum;
   // Δλ n = (numerator / denominator) (p1 - p2) / d, as one quotient s = numerator / (denominator d) times p1 - p2:

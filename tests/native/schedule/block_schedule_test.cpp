@@ -661,9 +661,11 @@ TEST(BlockSchedule, TheParticlePassJoinedToTheFirstCopyInChangesNoBit) {
 TEST(BlockSchedule, TheBandedClothNativeAndWasmComputeTheSameBits) {
   // The band layout's copies and kernel on every vector unit (SSE natively, wasm SIMD under Node, NEON under qemu):
   // one constant. Update it only for an intended change of the coloured solver's results, and say why in the commit.
+  // Changed from 0x501f9a9905530c8b when the distance kernel stopped correcting a C within the rounding of the
+  // computed distance (constraints/distance.h).
   const uint64_t hash = bandedClothHash(nullptr, Method::Xpbd, Integrator::ImplicitEuler, 30);
   std::printf("banded cloth state hash: 0x%016llx\n", static_cast<unsigned long long>(hash));
-  EXPECT_EQ(hash, 0x501f9a9905530c8bull);
+  EXPECT_EQ(hash, 0x984e28022a0f8b48ull);
 }
 
 TEST(BlockSchedule, ABandedPassProjectsInTheSchedulesSequentialOrder) {

@@ -193,8 +193,9 @@ export const pendulumPeriodEuler = (pbd) => pendulumPeriod(pbd, 'implicit-euler'
 export const pendulumPeriodBdf2 = (pbd) => pendulumPeriod(pbd, 'bdf2', 10);
 /**
  * The same at 40 substeps: h is 4x smaller, so a substep's motion is closer to float32's resolution of the positions
- * (issue 51 item 2). BDF2's period error grows with the substeps (+0.06 % at 5, +0.12 % at 10, +0.27 % at 20, +0.8 %
- * at 40) and with the distance from the origin (pivot 1 m up: +0.17 %, 2 m: +0.8 %, 16 m: +5 % at 40 substeps).
+ * (issue 51 item 2). Under BDF2 the rod, once satisfied, is projected again by the distances' sweep back, which sees
+ * only the rounding of the computed length: correcting it, the kernel ran this period 0.7 % slow, until it left a C
+ * within that rounding alone (kDistanceResolutionSquared, src/constraints/distance.h).
  */
 export const pendulumPeriodEulerAt40 = (pbd) => pendulumPeriod(pbd, 'implicit-euler', 40);
 export const pendulumPeriodBdf2At40 = (pbd) => pendulumPeriod(pbd, 'bdf2', 40);
