@@ -10,9 +10,6 @@ import { physicsCases } from '../shared/physics/cases.js';
 
 /** Case (function name) -> why it fails today. */
 const failsToday = {
-  // Issue 51 item 2 (float32 positions under many substeps): BDF2's pendulum period drifts as h shrinks, +0.7 % at
-  // 40 substeps (+0.8 % before its prediction stopped rounding 4/3 x - 1/3 x⁻ with a bias).
-  pendulumPeriodBdf2At40: 'issue 51 item 2',
   // Issue 51 item 4: a cloth draped on a sphere at the default settings does not come to rest (6.4 cm/s at 3 s).
   // Undamped, its flaps swing as pendulums do; damped (rigid 0.1, or linear 5/s), folds over a box's edge still ring
   // at a few cm/s where the distances' default forward sweep feeds them (with the cloth's particles on the box pinned
@@ -27,6 +24,9 @@ const failsToday = {
 // it failed (8.3 % short) before the C++ fix that damps the carried-over velocity before adding the forces.
 // restUnderRigidDamping is plain: a cloth resting on a box with rigid damping and 4 iterations rocked between two
 // positions every substep (±0.25 m/s) before the damping left out the particles contacts hold (world/rigid_damping.h).
+// pendulumPeriodBdf2At40 is plain: BDF2's pendulum ran 0.7 % slow at 40 substeps (0.8 % before its prediction
+// stopped rounding 4/3 x - 1/3 x⁻ with a bias) before the distance kernel left a C within the rounding of the computed
+// length alone (the sweep back projected the satisfied rod again and corrected that rounding with a bias).
 // freeFallBdf2 is plain too: BDF2's first substep (implicit Euler, to start the history) stored the velocity after
 // that substep's gravity as vⁿ⁻¹, a constant velocity error of g h / 2 (a free fall 8.1 mm behind after 1 s).
 
