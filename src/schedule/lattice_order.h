@@ -15,7 +15,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
+
+#include "schedule/particle_graph.h"
 
 namespace pbd {
 
@@ -23,9 +26,7 @@ class LatticeOrder {
  public:
   /// Makes room for `particles` and `edges` constraints (may throw), so compute never allocates.
   void reserve(size_t particles, size_t edges) {
-    degree_.reserve(particles + 1);
-    neighbours_.reserve(2 * edges);
-    fill_.reserve(particles);
+    graph_.reserve(particles, edges);
     fromA_.reserve(particles), fromB_.reserve(particles);
     rank_.reserve(particles), order_.reserve(particles);
   }
@@ -42,34 +43,26 @@ class LatticeOrder {
       if (e.minLength == e.maxLength && e.maxLength > 0 && e.maxLength < shortest) shortest = e.maxLength;
     }
     if (!(shortest < std::numeric_limits<float>::infinity())) return false;
-    auto lattice = [&](const auto& e) {
+    auto lattice = [&](uint32_t k) {
+      const auto e = edgeOf(k);
       return e.minLength == e.maxLength && std::abs(e.maxLength - shortest) <= 1e-4f * shortest && e.i != e.j;
     };
-    degree_.assign(size_t(particles) + 1, 0);  // CSR offsets, degree_[p + 1] the degree first
-    for (uint32_t k = 0; k < count; ++k) {
+    auto pairOf = [&](uint32_t k) {
       const auto e = edgeOf(k);
-      if (lattice(e)) ++degree_[e.i + 1], ++degree_[e.j + 1];
-    }
+      return std::pair<uint32_t, uint32_t>(e.i, e.j);
+    };
+    graph_.build(particles, count, pairOf, lattice);
     uint32_t corners = 0, cornerA = particles;
     for (uint32_t p = 0; p < particles; ++p) {
-      const uint32_t d = degree_[p + 1];
+      const uint32_t d = graph_.degree(p);
       if (d < 2 || d > 4) return false;
       if (d == 2 && corners++ == 0) cornerA = p;
     }
     if (corners != 4) return false;
-    for (uint32_t p = 0; p < particles; ++p) degree_[p + 1] += degree_[p];
-    neighbours_.resize(degree_[particles]);
-    fill_.assign(degree_.begin(), degree_.end() - 1);
-    for (uint32_t k = 0; k < count; ++k) {
-      const auto e = edgeOf(k);
-      if (!lattice(e)) continue;
-      neighbours_[fill_[e.i]++] = e.j;
-      neighbours_[fill_[e.j]++] = e.i;
-    }
     if (!distancesFrom(cornerA, particles, fromA_)) return false;  // not connected
     uint32_t cornerB = particles;
     for (uint32_t p = 0; p < particles; ++p) {
-      if (p == cornerA || degree_[p + 1] - degree_[p] != 2) continue;
+      if (p == cornerA || graph_.degree(p) != 2) continue;
       if (cornerB == particles || fromA_[p] < fromA_[cornerB]) cornerB = p;
     }
     const uint32_t columns = fromA_[cornerB] + 1;
@@ -87,8 +80,8 @@ class LatticeOrder {
       rank_[p] = r, order_[r] = p;
     }
     for (uint32_t p = 0; p < particles; ++p) {
-      for (uint32_t e = degree_[p]; e < degree_[p + 1]; ++e) {
-        const uint32_t a = rank_[p], b = rank_[neighbours_[e]], lo = a < b ? a : b, hi = a < b ? b : a;
+      for (const uint32_t q : graph_.neighbours(p)) {
+        const uint32_t a = rank_[p], b = rank_[q], lo = a < b ? a : b, hi = a < b ? b : a;
         const bool beside = (hi - lo == 1 && hi % columns != 0) || hi - lo == columns;
         if (!beside) return fail();
       }
@@ -112,24 +105,11 @@ class LatticeOrder {
   /// Breadth-first distances from `from` over the lattice edges into `distance`; false if some particle is not
   /// reached.
   bool distancesFrom(uint32_t from, uint32_t particles, std::vector<uint32_t>& distance) {
-    distance.assign(particles, kNone);
-    fill_.resize(particles);  // the queue
-    uint32_t head = 0, tail = 0;
-    distance[from] = 0, fill_[tail++] = from;
-    while (head < tail) {
-      const uint32_t p = fill_[head++];
-      for (uint32_t e = degree_[p]; e < degree_[p + 1]; ++e) {
-        const uint32_t q = neighbours_[e];
-        if (distance[q] != kNone) continue;
-        distance[q] = distance[p] + 1, fill_[tail++] = q;
-      }
-    }
-    return tail == particles;
+    distance.assign(particles, ParticleGraph::kUnreached);
+    return graph_.breadthFirst(from, 0, distance, ParticleGraph::Label::Distance) == particles;
   }
 
-  std::vector<uint32_t> degree_;      // CSR offsets of the lattice graph
-  std::vector<uint32_t> neighbours_;  // particle p's lattice neighbours: neighbours_[degree_[p] .. degree_[p + 1])
-  std::vector<uint32_t> fill_;        // fill cursors, then the breadth-first queue
+  ParticleGraph graph_;  // the lattice edges' graph
   std::vector<uint32_t> fromA_, fromB_;
   std::vector<uint32_t> rank_, order_;
 };
