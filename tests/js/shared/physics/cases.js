@@ -9,8 +9,8 @@ import {
 } from './conservation.js';
 import {
   freeFallBdf2, freeFallEuler, inclineSlides, inclineSticks, pendulumEnergyBdf2, pendulumEnergyEuler,
-  pendulumPeriodBdf2, pendulumPeriodBdf2At40, pendulumPeriodEuler, pendulumPeriodEulerAt40, restitution, springDamped,
-  springUndamped1, springUndamped10,
+  pendulumPeriodBdf2, pendulumPeriodBdf2At40, pendulumPeriodBdf2At40x4, pendulumPeriodEuler, pendulumPeriodEulerAt40,
+  pendulumPeriodEulerAt40x4, restitution, springDamped, springUndamped1, springUndamped10,
 } from './particles.js';
 import {
   balloonVolume, cantileverCoarse, cantileverFine, cantileverMedium, neoHookeanBar, softCubeVolume,
@@ -21,7 +21,8 @@ import {
 export const physicsCases = [
   freeFallEuler, freeFallBdf2,
   springUndamped1, springUndamped10, springDamped,
-  pendulumPeriodEuler, pendulumPeriodBdf2, pendulumPeriodEulerAt40, pendulumPeriodBdf2At40,
+  pendulumPeriodEuler, pendulumPeriodBdf2, pendulumPeriodEulerAt40, pendulumPeriodBdf2At40, pendulumPeriodEulerAt40x4,
+  pendulumPeriodBdf2At40x4,
   pendulumEnergyEuler, pendulumEnergyBdf2,
   restitution,
   inclineSticks, inclineSlides,
