@@ -3,7 +3,8 @@
 //   d = |p1 - p2|,  C(p1, p2) = d - clamp(d, Lmin, Lmax)
 //   ∇_p1 C = n = (p1 - p2) / d,   ∇_p2 C = -n
 //   Δλ from constraints/multiplier.h,   Δp1 = +Δλ w1 n,   Δp2 = -Δλ w2 n
-// With Lmin == Lmax == L it is the bilateral C = d - L. C is 0 (inactive) while d lies inside [Lmin, Lmax].
+// With Lmin == Lmax == L it is the bilateral C = d - L. C is 0 (inactive) while d lies inside [Lmin, Lmax], and a C
+// within the rounding of d is taken for 0 (kDistanceResolutionSquared).
 //
 // The projection is written once, as a template over the lane type: `float` for one constraint, `Float4` for four
 // independent constraints of one colour. Both run the same IEEE operations in the same order, without branches,
@@ -46,7 +47,8 @@ struct DistanceLanes {
 /// and the root's own), so |C| = |d - L| at or below d · 2⁻²² cannot be told from 0.
 inline constexpr float kDistanceResolutionSquared = 0x1p-44f;
 
-/// Projects every lane; returns Δλ per lane (0 where inactive: inside the slack, coincident, or both pinned).
+/// Projects every lane; returns Δλ per lane (0 where inactive: inside the slack, C within d's rounding, coincident, or
+/// both pinned).
 template <class T>
 T projectDistanceLanes(DistanceLanes<T>& l, bool xpbd) {
   using std::sqrt;
