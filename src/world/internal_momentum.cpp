@@ -8,7 +8,8 @@
 // zero only when q = x. Gauss–Seidel projects each constraint from positions the earlier ones moved, so constraints
 // that fight every substep (a skin stretched over a rigid volume: an inflated balloon) leave a torque each time, and
 // the spin it makes feeds it: a weightless balloon at rest spun up to |L| = 0.04 kg m²/s in 2 s. Under BDF2,
-// v = (3/2 p − 2x + 1/2 x⁻)/h, and the same holds with the lever ℓ = (4x − x⁻)/3 in place of x.
+// v = (3/2 p − 2x + 1/2 x⁻)/h = (3/(2h)) (p − ℓ), and the same holds with the lever ℓ (about (4x − x⁻)/3; see lever)
+// in place of x.
 //
 // Why (round-off). p is float32: a correction Δp lands on p rounded to half an ulp of |p| (3e-8 m at 1 m), while
 // the commit turns it into velocity divided by h. At h = 1/2400 s a cube of 125 particles lost 5.6e-2 of its linear
@@ -26,10 +27,13 @@
 //   θ = I⁺ (T⁰ − T¹),   p_i += θ × a_i   (realized as r_i after rounding)
 //   lost P += P⁰ − P¹ − Σ m_i r_i,   lost T += T⁰ − T¹ − Σ m_i a_i × r_i
 // Then Σ m_i a_i × Δp_i = I θ cancels what the projections added (on I's range), and Σ m_i θ × a_i = 0 adds no
-// linear momentum. θ × a_i is an infinitesimal rotation of the lever shape; it strains the body by O(|θ| h |v|), far
-// below the projections' own error. Given back as the velocity of the rigid motion
-// d_i = lost P / M + (I⁺ lost T) × (x_i − c): v_i += s d_i, s = 1/h (Euler's commit) or 3/(2h) (BDF2's); and, under
-// Euler, the lost translation to the positions once it is a few ulps (the centre of mass stays on its line).
+// linear momentum. Under BDF2 the substep's first bracket aims at T* = (2h/3) (L − c × P) instead of its T⁰, the L
+// and P of the substep's start (and the L round-off took in the one before): the substep then ends with L, where
+// BDF2's prediction alone adds about (4/9) (ω h)² of a spinning body's L a substep. θ × a_i is an infinitesimal
+// rotation of the lever shape; it strains the body by O(|θ| h |v|), far below the projections' own error. Given
+// back as the velocity of the rigid motion d_i = lost P / M + (I⁺ lost T) × (x_i − c): v_i += s d_i, s = 1/h
+// (Euler's commit) or 3/(2h) (BDF2's; its lost T goes into the next substep's T* instead, but at a step's end); and,
+// under Euler, the lost translation to the positions once it is a few ulps (the centre of mass stays on its line).
 // Islands with a pinned particle are left alone: a pin legitimately takes torque. Contacts, attachments, tethers and
 // self-contacts are outside the bracket: they exchange momentum with the world, and an island they touched in a
 // substep gets nothing back for it.
@@ -161,7 +165,7 @@ void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
   islands.freeMembers = 0;
   for (uint32_t k = 0; k + 1 < islands.islandBegin.size(); ++k) {
     IslandFrame& f = islands.islandFrames[k];
-    f.lost = takeLostMotion(f);
+    f.lost = takeLostMotion(f, bdf2);
     f.free = f.touched = false;
     if (islandHasPin(k) || islands.memberBegin[k + 1] - islands.memberBegin[k] < 2) continue;
     f.free = islands.anyFreeIsland = true;
@@ -172,13 +176,18 @@ void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
   auto masses = [&](GuardChunk& c) {
     const bool needsReach = islands.islandFrames[c.island].lost.shiftsPositions;
     c.mass = 0, c.reach = 0, c.moment.setZero();
+    c.momenta = {Vec3d::Zero(), Vec3d::Zero()};
     for (uint32_t s = c.begin; s < c.end; ++s) {
       const uint32_t i = islands.members[s];
       const double m = 1.0 / particles.w[i];
       islands.islandMass[s] = m;
-      islands.islandLever[s] = lever(i, bdf2);
+      islands.islandLever[s] = lever(i, bdf2, h);
       c.mass += m;
       c.moment += m * islands.islandLever[s];
+      if (bdf2) {
+        const Vec3d v = load3d(particles.v, i);
+        c.momenta.torque += m * load3d(particles.x, i).cross(v), c.momenta.linear += m * v;
+      }
       if (needsReach) c.reach = std::max(c.reach, load3d(particles.x, i).cwiseAbs().maxCoeff());
     }
   };
@@ -220,17 +229,30 @@ void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
     f.mass = chunkTotal(k, [](const GuardChunk& c) { return c.mass; });
     f.velocityPerPosition = (bdf2 ? 1.5 : 1.0) / double(h);
     f.bdf2 = bdf2;
+    // BDF2's velocity is (3/(2h)) (p − ℓ), so the substep ends with L = (3/(2h)) T + c × P: T* keeps L and P. Its
+    // prediction alone does not (for a spinning body it adds about (4/9) (ω h)² of L a substep), and the
+    // projections' torque about ℓ, which the guard takes out, was what made up for it.
+    f.aimsAtTarget = bdf2;
+    if (bdf2) {
+      const Vec3d L = chunkTotal(k, [](const GuardChunk& c) { return c.momenta.torque; }) + f.lost.angularMomentum;
+      const Vec3d P = chunkTotal(k, [](const GuardChunk& c) { return c.momenta.linear; });
+      f.torqueTarget = (2.0 * double(h) / 3.0) * (L - f.centre.cross(P));
+    }
   }
 }
 
 /// The rigid displacement that gives back what round-off took from island frame `f` in its substep (and clears it).
-LostMotion World::Impl::takeLostMotion(IslandFrame& f) const {
+/// Between two BDF2 substeps (`bdf2Next`) the angular part goes into the next one's torqueTarget instead: BDF2's
+/// commit would carry a velocity given back now 4/3 times.
+LostMotion World::Impl::takeLostMotion(IslandFrame& f, bool bdf2Next) const {
   LostMotion lost;
   lost.any = f.free && !f.touched && (f.lostLinear != Vec3d::Zero() || f.lostAngular != Vec3d::Zero());
   if (f.touched) f.pendingShift.setZero();  // a contact sets where it is
   if (lost.any) {
     lost.translation = f.lostLinear / f.mass;
-    lost.rotation = f.inverseInertia * f.lostAngular;
+    const bool intoTarget = f.bdf2 && bdf2Next;
+    lost.rotation = intoTarget ? Vec3d::Zero() : Vec3d(f.inverseInertia * f.lostAngular);
+    if (intoTarget) lost.angularMomentum = f.velocityPerPosition * f.lostAngular;
     lost.velocityPerPosition = f.velocityPerPosition;
     lost.shiftsPositions = !f.bdf2;  // BDF2's prediction reads the position history: a moved x is a velocity there
   }
@@ -285,7 +307,7 @@ void World::Impl::markTouchedIslands() {
 void World::Impl::giveBackLostMomenta() {
   for (uint32_t k = 0; k < islands.islandFrames.size(); ++k) {
     IslandFrame& f = islands.islandFrames[k];
-    const LostMotion lost = takeLostMotion(f);
+    const LostMotion lost = takeLostMotion(f, false);
     if (!lost.any) continue;
     Vec3d centre = Vec3d::Zero();
     double reach = 0;
@@ -320,8 +342,15 @@ bool World::Impl::islandHasPin(uint32_t k) const {
   return false;
 }
 
-Vec3d World::Impl::lever(uint32_t i, bool bdf2) const {
-  return bdf2 ? (4.0 * load3d(particles.x, i) - load3d(particles.xPrev, i)) / 3.0 : load3d(particles.x, i);
+/// Euler: x. BDF2: ℓ = x̃ − (2/3) h (4/3 v − 1/3 v⁻ + 2/3 h a), so that the commit's velocity, 4/3 v − 1/3 v⁻ +
+/// 2/3 h a + 3/2 (p − x̃) / h, is (3/(2h)) (p − ℓ) with x̃ as it was rounded: (4x − x⁻)/3, the same in exact
+/// arithmetic, missed the prediction's rounding, a random torque each substep.
+Vec3d World::Impl::lever(uint32_t i, bool bdf2, Real h) const {
+  if (!bdf2) return load3d(particles.x, i);
+  const Vec3d v = load3d(particles.v, i), vPrev = load3d(particles.vPrev, i);
+  const Vec3d accel = settings.gravity.cast<double>() + double(particles.w[i]) * load3d(particles.force, i);
+  const double dt = h;
+  return load3d(particles.inertial, i) - (2.0 / 3.0) * dt * (v + (v - vPrev) / 3.0 + (2.0 / 3.0) * dt * accel);
 }
 
 // The guard's two passes of every iteration (the sums, the rotation in endInternalProjections) keep their sums in
@@ -354,8 +383,12 @@ void World::Impl::beginInternalProjections() {
   if (!islands.anyFreeIsland) return;
   auto sums = [&](GuardChunk& c) { sumChunk(c); };
   forFreeChunks(sums);
-  for (uint32_t k = 0; k < islands.islandFrames.size(); ++k)
-    if (islands.islandFrames[k].free) islands.islandFrames[k].before = islandSums(k);
+  for (uint32_t k = 0; k < islands.islandFrames.size(); ++k) {
+    IslandFrame& f = islands.islandFrames[k];
+    if (!f.free) continue;
+    f.before = islandSums(k);
+    if (f.aimsAtTarget) f.before.torque = f.torqueTarget, f.aimsAtTarget = false;
+  }
 }
 
 void World::Impl::endInternalProjections() {

@@ -19,6 +19,7 @@ struct LostMotion {  // what round-off took from an island in a substep, as a ri
   Eigen::Vector3d rotation;        // rad: rotation × (x − c) to each particle
   double velocityPerPosition = 0;  // the substep's IslandFrame::velocityPerPosition
   bool shiftsPositions = false;    // the substep was implicit Euler's: the positions get the translation back too
+  Eigen::Vector3d angularMomentum = Eigen::Vector3d::Zero();  // BDF2: the L round-off took, kg m²/s
 };
 struct IslandFrame {
   bool free = false;               // no pinned particle and at least two particles: the guard acts this substep
@@ -29,6 +30,11 @@ struct IslandFrame {
   double mass = 0;                 // M = Σ m of the particles the guard covers, kg
   double velocityPerPosition = 0;  // what the commit makes of a change of p in v: 1/h (Euler), 3/(2h) (BDF2), 1/s
   IslandSums before;               // T⁰, P⁰ before the internal projections
+  // BDF2: the T the substep must end with to keep the island's momenta, T* = (2h/3) (L − c × P) for the L and P it
+  // starts with (and the L round-off took in the substep before); the first bracket of the substep aims at it
+  // instead of its T⁰ (prepareIslandFrames).
+  Eigen::Vector3d torqueTarget = Eigen::Vector3d::Zero();
+  bool aimsAtTarget = false;  // the next bracket's T⁰ is torqueTarget
   Eigen::Vector3d lostLinear = Eigen::Vector3d::Zero();    // Σ m Δp round-off took this substep, kg m
   Eigen::Vector3d lostAngular = Eigen::Vector3d::Zero();   // Σ m a × Δp round-off took this substep, kg m²
   Eigen::Vector3d pendingShift = Eigen::Vector3d::Zero();  // M × the translation the positions are still owed, kg m
@@ -53,6 +59,7 @@ struct GuardChunk {
   double mass = 0;              // Σ m, kg
   double reach = 0;             // max |x| coordinate, m
   Eigen::Vector3d moment = Eigen::Vector3d::Zero();  // Σ m ℓ, kg m
+  IslandSums momenta{Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()};  // BDF2: Σ m x × v (kg m²/s), Σ m v (kg m/s)
   Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();  // Σ m (|a|² 1 − a aᵀ), kg m²
   // The island's running sums, in parts: the island's first chunk carries on from the island's value, the others
   // start from zero, and the island adds them in chunk order.

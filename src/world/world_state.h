@@ -234,13 +234,13 @@ struct World::Impl {
     for (const SkinnedConstraint& c : constraints.skinned) f(c.particle);
   }
   void keepIslandAngularMomenta(const std::vector<Real>& x0, Real h);  // after the settle: Σ m x × v as at x0
-  LostMotion takeLostMotion(IslandFrame& frame) const;
+  LostMotion takeLostMotion(IslandFrame& frame, bool bdf2Next) const;
   void giveBack(const LostMotion& lost, uint32_t particle, const Eigen::Vector3d& lever);
   Eigen::Vector3d shiftToGiveBack(IslandFrame& frame, const Eigen::Vector3d& lag, double reach);
   Eigen::Vector3d shiftParticle(uint32_t particle, const Eigen::Vector3d& shift,
                                 std::initializer_list<std::vector<Real>*> positions);
   void addVelocity(uint32_t particle, const Eigen::Vector3d& dv);
-  Eigen::Vector3d lever(uint32_t particle, bool bdf2) const;
+  Eigen::Vector3d lever(uint32_t particle, bool bdf2, Real h) const;
   void sumChunk(GuardChunk& chunk) const;         // the chunk's part of T and P (IslandSums), into chunk.sums
   IslandSums islandSums(uint32_t island) const;  // its chunks' sums
   /// Σ over island k's chunks, in chunk order, of get(chunk) (the first chunk's value itself when it is alone).
