@@ -186,7 +186,7 @@ void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
       c.moment += m * islands.islandLever[s];
       if (bdf2) {
         const Vec3d v = load3d(particles.v, i);
-        c.momenta.torque += m * load3d(particles.x, i).cross(v), c.momenta.linear += m * v;
+        c.momenta.angular += m * load3d(particles.x, i).cross(v), c.momenta.linear += m * v;
       }
       if (needsReach) c.reach = std::max(c.reach, load3d(particles.x, i).cwiseAbs().maxCoeff());
     }
@@ -234,7 +234,7 @@ void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
     // projections' torque about ℓ, which the guard takes out, was what made up for it.
     f.aimsAtTarget = bdf2;
     if (bdf2) {
-      const Vec3d L = chunkTotal(k, [](const GuardChunk& c) { return c.momenta.torque; }) + f.lost.angularMomentum;
+      const Vec3d L = chunkTotal(k, [](const GuardChunk& c) { return c.momenta.angular; }) + f.lost.angularMomentum;
       const Vec3d P = chunkTotal(k, [](const GuardChunk& c) { return c.momenta.linear; });
       f.torqueTarget = (2.0 * double(h) / 3.0) * (L - f.centre.cross(P));
     }

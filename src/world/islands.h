@@ -13,6 +13,10 @@ struct IslandSums {
   Eigen::Vector3d torque;  // T = Σ m a × (p − c), kg m²
   Eigen::Vector3d linear;  // P = Σ m p, kg m
 };
+struct IslandMomenta {  // about the origin
+  Eigen::Vector3d angular;  // L = Σ m x × v, kg m²/s
+  Eigen::Vector3d linear;   // P = Σ m v, kg m/s
+};
 struct LostMotion {  // what round-off took from an island in a substep, as a rigid displacement
   bool any = false;
   Eigen::Vector3d translation;     // m, to every particle of the island
@@ -59,7 +63,7 @@ struct GuardChunk {
   double mass = 0;              // Σ m, kg
   double reach = 0;             // max |x| coordinate, m
   Eigen::Vector3d moment = Eigen::Vector3d::Zero();  // Σ m ℓ, kg m
-  IslandSums momenta{Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()};  // BDF2: Σ m x × v (kg m²/s), Σ m v (kg m/s)
+  IslandMomenta momenta{Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()};  // BDF2: the chunk's L and P
   Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();  // Σ m (|a|² 1 − a aᵀ), kg m²
   // The island's running sums, in parts: the island's first chunk carries on from the island's value, the others
   // start from zero, and the island adds them in chunk order.
