@@ -34,6 +34,8 @@
 // back as the velocity of the rigid motion d_i = lost P / M + (I⁺ lost T) × (x_i − c): v_i += s d_i, s = 1/h
 // (Euler's commit) or 3/(2h) (BDF2's; its lost T goes into the next substep's T* instead, but at a step's end); and,
 // under Euler, the lost translation to the positions once it is a few ulps (the centre of mass stays on its line).
+// Under BDF2, whose recurrence carries every rounding of P on, the lost P and T also take what the commit's float32
+// arithmetic took (bookBdf2CommitRoundOff) and what the velocities did not take of the last give-back.
 // Islands with a pinned particle are left alone: a pin legitimately takes torque. Contacts, attachments, tethers and
 // self-contacts are outside the bracket: they exchange momentum with the world, and an island they touched in a
 // substep gets nothing back for it.
@@ -48,6 +50,7 @@
 #include <numeric>
 
 #include "math/inertia.h"
+#include "world/bdf2.h"
 #include "world/world_state.h"
 
 namespace pbd {
@@ -210,12 +213,16 @@ void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
     const IslandFrame& f = islands.islandFrames[c.island];
     c.inertia.setZero();
     c.pendingShift = c.begin == islands.memberBegin[c.island] ? f.pendingShift : Vec3d::Zero();
+    c.lostLinear.setZero(), c.lostAngular.setZero();
     for (uint32_t s = c.begin; s < c.end; ++s) {
       const uint32_t i = islands.members[s];
       const Vec3d a = islands.islandLever[s] - f.centre;
       islands.islandLever[s] = a;
       c.inertia += particleInertia(islands.islandMass[s], a);
-      if (f.lost.any) giveBack(f.lost, i, a);
+      if (f.lost.any) {
+        const Vec3d missed = islands.islandMass[s] * giveBack(f.lost, i, a);
+        c.lostLinear += missed, c.lostAngular += a.cross(missed);
+      }
       if (f.shift != Vec3d::Zero())
         c.pendingShift -= islands.islandMass[s] * shiftParticle(i, f.shift, {&particles.p, &particles.inertial});
     }
@@ -225,6 +232,13 @@ void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
     IslandFrame& f = islands.islandFrames[k];
     if (!f.free) continue;
     if (f.shift != Vec3d::Zero()) f.pendingShift = chunkTotal(k, [](const GuardChunk& c) { return c.pendingShift; });
+    // What the float32 velocities did not take of the give-back goes back with this substep's round-off. Under
+    // BDF2 only: its recurrence carries each rounding on, where implicit Euler keeps P within 1e-6 without this
+    // (and keeps its bits, the goldens').
+    if (bdf2 && f.lost.any) {
+      f.lostLinear += (2.0 * double(h) / 3.0) * chunkTotal(k, [](const GuardChunk& c) { return c.lostLinear; });
+      f.lostAngular += (2.0 * double(h) / 3.0) * chunkTotal(k, [](const GuardChunk& c) { return c.lostAngular; });
+    }
     f.inverseInertia = inverseOnRange(chunkTotal(k, [](const GuardChunk& c) { return c.inertia; }));
     f.mass = chunkTotal(k, [](const GuardChunk& c) { return c.mass; });
     f.velocityPerPosition = (bdf2 ? 1.5 : 1.0) / double(h);
@@ -261,9 +275,10 @@ LostMotion World::Impl::takeLostMotion(IslandFrame& f, bool bdf2Next) const {
 }
 
 /// Particle i (lever a about its island's centre) gets the velocity the commit would have made of the displacement
-/// its corrections lost.
-void World::Impl::giveBack(const LostMotion& lost, uint32_t i, const Vec3d& a) {
-  addVelocity(i, lost.velocityPerPosition * (lost.translation + lost.rotation.cross(a)));
+/// its corrections lost; returns what its float32 velocity did not take of it (rounding).
+Vec3d World::Impl::giveBack(const LostMotion& lost, uint32_t i, const Vec3d& a) {
+  const Vec3d want = lost.velocityPerPosition * (lost.translation + lost.rotation.cross(a));
+  return want - addVelocity(i, want);
 }
 
 /// The translation the island's positions get back (its centre of mass lags by what round-off took): kept in
@@ -326,13 +341,58 @@ void World::Impl::giveBackLostMomenta() {
   forgetLostMomenta();  // what is still pending is below 4 ulps: a step depends on the state alone
 }
 
+/// Under BDF2, just before the commit: what the commit's own float32 rounding takes from each free island's momenta,
+/// booked with the projections' round-off, to be given back with it. Each member's new velocity is computed as the
+/// commit computes it (bdf2.h) and in double from the same inputs; the island's δP = Σ m δv and δL = Σ m (p − c) × δv
+/// go into lost P and lost T as (2h/3) δP and (2h/3) δL (the commit turns a change of p into 3/(2h) of it in v).
+/// Without it a spinning body's P drifted as a random walk of roundings, each carried on by BDF2's recurrence
+/// (Pⁿ⁺¹ = 4/3 Pⁿ − 1/3 Pⁿ⁻¹ takes a step of δ to 3/2 δ).
+void World::Impl::bookBdf2CommitRoundOff(Real h) {
+  if (!islands.anyFreeIsland) return;
+  const Vec3 g = settings.gravity;
+  const Real invH = 1 / h;
+  const double hd = h, invHd = 1.0 / hd;
+  auto pass = [&](GuardChunk& c) {
+    const IslandFrame& f = islands.islandFrames[c.island];
+    c.momenta = {Vec3d::Zero(), Vec3d::Zero()};  // δL about the centre, δP
+    if (f.touched) return;
+    for (uint32_t s = c.begin; s < c.end; ++s) {
+      const uint32_t i = islands.members[s];
+      Vec3d dv;
+      for (int a = 0; a < 3; ++a) {
+        const size_t k = 3 * size_t(i) + a;
+        const Real accel = g[a] + particles.w[i] * particles.force[k];
+        const Real v = particles.v[k], vPrev = particles.vPrev[k], p = particles.p[k], x = particles.inertial[k];
+        dv[a] = bdf2Velocity<double>(v, vPrev, accel, p, x, hd, invHd) -
+                double(bdf2Velocity<Real>(v, vPrev, accel, p, x, h, invH));
+      }
+      const double m = islands.islandMass[s];
+      c.momenta.linear += m * dv;
+      c.momenta.angular += m * (load3d(particles.p, i) - f.centre).cross(dv);
+    }
+  };
+  forFreeChunks(pass);
+  for (uint32_t k = 0; k < islands.islandFrames.size(); ++k) {
+    IslandFrame& f = islands.islandFrames[k];
+    if (!f.free || f.touched) continue;
+    f.lostLinear += (2.0 * hd / 3.0) * chunkTotal(k, [](const GuardChunk& c) { return c.momenta.linear; });
+    f.lostAngular += (2.0 * hd / 3.0) * chunkTotal(k, [](const GuardChunk& c) { return c.momenta.angular; });
+  }
+}
+
 /// The settle's substeps run from rest and their velocities are dropped: so is what round-off took in them.
 void World::Impl::forgetLostMomenta() {
   for (IslandFrame& f : islands.islandFrames) f.lostLinear.setZero(), f.lostAngular.setZero(), f.pendingShift.setZero();
 }
 
-void World::Impl::addVelocity(uint32_t i, const Vec3d& dv) {
-  for (int a = 0; a < 3; ++a) particles.v[3 * i + a] += Real(dv[a]);
+Vec3d World::Impl::addVelocity(uint32_t i, const Vec3d& dv) {
+  Vec3d added;
+  for (int a = 0; a < 3; ++a) {
+    const Real was = particles.v[3 * i + a];
+    particles.v[3 * i + a] += Real(dv[a]);
+    added[a] = double(particles.v[3 * i + a]) - double(was);
+  }
+  return added;
 }
 
 /// Stops at the first pinned particle: a pinned cloth's island is told apart at its corner, not after a walk.
@@ -347,10 +407,13 @@ bool World::Impl::islandHasPin(uint32_t k) const {
 /// arithmetic, missed the prediction's rounding, a random torque each substep.
 Vec3d World::Impl::lever(uint32_t i, bool bdf2, Real h) const {
   if (!bdf2) return load3d(particles.x, i);
-  const Vec3d v = load3d(particles.v, i), vPrev = load3d(particles.vPrev, i);
-  const Vec3d accel = settings.gravity.cast<double>() + double(particles.w[i]) * load3d(particles.force, i);
-  const double dt = h;
-  return load3d(particles.inertial, i) - (2.0 / 3.0) * dt * (v + (v - vPrev) / 3.0 + (2.0 / 3.0) * dt * accel);
+  Vec3d l;
+  for (int a = 0; a < 3; ++a) {
+    const size_t k = 3 * size_t(i) + a;
+    const double accel = double(settings.gravity[a]) + double(particles.w[i]) * double(particles.force[k]);
+    l[a] = bdf2Lever(particles.inertial[k], particles.v[k], particles.vPrev[k], accel, h);
+  }
+  return l;
 }
 
 // The guard's two passes of every iteration (the sums, the rotation in endInternalProjections) keep their sums in
