@@ -1,5 +1,6 @@
 // Resting drapes under each distance sweep (World.setDistanceSweep; issue 51 item 4). Every cloth of the grid is
-// dropped flat onto a sphere (r 0.5 m on the ground) or a box (0.6 m cube on the ground): n² particles, 1 m, default
+// dropped flat onto a sphere (r 0.5 m on the ground) or a box (0.6 m cube on the ground), or dropped tilted 45° about
+// x onto the ground, its top edge 0.75 m up (it lands on its lower edge and folds over): n² particles, 1 m, default
 // strengths, dropped 0.05 or 0.3 m, centred or 0.1 m off centre (half of that in z), rigid damping 0.1 per frame,
 // everything else at its defaults (10 substeps × 1 iteration). A drape is at rest once every particle stays under
 // 1 cm/s; it counts as at rest by t if it is from then on to the end of the run. Also the step's cost on the 64² drape
@@ -20,6 +21,7 @@ const AT_REST = 0.01;  // m/s
 const colliders = {
   sphere: { collider: { shape: 'sphere', position: [0, 0.5, 0], radius: 0.5 }, top: 1 },
   box: { collider: { shape: 'box', position: [0, 0.3, 0], halfExtents: [0.3, 0.3, 0.3] }, top: 0.6 },
+  ground: { collider: null, top: 0.75, axisV: [0, -1, 1] },
 };
 
 /** One drape: when it came to rest for good (s, or null), its speed at 3 s and at the end (m/s), ms per frame. */
@@ -29,9 +31,10 @@ function drape(sweep, shape, n, drop, offset) {
     world.setGround({ enabled: true });
     world.setRigidDamping(rigid);
     world.setDistanceSweep(sweep);
-    world.addCollider(colliders[shape].collider);
-    const cloth = world.addCloth({ columns: n, rows: n, spacing: 1 / (n - 1),
-      origin: [-0.5 + offset, colliders[shape].top + drop, -0.5 + offset / 2] });
+    const { collider, top, axisV } = colliders[shape];
+    if (collider) world.addCollider(collider);
+    const cloth = world.addCloth({ columns: n, rows: n, spacing: 1 / (n - 1), ...(axisV && { axisV }),
+      origin: [-0.5 + offset, top + drop, -0.5 + offset / 2] });
     const frames = Math.round(seconds * 60), times = [];
     let restSince = null, atThree = 0, last = 0;
     for (let f = 1; f <= frames; ++f) {
