@@ -16,15 +16,15 @@ inline Real bdf2Prediction(Real x, Real xPrev, Real v, Real vPrev, Real accel, R
   return x + (x - xPrev) / 3 + Real(8) / 9 * h * v - Real(2) / 9 * h * vPrev + Real(4) / 9 * h * h * accel;
 }
 
-/// vⁿ⁺¹ for one coordinate, from the position p the substep ends at and the prediction x̃ it started from. T is Real
-/// (the commit) or double (the guard's book of what the commit's rounding took).
-template <class T>
-T bdf2Velocity(T v, T vPrev, T accel, T p, T predicted, T h, T invH) {
-  return v + (v - vPrev) / 3 + T(2) / 3 * h * accel + T(1.5) * (p - predicted) * invH;
+/// vⁿ⁺¹ for one coordinate, from the position p the substep ends at and the prediction x̃ it started from.
+inline Real bdf2Velocity(Real v, Real vPrev, Real accel, Real p, Real predicted, Real h, Real invH) {
+  return v + (v - vPrev) / 3 + Real(2) / 3 * h * accel + Real(1.5) * (p - predicted) * invH;
 }
 
-/// The lever ℓ = x̃ − (2/3) h (4/3 v − 1/3 v⁻ + 2/3 h a) of one coordinate: vⁿ⁺¹ = (3/(2h)) (p − ℓ).
-inline double bdf2Lever(double predicted, double v, double vPrev, double accel, double h) {
+/// The lever ℓ = x̃ − (2/3) h (4/3 v − 1/3 v⁻ + 2/3 h a), in double (a coordinate, or a vector of them):
+/// vⁿ⁺¹ = (3/(2h)) (p − ℓ).
+template <class V>
+V bdf2Lever(const V& predicted, const V& v, const V& vPrev, const V& accel, double h) {
   return predicted - (2.0 / 3.0) * h * (v + (v - vPrev) / 3.0 + (2.0 / 3.0) * h * accel);
 }
 

@@ -34,8 +34,8 @@
 // back as the velocity of the rigid motion d_i = lost P / M + (I⁺ lost T) × (x_i − c): v_i += s d_i, s = 1/h
 // (Euler's commit) or 3/(2h) (BDF2's; its lost T goes into the next substep's T* instead, but at a step's end); and,
 // under Euler, the lost translation to the positions once it is a few ulps (the centre of mass stays on its line).
-// Under BDF2, whose recurrence carries every rounding of P on, the lost P and T also take what the commit's float32
-// arithmetic took (bookBdf2CommitRoundOff) and what the velocities did not take of the last give-back.
+// Under BDF2, whose recurrence carries every rounding of P on, the lost P and T also take what the float32 velocities
+// did not take of the last give-back.
 // Islands with a pinned particle are left alone: a pin legitimately takes torque. Contacts, attachments, tethers and
 // self-contacts are outside the bracket: they exchange momentum with the world, and an island they touched in a
 // substep gets nothing back for it.
@@ -60,6 +60,12 @@ namespace {
 using Vec3d = Eigen::Vector3d;
 
 constexpr double kMaxGuardAngle = 0.01;  // rad per iteration; an inflating balloon's largest is 4e-4
+
+/// The velocity that gives a particle (lever a about its island's centre) back what its corrections lost: what the
+/// commit would have made of the displacement.
+Vec3d givenBackVelocity(const LostMotion& lost, const Vec3d& a) {
+  return lost.velocityPerPosition * (lost.translation + lost.rotation.cross(a));
+}
 
 Vec3d load3d(const std::vector<Real>& a, uint32_t i) { return Vec3d(a[3 * i], a[3 * i + 1], a[3 * i + 2]); }
 
@@ -160,9 +166,9 @@ void World::Impl::refreshIslands() {
 }
 
 /// Once per substep: which islands are free (no pinned particle, at least two particles), and their lever frames.
-/// What round-off took from an island in the last substep goes back here (giveBack), about the new centre (no linear
-/// momentum added) with the last frame's I⁺ (it changes by O(h |ω|) a substep; what is given back is round-off, so
-/// the error of that is round-off of round-off).
+/// What round-off took from an island in the last substep goes back here (givenBackVelocity), about the new centre
+/// (no linear momentum added) with the last frame's I⁺ (it changes by O(h |ω|) a substep; what is given back is
+/// round-off, so the error of that is round-off of round-off).
 void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
   islands.anyFreeIsland = false;
   islands.freeMembers = 0;
@@ -213,19 +219,31 @@ void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
     const IslandFrame& f = islands.islandFrames[c.island];
     c.inertia.setZero();
     c.pendingShift = c.begin == islands.memberBegin[c.island] ? f.pendingShift : Vec3d::Zero();
-    c.lostLinear.setZero(), c.lostAngular.setZero();
+    // What the velocities do not take of the give-back, in locals (c may alias what the loop writes).
+    double lx = 0, ly = 0, lz = 0, ax = 0, ay = 0, az = 0;
     for (uint32_t s = c.begin; s < c.end; ++s) {
       const uint32_t i = islands.members[s];
       const Vec3d a = islands.islandLever[s] - f.centre;
       islands.islandLever[s] = a;
       c.inertia += particleInertia(islands.islandMass[s], a);
-      if (f.lost.any) {
-        const Vec3d missed = islands.islandMass[s] * giveBack(f.lost, i, a);
-        c.lostLinear += missed, c.lostAngular += a.cross(missed);
+      if (f.lost.any && !bdf2) addVelocity(i, givenBackVelocity(f.lost, a));
+      if (f.lost.any && bdf2) {
+        const Vec3d dv = givenBackVelocity(f.lost, a);
+        double missed[3];  // m (dv − what v took), each component as addVelocity adds it
+        for (int k = 0; k < 3; ++k) {
+          Real& v = particles.v[3 * size_t(i) + k];
+          const Real was = v;
+          v += Real(dv[k]);
+          missed[k] = islands.islandMass[s] * (dv[k] - (double(v) - double(was)));
+        }
+        lx += missed[0], ly += missed[1], lz += missed[2];
+        ax += a.y() * missed[2] - a.z() * missed[1], ay += a.z() * missed[0] - a.x() * missed[2];
+        az += a.x() * missed[1] - a.y() * missed[0];
       }
       if (f.shift != Vec3d::Zero())
         c.pendingShift -= islands.islandMass[s] * shiftParticle(i, f.shift, {&particles.p, &particles.inertial});
     }
+    c.lostLinear = Vec3d(lx, ly, lz), c.lostAngular = Vec3d(ax, ay, az);
   };
   forFreeChunks(masses, centres, levers);
   for (uint32_t k = 0; k < islands.islandFrames.size(); ++k) {
@@ -274,13 +292,6 @@ LostMotion World::Impl::takeLostMotion(IslandFrame& f, bool bdf2Next) const {
   return lost;
 }
 
-/// Particle i (lever a about its island's centre) gets the velocity the commit would have made of the displacement
-/// its corrections lost; returns what its float32 velocity did not take of it (rounding).
-Vec3d World::Impl::giveBack(const LostMotion& lost, uint32_t i, const Vec3d& a) {
-  const Vec3d want = lost.velocityPerPosition * (lost.translation + lost.rotation.cross(a));
-  return want - addVelocity(i, want);
-}
-
 /// The translation the island's positions get back (its centre of mass lags by what round-off took): kept in
 /// `pendingShift` until it is 4 ulps of the island's largest coordinate (`reach`, m), then moved as a whole. A
 /// smaller one would land only on the particles whose ulp is finer, which is no rigid motion (moved so, a cloth at
@@ -305,8 +316,9 @@ Eigen::Vector3d World::Impl::shiftParticle(uint32_t i, const Vec3d& shift,
 }
 
 /// After the contacts of a substep: the free islands that a contact, an attachment or a self-contact touched exchanged
-/// momentum with the world or were stopped by the failsafe, which sets theirs; what round-off took from them in it is not given back (a body at rest on the
-/// ground would end the step with the round-off's velocity, which no contact pass removes).
+/// momentum with the world or were stopped by the failsafe, which sets theirs; what round-off took from them in it is
+/// not given back (a body at rest on the ground would end the step with the round-off's velocity, which no contact
+/// pass removes).
 void World::Impl::markTouchedIslands() {
   if (!islands.anyFreeIsland) return;
   forEachHeldParticle([&](uint32_t i) { islands.islandFrames[islands.islandOfBody[bodyOf(i)]].touched = true; });
@@ -334,50 +346,11 @@ void World::Impl::giveBackLostMomenta() {
     // No prediction since the commit: the positions lag by the translation once.
     const Vec3d shift = lost.shiftsPositions ? shiftToGiveBack(f, lost.translation, reach) : Vec3d::Zero();
     forEachIslandMember(k, [&](uint32_t, uint32_t i) {
-      giveBack(lost, i, load3d(particles.x, i) - centre);
+      addVelocity(i, givenBackVelocity(lost, load3d(particles.x, i) - centre));
       if (shift != Vec3d::Zero()) shiftParticle(i, shift, {&particles.x});
     });
   }
   forgetLostMomenta();  // what is still pending is below 4 ulps: a step depends on the state alone
-}
-
-/// Under BDF2, just before the commit: what the commit's own float32 rounding takes from each free island's momenta,
-/// booked with the projections' round-off, to be given back with it. Each member's new velocity is computed as the
-/// commit computes it (bdf2.h) and in double from the same inputs; the island's δP = Σ m δv and δL = Σ m (p − c) × δv
-/// go into lost P and lost T as (2h/3) δP and (2h/3) δL (the commit turns a change of p into 3/(2h) of it in v).
-/// Without it a spinning body's P drifted as a random walk of roundings, each carried on by BDF2's recurrence
-/// (Pⁿ⁺¹ = 4/3 Pⁿ − 1/3 Pⁿ⁻¹ takes a step of δ to 3/2 δ).
-void World::Impl::bookBdf2CommitRoundOff(Real h) {
-  if (!islands.anyFreeIsland) return;
-  const Vec3 g = settings.gravity;
-  const Real invH = 1 / h;
-  const double hd = h, invHd = 1.0 / hd;
-  auto pass = [&](GuardChunk& c) {
-    const IslandFrame& f = islands.islandFrames[c.island];
-    c.momenta = {Vec3d::Zero(), Vec3d::Zero()};  // δL about the centre, δP
-    if (f.touched) return;
-    for (uint32_t s = c.begin; s < c.end; ++s) {
-      const uint32_t i = islands.members[s];
-      Vec3d dv;
-      for (int a = 0; a < 3; ++a) {
-        const size_t k = 3 * size_t(i) + a;
-        const Real accel = g[a] + particles.w[i] * particles.force[k];
-        const Real v = particles.v[k], vPrev = particles.vPrev[k], p = particles.p[k], x = particles.inertial[k];
-        dv[a] = bdf2Velocity<double>(v, vPrev, accel, p, x, hd, invHd) -
-                double(bdf2Velocity<Real>(v, vPrev, accel, p, x, h, invH));
-      }
-      const double m = islands.islandMass[s];
-      c.momenta.linear += m * dv;
-      c.momenta.angular += m * (load3d(particles.p, i) - f.centre).cross(dv);
-    }
-  };
-  forFreeChunks(pass);
-  for (uint32_t k = 0; k < islands.islandFrames.size(); ++k) {
-    IslandFrame& f = islands.islandFrames[k];
-    if (!f.free || f.touched) continue;
-    f.lostLinear += (2.0 * hd / 3.0) * chunkTotal(k, [](const GuardChunk& c) { return c.momenta.linear; });
-    f.lostAngular += (2.0 * hd / 3.0) * chunkTotal(k, [](const GuardChunk& c) { return c.momenta.angular; });
-  }
 }
 
 /// The settle's substeps run from rest and their velocities are dropped: so is what round-off took in them.
@@ -385,14 +358,8 @@ void World::Impl::forgetLostMomenta() {
   for (IslandFrame& f : islands.islandFrames) f.lostLinear.setZero(), f.lostAngular.setZero(), f.pendingShift.setZero();
 }
 
-Vec3d World::Impl::addVelocity(uint32_t i, const Vec3d& dv) {
-  Vec3d added;
-  for (int a = 0; a < 3; ++a) {
-    const Real was = particles.v[3 * i + a];
-    particles.v[3 * i + a] += Real(dv[a]);
-    added[a] = double(particles.v[3 * i + a]) - double(was);
-  }
-  return added;
+void World::Impl::addVelocity(uint32_t i, const Vec3d& dv) {
+  for (int a = 0; a < 3; ++a) particles.v[3 * i + a] += Real(dv[a]);
 }
 
 /// Stops at the first pinned particle: a pinned cloth's island is told apart at its corner, not after a walk.
@@ -407,13 +374,8 @@ bool World::Impl::islandHasPin(uint32_t k) const {
 /// arithmetic, missed the prediction's rounding, a random torque each substep.
 Vec3d World::Impl::lever(uint32_t i, bool bdf2, Real h) const {
   if (!bdf2) return load3d(particles.x, i);
-  Vec3d l;
-  for (int a = 0; a < 3; ++a) {
-    const size_t k = 3 * size_t(i) + a;
-    const double accel = double(settings.gravity[a]) + double(particles.w[i]) * double(particles.force[k]);
-    l[a] = bdf2Lever(particles.inertial[k], particles.v[k], particles.vPrev[k], accel, h);
-  }
-  return l;
+  const Vec3d accel = settings.gravity.cast<double>() + double(particles.w[i]) * load3d(particles.force, i);
+  return bdf2Lever<Vec3d>(load3d(particles.inertial, i), load3d(particles.v, i), load3d(particles.vPrev, i), accel, h);
 }
 
 // The guard's two passes of every iteration (the sums, the rotation in endInternalProjections) keep their sums in

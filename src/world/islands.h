@@ -66,7 +66,8 @@ struct GuardChunk {
   IslandMomenta momenta{Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()};  // BDF2: the chunk's L and P
   Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();  // Σ m (|a|² 1 − a aᵀ), kg m²
   // The island's running sums, in parts: the island's first chunk carries on from the island's value, the others
-  // start from zero, and the island adds them in chunk order.
+  // start from zero, and the island adds them in chunk order. (The lost sums in prepareIslandFrames' pass under BDF2:
+  // what the velocities did not take of the give-back, every chunk from zero.)
   Eigen::Vector3d pendingShift = Eigen::Vector3d::Zero();
   Eigen::Vector3d lostLinear = Eigen::Vector3d::Zero(), lostAngular = Eigen::Vector3d::Zero();
   IslandSums sums{Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()};  // T and P of the chunk's members

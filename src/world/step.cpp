@@ -195,7 +195,6 @@ void World::Impl::runSubsteps(Real dt, bool settleFirst) {
     diagnostics.clock.lap(diagnostics.timings.colliderContactsMs);
     freezeFailedSelfContacts();  // cloth_self_collision.cpp
     if (useBdf2) {
-      bookBdf2CommitRoundOff(h);  // internal_momentum.cpp
       commitBdf2(h);
     } else {
       if (seedsBdf2) particles.historyValid = true;

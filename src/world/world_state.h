@@ -124,7 +124,6 @@ struct World::Impl {
   void dampNonRigidMotions();
   void predictBdf2(Real h);
   void commitBdf2(Real h);
-  void bookBdf2CommitRoundOff(Real h);  // internal_momentum.cpp: before commitBdf2
   void reserveContacts(size_t particles, size_t colliderCount);
   void updateColliderPoses(Real fractionStart, Real fractionEnd);
   void generateContacts(Real h);
@@ -236,11 +235,10 @@ struct World::Impl {
   }
   void keepIslandAngularMomenta(const std::vector<Real>& x0, Real h);  // after the settle: Σ m x × v as at x0
   LostMotion takeLostMotion(IslandFrame& frame, bool bdf2Next) const;
-  Eigen::Vector3d giveBack(const LostMotion& lost, uint32_t particle, const Eigen::Vector3d& lever);
   Eigen::Vector3d shiftToGiveBack(IslandFrame& frame, const Eigen::Vector3d& lag, double reach);
   Eigen::Vector3d shiftParticle(uint32_t particle, const Eigen::Vector3d& shift,
                                 std::initializer_list<std::vector<Real>*> positions);
-  Eigen::Vector3d addVelocity(uint32_t particle, const Eigen::Vector3d& dv);  // returns the change made
+  void addVelocity(uint32_t particle, const Eigen::Vector3d& dv);
   Eigen::Vector3d lever(uint32_t particle, bool bdf2, Real h) const;
   void sumChunk(GuardChunk& chunk) const;         // the chunk's part of T and P (IslandSums), into chunk.sums
   IslandSums islandSums(uint32_t island) const;  // its chunks' sums
