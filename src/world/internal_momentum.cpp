@@ -62,8 +62,9 @@ using Vec3d = Eigen::Vector3d;
 constexpr double kMaxGuardAngle = 0.01;  // rad per iteration; an inflating balloon's largest is 4e-4
 
 /// The velocity that gives a particle (lever a about its island's centre) back what its corrections lost: what the
-/// commit would have made of the displacement.
-Vec3d givenBackVelocity(const LostMotion& lost, const Vec3d& a) {
+/// commit would have made of the displacement. Always inlined: it runs per particle, and a call's returned vector
+/// stalled on its way back through memory.
+[[gnu::always_inline]] inline Vec3d givenBackVelocity(const LostMotion& lost, const Vec3d& a) {
   return lost.velocityPerPosition * (lost.translation + lost.rotation.cross(a));
 }
 
