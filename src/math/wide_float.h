@@ -42,6 +42,8 @@ struct Mask4 {
   friend Mask4 operator|(Mask4 a, Mask4 b) { return {wasm_v128_or(a.m, b.m)}; }
   /// True when every lane is true.
   friend bool all(Mask4 a) { return wasm_i32x4_all_true(a.m); }
+  /// True when any lane is true.
+  friend bool any(Mask4 a) { return wasm_v128_any_true(a.m); }
 };
 struct Float4 {
   v128_t v;
@@ -103,6 +105,7 @@ struct Mask4 {
   friend Mask4 operator&(Mask4 a, Mask4 b) { return {_mm_and_ps(a.m, b.m)}; }
   friend Mask4 operator|(Mask4 a, Mask4 b) { return {_mm_or_ps(a.m, b.m)}; }
   friend bool all(Mask4 a) { return _mm_movemask_ps(a.m) == 0xF; }
+  friend bool any(Mask4 a) { return _mm_movemask_ps(a.m) != 0; }
 };
 struct Float4 {
   __m128 v;
@@ -147,6 +150,7 @@ struct Mask4 {
   friend Mask4 operator&(Mask4 a, Mask4 b) { return {vandq_u32(a.m, b.m)}; }
   friend Mask4 operator|(Mask4 a, Mask4 b) { return {vorrq_u32(a.m, b.m)}; }
   friend bool all(Mask4 a) { return vminvq_u32(a.m) != 0; }
+  friend bool any(Mask4 a) { return vmaxvq_u32(a.m) != 0; }
 };
 struct Float4 {
   float32x4_t v;
@@ -205,6 +209,7 @@ struct Mask4 {
   friend Mask4 operator&(Mask4 a, Mask4 b) { return {{a.m[0] && b.m[0], a.m[1] && b.m[1], a.m[2] && b.m[2], a.m[3] && b.m[3]}}; }
   friend Mask4 operator|(Mask4 a, Mask4 b) { return {{a.m[0] || b.m[0], a.m[1] || b.m[1], a.m[2] || b.m[2], a.m[3] || b.m[3]}}; }
   friend bool all(Mask4 a) { return a.m[0] && a.m[1] && a.m[2] && a.m[3]; }
+  friend bool any(Mask4 a) { return a.m[0] || a.m[1] || a.m[2] || a.m[3]; }
 };
 struct Float4 {
   float v[4];

@@ -566,9 +566,12 @@ void VertexBlockDescent::growPenalty(uint32_t e, const Real* p, const VbdElement
 
 void VertexBlockDescent::decaySpringPenalties(size_t begin, size_t end) {
   forSpringLanes(begin, end, penalty_.data(), [&](size_t e, float* pen) {
-    const Float4 old = Float4::load(pen), next = decayedSpringPenalty(old, Float4::load(&springs_.inertia[e]));
+    const Float4 old = Float4::load(pen);
+    const Mask4 rigid = old != Float4::splat(0);
+    if (!any(rigid)) return;  // no rigid spring: nothing decays
+    const Float4 next = decayedSpringPenalty(old, Float4::load(&springs_.inertia[e]));
     next.store(pen);
-    select(old != Float4::splat(0), next, Float4::load(&springs_.stiffness[e])).store(&springs_.stiffness[e]);
+    select(rigid, next, Float4::load(&springs_.stiffness[e])).store(&springs_.stiffness[e]);
   });
 }
 
@@ -578,13 +581,15 @@ void VertexBlockDescent::growSpringPenalties(size_t begin, size_t end, const flo
   const Float4 zero = Float4::splat(0), growth = Float4::splat(float(kVbdPenaltyGrowth));
   const Float4 cap = Float4::splat(float(kVbdMaxStiffnessRatio));
   forSpringLanes(begin, end, penalty_.data(), [&](size_t e, float* pen) {
+    const Float4 old = Float4::load(pen);
+    const Mask4 rigid = old != zero;
+    if (!any(rigid)) return;  // no rigid spring: nothing grows, the stiffnesses stay
     Float4 xi[3], xj[3];
     loadLanes(padded, &sp.i[e], xi), loadLanes(padded, &sp.j[e], xj);
     const Float4 d[3] = {xi[0] - xj[0], xi[1] - xj[1], xi[2] - xj[2]};
     const Float4 l = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
     const Float4 c = l - pmin(pmax(l, Float4::load(&sp.minLength[e])), Float4::load(&sp.maxLength[e]));
-    const Float4 absC = select(c < zero, -c, c), old = Float4::load(pen), s = Float4::load(&sp.inertia[e]);
-    const Mask4 rigid = old != zero;
+    const Float4 absC = select(c < zero, -c, c), s = Float4::load(&sp.inertia[e]);
     const Float4 next = select(rigid, pmin(old + growth * s * absC * Float4::load(&sp.invScale[e]), cap * s), zero);
     next.store(pen);
     select(rigid, next, Float4::load(&sp.stiffness[e])).store(&springs_.stiffness[e]);

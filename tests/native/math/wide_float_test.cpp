@@ -78,6 +78,7 @@ TEST(WideFloat, EveryOperationMatchesTheScalarOneBitForBit) {
         ++checked;
       }
       ASSERT_EQ(all(le), maskLane(le, 0) && maskLane(le, 1) && maskLane(le, 2) && maskLane(le, 3));
+      ASSERT_EQ(any(lt), maskLane(lt, 0) || maskLane(lt, 1) || maskLane(lt, 2) || maskLane(lt, 3));
     }
   }
   EXPECT_GT(checked, 10000u);
@@ -113,16 +114,21 @@ TEST(WideFloat, LoadsStoresGathersAndTransposesMoveTheRightLanes) {
   }
 }
 
-TEST(WideFloat, AllIsTrueOnlyWhenEveryLaneIs) {
+TEST(WideFloat, AllIsTrueOnlyWhenEveryLaneIsAndAnyWhenOneIs) {
   const Float4 one = Float4::splat(1);
   EXPECT_TRUE(all(one == one));
   EXPECT_FALSE(all(one != one));
+  EXPECT_TRUE(any(one == one));
+  EXPECT_FALSE(any(one != one));
   for (int k = 0; k < 4; ++k) {  // one false lane, in each position
     float v[4] = {1, 1, 1, 1};
     v[k] = 2;
     EXPECT_FALSE(all(Float4::load(v) == one)) << "lane " << k;
+    EXPECT_TRUE(any(Float4::load(v) != one)) << "lane " << k;  // and the other lanes all false
     v[k] = std::numeric_limits<float>::quiet_NaN();
     EXPECT_FALSE(all(one <= Float4::load(v))) << "NaN in lane " << k;
+    EXPECT_TRUE(any(Float4::load(v) != one)) << "NaN in lane " << k;
+    EXPECT_FALSE(any(Float4::load(v) == Float4::load(v) & Float4::load(v) != one)) << "NaN in lane " << k;
   }
 }
 
