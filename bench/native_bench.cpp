@@ -178,6 +178,32 @@ static void CubeStep(benchmark::State& state) {
 BENCHMARK(CubeStep)->ArgNames({"threads"})->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->Repetitions(5)
     ->ReportAggregatesOnly(true);
 
+// The same cube of Neo-Hookean tets (E = 1 MPa, ν = 0.4, no edge constraints), dropped the same way: the material
+// kernel's cost (four tets of a colour at a time, constraints/neo_hookean.h).
+static void NeoHookeanCubeStep(benchmark::State& state) {
+  const unsigned threads = unsigned(state.range(0));
+  std::unique_ptr<ThreadPool> pool = threads > 1 ? std::make_unique<ThreadPool>(threads - 1) : nullptr;
+  World world(pool.get());
+  SolverSettings s;
+  s.substeps = 10;
+  s.iterations = 1;
+  world.setSettings(s);
+  const int cells[3] = {10, 10, 10};
+  SoftBodyDef def = scenes::tetBox(cells, Vec3(1, 1, 1), Vec3(-0.5f, 0.5f, -0.5f));
+  def.density = 1000;
+  def.edgeConstraints = false;
+  def.material = SoftMaterial::NeoHookean;
+  def.youngsModulus = 1e6f;
+  def.poissonRatio = 0.4f;
+  world.addSoftBody(def);
+  for (int f = 0; f < 30; ++f) world.step(1.0f / 60);
+  for (auto _ : state) world.step(1.0f / 60);
+  const double projections = double(world.neoHookeanCount()) * s.substeps;
+  state.counters["tets/s"] = benchmark::Counter(projections, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(NeoHookeanCubeStep)->ArgNames({"threads"})->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->Repetitions(5)
+    ->ReportAggregatesOnly(true);
+
 // Particle collision between soft bodies, as in the demo's stack (web/demo/scenes/stack.js) but bigger: 12 tet cubes
 // of 6³ cells (4,116 particles, 300 kg/m³, rigid volumes, soft edges) dropped in three layers, collision radius 12
 // mm; XPBD 10 x 1 per 1/60 s frame, timed from 1 s in. "pairs" is the particle pair search per frame (ms). On 1 and

@@ -24,6 +24,7 @@
 #include "constraints/multiplier.h"
 #include "constraints/padded_vertices.h"
 #include "math/atan2.h"
+#include "math/lane_point.h"
 #include "pbd/real.h"
 
 namespace pbd {
@@ -36,25 +37,6 @@ struct DihedralConstraint {
   Real stiffness;    ///< PBD k in [0,1].
   Real kPrime;       ///< Corrected PBD stiffness.
 };
-
-/// Three lanes of coordinates: one point per lane.
-template <class T>
-struct LanePoint {
-  T x, y, z;
-};
-
-template <class T>
-LanePoint<T> operator-(const LanePoint<T>& a, const LanePoint<T>& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-template <class T>
-LanePoint<T> operator+(const LanePoint<T>& a, const LanePoint<T>& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
-template <class T>
-LanePoint<T> operator*(const LanePoint<T>& a, T s) { return {a.x * s, a.y * s, a.z * s}; }
-template <class T>
-T dot(const LanePoint<T>& a, const LanePoint<T>& b) { return (a.x * b.x + a.y * b.y) + a.z * b.z; }
-template <class T>
-LanePoint<T> cross(const LanePoint<T>& a, const LanePoint<T>& b) {
-  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
 
 /// The signed dihedral angle φ and its gradients per lane; returns where they are defined (elsewhere both are
 /// finite but meaningless). atan2 does not change when both its arguments are scaled by the same positive factor,

@@ -54,6 +54,8 @@
 #include <limits>
 
 #include "constraints/gradient_step.h"
+#include "math/lane_point.h"
+#include "math/wide_float.h"
 #include "pbd/real.h"
 
 namespace pbd {
@@ -181,50 +183,120 @@ inline void projectNeoHookeanSequential(Vec3* p[4], const Real w[4], const Mat3&
 /// The cap on one coupled projection's change of F (Frobenius norm); see the top of this file.
 constexpr Real kNeoHookeanMaxStep = 0.25f;
 
+/// The inputs and outputs of one coupled XPBD projection per lane (T = float for one tet, Float4 for four of one
+/// colour). Index 0 of alphaTilde and lambda is the deviatoric constraint, 1 the hydrostatic one.
+template <class T>
+struct NeoHookeanLanes {
+  LanePoint<T> x[4];      ///< In: vertex positions, m; out: corrected.
+  T w[4];                 ///< Inverse masses, 1/kg.
+  T restInverse[3][3];    ///< Dm⁻¹ by row and column, 1/m.
+  T gamma;                ///< γ.
+  T alphaTilde[2];        ///< α̃ = α / h² of each constraint, 1/(J s²).
+  T lambda[2];            ///< XPBD multipliers so far this substep; out: + Δλ where projected.
+};
+
+/// Both XPBD constraints of every lane's tet solved together (see projectNeoHookean), the same IEEE operations in a
+/// fixed order for both lane types, so a tet gets the same bits whichever path projects it, natively and in wasm.
+/// Returns the lanes it projected; the others (a disabled constraint, F = 0, a degenerate gradient, a singular
+/// system) are left as they were, for projectNeoHookeanSequential. Always inlined, as projectTetVolumeLanes.
+template <class T>
+[[gnu::always_inline]] inline auto projectNeoHookeanLanes(NeoHookeanLanes<T>& l) {
+  using P = LanePoint<T>;
+  const T (&M)[3][3] = l.restInverse;
+  const T zero = lanes<T>(0), inf = lanes<T>(std::numeric_limits<Real>::infinity());
+  // Vertex gradients from ∂C/∂F's columns q: ∇x_{k+1} = Σ_j q_j M[k][j] (column k of (∂C/∂F) Dm⁻ᵀ), ∇x_0 = -Σ.
+  auto gradients = [&](const P (&q)[3], P (&g)[4]) {
+    for (int k = 0; k < 3; ++k) g[k + 1] = (q[0] * M[k][0] + q[1] * M[k][1]) + q[2] * M[k][2];
+    g[0] = ((-g[1]) - g[2]) - g[3];
+  };
+  auto weighted = [&](const P (&g)[4]) {  // Σ_k w_k |g_k|²
+    return ((l.w[0] * dot(g[0], g[0]) + l.w[1] * dot(g[1], g[1])) + l.w[2] * dot(g[2], g[2])) +
+           l.w[3] * dot(g[3], g[3]);
+  };
+  auto frobenius = [](const P (&f)[3]) {
+    using std::sqrt;
+    return sqrt((dot(f[0], f[0]) + dot(f[1], f[1])) + dot(f[2], f[2]));
+  };
+  const P identity[3] = {{lanes<T>(1), zero, zero}, {zero, lanes<T>(1), zero}, {zero, zero, lanes<T>(1)}};
+  P unit[4];
+  gradients(identity, unit);
+  const T minWeighted = lanes<T>(1e-8f) * weighted(unit);  // degenerateGradientWeight
+  const P ds[3] = {l.x[1] - l.x[0], l.x[2] - l.x[0], l.x[3] - l.x[0]};
+  P f[3];  // F = Ds Dm⁻¹, by column
+  for (int j = 0; j < 3; ++j) f[j] = (ds[0] * M[0][j] + ds[1] * M[1][j]) + ds[2] * M[2][j];
+  const T r = frobenius(f), CD = r;
+  const P qD[3] = {f[0] / r, f[1] / r, f[2] / r};
+  const P cof[3] = {cross(f[1], f[2]), cross(f[2], f[0]), cross(f[0], f[1])};
+  const T CH = dot(f[0], cof[0]) - l.gamma;
+  P gD[4], gH[4];
+  gradients(qD, gD);
+  gradients(cof, gH);
+  const T a = weighted(gD), c = weighted(gH);
+  T b = zero, perpendicular = zero;
+  for (int k = 0; k < 4; ++k) b = b + l.w[k] * dot(gD[k], gH[k]);
+  const T along = b / a;
+  for (int k = 0; k < 4; ++k) {
+    const P e = gH[k] - gD[k] * along;
+    perpendicular = perpendicular + l.w[k] * dot(e, e);
+  }
+  const T aD = l.alphaTilde[0], aH = l.alphaTilde[1];
+  const T det = ((a * perpendicular + aD * c) + aH * a) + aD * aH;
+  const auto done = (aD < inf) & (aH < inf) & (lanes<T>(1e-6f) < r) & (minWeighted < a) & (minWeighted < c) &
+                    (lanes<T>(1e-12f) * a * c < det);
+  const T r0 = -CD - aD * l.lambda[0], r1 = -CH - aH * l.lambda[1];
+  const T dD = ((c + aH) * r0 - b * r1) / det, dH = ((a + aD) * r1 - b * r0) / det;
+  P dx[4];
+  for (int k = 0; k < 4; ++k) dx[k] = (gD[k] * dD + gH[k] * dH) * l.w[k];
+  const P dds[3] = {dx[1] - dx[0], dx[2] - dx[0], dx[3] - dx[0]};
+  P df[3];
+  for (int j = 0; j < 3; ++j) df[j] = (dds[0] * M[0][j] + dds[1] * M[1][j]) + dds[2] * M[2][j];
+  const T dF = frobenius(df), cap = lanes<T>(kNeoHookeanMaxStep);
+  const T t = select(cap < dF, cap / dF, lanes<T>(1));
+  for (int k = 0; k < 4; ++k) {
+    const P moved = l.x[k] + dx[k] * t;
+    l.x[k] = {select(done, moved.x, l.x[k].x), select(done, moved.y, l.x[k].y), select(done, moved.z, l.x[k].z)};
+  }
+  l.lambda[0] = select(done, l.lambda[0] + t * dD, l.lambda[0]);
+  l.lambda[1] = select(done, l.lambda[1] + t * dH, l.lambda[1]);
+  return done;
+}
+
 /// Projects one tet with both XPBD constraints solved together (same arguments as projectNeoHookeanSequential):
 ///   [a + α̃_D   b      ] [Δλ_D]   [-C_D - α̃_D λ_D]      a = Σ w |∇C_D|²,  c = Σ w |∇C_H|²,  b = Σ w ∇C_D·∇C_H
 ///   [b         c + α̃_H] [Δλ_H] = [-C_H - α̃_H λ_H],     Δx_k = w_k (Δλ_D ∇_k C_D + Δλ_H ∇_k C_H)
 /// The determinant is formed as (ac - b²) + α̃_D c + α̃_H a + α̃_D α̃_H with ac - b² = a Σ w |∇C_H - (b/a) ∇C_D|²
 /// >= 0, which avoids the cancellation of ac - b² at rest, where the gradients are parallel. When the step would
 /// change F by more than kNeoHookeanMaxStep, Δx and both Δλ are scaled down together. PBD mode, a disabled or
-/// degenerate constraint, and a singular system (α̃_D = α̃_H = 0 at rest) go to projectNeoHookeanSequential.
+/// degenerate constraint, and a singular system (α̃_D = α̃_H = 0 at rest) go to projectNeoHookeanSequential. The
+/// arithmetic is projectNeoHookeanLanes', one lane.
 inline void projectNeoHookean(Vec3* p[4], const Real w[4], const Mat3& restInverse, Real gamma, bool xpbd,
                               const Real kPrime[2], const Real alphaTilde[2], Real lambda[2]) {
-  const Real minWeighted = degenerateGradientWeight<3>(w, restInverse);
-  const Mat3 F = deformationGradient<3>(p, restInverse);
-  Real CD, CH;
-  Vec3 gD[4], gH[4];
-  const bool usable = xpbd && !constraintDisabled(xpbd, kPrime[0], alphaTilde[0]) &&
-                      !constraintDisabled(xpbd, kPrime[1], alphaTilde[1]) &&
-                      neoHookeanDeviatoric(F, restInverse, 0, CD, gD);
-  if (usable) {
-    neoHookeanHydrostatic(F, restInverse, gamma, CH, gH);
-    const Real a = weightedGradientSq(w, gD, 4), c = weightedGradientSq(w, gH, 4);
-    if (a > minWeighted && c > minWeighted) {
-      Real b = 0;
-      for (int k = 0; k < 4; ++k) b += w[k] * gD[k].dot(gH[k]);
-      Real perpendicular = 0;
-      for (int k = 0; k < 4; ++k) perpendicular += w[k] * (gH[k] - (b / a) * gD[k]).squaredNorm();
-      const Real aD = alphaTilde[0], aH = alphaTilde[1];
-      const Real det = a * perpendicular + aD * c + aH * a + aD * aH;
-      if (det > Real(1e-12) * a * c) {
-        const Real r0 = -CD - aD * lambda[0], r1 = -CH - aH * lambda[1];
-        const Real dD = ((c + aH) * r0 - b * r1) / det, dH = ((a + aD) * r1 - b * r0) / det;
-        Vec3 dx[4];
-        Mat3 dDs;
-        for (int k = 0; k < 4; ++k) dx[k] = w[k] * (dD * gD[k] + dH * gH[k]);
-        for (int k = 0; k < 3; ++k) dDs.col(k) = dx[k + 1] - dx[0];
-        const Mat3 dF3 = dDs * restInverse;
-        const Real dF = std::sqrt(orderedSquaredNorm(dF3));
-        const Real t = dF > kNeoHookeanMaxStep ? kNeoHookeanMaxStep / dF : Real(1);
-        for (int k = 0; k < 4; ++k) *p[k] += t * dx[k];
-        lambda[0] += t * dD;
-        lambda[1] += t * dH;
-        return;
-      }
+  if (xpbd) {
+    NeoHookeanLanes<Real> l;
+    for (int k = 0; k < 4; ++k) l.x[k] = {p[k]->x(), p[k]->y(), p[k]->z()}, l.w[k] = w[k];
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) l.restInverse[r][c] = restInverse(r, c);
+    l.gamma = gamma;
+    l.alphaTilde[0] = alphaTilde[0], l.alphaTilde[1] = alphaTilde[1];
+    l.lambda[0] = lambda[0], l.lambda[1] = lambda[1];
+    if (projectNeoHookeanLanes(l)) {
+      for (int k = 0; k < 4; ++k) *p[k] = Vec3(l.x[k].x, l.x[k].y, l.x[k].z);
+      lambda[0] = l.lambda[0], lambda[1] = l.lambda[1];
+      return;
     }
   }
   projectNeoHookeanSequential(p, w, restInverse, gamma, xpbd, kPrime, alphaTilde, lambda);
 }
+
+/// Four Neo-Hookean tets of one colour at a time (order[begin, end), which share no particle; a short last batch
+/// repeats its last tet: batchOfFour) on padded positions (xyzw, each particle at placeOf[i], or at i without
+/// placeOf), `lambda` two multipliers per tet. The lanes projectNeoHookeanLanes cannot take, and PBD mode, go one at
+/// a time through projectNeoHookeanSequential: the same bits as projectNeoHookean on each in turn.
+void projectNeoHookeansBatched(const NeoHookeanTet* tets, const uint32_t* order, size_t begin, size_t end,
+                               Real* lambda, Real* xyzw, bool xpbd, Real invH2, const uint32_t* placeOf);
+
+/// projectNeoHookean of tet `t` (number k) on padded positions, each particle at placeOf[i] (or i without placeOf).
+void projectNeoHookeanPadded(const NeoHookeanTet& t, uint32_t k, Real* lambda, Real* xyzw, bool xpbd, Real invH2,
+                             const uint32_t* placeOf);
 
 }  // namespace pbd

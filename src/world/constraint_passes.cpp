@@ -61,38 +61,24 @@ void World::Impl::projectVolumes(bool xpbd, Real invH2) {
 }
 
 /// Neo-Hookean tets in a symmetric sweep in colour order (symmetric_sweep.h), each with its two constraints solved
-/// together; one at a time (no batched kernel), the colours shared out across threads all the same. On p itself, or,
-/// on threads with places (a split body numbered without locality), on paddedP with each particle at its place: the
-/// same bits, and on one thread no copies in and out.
+/// together, four at a time within a colour (projectNeoHookeansBatched), on paddedP; on threads with places (a split
+/// body numbered without locality) each particle at its place there: the same bits either way.
 void World::Impl::projectNeoHookeans(bool xpbd, Real invH2) {
-  Vec3* P = asVec3(particles.p);
   Real* xyzw = solverData.paddedP.data();
-  const std::vector<uint32_t>& placeOf = solverData.neoHookeanPlaceOfParticle;
-  const bool placed = !placeOf.empty() && tasks->concurrency() > 1;
-  auto one = [&](uint32_t k) {
-    const NeoHookeanTet& e = constraints.neoHookeans[k];
-    Vec3* ps[4];
-    Real ws[4];
-    if (placed) {
-      const uint32_t places[4] = {placeOf[e.p[0]], placeOf[e.p[1]], placeOf[e.p[2]], placeOf[e.p[3]]};
-      paddedVertices(xyzw, places, ps, ws);
-    } else {
-      for (int v = 0; v < 4; ++v) ps[v] = &P[e.p[v]], ws[v] = particles.w[e.p[v]];
-    }
-    const Real kPrime[2] = {e.deviatoricKPrime, e.hydrostaticKPrime};
-    const Real alphaTilde[2] = {e.deviatoricCompliance * invH2, e.hydrostaticCompliance * invH2};
-    projectNeoHookean(ps, ws, e.restInverse, e.gamma, xpbd, kPrime, alphaTilde, &constraints.neoHookeanLambda[2 * k]);
-  };
-  const uint32_t* order = solverData.neoHookeanOrder.order().data();
-  auto batch = [&](uint32_t b, uint32_t e) {
-    for (uint32_t n = b; n < e; ++n) one(order[n]);
-  };
-  if (placed) {
-    sweepOnPaddedPositions(solverData.neoHookeanOrder, kElementBatchesPerTask, batch, one,
-                           solverData.neoHookeanParticleAtPlace, placeOf);
-  } else {
-    colouredSymmetricSweep(*tasks, solverData.neoHookeanOrder, kElementBatchesPerTask, batch, one);
-  }
+  const bool placed = !solverData.neoHookeanPlaceOfParticle.empty() && tasks->concurrency() > 1;
+  static const std::vector<uint32_t> kNoPlaces;
+  const std::vector<uint32_t>& atPlace = placed ? solverData.neoHookeanParticleAtPlace : kNoPlaces;
+  const std::vector<uint32_t>& placeOf = placed ? solverData.neoHookeanPlaceOfParticle : kNoPlaces;
+  const uint32_t* places = placed ? placeOf.data() : nullptr;
+  Real* lambda = constraints.neoHookeanLambda.data();
+  sweepOnPaddedPositions(
+      solverData.neoHookeanOrder, kElementBatchesPerTask,
+      [&](uint32_t b, uint32_t e) {
+        projectNeoHookeansBatched(constraints.neoHookeans.data(), solverData.neoHookeanOrder.order().data(), b, e,
+                                  lambda, xyzw, xpbd, invH2, places);
+      },
+      [&](uint32_t k) { projectNeoHookeanPadded(constraints.neoHookeans[k], k, lambda, xyzw, xpbd, invH2, places); },
+      atPlace, placeOf);
 }
 
 /// Tethers after the distance constraints: whatever stretch the iteration left, no particle ends it further from

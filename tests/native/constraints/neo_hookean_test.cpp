@@ -6,10 +6,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 
 #include "constraints/neo_hookean.h"
+#include "constraints/padded_vertices.h"
 #include "constraints/tet_volume.h"
 #include "scenes/finite_difference.h"
 
@@ -357,6 +360,69 @@ TEST(NeoHookeanKernel, CollapsedTetsAndPinnedVerticesGiveNoNaN) {
           }
         }
       }
+    }
+  }
+}
+
+TEST(NeoHookeanKernel, FourWideBatchIsBitIdenticalToOneByOne) {
+  // 37 to 39 independent tets (4 particles each): random shapes around the corner tet, squashed, inverted and
+  // collapsed ones, pinned vertices, soft, incompressible and shear-free materials (the last two go through the
+  // sequential solve), and a stiffness that the coupled solve's cap limits, in both methods; the batch path (batches
+  // of 4 lanes, the last short by 3 to 1, on padded positions, lanes the coupled solve declines one at a time) must
+  // match projectNeoHookean exactly and keep the inverse masses.
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<Real> u(-1, 1);
+  for (int n : {37, 38, 39}) {
+    std::vector<Real> xyz(12 * n), w(4 * n), lambda(2 * n);
+    std::vector<NeoHookeanTet> tets(n);
+    std::vector<uint32_t> order;
+    int collapsed = 0;
+    for (int k = 0; k < n; ++k) {
+      NeoHookeanTet& t = tets[k];
+      Vec3 rest[4];
+      for (int v = 0; v < 4; ++v) rest[v] = kRest[v] + 0.2f * Vec3(u(rng), u(rng), u(rng));
+      ASSERT_TRUE(neoHookeanRestShape(rest, t.restInverse, t.restVolume));
+      const Real E = k % 3 == 0 ? 1e7f : 1e4f, nu = k % 5 == 0 ? 0.5f : 0.3f;
+      const NeoHookeanMaterial m = neoHookeanMaterial(lameFromYoungPoisson(E, nu), t.restVolume);
+      t.gamma = m.gamma, t.deviatoricCompliance = m.deviatoricCompliance;
+      t.hydrostaticCompliance = m.hydrostaticCompliance;
+      t.deviatoricStiffness = t.hydrostaticStiffness = 0.8f, t.deviatoricKPrime = 0.6f, t.hydrostaticKPrime = 0.7f;
+      if (k % 8 == 6) t.deviatoricCompliance = std::numeric_limits<Real>::infinity();  // no shear: sequential
+      for (int v = 0; v < 4; ++v) {
+        t.p[v] = uint32_t(4 * k + v);
+        Vec3 x = rest[v] + 0.3f * Vec3(u(rng), u(rng), u(rng));
+        if (k % 7 == 3) x = rest[v].cwiseProduct(Vec3(1, 1, v == 3 ? -0.5f : 1));  // inverted
+        if (k % 11 == 5) x = Vec3(0.5f, 0.5f, 0.5f);  // collapsed to a point: F = 0, no direction
+        for (int a = 0; a < 3; ++a) xyz[12 * k + 3 * v + a] = x[a];
+        w[4 * k + v] = (k + v) % 6 == 0 ? 0 : 1 + 0.5f * u(rng);
+      }
+      collapsed += k % 11 == 5;
+      lambda[2 * k] = 0.01f * u(rng), lambda[2 * k + 1] = 0.01f * u(rng);
+      order.push_back(uint32_t(n - 1 - k));  // any order within a colour
+    }
+    ASSERT_GT(collapsed, 0);
+    for (bool xpbd : {true, false}) {
+      std::vector<Real> batchXyz = xyz, serialXyz = xyz, batchLambda = lambda, serialLambda = lambda;
+      std::vector<Real> xyzw(16 * n);
+      padRange(batchXyz.data(), w.data(), 0, 4 * n, xyzw.data());
+      projectNeoHookeansBatched(tets.data(), order.data(), 0, n, batchLambda.data(), xyzw.data(), xpbd, 3600, nullptr);
+      unpadRange(xyzw.data(), 0, 4 * n, batchXyz.data());
+      for (int i = 0; i < 4 * n; ++i) ASSERT_EQ(w[i], xyzw[4 * i + 3]) << "inverse mass of particle " << i;
+      Vec3* P = reinterpret_cast<Vec3*>(serialXyz.data());
+      for (uint32_t k : order) {
+        const NeoHookeanTet& t = tets[k];
+        Vec3* ps[4] = {&P[t.p[0]], &P[t.p[1]], &P[t.p[2]], &P[t.p[3]]};
+        const Real ws[4] = {w[t.p[0]], w[t.p[1]], w[t.p[2]], w[t.p[3]]};
+        const Real kPrime[2] = {t.deviatoricKPrime, t.hydrostaticKPrime};
+        const Real alphaTilde[2] = {t.deviatoricCompliance * 3600, t.hydrostaticCompliance * 3600};
+        projectNeoHookean(ps, ws, t.restInverse, t.gamma, xpbd, kPrime, alphaTilde, &serialLambda[2 * k]);
+      }
+      EXPECT_EQ(0, std::memcmp(batchXyz.data(), serialXyz.data(), xyz.size() * sizeof(Real)))
+          << "n " << n << " xpbd " << xpbd;
+      EXPECT_EQ(0, std::memcmp(batchLambda.data(), serialLambda.data(), lambda.size() * sizeof(Real)))
+          << "n " << n << " xpbd " << xpbd;
+      EXPECT_NE(0, std::memcmp(batchXyz.data(), xyz.data(), xyz.size() * sizeof(Real)));  // it did something
+      for (Real x : batchXyz) ASSERT_TRUE(std::isfinite(x));
     }
   }
 }
