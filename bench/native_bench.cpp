@@ -152,10 +152,11 @@ static void FoldedSheetStep(benchmark::State& state) {
 BENCHMARK(FoldedSheetStep)->ArgNames({"n"})->Arg(64)->Arg(128)->Arg(256)
     ->Unit(benchmark::kMillisecond)->Iterations(10)->Repetitions(3)->ReportAggregatesOnly(true);
 
-// The soft cube of bench/peers: 10³ cells x 6 tets, a rigid volume constraint per tet and a distance constraint per
-// tet edge, density 1000 kg/m³, dropped from 0.5 m onto the ground (its default friction, 0.5); XPBD 10 x 1 per
-// 1/60 s frame.
-static void CubeStep(benchmark::State& state) {
+// The soft cube of bench/peers: 10³ cells x 6 tets, density 1000 kg/m³, dropped from 0.5 m onto the ground (its
+// default friction, 0.5); XPBD 10 x 1 per 1/60 s frame, timed from 0.5 s in. `material` sets the rest of the body;
+// `projections` counts the projections a substep makes, for the rate.
+template <class Material, class Projections>
+void stepTetCube(benchmark::State& state, Material material, Projections projections) {
   const unsigned threads = unsigned(state.range(0));
   std::unique_ptr<ThreadPool> pool = threads > 1 ? std::make_unique<ThreadPool>(threads - 1) : nullptr;
   World world(pool.get());
@@ -167,39 +168,33 @@ static void CubeStep(benchmark::State& state) {
   const int cells[3] = {10, 10, 10};
   SoftBodyDef def = scenes::tetBox(cells, Vec3(1, 1, 1), Vec3(-0.5f, 0.5f, -0.5f));
   def.density = 1000;
-  def.edges = Strength{0, 1};
-  def.volume = Strength{0, 1};
+  material(def);
   world.addSoftBody(def);
   for (int f = 0; f < 30; ++f) world.step(1.0f / 60);
   for (auto _ : state) world.step(1.0f / 60);
-  const double projections = double(world.constraintCount() + world.tetVolumeCount()) * s.substeps;
-  state.counters["projections/s"] = benchmark::Counter(projections, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["projections/s"] =
+      benchmark::Counter(double(projections(world)) * s.substeps, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// The cube with a rigid volume constraint per tet and a distance constraint per tet edge (bench/peers' cube10).
+static void CubeStep(benchmark::State& state) {
+  stepTetCube(
+      state, [](SoftBodyDef& def) { def.edges = Strength{0, 1}, def.volume = Strength{0, 1}; },
+      [](const World& world) { return world.constraintCount() + world.tetVolumeCount(); });
 }
 BENCHMARK(CubeStep)->ArgNames({"threads"})->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->Repetitions(5)
     ->ReportAggregatesOnly(true);
 
-// The same cube of Neo-Hookean tets (E = 1 MPa, ν = 0.4, no edge constraints), dropped the same way: the material
-// kernel's cost (four tets of a colour at a time, constraints/neo_hookean.h).
+// The same cube of Neo-Hookean tets (E = 1 MPa, ν = 0.4, no edge constraints): the material kernel's cost (four
+// tets of a colour at a time, constraints/neo_hookean.h).
 static void NeoHookeanCubeStep(benchmark::State& state) {
-  const unsigned threads = unsigned(state.range(0));
-  std::unique_ptr<ThreadPool> pool = threads > 1 ? std::make_unique<ThreadPool>(threads - 1) : nullptr;
-  World world(pool.get());
-  SolverSettings s;
-  s.substeps = 10;
-  s.iterations = 1;
-  world.setSettings(s);
-  const int cells[3] = {10, 10, 10};
-  SoftBodyDef def = scenes::tetBox(cells, Vec3(1, 1, 1), Vec3(-0.5f, 0.5f, -0.5f));
-  def.density = 1000;
-  def.edgeConstraints = false;
-  def.material = SoftMaterial::NeoHookean;
-  def.youngsModulus = 1e6f;
-  def.poissonRatio = 0.4f;
-  world.addSoftBody(def);
-  for (int f = 0; f < 30; ++f) world.step(1.0f / 60);
-  for (auto _ : state) world.step(1.0f / 60);
-  const double projections = double(world.neoHookeanCount()) * s.substeps;
-  state.counters["tets/s"] = benchmark::Counter(projections, benchmark::Counter::kIsIterationInvariantRate);
+  stepTetCube(
+      state,
+      [](SoftBodyDef& def) {
+        def.edgeConstraints = false, def.material = SoftMaterial::NeoHookean;
+        def.youngsModulus = 1e6f, def.poissonRatio = 0.4f;
+      },
+      [](const World& world) { return world.neoHookeanCount(); });
 }
 BENCHMARK(NeoHookeanCubeStep)->ArgNames({"threads"})->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->Repetitions(5)
     ->ReportAggregatesOnly(true);
