@@ -63,6 +63,28 @@ static void ClothStep20Passes(benchmark::State& state) { stepCloth(state, 20); }
 BENCHMARK(ClothStep20Passes)->ArgNames({"n", "threads", "g"})->ArgsProduct({{256}, {1, 2}, {0}})
     ->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
 
+// An n x n cloth of 1 m hung by two corners whose stretch and shear are strain triangles (ClothModel::StrainTriangles,
+// the builder's default strengths, skip-one bending edges), 10 x 1 per 1/60 s frame: the triangles' sweep.
+static void StrainClothStep(benchmark::State& state) {
+  const int n = int(state.range(0));
+  const unsigned threads = unsigned(state.range(1));
+  std::unique_ptr<ThreadPool> pool = threads > 1 ? std::make_unique<ThreadPool>(threads - 1) : nullptr;
+  World world(pool.get());
+  ClothDef def;
+  def.columns = def.rows = n;
+  def.spacing = Real(1) / Real(n - 1);
+  def.origin = Vec3(-0.5f, 1, 0);
+  def.pinned = {0, uint32_t(n - 1)};
+  def.model = ClothModel::StrainTriangles;
+  world.addCloth(def);
+  for (int f = 0; f < 30; ++f) world.step(1.0f / 60);
+  for (auto _ : state) world.step(1.0f / 60);
+  const double projections = double(world.triangleStrainCount()) * world.settings().substeps;
+  state.counters["triangles/s"] = benchmark::Counter(projections, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(StrainClothStep)->ArgNames({"n", "threads"})->ArgsProduct({{64, 128}, {1, 2}})
+    ->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
+
 /// The thread pool's cost of a job: parallelFor of an empty body over the cloth's 16,384 particles in the step's
 /// ranges (4,096). p50 and p90 = the median and the 90th percentile of the single jobs' wall times, µs: the tail is
 /// where a worker that joins late (or sleeps in the kernel) shows.

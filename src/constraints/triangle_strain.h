@@ -21,8 +21,11 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include "constraints/gradient_step.h"
+#include "math/lane_point.h"
+#include "math/wide_float.h"
 #include "pbd/real.h"
 
 namespace pbd {
@@ -93,18 +96,93 @@ inline bool triangleStrain(const Mat32& F, const Mat2& restInverse, TriangleStra
   return true;
 }
 
-/// Projects C_xx, C_yy, then C_xy (each on the positions the previous one left). kPrime and alphaTilde (= α / h²)
-/// are {stretch, shear}; lambda is indexed by TriangleStrain and lambda[k] += Δλ_k.
-inline void projectTriangleStrain(Vec3* p[3], const Real w[3], const Mat2& restInverse, bool xpbd,
-                                  const Real kPrime[2], const Real alphaTilde[2], Real lambda[3]) {
-  const Real minWeighted = degenerateGradientWeight<2>(w, restInverse);
+/// The inputs and outputs of one triangle's three projections per lane (T = float for one triangle, Float4 for four
+/// of one colour). Index 0 of kPrime and alphaTilde is the stretch, 1 the shear; lambda is indexed by TriangleStrain.
+template <class T>
+struct TriangleStrainLanes {
+  LanePoint<T> x[3];     ///< In: vertex positions, m; out: corrected.
+  T w[3];                ///< Inverse masses, 1/kg.
+  T restInverse[2][2];   ///< Dm⁻¹ by row and column, 1/m.
+  T kPrime[2];           ///< PBD corrected stiffnesses.
+  T alphaTilde[2];       ///< XPBD α / h², 1/(J s²).
+  T lambda[3];           ///< XPBD multipliers so far this substep; out: + Δλ.
+};
+
+/// Projects C_xx, C_yy, then C_xy of every lane (each on the positions the previous one left), with triangleStrain's
+/// values and gradients written out per component in a fixed order and no branch on a lane: a triangle gets the same
+/// bits whichever path projects it, natively and in wasm. A constraint with a collapsed axis, C = 0, a disabled
+/// strength or a degenerate gradient (Σ w |∇C|² <= degenerateGradientWeight) leaves its lane as it was.
+template <class T>
+[[gnu::always_inline]] inline void projectTriangleStrainLanes(TriangleStrainLanes<T>& l, bool xpbd) {
+  using P = LanePoint<T>;
+  using std::sqrt;
+  const T (&M)[2][2] = l.restInverse;
+  const T zero = lanes<T>(0), one = lanes<T>(1), tiny = lanes<T>(1e-6f);
+  // Vertex gradients from ∂C/∂F's columns q0, q1: ∇x_{v+1} = q0 M[v][0] + q1 M[v][1], ∇x_0 = -∇x_1 - ∇x_2 (the
+  // terms of a zero column left out).
+  auto weighted = [&](const P (&g)[3]) {  // Σ_k w_k |g_k|²
+    return (l.w[0] * dot(g[0], g[0]) + l.w[1] * dot(g[1], g[1])) + l.w[2] * dot(g[2], g[2]);
+  };
+  P unit[3] = {{zero, zero, zero}, {M[0][0], M[0][1], zero}, {M[1][0], M[1][1], zero}};  // for ∂C/∂F = I
+  unit[0] = (-unit[1]) - unit[2];
+  const T minWeighted = lanes<T>(1e-8f) * weighted(unit);  // degenerateGradientWeight
   for (int k = 0; k < 3; ++k) {
     const int group = k == int(TriangleStrain::Shear) ? 1 : 0;
-    Real C;
-    Vec3 grad[3];
-    if (!triangleStrain(deformationGradient<2>(p, restInverse), restInverse, TriangleStrain(k), C, grad)) continue;
-    lambda[k] += projectAlongGradients(p, w, grad, 3, C, minWeighted, xpbd, kPrime[group], alphaTilde[group], lambda[k]);
+    const P ds0 = l.x[1] - l.x[0], ds1 = l.x[2] - l.x[0];
+    const P f0 = ds0 * M[0][0] + ds1 * M[1][0], f1 = ds0 * M[0][1] + ds1 * M[1][1];  // F = Ds Dm⁻¹
+    const T l0 = sqrt(dot(f0, f0)), l1 = sqrt(dot(f1, f1));
+    const T i0 = one / l0, i1 = one / l1;
+    T C;
+    P g[3];
+    if (k == int(TriangleStrain::StretchX)) {  // ∂C/∂F = [f̂0, 0]
+      C = l0 - one;
+      const P u0 = f0 * i0;
+      for (int v = 0; v < 2; ++v) g[v + 1] = u0 * M[v][0];
+    } else if (k == int(TriangleStrain::StretchY)) {  // ∂C/∂F = [0, f̂1]
+      C = l1 - one;
+      const P u1 = f1 * i1;
+      for (int v = 0; v < 2; ++v) g[v + 1] = u1 * M[v][1];
+    } else {  // ∂C/∂F = [(f̂1 - C f̂0)/|f0|, (f̂0 - C f̂1)/|f1|]
+      const P u0 = f0 * i0, u1 = f1 * i1;
+      C = dot(u0, u1);
+      const P q0 = (u1 - u0 * C) * i0, q1 = (u0 - u1 * C) * i1;
+      for (int v = 0; v < 2; ++v) g[v + 1] = q0 * M[v][0] + q1 * M[v][1];
+    }
+    g[0] = (-g[1]) - g[2];
+    const T sum = weighted(g), aTilde = l.alphaTilde[group], kPrime = l.kPrime[group];
+    const auto enabled = xpbd ? aTilde < lanes<T>(std::numeric_limits<Real>::infinity()) : zero < kPrime;
+    const auto moves = (tiny < l0) & (tiny < l1) & (C != zero) & enabled & (minWeighted < sum);
+    const T dLambda = xpbd ? (-C - aTilde * l.lambda[k]) / (sum + aTilde) : -kPrime * C / sum;  // multiplierStep
+    for (int v = 0; v < 3; ++v) {
+      const P moved = l.x[v] + g[v] * (dLambda * l.w[v]);
+      l.x[v] = {select(moves, moved.x, l.x[v].x), select(moves, moved.y, l.x[v].y), select(moves, moved.z, l.x[v].z)};
+    }
+    l.lambda[k] = select(moves, l.lambda[k] + dLambda, l.lambda[k]);
   }
 }
+
+/// Projects C_xx, C_yy, then C_xy (each on the positions the previous one left): projectTriangleStrainLanes, one
+/// lane. kPrime and alphaTilde (= α / h²) are {stretch, shear}; lambda is indexed by TriangleStrain and lambda[k] +=
+/// Δλ_k.
+inline void projectTriangleStrain(Vec3* p[3], const Real w[3], const Mat2& restInverse, bool xpbd,
+                                  const Real kPrime[2], const Real alphaTilde[2], Real lambda[3]) {
+  TriangleStrainLanes<Real> l;
+  for (int k = 0; k < 3; ++k) l.x[k] = {p[k]->x(), p[k]->y(), p[k]->z()}, l.w[k] = w[k], l.lambda[k] = lambda[k];
+  for (int r = 0; r < 2; ++r)
+    for (int c = 0; c < 2; ++c) l.restInverse[r][c] = restInverse(r, c);
+  for (int g = 0; g < 2; ++g) l.kPrime[g] = kPrime[g], l.alphaTilde[g] = alphaTilde[g];
+  projectTriangleStrainLanes(l, xpbd);
+  for (int k = 0; k < 3; ++k) *p[k] = Vec3(l.x[k].x, l.x[k].y, l.x[k].z), lambda[k] = l.lambda[k];
+}
+
+/// Four strain triangles of one colour at a time (order[begin, end), which share no particle; a short last batch
+/// repeats its last triangle: batchOfFour) on padded positions (xyzw), `lambda` three multipliers per triangle: the
+/// same bits as projectTriangleStrain on each in turn.
+void projectTriangleStrainsBatched(const TriangleStrainConstraint* cs, const uint32_t* order, size_t begin,
+                                   size_t end, Real* lambda, Real* xyzw, bool xpbd, Real invH2);
+
+/// projectTriangleStrain of triangle `c` (number k) on padded positions.
+void projectTriangleStrainPadded(const TriangleStrainConstraint& c, uint32_t k, Real* lambda, Real* xyzw, bool xpbd,
+                                 Real invH2);
 
 }  // namespace pbd

@@ -1,8 +1,9 @@
-// One projection pass per constraint kind other than distances: dihedrals, tet volumes, Neo-Hookean tets, tethers,
-// attachments, contacts and skinned constraints.
+// One projection pass per constraint kind other than distances: dihedrals, tet volumes, Neo-Hookean tets, strain
+// triangles, tethers, attachments, contacts and skinned constraints.
 #include "constraints/attachment.h"
 #include "constraints/padded_vertices.h"
 #include "constraints/tet_volume.h"
+#include "constraints/triangle_strain.h"
 #include "world/symmetric_sweep.h"
 #include "world/world_state.h"
 
@@ -79,6 +80,22 @@ void World::Impl::projectNeoHookeans(bool xpbd, Real invH2) {
       },
       [&](uint32_t k) { projectNeoHookeanPadded(constraints.neoHookeans[k], k, lambda, xyzw, xpbd, invH2, places); },
       atPlace, placeOf);
+}
+
+/// Strain triangles in a symmetric sweep in colour order (symmetric_sweep.h), four at a time within a colour
+/// (projectTriangleStrainsBatched), on paddedP.
+void World::Impl::projectTriangleStrains(bool xpbd, Real invH2) {
+  Real* xyzw = solverData.paddedP.data();
+  Real* lambda = constraints.triangleStrainLambda.data();
+  const TriangleStrainConstraint* cs = constraints.triangleStrains.data();
+  static const std::vector<uint32_t> kNoPlaces;
+  sweepOnPaddedPositions(
+      solverData.triangleStrainOrder, kElementBatchesPerTask,
+      [&](uint32_t b, uint32_t e) {
+        projectTriangleStrainsBatched(cs, solverData.triangleStrainOrder.order().data(), b, e, lambda, xyzw, xpbd,
+                                      invH2);
+      },
+      [&](uint32_t k) { projectTriangleStrainPadded(cs[k], k, lambda, xyzw, xpbd, invH2); }, kNoPlaces, kNoPlaces);
 }
 
 /// Tethers after the distance constraints: whatever stretch the iteration left, no particle ends it further from

@@ -28,8 +28,8 @@ void World::Impl::refreshDerivedData() {
     for (SurfaceVolumeConstraint& g : constraints.surfaceVolumes)
       g.kPrime = correctedStiffness(g.stiffness, constraints.kPrimeIterations);
     for (TriangleStrainConstraint& t : constraints.triangleStrains) {
-      t.stretchKPrime = correctedStiffness(t.stretchStiffness, constraints.kPrimeIterations);
-      t.shearKPrime = correctedStiffness(t.shearStiffness, constraints.kPrimeIterations);
+      t.stretchKPrime = symmetricSweepKPrime(t.stretchStiffness, constraints.kPrimeIterations);
+      t.shearKPrime = symmetricSweepKPrime(t.shearStiffness, constraints.kPrimeIterations);
     }
     for (ShapeMatchingCluster& c : constraints.shapeMatchings)
       c.kPrime = correctedStiffness(c.stiffness, constraints.kPrimeIterations);
@@ -83,6 +83,8 @@ void World::Impl::reserveElementOrders(size_t particles) {
                                    &solverData.neoHookeanParticleAtPlace, &solverData.neoHookeanPlaceOfParticle})
     v->reserve(particles);
   solverData.neoHookeanOrder.reserve(particles, constraints.neoHookeans.capacity());
+  solverData.triangleStrainOrder.reserve(particles, constraints.triangleStrains.capacity());
+  solverData.triangleStrainQuads.reserve(4 * constraints.triangleStrains.capacity());
 }
 
 void World::Impl::refreshElementOrders() {
@@ -95,6 +97,12 @@ void World::Impl::refreshElementOrders() {
   solverData.volumeOrder.rebuild(constraints.volumes.size(), count(), volumeParticles);
   solverData.volumePackDirty = true;
   solverData.neoHookeanOrder.rebuild(constraints.neoHookeans.size(), count(), neoHookeanParticles);
+  std::vector<uint32_t>& quads = solverData.triangleStrainQuads;
+  quads.clear();
+  for (const TriangleStrainConstraint& t : constraints.triangleStrains)
+    quads.insert(quads.end(), {t.p[0], t.p[1], t.p[2], t.p[2]});
+  solverData.triangleStrainOrder.rebuild(constraints.triangleStrains.size(), count(),
+                                         [&](size_t k) { return &quads[4 * k]; });
   // Each half's particles together where the numbering interleaves them (ElementOrder::placeHalvesApart).
   auto place = [&](const ElementOrder& order, auto particlesOf, std::vector<uint32_t>& atPlace,
                    std::vector<uint32_t>& placeOf) {

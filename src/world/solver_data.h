@@ -65,9 +65,11 @@ struct SolverData {
   std::vector<VbdAttachment> vbdAttachments;  // the attachments as VBD reads them, targets at the substep's end
   std::vector<VbdContact> vbdContacts;  // the substep's contacts VBD solves as energies, grouped by particle
   std::vector<uint32_t> vbdContactBegin;  // per particle, where its contacts start in vbdContacts (count() + 1)
-  // The serial sweeps' orders over dihedrals, volumes and neoHookeans (element_order.h), rebuilt before the next
-  // step when `elementOrdersDirty` (elements added or loaded); room reserved by reserveElementOrders.
-  ElementOrder dihedralOrder, volumeOrder, neoHookeanOrder;
+  // The serial sweeps' orders over dihedrals, volumes, neoHookeans and strain triangles (element_order.h), rebuilt
+  // before the next step when `elementOrdersDirty` (elements added or loaded); room reserved by reserveElementOrders.
+  // A triangle's particles as the order reads them: its three and the last again (the order's elements have four).
+  ElementOrder dihedralOrder, volumeOrder, neoHookeanOrder, triangleStrainOrder;
+  std::vector<uint32_t> triangleStrainQuads;
   bool elementOrdersDirty = true;
   // The tet volumes in volumeOrder's order, as the sweep reads them; packed again before the next step when
   // `volumePackDirty` (the order rebuilt, a strength or k' changed).
@@ -75,7 +77,7 @@ struct SolverData {
   bool volumePackDirty = true;
   // Where the volume and the Neo-Hookean sweeps' padded positions put the particles (ElementOrder::placeHalvesApart:
   // a split body numbered without locality has its halves' particles apart, so that its two threads write cache
-  // lines of their own), and the inverses; empty: the numbering (the Neo-Hookean sweep then works on p itself).
+  // lines of their own), and the inverses; empty: the numbering.
   // Computed when the orders are rebuilt; off only in tests (placeHalvesApart), to compare the bits.
   std::vector<uint32_t> volumeParticleAtPlace, volumePlaceOfParticle;
   std::vector<uint32_t> neoHookeanParticleAtPlace, neoHookeanPlaceOfParticle;

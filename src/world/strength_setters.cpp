@@ -91,12 +91,12 @@ void World::Impl::setStrength(const char* fn, ConstraintKind kind, uint32_t firs
       setRange(constraints.surfaceVolumes, first, count, s, correctedStiffness(s.stiffness, its));
       break;
     case ConstraintKind::TriangleStretch:
-      setTriangleRange(constraints.triangleStrains, first, count, s, correctedStiffness(s.stiffness, its),
+      setTriangleRange(constraints.triangleStrains, first, count, s, symmetricSweepKPrime(s.stiffness, its),
                        &TriangleStrainConstraint::stretchCompliance, &TriangleStrainConstraint::stretchStiffness,
                        &TriangleStrainConstraint::stretchKPrime);
       break;
     case ConstraintKind::TriangleShear:
-      setTriangleRange(constraints.triangleStrains, first, count, s, correctedStiffness(s.stiffness, its),
+      setTriangleRange(constraints.triangleStrains, first, count, s, symmetricSweepKPrime(s.stiffness, its),
                        &TriangleStrainConstraint::shearCompliance, &TriangleStrainConstraint::shearStiffness,
                        &TriangleStrainConstraint::shearKPrime);
       break;

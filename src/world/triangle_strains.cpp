@@ -1,8 +1,9 @@
 // Strain triangles (ClothModel::StrainTriangles): built per render triangle by the cloth and mesh builders, stored in
-// the world with three multipliers each, and projected right after the distance constraints.
+// the world with three multipliers each, and projected right after the distance constraints (constraint_passes.cpp).
 #include "bodies/body_builders.h"
 #include "bodies/builder_common.h"
 #include "base/checks.h"
+#include "world/symmetric_sweep.h"
 #include "world/world_state.h"
 
 namespace pbd {
@@ -45,23 +46,10 @@ void World::Impl::reserveTriangleStrains(const char* fn, size_t extra) {
 void World::Impl::appendTriangleStrains(const BodyBlueprint& b, uint32_t first) {
   for (TriangleStrainConstraint c : b.triangleStrains) {
     for (uint32_t& q : c.p) q += first;
-    c.stretchKPrime = correctedStiffness(c.stretchStiffness, settings.iterations);
-    c.shearKPrime = correctedStiffness(c.shearStiffness, settings.iterations);
+    c.stretchKPrime = symmetricSweepKPrime(c.stretchStiffness, settings.iterations);
+    c.shearKPrime = symmetricSweepKPrime(c.shearStiffness, settings.iterations);
     constraints.triangleStrains.push_back(c);
     constraints.triangleStrainLambda.insert(constraints.triangleStrainLambda.end(), 3, Real(0));
-  }
-}
-
-/// Serially in the order added: neighbouring triangles share vertices.
-void World::Impl::projectTriangleStrains(bool xpbd, Real invH2) {
-  Vec3* P = asVec3(particles.p);
-  for (size_t k = 0; k < constraints.triangleStrains.size(); ++k) {
-    const TriangleStrainConstraint& c = constraints.triangleStrains[k];
-    Vec3* ps[3] = {&P[c.p[0]], &P[c.p[1]], &P[c.p[2]]};
-    const Real ws[3] = {particles.w[c.p[0]], particles.w[c.p[1]], particles.w[c.p[2]]};
-    const Real kPrime[2] = {c.stretchKPrime, c.shearKPrime};
-    const Real alphaTilde[2] = {c.stretchCompliance * invH2, c.shearCompliance * invH2};
-    projectTriangleStrain(ps, ws, c.restInverse, xpbd, kPrime, alphaTilde, &constraints.triangleStrainLambda[3 * k]);
   }
 }
 

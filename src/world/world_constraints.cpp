@@ -83,8 +83,8 @@ BodyRange World::Impl::appendBody(const char* fn, const BodyBlueprint& b, const 
     constraints.volumeGradient.reserve(std::max(constraints.volumeGradient.size(), b.positions.size() / 3));
   }
   constraints.dihedralLambda.reserve(constraints.dihedrals.size() + b.dihedrals.size());
-  reserveElementOrders(count() + n);
   reserveTriangleStrains(fn, b.triangleStrains.size());
+  reserveElementOrders(count() + n);  // after the triangles' room, which it reads
   reserveShapeMatching(fn, b.shapeMatching);
   const uint32_t firstConstraint = uint32_t(constraints.distances.size());
   const uint32_t first = appendParticles(fn, b.positions.data(), b.inverseMasses.data(), n);

@@ -6,8 +6,10 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <string>
 
 #include "constraints/triangle_strain.h"
+#include "native/batch_oracle.h"
 #include "scenes/finite_difference.h"
 
 using namespace pbd;
@@ -209,4 +211,56 @@ TEST(TriangleStrainKernel, DegenerateRestTrianglesAreRejectedAndCollapsedOnesLef
   EXPECT_EQ(project(point, w, Strength2{true, {1, 1}, {0, 0}}), 0);
   Vec3 x[3] = {Vec3(0, 0, 0), Vec3(3, 0, 0), Vec3(0, 2, 0)};
   EXPECT_EQ(project(x, pinned, Strength2{true, {1, 1}, {0, 0}}), 0);
+}
+
+TEST(TriangleStrainKernel, FourWideBatchIsBitIdenticalToOneByOne) {
+  // 37 to 39 independent triangles (3 particles each): random shapes around the rest triangle, flattened onto a line,
+  // shrunk to a point, pinned vertices, free, soft and rigid stretch and shear, in both methods; the batch
+  // path (batches of 4 lanes, the last short by 3 to 1, on padded positions) must match projectTriangleStrain
+  // exactly and keep the inverse masses.
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<Real> u(-1, 1);
+  for (int n : {37, 38, 39}) {
+    std::vector<Real> xyz(9 * n), w(3 * n), lambda(3 * n);
+    std::vector<TriangleStrainConstraint> cs(n);
+    std::vector<uint32_t> order;
+    for (int k = 0; k < n; ++k) {
+      TriangleStrainConstraint& c = cs[k];
+      Vec3 rest[3];
+      for (int v = 0; v < 3; ++v) rest[v] = kRest[v] + 0.3f * Vec3(u(rng), u(rng), 0.5f * u(rng));
+      ASSERT_TRUE(restTriangleFrame(rest, c.restInverse, c.restArea));
+      c.stretchCompliance = k % 4 == 0 ? 0 : k % 4 == 1 ? 1e-3f : kInf;
+      c.shearCompliance = k % 3 == 0 ? 0 : k % 3 == 1 ? 1e-2f : kInf;
+      c.stretchKPrime = k % 5 == 0 ? 0 : 0.7f, c.shearKPrime = k % 7 == 0 ? 0 : 0.4f;
+      for (int v = 0; v < 3; ++v) {
+        c.p[v] = uint32_t(3 * k + v);
+        Vec3 x = rest[v] + 0.4f * Vec3(u(rng), u(rng), u(rng));
+        if (k % 9 == 4 && v == 2) {  // on the line through the other two: F of rank 1, the shear at ±1
+          for (int a = 0; a < 3; ++a) x[a] = 2 * xyz[9 * k + 3 + a] - xyz[9 * k + a];
+        }
+        if (k % 11 == 6) x = Vec3(0.5f, 0.5f, 0.5f);  // shrunk to a point
+        for (int a = 0; a < 3; ++a) xyz[9 * k + 3 * v + a] = x[a];
+        w[3 * k + v] = (k + v) % 5 == 0 ? 0 : 1 + 0.5f * u(rng);
+      }
+      for (int s3 = 0; s3 < 3; ++s3) lambda[3 * k + s3] = 0.01f * u(rng);
+      order.push_back(uint32_t(n - 1 - k));  // any order within a colour
+    }
+    for (bool xpbd : {true, false}) {
+      std::vector<Real> serialXyz = xyz, batchLambda = lambda, serialLambda = lambda;
+      const std::vector<Real> batchXyz = test::runOnPadded(xyz, w, [&](Real* xyzw) {
+        projectTriangleStrainsBatched(cs.data(), order.data(), 0, n, batchLambda.data(), xyzw, xpbd, 3600);
+      });
+      Vec3* P = reinterpret_cast<Vec3*>(serialXyz.data());
+      for (uint32_t k : order) {
+        const TriangleStrainConstraint& c = cs[k];
+        Vec3* ps[3] = {&P[c.p[0]], &P[c.p[1]], &P[c.p[2]]};
+        const Real ws[3] = {w[c.p[0]], w[c.p[1]], w[c.p[2]]};
+        const Real kPrime[2] = {c.stretchKPrime, c.shearKPrime};
+        const Real alphaTilde[2] = {c.stretchCompliance * 3600, c.shearCompliance * 3600};
+        projectTriangleStrain(ps, ws, c.restInverse, xpbd, kPrime, alphaTilde, &serialLambda[3 * k]);
+      }
+      test::expectSameBits(batchXyz, serialXyz, batchLambda, serialLambda, xyz,
+                           "n " + std::to_string(n) + " xpbd " + std::to_string(xpbd));
+    }
+  }
 }
