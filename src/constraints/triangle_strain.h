@@ -71,29 +71,47 @@ inline bool restTriangleFrame(const Vec3 X[3], Mat2& restInverse, Real& area, co
   return true;
 }
 
-/// One constraint's value and vertex gradients at F. False when an axis has collapsed (no direction).
-inline bool triangleStrain(const Mat32& F, const Mat2& restInverse, TriangleStrain which, Real& C, Vec3 grad[3]) {
-  const Real l0 = F.col(0).norm(), l1 = F.col(1).norm();
-  if (!(l0 > Real(1e-6)) || !(l1 > Real(1e-6))) return false;
-  const Vec3 f0 = F.col(0) / l0, f1 = F.col(1) / l1;
-  Mat32 dCdF = Mat32::Zero();
-  switch (which) {
-    case TriangleStrain::StretchX:
-      C = l0 - 1;
-      dCdF.col(0) = f0;
-      break;
-    case TriangleStrain::StretchY:
-      C = l1 - 1;
-      dCdF.col(1) = f1;
-      break;
-    case TriangleStrain::Shear:
-      C = f0.dot(f1);
-      dCdF.col(0) = (f1 - C * f0) / l0;
-      dCdF.col(1) = (f0 - C * f1) / l1;
-      break;
+/// One constraint's value C and vertex gradients g per lane at the positions x (Dm⁻¹ = M by row and column), written
+/// out per component in a fixed order: F = [x1 - x0, x2 - x0] Dm⁻¹, then ∇x_{v+1} = q0 M[v][0] + q1 M[v][1] and
+/// ∇x_0 = -∇x_1 - ∇x_2 from ∂C/∂F's columns q0, q1 (the terms of a zero column left out). Returns where both axes
+/// are longer than 1e-6 (elsewhere C and g are meaningless).
+template <class T>
+[[gnu::always_inline]] inline auto triangleStrainLanes(const LanePoint<T> (&x)[3], const T (&M)[2][2],
+                                                       TriangleStrain which, T& C, LanePoint<T> (&g)[3]) {
+  using P = LanePoint<T>;
+  using std::sqrt;
+  const T one = lanes<T>(1), tiny = lanes<T>(1e-6f);
+  const P ds0 = x[1] - x[0], ds1 = x[2] - x[0];
+  const P f0 = ds0 * M[0][0] + ds1 * M[1][0], f1 = ds0 * M[0][1] + ds1 * M[1][1];
+  const T l0 = sqrt(dot(f0, f0)), l1 = sqrt(dot(f1, f1));
+  const T i0 = one / l0, i1 = one / l1;
+  if (which == TriangleStrain::StretchX) {  // ∂C/∂F = [f̂0, 0]
+    C = l0 - one;
+    const P u0 = f0 * i0;
+    for (int v = 0; v < 2; ++v) g[v + 1] = u0 * M[v][0];
+  } else if (which == TriangleStrain::StretchY) {  // ∂C/∂F = [0, f̂1]
+    C = l1 - one;
+    const P u1 = f1 * i1;
+    for (int v = 0; v < 2; ++v) g[v + 1] = u1 * M[v][1];
+  } else {  // ∂C/∂F = [(f̂1 - C f̂0)/|f0|, (f̂0 - C f̂1)/|f1|]
+    const P u0 = f0 * i0, u1 = f1 * i1;
+    C = dot(u0, u1);
+    const P q0 = (u1 - u0 * C) * i0, q1 = (u0 - u1 * C) * i1;
+    for (int v = 0; v < 2; ++v) g[v + 1] = q0 * M[v][0] + q1 * M[v][1];
   }
-  vertexGradients<2>(dCdF, restInverse, grad);
-  return true;
+  g[0] = (-g[1]) - g[2];
+  return (tiny < l0) & (tiny < l1);
+}
+
+/// triangleStrainLanes for one triangle at the positions *x[0..2]: false when an axis has collapsed (no direction).
+inline bool triangleStrain(const Vec3* const* x, const Mat2& restInverse, TriangleStrain which, Real& C, Vec3 grad[3]) {
+  const LanePoint<Real> p[3] = {{x[0]->x(), x[0]->y(), x[0]->z()}, {x[1]->x(), x[1]->y(), x[1]->z()},
+                                {x[2]->x(), x[2]->y(), x[2]->z()}};
+  const Real M[2][2] = {{restInverse(0, 0), restInverse(0, 1)}, {restInverse(1, 0), restInverse(1, 1)}};
+  LanePoint<Real> g[3];
+  const bool defined = triangleStrainLanes(p, M, which, C, g);
+  for (int v = 0; v < 3; ++v) grad[v] = Vec3(g[v].x, g[v].y, g[v].z);
+  return defined;
 }
 
 /// The inputs and outputs of one triangle's three projections per lane (T = float for one triangle, Float4 for four
@@ -115,11 +133,8 @@ struct TriangleStrainLanes {
 template <class T>
 [[gnu::always_inline]] inline void projectTriangleStrainLanes(TriangleStrainLanes<T>& l, bool xpbd) {
   using P = LanePoint<T>;
-  using std::sqrt;
   const T (&M)[2][2] = l.restInverse;
-  const T zero = lanes<T>(0), one = lanes<T>(1), tiny = lanes<T>(1e-6f);
-  // Vertex gradients from ∂C/∂F's columns q0, q1: ∇x_{v+1} = q0 M[v][0] + q1 M[v][1], ∇x_0 = -∇x_1 - ∇x_2 (the
-  // terms of a zero column left out).
+  const T zero = lanes<T>(0);
   auto weighted = [&](const P (&g)[3]) {  // Σ_k w_k |g_k|²
     return (l.w[0] * dot(g[0], g[0]) + l.w[1] * dot(g[1], g[1])) + l.w[2] * dot(g[2], g[2]);
   };
@@ -128,30 +143,12 @@ template <class T>
   const T minWeighted = lanes<T>(1e-8f) * weighted(unit);  // degenerateGradientWeight
   for (int k = 0; k < 3; ++k) {
     const int group = k == int(TriangleStrain::Shear) ? 1 : 0;
-    const P ds0 = l.x[1] - l.x[0], ds1 = l.x[2] - l.x[0];
-    const P f0 = ds0 * M[0][0] + ds1 * M[1][0], f1 = ds0 * M[0][1] + ds1 * M[1][1];  // F = Ds Dm⁻¹
-    const T l0 = sqrt(dot(f0, f0)), l1 = sqrt(dot(f1, f1));
-    const T i0 = one / l0, i1 = one / l1;
     T C;
     P g[3];
-    if (k == int(TriangleStrain::StretchX)) {  // ∂C/∂F = [f̂0, 0]
-      C = l0 - one;
-      const P u0 = f0 * i0;
-      for (int v = 0; v < 2; ++v) g[v + 1] = u0 * M[v][0];
-    } else if (k == int(TriangleStrain::StretchY)) {  // ∂C/∂F = [0, f̂1]
-      C = l1 - one;
-      const P u1 = f1 * i1;
-      for (int v = 0; v < 2; ++v) g[v + 1] = u1 * M[v][1];
-    } else {  // ∂C/∂F = [(f̂1 - C f̂0)/|f0|, (f̂0 - C f̂1)/|f1|]
-      const P u0 = f0 * i0, u1 = f1 * i1;
-      C = dot(u0, u1);
-      const P q0 = (u1 - u0 * C) * i0, q1 = (u0 - u1 * C) * i1;
-      for (int v = 0; v < 2; ++v) g[v + 1] = q0 * M[v][0] + q1 * M[v][1];
-    }
-    g[0] = (-g[1]) - g[2];
+    const auto defined = triangleStrainLanes(l.x, M, TriangleStrain(k), C, g);
     const T sum = weighted(g), aTilde = l.alphaTilde[group], kPrime = l.kPrime[group];
     const auto enabled = xpbd ? aTilde < lanes<T>(std::numeric_limits<Real>::infinity()) : zero < kPrime;
-    const auto moves = (tiny < l0) & (tiny < l1) & (C != zero) & enabled & (minWeighted < sum);
+    const auto moves = defined & (C != zero) & enabled & (minWeighted < sum);
     const T dLambda = xpbd ? (-C - aTilde * l.lambda[k]) / (sum + aTilde) : -kPrime * C / sum;  // multiplierStep
     for (int v = 0; v < 3; ++v) {
       const P moved = l.x[v] + g[v] * (dLambda * l.w[v]);

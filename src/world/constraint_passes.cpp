@@ -9,6 +9,13 @@
 
 namespace pbd {
 
+namespace {
+
+/// sweepOnPaddedPositions' places for a sweep whose particles sit at their own numbers.
+const std::vector<uint32_t> kNoPlaces;
+
+}  // namespace
+
 /// The symmetric sweep (symmetric_sweep.h) on paddedP: p and w copied in as its first phase, p copied back as its
 /// last, so the batched element kernels load whole vectors; particle atPlace[r] at place r when given (placeOf its
 /// inverse), else each at its own number.
@@ -67,7 +74,6 @@ void World::Impl::projectVolumes(bool xpbd, Real invH2) {
 void World::Impl::projectNeoHookeans(bool xpbd, Real invH2) {
   Real* xyzw = solverData.paddedP.data();
   const bool placed = !solverData.neoHookeanPlaceOfParticle.empty() && tasks->concurrency() > 1;
-  static const std::vector<uint32_t> kNoPlaces;
   const std::vector<uint32_t>& atPlace = placed ? solverData.neoHookeanParticleAtPlace : kNoPlaces;
   const std::vector<uint32_t>& placeOf = placed ? solverData.neoHookeanPlaceOfParticle : kNoPlaces;
   const uint32_t* places = placed ? placeOf.data() : nullptr;
@@ -88,7 +94,6 @@ void World::Impl::projectTriangleStrains(bool xpbd, Real invH2) {
   Real* xyzw = solverData.paddedP.data();
   Real* lambda = constraints.triangleStrainLambda.data();
   const TriangleStrainConstraint* cs = constraints.triangleStrains.data();
-  static const std::vector<uint32_t> kNoPlaces;
   sweepOnPaddedPositions(
       solverData.triangleStrainOrder, kElementBatchesPerTask,
       [&](uint32_t b, uint32_t e) {

@@ -31,7 +31,7 @@ Real strainValue(const Vec3 x[3], const Mat2& inverse, TriangleStrain which) {
   const Vec3* q[3] = {&x[0], &x[1], &x[2]};
   Real C = std::numeric_limits<Real>::quiet_NaN();
   Vec3 grad[3];
-  triangleStrain(deformationGradient<2>(q, inverse), inverse, which, C, grad);
+  triangleStrain(q, inverse, which, C, grad);
   return C;
 }
 
@@ -75,7 +75,7 @@ TEST(TriangleStrainKernel, GradientsMatchCentralDifferences) {
     for (TriangleStrain which : {TriangleStrain::StretchX, TriangleStrain::StretchY, TriangleStrain::Shear}) {
       Real C;
       Vec3 grad[3];
-      ASSERT_TRUE(triangleStrain(deformationGradient<2>(q, inverse), inverse, which, C, grad));
+      ASSERT_TRUE(triangleStrain(q, inverse, which, C, grad));
       for (int k = 0; k < 3; ++k) {
         const Vec3 fd = scenes::centralDifference(
             [&](const Vec3& y) {
@@ -124,7 +124,7 @@ TEST(TriangleStrainKernel, CorrectionsCarryNoLinearOrAngularMomentum) {
       if (which < 3) {
         Real C;
         Vec3 grad[3];
-        ASSERT_TRUE(triangleStrain(deformationGradient<2>(p, inverse), inverse, TriangleStrain(which), C, grad));
+        ASSERT_TRUE(triangleStrain(p, inverse, TriangleStrain(which), C, grad));
         projectAlongGradients(p, w, grad, 3, C, 0, true, 1, 0, 0);
       } else {
         project(x, w, Strength2{true, {1, 1}, {0, 0}});
