@@ -760,6 +760,9 @@ template <class M> void build(World& fresh, M& m, M& s, const LoaderScratch& scr
   m.reserveElementOrders(
       m.particles.w.size());  // sweep orders, rebuilt (as after any added element) before the next step
   m.solverData.elementOrdersDirty = true;
+  // k' derived again from the strengths before the next step: the same values for a blob of this version, and the
+  // current formula for an older one's (strain triangles' k' used to be for one projection an iteration).
+  m.constraints.kPrimeIterations = 0;
   m.solverData.vbd.dirty = true;
   std::vector<Real> penalties = scratch.vbdPenalties;  // section VBDP
   // A blob from before strain triangles were VBD's elements has none for them: the penalties start over.
