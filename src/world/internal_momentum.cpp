@@ -68,6 +68,18 @@ constexpr double kMaxGuardAngle = 0.01;  // rad per iteration; an inflating ball
   return lost.velocityPerPosition * (lost.translation + lost.rotation.cross(a));
 }
 
+/// v += dv in float32 (v: a particle's three components); returns what each component took of dv, in double. Always
+/// inlined for the same reason as givenBackVelocity.
+[[gnu::always_inline]] inline Vec3d addToVelocity(Real* v, const Vec3d& dv) {
+  Vec3d took;
+  for (int a = 0; a < 3; ++a) {
+    const Real was = v[a];
+    v[a] += Real(dv[a]);
+    took[a] = double(v[a]) - double(was);
+  }
+  return took;
+}
+
 Vec3d load3d(const std::vector<Real>& a, uint32_t i) { return Vec3d(a[3 * i], a[3 * i + 1], a[3 * i + 2]); }
 
 }  // namespace
@@ -227,19 +239,14 @@ void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
       const Vec3d a = islands.islandLever[s] - f.centre;
       islands.islandLever[s] = a;
       c.inertia += particleInertia(islands.islandMass[s], a);
-      if (f.lost.any && !bdf2) addVelocity(i, givenBackVelocity(f.lost, a));
-      if (f.lost.any && bdf2) {
-        const Vec3d dv = givenBackVelocity(f.lost, a);
-        double missed[3];  // m (dv − what v took), each component as addVelocity adds it
-        for (int k = 0; k < 3; ++k) {
-          Real& v = particles.v[3 * size_t(i) + k];
-          const Real was = v;
-          v += Real(dv[k]);
-          missed[k] = islands.islandMass[s] * (dv[k] - (double(v) - double(was)));
+      if (f.lost.any) {
+        const Vec3d dv = givenBackVelocity(f.lost, a), took = addToVelocity(&particles.v[3 * size_t(i)], dv);
+        if (bdf2) {
+          const Vec3d missed = islands.islandMass[s] * (dv - took);  // what the float32 velocity did not take
+          lx += missed[0], ly += missed[1], lz += missed[2];
+          ax += a.y() * missed[2] - a.z() * missed[1], ay += a.z() * missed[0] - a.x() * missed[2];
+          az += a.x() * missed[1] - a.y() * missed[0];
         }
-        lx += missed[0], ly += missed[1], lz += missed[2];
-        ax += a.y() * missed[2] - a.z() * missed[1], ay += a.z() * missed[0] - a.x() * missed[2];
-        az += a.x() * missed[1] - a.y() * missed[0];
       }
       if (f.shift != Vec3d::Zero())
         c.pendingShift -= islands.islandMass[s] * shiftParticle(i, f.shift, {&particles.p, &particles.inertial});
@@ -359,9 +366,7 @@ void World::Impl::forgetLostMomenta() {
   for (IslandFrame& f : islands.islandFrames) f.lostLinear.setZero(), f.lostAngular.setZero(), f.pendingShift.setZero();
 }
 
-void World::Impl::addVelocity(uint32_t i, const Vec3d& dv) {
-  for (int a = 0; a < 3; ++a) particles.v[3 * i + a] += Real(dv[a]);
-}
+void World::Impl::addVelocity(uint32_t i, const Vec3d& dv) { addToVelocity(&particles.v[3 * size_t(i)], dv); }
 
 /// Stops at the first pinned particle: a pinned cloth's island is told apart at its corner, not after a walk.
 bool World::Impl::islandHasPin(uint32_t k) const {
