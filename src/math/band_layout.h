@@ -21,6 +21,9 @@ namespace pbd {
 /// m: particles per band (and blocks of the layout) for n particles.
 inline uint32_t bandParticles(uint32_t n) { return (n + 3) / 4; }
 
+/// Where place r's x is in the band layout (its block's 16 floats, then its lane): 16 (r mod m) + r / m.
+inline uint32_t bandSlot(uint32_t r, uint32_t m) { return 16 * (r % m) + r / m; }
+
 /// fn(begin, end) for each band's particles of the blocks [first, last) (last <= m): [L m + first, L m + last) for
 /// L = 0..3, cut at n, the empty ones left out.
 template <class Fn>
@@ -110,13 +113,12 @@ inline void padBandsInOrder(const float* xyz, const float* w, const uint32_t* or
   }
 }
 
-/// unpadBandsRange for padBandsInOrder's layout, by particle: particles [begin, end) from their places place[p]
-/// (order's inverse), so that a range writes only its own particles' positions.
-inline void unpadBandsToParticles(const float* bands, const uint32_t* place, uint32_t m, size_t begin, size_t end,
-                                  float* xyz) {
+/// unpadBandsRange for padBandsInOrder's layout, by particle: particles [begin, end) from their places, slot[p] the
+/// offset of particle p's x in `bands` (bandSlot of its place), so that a range writes only its own particles'
+/// positions.
+inline void unpadBandsToParticles(const float* bands, const uint32_t* slot, size_t begin, size_t end, float* xyz) {
   for (size_t p = begin; p < end; ++p) {
-    const uint32_t r = place[p], lane = r / m;
-    const float* s = bands + 16 * size_t(r - lane * m) + lane;
+    const float* s = bands + slot[p];
     xyz[3 * p] = s[0], xyz[3 * p + 1] = s[4], xyz[3 * p + 2] = s[8];
   }
 }

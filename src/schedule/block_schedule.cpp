@@ -4,6 +4,7 @@
 #include <limits>
 #include <utility>
 
+#include "math/band_layout.h"
 #include "pbd/task_system.h"
 
 namespace pbd {
@@ -37,6 +38,7 @@ void BlockSchedule::reserve(size_t particles, size_t constraints) {
   // beyond: they could not be kMinBandedShare full).
   if ((particles + 3) / 4 < kMinBandParticles) return;
   lattice_.reserve(particles, constraints);
+  bandSlot_.reserve(particles);
   placed_.reserve(constraints);
   const size_t maxUnits = constraints / 3 + 1;
   unbanded.reserve(constraints);
@@ -325,6 +327,11 @@ void BlockSchedule::rebuild(const DistanceConstraint* cs, const uint32_t* colour
     layOut(units_.data(), unitColourBegin, bandParticles);
     banded = !colourMajor;  // band 0 too small for its blocks to alternate: blocks of particles, as without bands
     latticeOrdered = latticeOrdered && banded;
+  }
+  if (latticeOrdered) {
+    const std::vector<uint32_t>& rank = lattice_.ranks();
+    bandSlot_.resize(particles);
+    for (uint32_t p = 0; p < particles; ++p) bandSlot_[p] = bandSlot(rank[p], bandParticles);
   }
   if (!banded) {  // every coloured constraint is in a batch
     unbanded.clear();

@@ -125,8 +125,9 @@ struct BlockSchedule {
   const uint32_t* rankOfParticle() const { return ranked ? locality_.ranks().data() : nullptr; }
   /// Lattice-ordered: per place of the band layout (b + L m: block b, lane L), its particle; else null.
   const uint32_t* particleAtPlace() const { return latticeOrdered ? lattice_.order().data() : nullptr; }
-  /// Lattice-ordered: per particle, its place; else null.
-  const uint32_t* placeOfParticle() const { return latticeOrdered ? lattice_.ranks().data() : nullptr; }
+  /// Lattice-ordered: per particle, where its x is in the band layout (bandSlot of its place), so that the copy out
+  /// reads one block's cache line with no division by m; else null.
+  const uint32_t* bandSlotOfParticle() const { return latticeOrdered ? bandSlot_.data() : nullptr; }
   /// Particles the padded positions need: the real ones and one padding particle per block, or the band layout's
   /// 4 m.
   size_t paddedParticles(size_t particles) const {
@@ -149,6 +150,7 @@ struct BlockSchedule {
   LocalityRank locality_;                 // the locality order of `ranked` blocks
   LatticeOrder lattice_;                  // a grid's row-major order, for `latticeOrdered` bands
   std::vector<DistanceConstraint> placed_;  // the coloured constraints on lattice_'s places (formUnits, colourUnits)
+  std::vector<uint32_t> bandSlot_;          // latticeOrdered: bandSlotOfParticle()
   // Banded only:
   /// Where a constraint sits in the band layout: blocks a (lane `lane`) and b (lane `lane + shift`), a < b when
   /// shift is 0; `banded` false if it fits no unit.

@@ -177,7 +177,7 @@ bool World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
           break;
         }
         if (placed) {
-          unpadBandsToParticles(padded, blocks.placeOfParticle(), m, std::min<size_t>(n, b * kBoxParticles),
+          unpadBandsToParticles(padded, blocks.bandSlotOfParticle(), std::min<size_t>(n, b * kBoxParticles),
                                 std::min<size_t>(n, e * kBoxParticles), particles.p.data());
           break;
         }

@@ -300,12 +300,12 @@ TEST(BandLayout, PaddingInAnOrderAndBackKeepEveryBit) {
         ASSERT_EQ(s[12], r < n ? w[p] : Real(0)) << n << " " << r;
       }
     }
-    std::vector<uint32_t> place(n);
-    for (uint32_t r = 0; r < n; ++r) place[order[r]] = r;
+    std::vector<uint32_t> slot(n);
+    for (uint32_t r = 0; r < n; ++r) slot[order[r]] = bandSlot(r, m);
     std::vector<Real> back(3 * n, Real(-9));
     const size_t particleCuts[] = {0, n / 3, n / 3 + 1, n};
     for (size_t c = 0; c + 1 < std::size(particleCuts); ++c) {
-      unpadBandsToParticles(bands.data(), place.data(), m, particleCuts[c], particleCuts[c + 1], back.data());
+      unpadBandsToParticles(bands.data(), slot.data(), particleCuts[c], particleCuts[c + 1], back.data());
     }
     EXPECT_EQ(0, std::memcmp(back.data(), xyz.data(), xyz.size() * sizeof(Real))) << n;
   }
