@@ -73,12 +73,12 @@ bool World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
       if (!(boxes[run].lo[1] >= groundReach)) groundInReach.store(true, std::memory_order_relaxed);
     }
   };
-  enum class Kind : uint8_t { Overflow, Unbanded, Pad, Blocks, Unpad };
+  enum class Kind : uint8_t { Overflow, Unbanded, Advance, Pad, Blocks, Unpad };
   struct Phase {
     Kind kind;
     uint32_t group;
   };
-  constexpr size_t kPhaseCount = kGroups + 4;
+  constexpr size_t kPhaseCount = kGroups + 5;
   Phase plan[kPhaseCount];
   size_t sizes[kPhaseCount], minRanges[kPhaseCount], phases = 0;
   auto add = [&](Kind kind, uint32_t group, size_t size, size_t minRange) {
@@ -100,6 +100,11 @@ bool World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
     add(Kind::Overflow, 0, overflowSize, TaskSystem::kOneRange);
     add(Kind::Unbanded, 0, blocks.unbanded.size(), TaskSystem::kOneRange);
   }
+  // Lattice-ordered, a range of places holds particles from all over: the particle pass runs over runs of
+  // particles first, as the copy out's ranges (below) and the boxes' runs go.
+  const size_t particleRuns = (size_t(n) + kBoxParticles - 1) / kBoxParticles;
+  const size_t particlesPerTask = blocksShared ? 1 : kParticlesPerTask / kBoxParticles;
+  if (copies.in && copies.advance && placed) add(Kind::Advance, 0, particleRuns, particlesPerTask);
   if (copies.in) add(Kind::Pad, 0, copiedRuns, copyPerTask);
   for (uint32_t k = 0; k < kGroups; ++k) {
     const uint32_t g = backward ? kGroups - 1 - k : k;
@@ -108,8 +113,8 @@ bool World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
   }
   // Lattice-ordered, the copy out goes by particles (each thread writes the positions of its own particles, which
   // its particle pass reads next, and reads the bands, which any thread may read), not by places.
-  const size_t outRuns = placed ? (size_t(n) + kBoxParticles - 1) / kBoxParticles : copiedRuns;
-  const size_t outPerTask = placed && !blocksShared ? kParticlesPerTask / kBoxParticles : copyPerTask;
+  const size_t outRuns = placed ? particleRuns : copiedRuns;
+  const size_t outPerTask = placed ? particlesPerTask : copyPerTask;
   if (copies.out) add(Kind::Unpad, 0, outRuns, outPerTask);
   if (!backward) {
     add(Kind::Unbanded, 0, blocks.unbanded.size(), TaskSystem::kOneRange);
@@ -129,8 +134,10 @@ bool World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
   };
   auto body = [&](size_t phase, size_t b, size_t e) {
     // Stopped after the copy in: every range's prediction and boxes are done (the phase's barrier).
-    if (plan[phase].kind != Kind::Pad && groundInReach.load(std::memory_order_relaxed)) return;
-    switch (plan[phase].kind) {
+    const Kind kind = plan[phase].kind;
+    if (kind != Kind::Advance && kind != Kind::Pad && groundInReach.load(std::memory_order_relaxed)) return;
+    auto particleRange = [n](size_t run) { return std::min(size_t(n), run * kBoxParticles); };
+    switch (kind) {
       case Kind::Overflow:
         projectRange(solverData.schedule.constraints.data(), solverData.schedule.lambda.data(), overflowBegin + b,
                      overflowBegin + e, asVec3(particles.p), particles.w.data(), xpbd, invH2, backward);
@@ -139,6 +146,7 @@ bool World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
         projectRange(solverData.schedule.constraints.data(), solverData.schedule.lambda.data(), b, e,
                      asVec3(particles.p), particles.w.data(), xpbd, invH2, backward, blocks.unbanded.data());
         break;
+      case Kind::Advance: advanceRange(particleRange(b), particleRange(e)); break;
       case Kind::Pad: {
         const size_t first = runStart(b), last = runStart(e);
         if (ranked) {  // no particle pass or bounds here (particlePassJoinsSolve, copyOutBoundsParticles)
@@ -150,7 +158,7 @@ bool World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
           padPositions(particles.p.data(), particles.w.data(), first, last, padded);
           break;
         }
-        if (placed) {  // no particle pass or bounds here either (particlePassJoinsSolve, copyOutBoundsParticles)
+        if (placed) {  // the particle pass ran over the particles (Kind::Advance)
           padBandsInOrder(particles.p.data(), particles.w.data(), placed, n, m, first, last, padded);
           break;
         }
@@ -177,8 +185,9 @@ bool World::Impl::projectDistancesColoured(bool xpbd, Real invH2, bool backward,
           break;
         }
         if (placed) {
-          unpadBandsToParticles(padded, blocks.bandSlotOfParticle(), std::min<size_t>(n, b * kBoxParticles),
-                                std::min<size_t>(n, e * kBoxParticles), particles.p.data());
+          unpadBandsToParticles(padded, blocks.bandSlotOfParticle(), particleRange(b), particleRange(e),
+                                particles.p.data());
+          if (boxes) boundParticles(particles.p.data(), particleRange(b), particleRange(e), boxes);
           break;
         }
         unpadBandsRange(padded, n, m, first, last, particles.p.data());

@@ -97,13 +97,13 @@ bool World::Impl::particlePassJoinsSolve(bool sweepsBack, bool copyOutBounds) co
 }
 
 /// Whether the coloured pass's copy out can bound the particles (PaddedCopies::bound): it has batches, so it copies,
-/// in particle order (ranked or lattice-ordered, a range of places holds particles from all over), and its ranges
-/// start runs of kBoxParticles particles, as particleBoxes' runs do; banded, the bands' starts (multiples of m) must
-/// then be such starts too.
+/// in particle order (ranked, a range of ranks holds particles from all over; lattice-ordered, it copies out by
+/// particles), and its ranges start runs of kBoxParticles particles, as particleBoxes' runs do; banded on the
+/// particles' indices, the bands' starts (multiples of m) must then be such starts too.
 bool World::Impl::copyOutBoundsParticles() const {
   const BlockSchedule& blocks = solverData.schedule.blocks;
-  return !blocks.batches.empty() && !blocks.ranked && !blocks.latticeOrdered &&
-         (!blocks.banded || blocks.bandParticles % kBoxParticles == 0);
+  return !blocks.batches.empty() && !blocks.ranked &&
+         (!blocks.banded || blocks.latticeOrdered || blocks.bandParticles % kBoxParticles == 0);
 }
 
 }  // namespace pbd

@@ -28,7 +28,7 @@
 #include "native/world_internals.h"
 #include "native/long_scene.h"
 #include "scenes/free_space.h"
-#include "scenes/grid_edges.h"
+#include "scenes/numbered_cloth.h"
 
 using namespace pbd;
 
@@ -318,18 +318,7 @@ std::vector<Real> numberedCloth(TaskSystem* tasks, uint32_t n, const std::vector
   s.solver = Solver::ColouredGaussSeidel;
   s.ground.enabled = false;
   world.setSettings(s);
-  std::vector<Real> xyz(3 * size_t(n) * n), w(size_t(n) * n, Real(n * n));
-  for (uint32_t r = 0; r < n; ++r) {
-    for (uint32_t c = 0; c < n; ++c) {
-      const uint32_t i = to[r * n + c];
-      xyz[3 * i] = -0.5f + float(c) / float(n - 1), xyz[3 * i + 1] = 1, xyz[3 * i + 2] = float(r) / float(n - 1);
-    }
-  }
-  w[to[0]] = w[to[n - 1]] = 0;
-  world.addParticles(xyz.data(), w.data(), size_t(n) * n);
-  std::vector<uint32_t> pairs;
-  for (const scenes::GridEdge& e : scenes::gridEdges(n, n, to)) pairs.insert(pairs.end(), {e.i, e.j});
-  world.addDistanceConstraints(pairs, {}, Strength{0, 1});
+  scenes::addNumberedCloth(world, n, to);
   for (int f = 0; f < frames; ++f) world.step(1.0f / 60);
   if (latticeOrdered) *latticeOrdered = WorldInternals::of(world).solverData.schedule.blocks.latticeOrdered;
   std::vector<Real> byGridPlace(3 * size_t(n) * n);
@@ -345,11 +334,9 @@ std::vector<Real> numberedCloth(TaskSystem* tasks, uint32_t n, const std::vector
 // pass is the row-major cloth's, to the bit; numbered any other way, the same bits on any thread count.
 TEST(BlockSchedule, AGridNumberedAtRandomIsBandedOnItsRowMajorOrder) {
   const uint32_t n = 64;
-  std::vector<uint32_t> rowMajor(n * n), to(n * n);
+  std::vector<uint32_t> rowMajor(n * n);
   std::iota(rowMajor.begin(), rowMajor.end(), 0u);
-  to = rowMajor;
-  std::mt19937 rng(52);
-  std::shuffle(to.begin(), to.end(), rng);
+  std::vector<uint32_t> to = scenes::randomNumbering(n * n, 52);
   bool latticeOrdered = false;
   const std::vector<Real> anyOrder = numberedCloth(nullptr, n, to, 10, &latticeOrdered);
   EXPECT_TRUE(latticeOrdered);

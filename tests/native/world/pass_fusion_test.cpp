@@ -19,6 +19,7 @@
 #include "scenes/falling_fold.h"
 #include "scenes/icosphere.h"
 #include "scenes/mixed_scene.h"
+#include "scenes/numbered_cloth.h"
 #include "scenes/scenes.h"
 #include "scenes/tet_cube.h"
 #include "native/long_scene.h"
@@ -174,6 +175,18 @@ std::vector<Scene> scenesToCompare() {
                      }});
     }
   }
+  // A cloth numbered at random, banded on its grid's row-major order: its particle pass and bounds go by particles,
+  // in the coloured pass's job.
+  for (const float groundHeight : {-1.0f, 0.4f}) {
+    out.push_back({std::string("shuffled cloth ") + (groundHeight > 0 ? "onto a raised ground" : "in free space"), 60,
+                   [=](World& w) {
+                     scenes::addNumberedCloth(w, 64, scenes::randomNumbering(64 * 64, 52));
+                     SolverSettings s = w.settings();
+                     s.ground.height = groundHeight;
+                     w.setSettings(s);
+                     return still(w);
+                   }});
+  }
   // The distances swept there and back: neither the particle pass nor the bounds may join the forward pass.
   out.push_back({"cloth onto a raised ground, symmetric distances", 60, [](World& w) {
                    scenes::hangingCloth(w, 32);
@@ -278,4 +291,21 @@ TEST(PassFusion, TheFusionsAreTakenWhereTheyMayBe) {
   EXPECT_FALSE(impl.blocksAloneMoveParticles(plan()));
   EXPECT_FALSE(impl.commitJoinsNextPass(plan()));
   EXPECT_FALSE(plan().particlePassInSolve);  // the last substep had contacts
+  // A cloth numbered at random takes them too (its pass and bounds by particles, its copy in by places).
+  World shuffled;
+  scenes::addNumberedCloth(shuffled, 64, scenes::randomNumbering(64 * 64, 52));
+  shuffled.step(1.0f / 60);
+  WorldImpl& shuffledImpl = WorldInternals::of(shuffled);
+  ASSERT_TRUE(shuffledImpl.solverData.schedule.blocks.latticeOrdered);
+  const SubstepPlan shuffledPlan = shuffledImpl.planSubstep(false, WorldImpl::kNoResiduals, true);
+  EXPECT_TRUE(shuffledPlan.particlePassInSolve);
+  EXPECT_TRUE(shuffledPlan.copyOutBounds);
+  // The last copy out bounded the particles as the solve left them, for the late contact scan.
+  ASSERT_TRUE(shuffledImpl.collision.solveBoundParticles);
+  const Real* p = shuffledImpl.particles.p.data();
+  for (uint32_t i = 0; i < shuffled.particleCount(); ++i) {
+    const ParticleBox& box = shuffledImpl.collision.particleBoxes[i / kBoxParticles];
+    for (int a = 0; a < 3; ++a)
+      ASSERT_TRUE(box.lo[a] <= p[3 * i + a] && p[3 * i + a] <= box.hi[a]) << "particle " << i << " axis " << a;
+  }
 }
