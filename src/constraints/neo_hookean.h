@@ -241,8 +241,9 @@ template <class T>
   }
   const T aD = l.alphaTilde[0], aH = l.alphaTilde[1];
   const T det = ((a * perpendicular + aD * c) + aH * a) + aD * aH;
-  const auto done = (aD < inf) & (aH < inf) & (lanes<T>(1e-6f) < r) & (minWeighted < a) & (minWeighted < c) &
-                    (lanes<T>(1e-12f) * a * c < det);
+  const T minR = lanes<T>(1e-6f), minDet = lanes<T>(1e-12f);  // locals: a call in the & chain warns in clang
+  const auto done =
+      (aD < inf) & (aH < inf) & (minR < r) & (minWeighted < a) & (minWeighted < c) & (minDet * a * c < det);
   const T r0 = -CD - aD * l.lambda[0], r1 = -CH - aH * l.lambda[1];
   const T dD = ((c + aH) * r0 - b * r1) / det, dH = ((a + aD) * r1 - b * r0) / det;
   P dx[4];
