@@ -9,7 +9,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "== native (g++ -O3, Google Benchmark; ClothStep: hanging cloth n x n, XPBD rigid, 10 substeps x 1 iteration,"
 echo "   1/60 s frame; TetrahedralizeBunny: 0.5 m bunny, grid cells along its longest side; SoftBunnyStep: that bunny at"
-echo "   resolution 10, XPBD 10 x 1, volume or Neo-Hookean tets; BindRenderMesh: 100k points onto 10368 tets)"
+echo "   resolution 10, XPBD 10 x 1, volume or Neo-Hookean tets; BindRenderMesh: 100k points onto 10368 tets;"
+echo "   NumberedClothStep: the 128² cloth at rest numbered row-major or at random; HangingClothIterations: the hanging"
+echo "   128² cloth at 10 x 1 and 10 x 2 under coloured Gauss-Seidel and VBD, an iteration = the difference / 10)"
 ./build/native/bench/pbd_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
   --benchmark_min_time=0.5 2>&1 | grep -E 'Benchmark|----|_median'
 echo

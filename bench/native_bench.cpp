@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <numeric>
 #include <random>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include "scenes/bunny.h"
 #include "scenes/cloth_on_bunny.h"
 #include "scenes/folded_sheet.h"
+#include "scenes/numbered_cloth.h"
 #include "scenes/scenes.h"
 #include "scenes/shuffle.h"
 #include "scenes/tet_cube.h"
@@ -62,6 +64,48 @@ BENCHMARK(ClothStep)->ArgNames({"n", "threads", "g"})
 static void ClothStep20Passes(benchmark::State& state) { stepCloth(state, 20); }
 BENCHMARK(ClothStep20Passes)->ArgNames({"n", "threads", "g"})->ArgsProduct({{256}, {1, 2}, {0}})
     ->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
+
+// bench:peers' cloth128shuffled natively: the n x n cloth at rest (g = 0, all rigid, two corners pinned, 10 x 1)
+// built through addParticles and addDistanceConstraints, numbered row-major (shuffled 0) or at random (1; the
+// schedule lays it out on its grid's row-major order, schedule/lattice_order.h): what a numbering costs.
+static void NumberedClothStep(benchmark::State& state) {
+  const uint32_t n = uint32_t(state.range(0));
+  const unsigned threads = unsigned(state.range(1));
+  std::unique_ptr<ThreadPool> pool = threads > 1 ? std::make_unique<ThreadPool>(threads - 1) : nullptr;
+  World world(pool.get());
+  std::vector<uint32_t> to(size_t(n) * n);
+  std::iota(to.begin(), to.end(), 0u);
+  if (state.range(2)) to = scenes::randomNumbering(n * n, 52);
+  scenes::addNumberedCloth(world, n, to);
+  SolverSettings s = world.settings();
+  s.gravity = Vec3::Zero();
+  world.setSettings(s);
+  for (int f = 0; f < 30; ++f) world.step(1.0f / 60);
+  for (auto _ : state) world.step(1.0f / 60);
+  const double projections = double(world.constraintCount()) * world.settings().substeps;
+  state.counters["projections/s"] = benchmark::Counter(projections, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(NumberedClothStep)->ArgNames({"n", "threads", "shuffled"})->ArgsProduct({{128}, {1, 2}, {0, 1}})
+    ->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
+
+// What an iteration of a solver costs (issue 53's measure, bench/solvers/stiff.mjs iterationCost): bench:peers'
+// hanging n x n cloth with gravity at 10 substeps x `iterations`, coloured Gauss-Seidel (solver 0) or Vertex Block
+// Descent (1); an iteration = (the frame at 10 x 2 - the frame at 10 x 1) / 10.
+static void HangingClothIterations(benchmark::State& state) {
+  const unsigned threads = unsigned(state.range(3));
+  std::unique_ptr<ThreadPool> pool = threads > 1 ? std::make_unique<ThreadPool>(threads - 1) : nullptr;
+  World world(pool.get());
+  scenes::hangingCloth(world, int(state.range(0)));
+  SolverSettings s = world.settings();
+  s.solver = state.range(1) ? Solver::VertexBlockDescent : Solver::ColouredGaussSeidel;
+  s.iterations = int(state.range(2));
+  world.setSettings(s);
+  for (int f = 0; f < 30; ++f) world.step(1.0f / 60);
+  for (auto _ : state) world.step(1.0f / 60);
+}
+BENCHMARK(HangingClothIterations)->ArgNames({"n", "vbd", "iterations", "threads"})
+    ->ArgsProduct({{128}, {0, 1}, {1, 2}, {1}})->Unit(benchmark::kMillisecond)->Repetitions(5)
+    ->ReportAggregatesOnly(true);
 
 // An n x n cloth of 1 m hung by two corners whose stretch and shear are strain triangles (ClothModel::StrainTriangles,
 // the builder's default strengths, skip-one bending edges), 10 x 1 per 1/60 s frame: the triangles' sweep.
