@@ -128,7 +128,7 @@ TEST(WideFloat, AllIsTrueOnlyWhenEveryLaneIsAndAnyWhenOneIs) {
     v[k] = std::numeric_limits<float>::quiet_NaN();
     EXPECT_FALSE(all(one <= Float4::load(v))) << "NaN in lane " << k;
     EXPECT_TRUE(any(Float4::load(v) != one)) << "NaN in lane " << k;
-    EXPECT_FALSE(any(Float4::load(v) == Float4::load(v) & Float4::load(v) != one)) << "NaN in lane " << k;
+    EXPECT_FALSE(any((Float4::load(v) == Float4::load(v)) & (Float4::load(v) != one))) << "NaN in lane " << k;
   }
 }
 

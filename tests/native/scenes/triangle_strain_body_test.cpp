@@ -299,7 +299,7 @@ TEST(TriangleStrainBody, InternalConstraintsConserveLinearAndAngularMomentum) {
   // round-off and the first-order error of position projection on a rotating body (momentum_test.cpp). The same
   // scene with edge constraints measures |ΔP|/|P| ~ 5e-4 and |ΔL|/|L| ~ 3e-3; strain triangles ~ 1.5e-3 and 3.5e-3
   // (a random walk, not a trend). A leak, e.g. a vertex gradient that does not sum to zero, is O(1).
-  for (const auto [method, solver] : {std::pair{Method::Xpbd, Solver::ColouredGaussSeidel},
+  for (const auto& [method, solver] : {std::pair{Method::Xpbd, Solver::ColouredGaussSeidel},
                                       std::pair{Method::Pbd, Solver::ColouredGaussSeidel},
                                       std::pair{Method::Xpbd, Solver::VertexBlockDescent}}) {
     World w;

@@ -68,8 +68,9 @@ double checkExchange(World& world, int frames, double tolerance, bool angularToo
     const double scale = std::max(before.linear.norm(), linear.norm());
     EXPECT_LT((after.linear - before.linear + linear).norm(), tolerance * scale) << "frame " << f;
     const double angularScale = std::max(before.angular.norm(), angular.norm()) + 0.3 * scale;  // 0.3 m: the arm
-    if (angularToo)
+    if (angularToo) {
       EXPECT_LT((after.angular - before.angular + angular).norm(), tolerance * angularScale) << "frame " << f;
+    }
     exchanged += linear.norm();
   }
   return exchanged;
@@ -354,7 +355,11 @@ TEST(AttachmentImpulse, AHangingClothWeighsOnItsTargets) {
     c.mass = 0.9f;
     world.addCloth(c);
     std::vector<uint32_t> handles;
-    for (uint32_t i = 0; i < 12; ++i) handles.push_back(world.addAttachment({i, scenes::positionOf(world, i)}));
+    for (uint32_t i = 0; i < 12; ++i) {
+      AttachmentDef a;
+      a.particle = i, a.target = scenes::positionOf(world, i);
+      handles.push_back(world.addAttachment(a));
+    }
     EXPECT_EQ(world.attachmentImpulse(handles[0]), Vec3::Zero());
     for (int f = 0; f < 180; ++f) world.step(1.0f / 60);
     if (solver == Solver::VertexBlockDescent) {

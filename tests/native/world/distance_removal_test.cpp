@@ -191,7 +191,7 @@ TEST(DistanceRemoval, ACutOffHalfFallsFreely) {
     World world;
     scenes::hangingCloth(world, n);
     world.setSolver(Solver::ColouredGaussSeidel);
-    auto far = [n](uint32_t p) { return int(p) / n >= n / 2; };
+    auto far = [](uint32_t p) { return int(p) / n >= n / 2; };
     int removed = 0;
     for (uint32_t k = world.distanceConstraintCount(); cut && k-- > 0;) {
       const DistanceConstraintDef d = world.distanceConstraint(k);
