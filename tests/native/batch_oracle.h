@@ -35,4 +35,17 @@ inline void expectSameBits(const std::vector<Real>& batchXyz, const std::vector<
   for (Real x : batchXyz) ASSERT_TRUE(std::isfinite(x)) << what;
 }
 
+/// Runs `batched(xyzw, lambda)` on a padded copy of xyz and `oneByOne(P, lambda)` on a plain one (P: xyz as Vec3),
+/// each with its own copy of the multipliers, and expects the same bits of both (expectSameBits).
+template <class Batched, class OneByOne>
+void expectBatchMatchesOneByOne(const std::vector<Real>& xyz, const std::vector<Real>& w,
+                                const std::vector<Real>& lambda, Batched batched, OneByOne oneByOne,
+                                const std::string& what) {
+  std::vector<Real> serialXyz = xyz, batchLambda = lambda, serialLambda = lambda;
+  const std::vector<Real> batchXyz =
+      runOnPadded(xyz, w, [&](Real* xyzw) { batched(xyzw, batchLambda.data()); });
+  oneByOne(reinterpret_cast<Vec3*>(serialXyz.data()), serialLambda.data());
+  expectSameBits(batchXyz, serialXyz, batchLambda, serialLambda, xyz, what);
+}
+
 }  // namespace pbd::test

@@ -280,19 +280,20 @@ TEST(DihedralKernel, FourWideBatchIsBitIdenticalToOneByOne) {
       order.push_back(uint32_t(n - 1 - k));  // any order within a colour
     }
     for (bool xpbd : {true, false}) {
-      std::vector<Real> serialXyz = xyz, batchLambda(n, 0.01f), serialLambda(n, 0.01f);
-      const std::vector<Real> batchXyz = test::runOnPadded(xyz, w, [&](Real* xyzw) {
-        projectDihedralsBatched(cs.data(), order.data(), 0, n, batchLambda.data(), xyzw, xpbd, 3600);
-      });
-      Vec3* P = reinterpret_cast<Vec3*>(serialXyz.data());
-      for (uint32_t k : order) {
-        const DihedralConstraint& d = cs[k];
-        Vec3* ps[4] = {&P[d.p0], &P[d.p1], &P[d.p2], &P[d.p3]};
-        const Real ws[4] = {w[d.p0], w[d.p1], w[d.p2], w[d.p3]};
-        serialLambda[k] += projectDihedral(ps, ws, d.restAngle, xpbd, d.kPrime, d.compliance * 3600, serialLambda[k]);
-      }
-      test::expectSameBits(batchXyz, serialXyz, batchLambda, serialLambda, xyz,
-                           "n " + std::to_string(n) + " xpbd " + std::to_string(xpbd));
+      test::expectBatchMatchesOneByOne(
+          xyz, w, std::vector<Real>(n, 0.01f),
+          [&](Real* xyzw, Real* lambda) {
+            projectDihedralsBatched(cs.data(), order.data(), 0, n, lambda, xyzw, xpbd, 3600);
+          },
+          [&](Vec3* P, Real* lambda) {
+            for (uint32_t k : order) {
+              const DihedralConstraint& d = cs[k];
+              Vec3* ps[4] = {&P[d.p0], &P[d.p1], &P[d.p2], &P[d.p3]};
+              const Real ws[4] = {w[d.p0], w[d.p1], w[d.p2], w[d.p3]};
+              lambda[k] += projectDihedral(ps, ws, d.restAngle, xpbd, d.kPrime, d.compliance * 3600, lambda[k]);
+            }
+          },
+          "n " + std::to_string(n) + " xpbd " + std::to_string(xpbd));
     }
   }
 }

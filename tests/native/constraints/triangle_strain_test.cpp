@@ -246,21 +246,22 @@ TEST(TriangleStrainKernel, FourWideBatchIsBitIdenticalToOneByOne) {
       order.push_back(uint32_t(n - 1 - k));  // any order within a colour
     }
     for (bool xpbd : {true, false}) {
-      std::vector<Real> serialXyz = xyz, batchLambda = lambda, serialLambda = lambda;
-      const std::vector<Real> batchXyz = test::runOnPadded(xyz, w, [&](Real* xyzw) {
-        projectTriangleStrainsBatched(cs.data(), order.data(), 0, n, batchLambda.data(), xyzw, xpbd, 3600);
-      });
-      Vec3* P = reinterpret_cast<Vec3*>(serialXyz.data());
-      for (uint32_t k : order) {
-        const TriangleStrainConstraint& c = cs[k];
-        Vec3* ps[3] = {&P[c.p[0]], &P[c.p[1]], &P[c.p[2]]};
-        const Real ws[3] = {w[c.p[0]], w[c.p[1]], w[c.p[2]]};
-        const Real kPrime[2] = {c.stretchKPrime, c.shearKPrime};
-        const Real alphaTilde[2] = {c.stretchCompliance * 3600, c.shearCompliance * 3600};
-        projectTriangleStrain(ps, ws, c.restInverse, xpbd, kPrime, alphaTilde, &serialLambda[3 * k]);
-      }
-      test::expectSameBits(batchXyz, serialXyz, batchLambda, serialLambda, xyz,
-                           "n " + std::to_string(n) + " xpbd " + std::to_string(xpbd));
+      test::expectBatchMatchesOneByOne(
+          xyz, w, lambda,
+          [&](Real* xyzw, Real* batchLambda) {
+            projectTriangleStrainsBatched(cs.data(), order.data(), 0, n, batchLambda, xyzw, xpbd, 3600);
+          },
+          [&](Vec3* P, Real* serialLambda) {
+            for (uint32_t k : order) {
+              const TriangleStrainConstraint& c = cs[k];
+              Vec3* ps[3] = {&P[c.p[0]], &P[c.p[1]], &P[c.p[2]]};
+              const Real ws[3] = {w[c.p[0]], w[c.p[1]], w[c.p[2]]};
+              const Real kPrime[2] = {c.stretchKPrime, c.shearKPrime};
+              const Real alphaTilde[2] = {c.stretchCompliance * 3600, c.shearCompliance * 3600};
+              projectTriangleStrain(ps, ws, c.restInverse, xpbd, kPrime, alphaTilde, &serialLambda[3 * k]);
+            }
+          },
+          "n " + std::to_string(n) + " xpbd " + std::to_string(xpbd));
     }
   }
 }
