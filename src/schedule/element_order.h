@@ -47,7 +47,7 @@ class ElementOrder {
   }
 
   /// Colours elements 0 .. count-1 greedily in that order; particlesOf(e) returns the element's 4 particle indices
-  /// (a pointer to them), all below particleCount. Then lists them colour by colour, the uncoloured ones last. With
+  /// (a pointer to them, or an array of them by value), all below particleCount. Then lists them colour by colour, the uncoloured ones last. With
   /// kMinSplitElements or more in one island group, split in halves (see splitColour) when the interface is at most a
   /// quarter of the elements: the halves' elements are coloured first, the interface's after them in colours of its
   /// own; an interface of kMinSubSplitElements or more is split so again (subSplitColour): its halves' colours, then
@@ -65,7 +65,7 @@ class ElementOrder {
     const bool subSplit = split && splitInterface(count, particleCount, !byNumber, particlesOf);
     // Colour first + b for the lowest bit b that no particle of e has in its mask; kColours when none is left.
     auto colourOf = [&](size_t e, uint32_t first) {
-      const uint32_t* q = particlesOf(e);
+      const auto q = particlesOf(e);
       const uint64_t used = masks_[q[0]] | masks_[q[1]] | masks_[q[2]] | masks_[q[3]];
       const uint32_t b = used == ~uint64_t(0) ? kMaskBits : uint32_t(__builtin_ctzll(~used));
       if (b == kMaskBits || first + b >= kColours) return uint8_t(kColours);
@@ -230,8 +230,8 @@ class ElementOrder {
   /// number below the suffix's lowest, which holds between bodies whose particles are numbered one body after another.
   template <class ParticlesOf>
   void findIslandGroups(size_t count, ParticlesOf particlesOf) {
-    auto lowest = [](const uint32_t* q) { return std::min(std::min(q[0], q[1]), std::min(q[2], q[3])); };
-    auto highest = [](const uint32_t* q) { return std::max(std::max(q[0], q[1]), std::max(q[2], q[3])); };
+    auto lowest = [](const auto& q) { return std::min(std::min(q[0], q[1]), std::min(q[2], q[3])); };
+    auto highest = [](const auto& q) { return std::max(std::max(q[0], q[1]), std::max(q[2], q[3])); };
     lowestAfter_.resize(count);
     uint32_t low = ~0u;
     for (size_t e = count; e-- > 0;) lowestAfter_[e] = low = std::min(low, lowest(particlesOf(e)));
@@ -261,7 +261,7 @@ class ElementOrder {
     size_t marked = 0;
     for (size_t k = 0; k < n; ++k) {
       const size_t e = listed ? listed[k] : k;
-      const uint32_t* q = particlesOf(e);
+      const auto q = particlesOf(e);
       if (half_[e] == second && (masks_[q[0]] | masks_[q[1]] | masks_[q[2]] | masks_[q[3]]))
         half_[e] = interface, ++marked;
     }
@@ -360,7 +360,7 @@ class ElementOrder {
         }
         half_[from] = kSeen, queue_.push_back(from);
         for (size_t head = queue_.size() - 1; head < queue_.size(); ++head) {
-          const uint32_t* q = particlesOf(queue_[head]);
+          const auto q = particlesOf(queue_[head]);
           for (int k = 0; k < 4; ++k)
             for (uint32_t e = elementsBegin_[q[k]]; e < elementsBegin_[q[k] + 1]; ++e)
               if (half_[elementsOf_[e]] == member) half_[elementsOf_[e]] = kSeen, queue_.push_back(elementsOf_[e]);

@@ -1,6 +1,7 @@
 // What the substeps derive from the settings and the constraints (k', the colour schedule, the element orders),
 // refreshed before them.
 #include <algorithm>
+#include <array>
 
 #include "world/symmetric_sweep.h"
 #include "world/world_state.h"
@@ -84,7 +85,6 @@ void World::Impl::reserveElementOrders(size_t particles) {
     v->reserve(particles);
   solverData.neoHookeanOrder.reserve(particles, constraints.neoHookeans.capacity());
   solverData.triangleStrainOrder.reserve(particles, constraints.triangleStrains.capacity());
-  solverData.triangleStrainQuads.reserve(4 * constraints.triangleStrains.capacity());
 }
 
 void World::Impl::refreshElementOrders() {
@@ -97,12 +97,11 @@ void World::Impl::refreshElementOrders() {
   solverData.volumeOrder.rebuild(constraints.volumes.size(), count(), volumeParticles);
   solverData.volumePackDirty = true;
   solverData.neoHookeanOrder.rebuild(constraints.neoHookeans.size(), count(), neoHookeanParticles);
-  std::vector<uint32_t>& quads = solverData.triangleStrainQuads;
-  quads.clear();
-  for (const TriangleStrainConstraint& t : constraints.triangleStrains)
-    quads.insert(quads.end(), {t.p[0], t.p[1], t.p[2], t.p[2]});
-  solverData.triangleStrainOrder.rebuild(constraints.triangleStrains.size(), count(),
-                                         [&](size_t k) { return &quads[4 * k]; });
+  // A triangle's particles as the order reads them: its three and the last again (the order's elements have four).
+  solverData.triangleStrainOrder.rebuild(constraints.triangleStrains.size(), count(), [&](size_t k) {
+    const uint32_t* p = constraints.triangleStrains[k].p;
+    return std::array<uint32_t, 4>{p[0], p[1], p[2], p[2]};
+  });
   // Each half's particles together where the numbering interleaves them (ElementOrder::placeHalvesApart).
   auto place = [&](const ElementOrder& order, auto particlesOf, std::vector<uint32_t>& atPlace,
                    std::vector<uint32_t>& placeOf) {

@@ -67,9 +67,7 @@ struct SolverData {
   std::vector<uint32_t> vbdContactBegin;  // per particle, where its contacts start in vbdContacts (count() + 1)
   // The serial sweeps' orders over dihedrals, volumes, neoHookeans and strain triangles (element_order.h), rebuilt
   // before the next step when `elementOrdersDirty` (elements added or loaded); room reserved by reserveElementOrders.
-  // A triangle's particles as the order reads them: its three and the last again (the order's elements have four).
   ElementOrder dihedralOrder, volumeOrder, neoHookeanOrder, triangleStrainOrder;
-  std::vector<uint32_t> triangleStrainQuads;
   bool elementOrdersDirty = true;
   // The tet volumes in volumeOrder's order, as the sweep reads them; packed again before the next step when
   // `volumePackDirty` (the order rebuilt, a strength or k' changed).
