@@ -12,6 +12,7 @@
 #include "native/world_internals.h"
 #include "scenes/icosphere.h"
 #include "scenes/every_kind.h"
+#include "scenes/numbered_cloth.h"
 #include "scenes/shuffle.h"
 #include "scenes/tet_cube.h"
 #include "native/long_scene.h"
@@ -305,6 +306,13 @@ TEST(NoAllocation, TheFirstStepOfAShuffledBodyNeverAllocates) {
   expectTheFirstStepNeverAllocates(
       [](World& world) { world.addSoftBody(scenes::shuffledVertices(scenes::tetCube(12, 1.0f, Vec3(0, 1, 0)), 5)); },
       [](const BlockSchedule& blocks) { return blocks.ranked; });
+}
+
+TEST(NoAllocation, TheFirstStepOfAGridNumberedAtRandomNeverAllocates) {
+  // A grid cloth numbered at random: banded on its row-major order (schedule/lattice_order.h), with its band slots.
+  expectTheFirstStepNeverAllocates(
+      [](World& world) { scenes::addNumberedCloth(world, 64, scenes::randomNumbering(64 * 64, 52)); },
+      [](const BlockSchedule& blocks) { return blocks.latticeOrdered && blocks.bandSlotOfParticle() != nullptr; });
 }
 
 TEST(NoAllocation, RodStepsNeverAllocate) {
