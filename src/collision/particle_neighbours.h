@@ -45,6 +45,7 @@ class ParticleNeighbours {
     if (pairs_.size() < pairs) pairs_.resize(pairs);
     searchedAt_.reserve(3 * particles);
     chunkListed_.reserve((particles + kChunk - 1) / kChunk);
+    chunkVisits_.reserve((particles + kChunk - 1) / kChunk);
   }
 
   /// Whether the list may miss a pair within `diameter` of the n positions xyz: it was never searched (or the last
@@ -87,12 +88,14 @@ class ParticleNeighbours {
     // instead of 27 (docs/performance.md, "Tuned constants").
     hash_.build(xyz, n, 2 * reach, rest, body);
     // Particle i's pairs in hash order, at out[0 ..) while there is room (up to outEnd); the others to spill(i, j).
-    auto queryPairs = [&](uint32_t i, Pair* out, const Pair* outEnd, auto spill) {
+    // visits: the candidates the query handed over, the search's work past its fixed part per particle.
+    auto queryPairs = [&](uint32_t i, Pair* out, const Pair* outEnd, auto spill, uint64_t& visits) {
       const Real* pi = xyz + 3 * size_t(i);
       const Real* ri = rest + 3 * size_t(i);
       Pair* next = out;
       // queryNear skips blocks of four that the distance and rest tests below would reject whole.
       hash_.queryNear(pi, reach, [&](uint32_t j) {
+        ++visits;
         if (j <= i) return;
         const Real* pj = xyz + 3 * size_t(j);
         if (squaredDistance(pi, pj) >= reach * reach) return;
@@ -107,37 +110,40 @@ class ParticleNeighbours {
     Pair* const room = pairs_.data();
     Pair* const roomEnd = room + pairs_.size();
     // Particles [first, n) serially from room + listed: pairs past the room go to overflow.
-    auto searchSerially = [&](uint32_t first, size_t listed) {
+    auto searchSerially = [&](uint32_t first, size_t listed, uint64_t& visits) {
       Pair* next = room + listed;
       for (uint32_t i = first; i < n; ++i) {
         next = queryPairs(i, next, roomEnd, [&](uint32_t a, uint32_t b) {
           complete_ = false;
           overflow(a, b);
-        });
+        }, visits);
       }
       return size_t(next - room);
     };
+    uint64_t visits = 0;
     const uint32_t chunks = (n + kChunk - 1) / kChunk;
     if (!tasks || tasks->concurrency() == 1 || chunks < 2) {
-      listed_ = searchSerially(0, 0);
+      listed_ = searchSerially(0, 0, visits);
     } else {
       constexpr uint32_t kOverflowed = ~0u;
       // 64-bit: room × particles passes 2^32 from 16k particles on (size_t is 32 bits in wasm).
       auto share = [&](uint32_t c) {
         return room + size_t(uint64_t(pairs_.size()) * std::min<uint64_t>(n, uint64_t(c) * kChunk) / n);
       };
-      chunkListed_.resize(chunks);  // within the reserved room
+      chunkListed_.resize(chunks), chunkVisits_.resize(chunks);  // within the reserved room
       auto searchChunks = [&](size_t begin, size_t end) {
         for (size_t c = begin; c < end; ++c) {
           Pair* const first = share(uint32_t(c));
           const Pair* const last = share(uint32_t(c) + 1);
           Pair* next = first;
           bool fits = true;
+          uint64_t chunkVisits = 0;
           const uint32_t iEnd = std::min(n, uint32_t(c + 1) * kChunk);
           for (uint32_t i = uint32_t(c) * kChunk; i < iEnd && fits; ++i) {
-            next = queryPairs(i, next, last, [&](uint32_t, uint32_t) { fits = false; });
+            next = queryPairs(i, next, last, [&](uint32_t, uint32_t) { fits = false; }, chunkVisits);
           }
           chunkListed_[c] = fits ? uint32_t(next - first) : kOverflowed;
+          chunkVisits_[c] = chunkVisits;
         }
       };
       tasks->parallelFor(chunks, 1, searchChunks);
@@ -146,9 +152,11 @@ class ParticleNeighbours {
       for (; c < chunks && chunkListed_[c] != kOverflowed; ++c) {
         std::copy(share(c), share(c) + chunkListed_[c], room + listed);  // leftwards: listed <= its share's start
         listed += chunkListed_[c];
+        visits += chunkVisits_[c];
       }
-      listed_ = c < chunks ? searchSerially(c * kChunk, listed) : listed;
+      listed_ = c < chunks ? searchSerially(c * kChunk, listed, visits) : listed;
     }
+    visits_ = visits;
     searchedAt_.assign(xyz, xyz + 3 * size_t(n));
     diameter_ = diameter;
     skin_ = skin;
@@ -165,6 +173,9 @@ class ParticleNeighbours {
   }
 
   size_t size() const { return listed_; }  ///< Pairs listed at the last search.
+  /// The candidates the last search's queries handed over: its work past the fixed part per particle, counted
+  /// rather than timed, so the same on every run and any number of threads.
+  uint64_t searchVisits() const { return visits_; }
 
  private:
   using Pair = std::pair<uint32_t, uint32_t>;
@@ -173,6 +184,8 @@ class ParticleNeighbours {
                                        // i < j, sorted, within the reach at the search
   size_t listed_ = 0;                  // pairs listed
   std::vector<uint32_t> chunkListed_;  // scratch of a shared search: pairs each chunk listed in its share
+  std::vector<uint64_t> chunkVisits_;  // and the candidates its queries handed over
+  uint64_t visits_ = 0;                // searchVisits()
   std::vector<Real> searchedAt_;       // xyz per particle where the last search saw them
   Real diameter_ = 0;                  // the diameter the last search was for
   Real skin_ = 0;                      // and its skin

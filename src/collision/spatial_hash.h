@@ -29,7 +29,7 @@ class SpatialHash {
   /// rest positions of two bodies say nothing about each other).
   void build(const Real* xyz, uint32_t n, Real spacing, const Real* companion = nullptr,
              const uint32_t* companionGroup = nullptr) {
-    spacing_ = spacing;
+    invSpacing_ = 1 / spacing;
     const size_t tableSize = tableSizeFor(n);
     mask_ = tableSize - 1;
     cellStart_.assign(tableSize + 1, 0);
@@ -148,7 +148,7 @@ class SpatialHash {
   /// cells share buckets, which the caller's distance test sorts out.
   int64_t cell(Real coordinate) const {
     constexpr Real kLimit = 0x1p62f;
-    const Real c = std::floor(coordinate / spacing_);
+    const Real c = std::floor(coordinate * invSpacing_);
     if (c >= kLimit) return int64_t(1) << 62;
     if (c <= -kLimit) return -(int64_t(1) << 62);
     return c == c ? int64_t(c) : 0;
@@ -168,7 +168,7 @@ class SpatialHash {
   }
   size_t bucketOf(const Real* p) const { return bucket(cell(p[0]), cell(p[1]), cell(p[2])); }
 
-  Real spacing_ = 1;
+  Real invSpacing_ = 1;  // 1 / the cells' size: a product, not a division, per coordinate (floor stays monotone)
   size_t mask_ = 0;                  // table size - 1
   std::vector<uint32_t> cellStart_;  // bucket b holds entries_[cellStart_[b], cellStart_[b+1])
   std::vector<uint32_t> entries_;    // particle indices sorted by bucket

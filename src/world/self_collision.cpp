@@ -24,9 +24,18 @@ namespace {
 /// each filtering costs more (the reach's volume grows as its cube) (docs/performance.md, "Tuned constants").
 constexpr Real kSkinFraction = Real(0.5);
 
-/// A search with the skin costs about (1 + kSkinFraction)³ = 3.4 searches without one (the hash's cells and the
-/// query's reach grow with it): a list that lasts fewer substeps than this does not pay for its search.
+/// Until a search without a skin has been measured, lists with one must outlast this many substeps each to pay for
+/// their searches (a volumetric body's: the reach's volume grows as its cube, (1 + kSkinFraction)³ = 3.4 searches).
 constexpr uint32_t kSubstepsASkinMustLast = 4;
+
+/// Lists with a skin are judged together, this many at a time: one that went stale at once says little (a cloth's
+/// lists last one substep or several as its flaps swing).
+constexpr uint32_t kSkinListsJudged = 4;
+
+/// A search's fixed work per particle (building the hash, a query's buckets, sorting its pairs) in candidate visits,
+/// for ParticleNeighbours::searchVisits: a cloth's search with the skin visits 1.4 times the candidates of one without,
+/// but took about as long (gallery:drape natively).
+constexpr uint64_t kSearchVisitsPerParticle = 8;
 
 /// Substeps without a skin once one did not pay (or its list did not fit the room), before the next try. A body
 /// whose particles lie closer together than the reach (gallery:stack's bunny) keeps a great many pairs in such a
@@ -66,8 +75,9 @@ Real World::Impl::selfCollisionDistance(uint32_t i, uint32_t j, Real diameter) c
 // The candidates (collision/particle_neighbours.h) are searched again only when a particle has moved far enough
 // since the last search to have come within 2r of one that was not listed; otherwise the list is filtered. Where a
 // list with a skin does not pay, the search lists the pairs within 2r only (so every substep searches, as without a
-// list) for kSubstepsWithoutSkin substeps. Either way the pairs come in the list's sorted order, so neither the
-// timing of a search nor its skin shows in the result.
+// list) for kSubstepsWithoutSkin substeps; whether it pays is judged from the work the two kinds of search did
+// (ParticleNeighbours::searchVisits), measured on the scene itself. Either way the pairs come in the list's sorted
+// order, so neither the timing of a search nor its skin shows in the result.
 void World::Impl::findSelfCollisionPairs() {
   selfCollision.selfCollisionPairs.clear();
   if (!settings.selfCollision.enabled || count() < 2) return;
@@ -83,37 +93,53 @@ void World::Impl::findSelfCollisionPairs() {
     else
       ++diagnostics.report.droppedSelfCollisionPairs;
   };
-  if (selfCollision.selfCollisionListAge < kSubstepsASkinMustLast) ++selfCollision.selfCollisionListAge;
+  if (selfCollision.selfCollisionListAge < UINT32_MAX) ++selfCollision.selfCollisionListAge;
   if (selfCollision.selfCollisionNeighbours.stale(particles.p.data(), count(), reach)) {
     selfCollision.selfCollisionBody.resize(count());  // within the reserved room
     for (uint32_t b = 0; b < particles.bodies.size(); ++b) {
       std::fill(selfCollision.selfCollisionBody.begin() + particles.bodies[b].begin,
                 selfCollision.selfCollisionBody.begin() + particles.bodies[b].end, b);
     }
+    ParticleNeighbours& neighbours = selfCollision.selfCollisionNeighbours;
     auto search = [&](Real skin, auto overflow) {
       ++diagnostics.report.selfCollisionSearches;
       if (skin == 0) ++diagnostics.report.selfCollisionSearchesWithoutSkin;
-      return selfCollision.selfCollisionNeighbours.search(particles.p.data(), particles.restX.data(), count(), reach,
-                                                          diameter, skin, overflow,
-                                                          selfCollision.selfCollisionBody.data(), tasks);
+      return neighbours.search(particles.p.data(), particles.restX.data(), count(), reach, diameter, skin, overflow,
+                               selfCollision.selfCollisionBody.data(), tasks);
     };
-    if (selfCollision.selfCollisionSkinPause == 0 && selfCollision.selfCollisionListAge < kSubstepsASkinMustLast) {
-      selfCollision.selfCollisionSkinPause = kSubstepsWithoutSkin;  // the last list with a skin went stale too soon
+    // The lists with a skin paid if they outlasted as many searches without one as their own searches cost: a
+    // cloth's (whose reach grows as its square, and whose neighbours at rest stay out of it) in a substep or two.
+    auto cost = [&](uint64_t visits) { return kSearchVisitsPerParticle * count() + visits; };
+    SkinLists& lists = selfCollision.skinLists;
+    if (selfCollision.selfCollisionSkinPause == 0 && selfCollision.selfCollisionListAge != UINT32_MAX) {
+      lists.substeps += selfCollision.selfCollisionListAge, lists.searchCost += cost(lists.lastSearchVisits);
+      if (++lists.judged == kSkinListsJudged) {
+        const uint64_t plain = lists.plainSearchVisits ? cost(lists.plainSearchVisits) : 0;
+        const bool paid = plain > 0 ? lists.substeps * plain >= lists.searchCost
+                                    : lists.substeps >= uint64_t(kSubstepsASkinMustLast) * kSkinListsJudged;
+        if (!paid) selfCollision.selfCollisionSkinPause = kSubstepsWithoutSkin;
+        lists.judged = 0, lists.substeps = 0, lists.searchCost = 0;
+      }
     }
     bool listed = false;
     if (selfCollision.selfCollisionSkinPause == 0) {
       listed = search(kSkinFraction * diameter, [](uint32_t, uint32_t) {});
+      lists.lastSearchVisits = neighbours.searchVisits();
       selfCollision.selfCollisionListAge = 0;
-      if (!listed) selfCollision.selfCollisionSkinPause = kSubstepsWithoutSkin;
+      if (!listed) {
+        selfCollision.selfCollisionSkinPause = kSubstepsWithoutSkin;
+        lists.judged = 0, lists.substeps = 0, lists.searchCost = 0;
+      }
     } else {
       --selfCollision.selfCollisionSkinPause;
-      selfCollision.selfCollisionListAge = kSubstepsASkinMustLast;  // the next list with a skin gets its chance
+      selfCollision.selfCollisionListAge = UINT32_MAX;  // the next list with a skin gets its chance
     }
     if (!listed) {
       // A pair that does not fit even the list of pairs within the reach is kept straight away, if there is room.
       search(0, [&](uint32_t i, uint32_t j) {
         if (squaredDistance(&particles.p[3 * size_t(i)], &particles.p[3 * size_t(j)]) < reach * reach) keep(i, j);
       });
+      lists.plainSearchVisits = neighbours.searchVisits();
     }
   }
   selfCollision.selfCollisionNeighbours.forEachWithin(particles.p.data(), reach, keep);

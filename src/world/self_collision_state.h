@@ -23,10 +23,20 @@ struct SelfCollisionPair {
 };
 
 /// Both self-collision stages' state; capacities reserved when bodies are added, so step() never allocates.
+/// The work of the neighbour list's searches with and without a skin, for the choice between them.
+struct SkinLists {
+  uint64_t lastSearchVisits = 0;   // ParticleNeighbours::searchVisits of the last search with a skin
+  uint64_t plainSearchVisits = 0;  // and of the last without one (0: none yet)
+  uint32_t judged = 0;             // lists with a skin that went stale since the last judgement
+  uint64_t substeps = 0;           // the substeps they served
+  uint64_t searchCost = 0;         // their searches' cost, in candidate visits
+};
+
 struct SelfCollisionState {
   ParticleNeighbours selfCollisionNeighbours;  // particle self-collision's candidates, searched when stale
   uint32_t selfCollisionSkinPause = 0;         // stale substeps left that search without a skin (self_collision.cpp)
-  uint32_t selfCollisionListAge = UINT32_MAX;  // substeps since the last search with a skin (counted up to 4)
+  uint32_t selfCollisionListAge = UINT32_MAX;  // substeps since the last search with a skin (UINT32_MAX: none yet)
+  SkinLists skinLists;                          // whether lists with a skin pay (self_collision.cpp)
   std::vector<uint32_t> selfCollisionBody;     // each particle's body, for the search: rest shapes compare within one
   std::vector<SelfCollisionPair> selfCollisionPairs;  // this substep's: the pairs closer than their distance
   std::vector<SelfCollidingSurface> selfSurfaces;     // continuous self-collision: one per cloth/mesh body, by body

@@ -211,6 +211,7 @@ namespace {
 struct SearchResult {
   bool complete;
   Pairs listed, overflowed;  // the list in its order; the overflow calls in theirs
+  uint64_t visits;           // ParticleNeighbours::searchVisits, which the world's choice of skin reads
 };
 
 SearchResult searchOn(TaskSystem* tasks, const std::vector<Real>& xyz, const std::vector<Real>& rest, Real diameter,
@@ -222,6 +223,7 @@ SearchResult searchOn(TaskSystem* tasks, const std::vector<Real>& xyz, const std
   r.complete = list.search(xyz.data(), rest.data(), n, diameter, diameter, diameter / 2,
                            [&](uint32_t i, uint32_t j) { r.overflowed.push_back({i, j}); }, nullptr, tasks);
   list.forEachWithin(xyz.data(), 1e30f, [&](uint32_t i, uint32_t j) { r.listed.push_back({i, j}); });
+  r.visits = list.searchVisits();
   return r;
 }
 
@@ -229,7 +231,8 @@ SearchResult searchOn(TaskSystem* tasks, const std::vector<Real>& xyz, const std
 
 // A search shared across threads gives the serial search's list and overflow calls, in the same order: with room to
 // spare; with one chunk far denser than its share of the room (the particles of chunk 3 packed into one spot, so
-// that chunk and the ones after it are searched again serially); and with too little room for all.
+// that chunk and the ones after it are searched again serially); and with too little room for all. The work it counts
+// (searchVisits) is the serial search's too: every listed or overflowed pair was a candidate handed over.
 TEST(ParticleNeighbours, ASearchSharedAcrossThreadsListsWhatTheSerialSearchLists) {
   std::mt19937 rng(17);
   const uint32_t n = 1000;  // 8 chunks
@@ -251,6 +254,7 @@ TEST(ParticleNeighbours, ASearchSharedAcrossThreadsListsWhatTheSerialSearchLists
     const SearchResult serial = searchOn(nullptr, *c.positions, rest, diameter, c.room);
     ASSERT_EQ(serial.complete, c.complete) << c.name;
     ASSERT_GT(serial.listed.size(), n / 2) << c.name;
+    EXPECT_GE(serial.visits, serial.listed.size() + serial.overflowed.size()) << c.name;
     if (c.complete && c.positions == &packed) {  // chunk 3 lists more than its share of the room
       size_t chunk3 = 0;
       for (const auto& [i, j] : serial.listed) chunk3 += i / ParticleNeighbours::kChunk == 3;
@@ -262,6 +266,7 @@ TEST(ParticleNeighbours, ASearchSharedAcrossThreadsListsWhatTheSerialSearchLists
       EXPECT_EQ(shared.complete, serial.complete) << c.name << ", workers " << workers;
       EXPECT_EQ(shared.listed, serial.listed) << c.name << ", workers " << workers;
       EXPECT_EQ(shared.overflowed, serial.overflowed) << c.name << ", workers " << workers;
+      EXPECT_EQ(shared.visits, serial.visits) << c.name << ", workers " << workers;
     }
   }
 }
