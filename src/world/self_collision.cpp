@@ -20,12 +20,19 @@ void World::Impl::reserveSelfCollision(size_t particles) {
 
 namespace {
 
-/// The neighbour list's skin, as a fraction of the diameter: a wider one searches less often, but each search and
-/// each filtering costs more (the reach's volume grows as its cube) (docs/performance.md, "Tuned constants").
-constexpr Real kSkinFraction = Real(0.5);
+/// The neighbour list's skins, as fractions of the diameter: a wider one searches less often, but each search and
+/// each filtering costs more (the reach's volume grows as its cube for a solid, its square for a cloth). The world
+/// starts at the first and moves along them by the cost it measures (findSelfCollisionPairs; docs/performance.md,
+/// "Tuned constants").
+constexpr Real kSkinFractions[kSkinRungs] = {Real(0.5), Real(1), Real(2)};
+
+/// A skin's measured cost is forgotten after this many judgements at other skins, so that it is measured again as
+/// the scene changes (a cloth's flaps swinging, then resting).
+constexpr uint32_t kSkinCostLifetime = 4;
 
 /// Until a search without a skin has been measured, lists with one must outlast this many substeps each to pay for
-/// their searches (a volumetric body's: the reach's volume grows as its cube, (1 + kSkinFraction)³ = 3.4 searches).
+/// their searches (a volumetric body's at the first skin: the reach's volume grows as its cube, 1.5³ = 3.4 searches);
+/// and only lists that go stale sooner try a wider skin.
 constexpr uint32_t kSubstepsASkinMustLast = 4;
 
 /// Lists with a skin are judged together, this many at a time: one that went stale at once says little (a cloth's
@@ -72,6 +79,38 @@ Real World::Impl::selfCollisionDistance(uint32_t i, uint32_t j, Real diameter) c
   return std::min(diameter, kSameBodyDistanceFraction * startedAt);
 }
 
+namespace {
+
+/// After kSkinListsJudged lists with skin `rung`: that skin's cost per substep served, and the skin for the next
+/// lists: the cheapest measured of it and its neighbours, or the wider one while that is untried and this one's
+/// lists went stale within kSubstepsASkinMustLast substeps at no more than twice the cost of a search every
+/// substep. Returns whether that skin pays; if not, the caller searches without a skin for kSubstepsWithoutSkin
+/// substeps.
+bool judgeSkinLists(SkinLists& lists) {
+  const uint32_t r = lists.rung;
+  const double averageLife = double(lists.substeps) / kSkinListsJudged;
+  lists.costPerSubstep[r] = double(lists.work) / double(lists.substeps);
+  lists.measuredAt[r] = ++lists.judgements;
+  lists.judged = 0, lists.substeps = 0, lists.work = 0;
+  const double plain = lists.plainCostPerSubstep;
+  if (plain == 0) return averageLife >= kSubstepsASkinMustLast;  // no search without a skin measured yet
+  auto known = [&](uint32_t k) {
+    return lists.measuredAt[k] > 0 && lists.judgements - lists.measuredAt[k] < kSkinCostLifetime;
+  };
+  uint32_t best = r;
+  for (uint32_t k = r > 0 ? r - 1 : 0; k < kSkinRungs && k <= r + 1; ++k)
+    if (known(k) && lists.costPerSubstep[k] < lists.costPerSubstep[best]) best = k;
+  if (best == r && r + 1 < kSkinRungs && !known(r + 1) && averageLife < kSubstepsASkinMustLast &&
+      lists.costPerSubstep[r] <= 2 * plain) {
+    lists.rung = r + 1;
+    return true;
+  }
+  lists.rung = best;
+  return lists.costPerSubstep[best] <= plain;
+}
+
+}  // namespace
+
 // The candidates (collision/particle_neighbours.h) are searched again only when a particle has moved far enough
 // since the last search to have come within 2r of one that was not listed; otherwise the list is filtered. Where a
 // list with a skin does not pay, the search lists the pairs within 2r only (so every substep searches, as without a
@@ -107,28 +146,29 @@ void World::Impl::findSelfCollisionPairs() {
       return neighbours.search(particles.p.data(), particles.restX.data(), count(), reach, diameter, skin, overflow,
                                selfCollision.selfCollisionBody.data(), tasks);
     };
-    // The lists with a skin paid if they outlasted as many searches without one as their own searches cost: a
-    // cloth's (whose reach grows as its square, and whose neighbours at rest stay out of it) in a substep or two.
+    // The lists with a skin paid if they outlasted as many searches without one as their own searches cost, with
+    // the filtering of each list every substep it serves: a cloth's (whose reach grows as its square, and whose
+    // neighbours at rest stay out of it) in a substep or two. Each skin's cost per substep served is measured in
+    // turn, and the list takes the skin next to the cheapest (a wider one while it is untried), or none.
     auto cost = [&](uint64_t visits) { return kSearchVisitsPerParticle * count() + visits; };
     SkinLists& lists = selfCollision.skinLists;
     if (selfCollision.selfCollisionSkinPause == 0 && selfCollision.selfCollisionListAge != UINT32_MAX) {
-      lists.substeps += selfCollision.selfCollisionListAge, lists.searchCost += cost(lists.lastSearchVisits);
-      if (++lists.judged == kSkinListsJudged) {
-        const uint64_t plain = lists.plainSearchVisits ? cost(lists.plainSearchVisits) : 0;
-        const bool paid = plain > 0 ? lists.substeps * plain >= lists.searchCost
-                                    : lists.substeps >= uint64_t(kSubstepsASkinMustLast) * kSkinListsJudged;
-        if (!paid) selfCollision.selfCollisionSkinPause = kSubstepsWithoutSkin;
-        lists.judged = 0, lists.substeps = 0, lists.searchCost = 0;
-      }
+      const uint64_t age = selfCollision.selfCollisionListAge;
+      lists.substeps += age, lists.work += cost(lists.lastSearchVisits) + age * lists.lastListed;
+      if (++lists.judged == kSkinListsJudged && !judgeSkinLists(lists))
+        selfCollision.selfCollisionSkinPause = kSubstepsWithoutSkin;
     }
     bool listed = false;
     if (selfCollision.selfCollisionSkinPause == 0) {
-      listed = search(kSkinFraction * diameter, [](uint32_t, uint32_t) {});
-      lists.lastSearchVisits = neighbours.searchVisits();
+      listed = search(kSkinFractions[lists.rung] * diameter, [](uint32_t, uint32_t) {});
+      lists.lastSearchVisits = neighbours.searchVisits(), lists.lastListed = neighbours.size();
       selfCollision.selfCollisionListAge = 0;
-      if (!listed) {
+      if (!listed) {  // did not fit: this skin is off until its cost is forgotten, and a narrower one comes next
         selfCollision.selfCollisionSkinPause = kSubstepsWithoutSkin;
-        lists.judged = 0, lists.substeps = 0, lists.searchCost = 0;
+        lists.costPerSubstep[lists.rung] = std::numeric_limits<double>::infinity();
+        lists.measuredAt[lists.rung] = ++lists.judgements;
+        if (lists.rung > 0) --lists.rung;
+        lists.judged = 0, lists.substeps = 0, lists.work = 0;
       }
     } else {
       --selfCollision.selfCollisionSkinPause;
@@ -139,7 +179,7 @@ void World::Impl::findSelfCollisionPairs() {
       search(0, [&](uint32_t i, uint32_t j) {
         if (squaredDistance(&particles.p[3 * size_t(i)], &particles.p[3 * size_t(j)]) < reach * reach) keep(i, j);
       });
-      lists.plainSearchVisits = neighbours.searchVisits();
+      lists.plainCostPerSubstep = double(cost(neighbours.searchVisits()) + neighbours.size());
     }
   }
   selfCollision.selfCollisionNeighbours.forEachWithin(particles.p.data(), reach, keep);
