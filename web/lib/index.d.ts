@@ -1137,7 +1137,7 @@ export declare class World {
    * (two per substep where a vertex moved out of reach or the list did not fit; 0 at rest). `selfCollisionSearches`
    * counts particle self-collision's pair searches over the substeps (0 while its neighbour list holds, as in a
    * resting scene), and `selfCollisionSearchesWithoutSkin` those of them that listed the pairs within 2 radius only:
-   * the fallback after a list with a skin went stale within 4 substeps or did not fit.
+   * the fallback where lists with a skin cost more per substep than a search every substep, or did not fit.
    */
   lastStepReport(): {
     /** true: the step produced NaN or Inf and was undone (the world is as it was before the step). */
