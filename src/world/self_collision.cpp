@@ -26,7 +26,7 @@ namespace {
 /// "Tuned constants").
 constexpr Real kSkinFractions[kSkinRungs] = {Real(0.5), Real(1), Real(2)};
 
-/// A skin's measured cost is forgotten after this many judgements at other skins, so that it is measured again as
+/// A skin's measured cost is forgotten this many judgements after it was measured, so that it is measured again as
 /// the scene changes (a cloth's flaps swinging, then resting).
 constexpr uint32_t kSkinCostLifetime = 4;
 
