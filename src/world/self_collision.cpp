@@ -20,35 +20,6 @@ void World::Impl::reserveSelfCollision(size_t particles) {
 
 namespace {
 
-/// The neighbour list's skins, as fractions of the diameter: a wider one searches less often, but each search and
-/// each filtering costs more (the reach's volume grows as its cube for a solid, its square for a cloth). The world
-/// starts at the first and moves along them by the cost it measures (findSelfCollisionPairs; docs/performance.md,
-/// "Tuned constants").
-constexpr Real kSkinFractions[kSkinRungs] = {Real(0.5), Real(1), Real(2)};
-
-/// A skin's measured cost is forgotten this many judgements after it was measured, so that it is measured again as
-/// the scene changes (a cloth's flaps swinging, then resting).
-constexpr uint32_t kSkinCostLifetime = 4;
-
-/// Until a search without a skin has been measured, lists with one must outlast this many substeps each to pay for
-/// their searches (a volumetric body's at the first skin: the reach's volume grows as its cube, 1.5³ = 3.4 searches);
-/// and only lists that go stale sooner try a wider skin.
-constexpr uint32_t kSubstepsASkinMustLast = 4;
-
-/// Lists with a skin are judged together, this many at a time: one that went stale at once says little (a cloth's
-/// lists last one substep or several as its flaps swing).
-constexpr uint32_t kSkinListsJudged = 4;
-
-/// A search's fixed work per particle (building the hash, a query's buckets, sorting its pairs) in candidate visits,
-/// for ParticleNeighbours::searchVisits: a cloth's search with the skin visits 1.4 times the candidates of one without,
-/// but took about as long (gallery:drape natively).
-constexpr uint64_t kSearchVisitsPerParticle = 8;
-
-/// Substeps without a skin once one did not pay (or its list did not fit the room), before the next try. A body
-/// whose particles lie closer together than the reach (gallery:stack's bunny) keeps a great many pairs in such a
-/// list for good, so it fills the room, and a wobble of a few millimetres makes the list stale again.
-constexpr uint32_t kSubstepsWithoutSkin = 64;
-
 /// Two particles of one body that start d0 < 2 × 2r apart collide at d0 × this instead of at 2r: their body holds
 /// them near d0, and a collision at 2r would fight its compression wherever d0 is only a little over 2r. That fight
 /// had no solution, so the solver cycled: gallery:stack's resting bunny (surface vertices 9 mm to 86 mm apart, 2r =
@@ -79,43 +50,11 @@ Real World::Impl::selfCollisionDistance(uint32_t i, uint32_t j, Real diameter) c
   return std::min(diameter, kSameBodyDistanceFraction * startedAt);
 }
 
-namespace {
-
-/// After kSkinListsJudged lists with skin `rung`: that skin's cost per substep served, and the skin for the next
-/// lists: the cheapest measured of it and its neighbours, or the wider one while that is untried and this one's
-/// lists went stale within kSubstepsASkinMustLast substeps at no more than twice the cost of a search every
-/// substep. Returns whether that skin pays; if not, the caller searches without a skin for kSubstepsWithoutSkin
-/// substeps.
-bool judgeSkinLists(SkinLists& lists) {
-  const uint32_t r = lists.rung;
-  const double averageLife = double(lists.substeps) / kSkinListsJudged;
-  lists.costPerSubstep[r] = double(lists.work) / double(lists.substeps);
-  lists.measuredAt[r] = ++lists.judgements;
-  lists.judged = 0, lists.substeps = 0, lists.work = 0;
-  const double plain = lists.plainCostPerSubstep;
-  if (plain == 0) return averageLife >= kSubstepsASkinMustLast;  // no search without a skin measured yet
-  auto known = [&](uint32_t k) {
-    return lists.measuredAt[k] > 0 && lists.judgements - lists.measuredAt[k] < kSkinCostLifetime;
-  };
-  uint32_t best = r;
-  for (uint32_t k = r > 0 ? r - 1 : 0; k < kSkinRungs && k <= r + 1; ++k)
-    if (known(k) && lists.costPerSubstep[k] < lists.costPerSubstep[best]) best = k;
-  if (best == r && r + 1 < kSkinRungs && !known(r + 1) && averageLife < kSubstepsASkinMustLast &&
-      lists.costPerSubstep[r] <= 2 * plain) {
-    lists.rung = r + 1;
-    return true;
-  }
-  lists.rung = best;
-  return lists.costPerSubstep[best] <= plain;
-}
-
-}  // namespace
-
 // The candidates (collision/particle_neighbours.h) are searched again only when a particle has moved far enough
 // since the last search to have come within 2r of one that was not listed; otherwise the list is filtered. Where a
 // list with a skin does not pay, the search lists the pairs within 2r only (so every substep searches, as without a
-// list) for kSubstepsWithoutSkin substeps; whether it pays is judged from the work the two kinds of search did
-// (ParticleNeighbours::searchVisits), measured on the scene itself. Either way the pairs come in the list's sorted
+// list) while no skin pays; which skin, or none, is the SkinChoice's (world/skin_choice.h), from the work the
+// searches did on the scene itself. Either way the pairs come in the list's sorted
 // order, so neither the timing of a search nor its skin shows in the result.
 void World::Impl::findSelfCollisionPairs() {
   selfCollision.selfCollisionPairs.clear();
@@ -132,57 +71,36 @@ void World::Impl::findSelfCollisionPairs() {
     else
       ++diagnostics.report.droppedSelfCollisionPairs;
   };
-  if (selfCollision.selfCollisionListAge < UINT32_MAX) ++selfCollision.selfCollisionListAge;
-  if (selfCollision.selfCollisionNeighbours.stale(particles.p.data(), count(), reach)) {
+  SkinChoice& skinChoice = selfCollision.skinChoice;
+  skinChoice.substepPassed();
+  ParticleNeighbours& neighbours = selfCollision.selfCollisionNeighbours;
+  if (neighbours.stale(particles.p.data(), count(), reach)) {
     selfCollision.selfCollisionBody.resize(count());  // within the reserved room
     for (uint32_t b = 0; b < particles.bodies.size(); ++b) {
       std::fill(selfCollision.selfCollisionBody.begin() + particles.bodies[b].begin,
                 selfCollision.selfCollisionBody.begin() + particles.bodies[b].end, b);
     }
-    ParticleNeighbours& neighbours = selfCollision.selfCollisionNeighbours;
     auto search = [&](Real skin, auto overflow) {
       ++diagnostics.report.selfCollisionSearches;
       if (skin == 0) ++diagnostics.report.selfCollisionSearchesWithoutSkin;
       return neighbours.search(particles.p.data(), particles.restX.data(), count(), reach, diameter, skin, overflow,
                                selfCollision.selfCollisionBody.data(), tasks);
     };
-    // The lists with a skin paid if they outlasted as many searches without one as their own searches cost, with
-    // the filtering of each list every substep it serves: a cloth's (whose reach grows as its square, and whose
-    // neighbours at rest stay out of it) in a substep or two. Each skin's cost per substep served is measured in
-    // turn, and the list takes the skin next to the cheapest (a wider one while it is untried), or none.
-    auto cost = [&](uint64_t visits) { return kSearchVisitsPerParticle * count() + visits; };
-    SkinLists& lists = selfCollision.skinLists;
-    if (selfCollision.selfCollisionSkinPause == 0 && selfCollision.selfCollisionListAge != UINT32_MAX) {
-      const uint64_t age = selfCollision.selfCollisionListAge;
-      lists.substeps += age, lists.work += cost(lists.lastSearchVisits) + age * lists.lastListed;
-      if (++lists.judged == kSkinListsJudged && !judgeSkinLists(lists))
-        selfCollision.selfCollisionSkinPause = kSubstepsWithoutSkin;
-    }
+    const Real skinFraction = skinChoice.nextSkinFraction();
     bool listed = false;
-    if (selfCollision.selfCollisionSkinPause == 0) {
-      listed = search(kSkinFractions[lists.rung] * diameter, [](uint32_t, uint32_t) {});
-      lists.lastSearchVisits = neighbours.searchVisits(), lists.lastListed = neighbours.size();
-      selfCollision.selfCollisionListAge = 0;
-      if (!listed) {  // did not fit: this skin is off until its cost is forgotten, and a narrower one comes next
-        selfCollision.selfCollisionSkinPause = kSubstepsWithoutSkin;
-        lists.costPerSubstep[lists.rung] = std::numeric_limits<double>::infinity();
-        lists.measuredAt[lists.rung] = ++lists.judgements;
-        if (lists.rung > 0) --lists.rung;
-        lists.judged = 0, lists.substeps = 0, lists.work = 0;
-      }
-    } else {
-      --selfCollision.selfCollisionSkinPause;
-      selfCollision.selfCollisionListAge = UINT32_MAX;  // the next list with a skin gets its chance
+    if (skinFraction > 0) {
+      listed = search(skinFraction * diameter, [](uint32_t, uint32_t) {});
+      skinChoice.searchedWithSkin(count(), neighbours.searchVisits(), neighbours.size(), listed);
     }
     if (!listed) {
       // A pair that does not fit even the list of pairs within the reach is kept straight away, if there is room.
       search(0, [&](uint32_t i, uint32_t j) {
         if (squaredDistance(&particles.p[3 * size_t(i)], &particles.p[3 * size_t(j)]) < reach * reach) keep(i, j);
       });
-      lists.plainCostPerSubstep = double(cost(neighbours.searchVisits()) + neighbours.size());
+      skinChoice.searchedWithoutSkin(count(), neighbours.searchVisits(), neighbours.size());
     }
   }
-  selfCollision.selfCollisionNeighbours.forEachWithin(particles.p.data(), reach, keep);
+  neighbours.forEachWithin(particles.p.data(), reach, keep);
 }
 
 void World::Impl::projectSelfCollisions() {

@@ -8,6 +8,7 @@
 #include "constraints/self_contact.h"
 #include "pbd/world.h"
 #include "world/cloth_self_collision.h"
+#include "world/skin_choice.h"
 
 namespace pbd {
 
@@ -22,30 +23,10 @@ struct SelfCollisionPair {
   bool pushed = false;  ///< The projection moved the pair apart in some iteration of this substep.
 };
 
-/// The skins the neighbour list chooses from (self_collision.cpp, kSkinFractions).
-inline constexpr uint32_t kSkinRungs = 3;
-
-/// The work of the neighbour list's searches with and without a skin, for the choice between them: counted in
-/// candidate visits (ParticleNeighbours::searchVisits) and listed pairs, so the same on every run.
-struct SkinLists {
-  uint32_t rung = 0;               // the skin of the lists being measured (kSkinFractions)
-  uint64_t lastSearchVisits = 0;   // ParticleNeighbours::searchVisits of the last search with a skin
-  uint64_t lastListed = 0;         // and the pairs it listed, which each substep it serves filters
-  uint32_t judged = 0;             // lists with this skin that went stale since the last judgement
-  uint64_t substeps = 0;           // the substeps they served
-  uint64_t work = 0;               // their searches' and filterings' work
-  double costPerSubstep[kSkinRungs] = {};  // each skin's measured work per substep served
-  uint32_t measuredAt[kSkinRungs] = {};    // the judgement that measured it (0: never)
-  uint32_t judgements = 0;                 // judgements so far
-  double plainCostPerSubstep = 0;  // a search without a skin and its filtering (0: none yet)
-};
-
 /// Both self-collision stages' state; capacities reserved when bodies are added, so step() never allocates.
 struct SelfCollisionState {
   ParticleNeighbours selfCollisionNeighbours;  // particle self-collision's candidates, searched when stale
-  uint32_t selfCollisionSkinPause = 0;         // stale substeps left that search without a skin (self_collision.cpp)
-  uint32_t selfCollisionListAge = UINT32_MAX;  // substeps since the last search with a skin (UINT32_MAX: none yet)
-  SkinLists skinLists;                          // whether lists with a skin pay (self_collision.cpp)
+  SkinChoice skinChoice;                       // which skin the candidates are searched with, or none
   std::vector<uint32_t> selfCollisionBody;     // each particle's body, for the search: rest shapes compare within one
   std::vector<SelfCollisionPair> selfCollisionPairs;  // this substep's: the pairs closer than their distance
   std::vector<SelfCollidingSurface> selfSurfaces;     // continuous self-collision: one per cloth/mesh body, by body
