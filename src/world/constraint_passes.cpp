@@ -16,17 +16,17 @@ const std::vector<uint32_t> kNoPlaces;
 
 }  // namespace
 
-/// The symmetric sweep (symmetric_sweep.h) on paddedP: p and w copied in as its first phase, p copied back as its
+/// The element sweep (symmetric_sweep.h) on paddedP: p and w copied in as its first phase, p copied back as its
 /// last, so the batched element kernels load whole vectors; particle atPlace[r] at place r when given (placeOf its
 /// inverse), else each at its own number.
 template <class Batch, class One>
-void World::Impl::sweepOnPaddedPositions(const ElementOrder& order, size_t batchesPerTask, Batch&& batch, One&& one,
-                                         const std::vector<uint32_t>& atPlace,
+void World::Impl::sweepOnPaddedPositions(const ElementOrder& order, ElementSweep ways, size_t batchesPerTask,
+                                         Batch&& batch, One&& one, const std::vector<uint32_t>& atPlace,
                                          const std::vector<uint32_t>& placeOf) {
   Real* xyzw = solverData.paddedP.data();
   const bool placed = !atPlace.empty();
-  colouredSymmetricSweep(
-      *tasks, order, batchesPerTask, batch, one, count(), kParticlesPerTask,
+  colouredElementSweep(
+      *tasks, order, ways, batchesPerTask, batch, one, count(), kParticlesPerTask,
       [&](size_t b, size_t e) {
         if (placed) padPositionsInOrder(particles.p.data(), particles.w.data(), atPlace.data(), b, e, xyzw);
         else padPositions(particles.p.data(), particles.w.data(), b, e, xyzw);
@@ -43,7 +43,7 @@ void World::Impl::sweepOnPaddedPositions(const ElementOrder& order, size_t batch
 void World::Impl::projectDihedrals(bool xpbd, Real invH2) {
   Real* xyzw = solverData.paddedP.data();
   sweepOnPaddedPositions(
-      solverData.dihedralOrder, kDihedralBatchesPerTask,
+      solverData.dihedralOrder, ElementSweep::Symmetric, kDihedralBatchesPerTask,
       [&](uint32_t b, uint32_t e) {
         projectDihedralsBatched(constraints.dihedrals.data(), solverData.dihedralOrder.order().data(), b, e,
                                 constraints.dihedralLambda.data(), xyzw, xpbd, invH2);
@@ -53,13 +53,13 @@ void World::Impl::projectDihedrals(bool xpbd, Real invH2) {
       });
 }
 
-/// Tet volumes in a symmetric sweep in colour order (symmetric_sweep.h): four at a time within a colour, on paddedP
-/// as the dihedrals are, the particles where volumeParticleAtPlace puts them.
+/// Tet volumes in colour order, one way or forward and back as volumeSweep chooses (volume_sweep.h): four at a time
+/// within a colour, on paddedP as the dihedrals are, the particles where volumeParticleAtPlace puts them.
 void World::Impl::projectVolumes(bool xpbd, Real invH2) {
   Real* xyzw = solverData.paddedP.data();
   const TetVolumeConstraint* tets = solverData.volumePack.tets(constraints.volumes.data());
   sweepOnPaddedPositions(
-      solverData.volumeOrder, kElementBatchesPerTask,
+      solverData.volumeOrder, solverData.volumeSweep.sweep(xpbd), kElementBatchesPerTask,
       [&](uint32_t b, uint32_t e) {
         projectPackedTetVolumes(solverData.volumePack, tets, solverData.volumeOrder.order().data(), b, e,
                                 constraints.volumeLambda.data(), xyzw, xpbd, invH2);
@@ -79,7 +79,7 @@ void World::Impl::projectNeoHookeans(bool xpbd, Real invH2) {
   const uint32_t* places = placed ? placeOf.data() : nullptr;
   Real* lambda = constraints.neoHookeanLambda.data();
   sweepOnPaddedPositions(
-      solverData.neoHookeanOrder, kElementBatchesPerTask,
+      solverData.neoHookeanOrder, ElementSweep::Symmetric, kElementBatchesPerTask,
       [&](uint32_t b, uint32_t e) {
         projectNeoHookeansBatched(constraints.neoHookeans.data(), solverData.neoHookeanOrder.order().data(), b, e,
                                   lambda, xyzw, xpbd, invH2, places);
@@ -95,7 +95,7 @@ void World::Impl::projectTriangleStrains(bool xpbd, Real invH2) {
   Real* lambda = constraints.triangleStrainLambda.data();
   const TriangleStrainConstraint* cs = constraints.triangleStrains.data();
   sweepOnPaddedPositions(
-      solverData.triangleStrainOrder, kElementBatchesPerTask,
+      solverData.triangleStrainOrder, ElementSweep::Symmetric, kElementBatchesPerTask,
       [&](uint32_t b, uint32_t e) {
         projectTriangleStrainsBatched(cs, solverData.triangleStrainOrder.order().data(), b, e, lambda, xyzw, xpbd,
                                       invH2);

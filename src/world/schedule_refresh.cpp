@@ -37,6 +37,8 @@ void World::Impl::refreshDerivedData() {
     solverData.schedule.dirty = true;
   }
   refreshElementOrders();
+  if (solverData.volumePackDirty || solverData.schedule.dirty)  // the volumes, the distances or their strengths
+    solverData.volumeSweep.refresh(constraints.distances, constraints.volumes, count());
   if (solverData.volumePackDirty) {
     const std::vector<uint32_t>& placeOf = solverData.volumePlaceOfParticle;
     solverData.volumePack.pack(constraints.volumes.data(), solverData.volumeOrder.order().data(),
@@ -80,6 +82,7 @@ void World::Impl::reserveElementOrders(size_t particles) {
   solverData.dihedralOrder.reserve(particles, constraints.dihedrals.capacity());
   solverData.volumeOrder.reserve(particles, constraints.volumes.capacity());
   solverData.volumePack.reserve(constraints.volumes.capacity());
+  solverData.volumeSweep.reserve(particles, constraints.distances.capacity(), constraints.volumes.capacity());
   for (std::vector<uint32_t>* v : {&solverData.volumeParticleAtPlace, &solverData.volumePlaceOfParticle,
                                    &solverData.neoHookeanParticleAtPlace, &solverData.neoHookeanPlaceOfParticle})
     v->reserve(particles);

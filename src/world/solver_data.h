@@ -15,6 +15,7 @@
 #include "solvers/projective_dynamics.h"
 #include "solvers/vertex_block_descent.h"
 #include "world/particle_advance.h"
+#include "world/volume_sweep.h"
 
 namespace pbd {
 
@@ -73,6 +74,7 @@ struct SolverData {
   // `volumePackDirty` (the order rebuilt, a strength or k' changed).
   PackedTetVolumes volumePack;
   bool volumePackDirty = true;
+  VolumeSweepChoice volumeSweep;  // one way or forward and back, derived again when volumePackDirty or schedule.dirty
   // Where the volume and the Neo-Hookean sweeps' padded positions put the particles (ElementOrder::placeHalvesApart:
   // a split body numbered without locality has its halves' particles apart, so that its two threads write cache
   // lines of their own), and the inverses; empty: the numbering.

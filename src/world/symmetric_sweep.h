@@ -11,6 +11,11 @@
 // μ⁴ = g(8/3 μ³ - 22/9 μ² + 8/9 μ - 1/9) is stable for real g in [0, 1] but more sensitive to complex g, they sweep
 // back too (step.cpp). On the 10×10 grid the dihedrals in colour order also measured |μ| = 1, so colouring them (for
 // threads) would be an alternative to their second sweep.
+// Tet volumes whose tets' six edges are all held by rigid distance constraints sweep forward only (ElementSweep::
+// Forward, world/volume_sweep.h): a tet's volume is a function of its six edge lengths, so ∇V lies in the span of its
+// edges' gradients, and once the edges' pass has projected them the volumes' pass corrects only what that single pass
+// left. A free block of such tets then gains no energy swept one way (10 to 64 substeps, Euler and BDF2, 10 s), where
+// its volumes alone gain without bound within seconds; the pass back was a third of a rigid tet cube's step.
 #pragma once
 
 #include <algorithm>
@@ -31,7 +36,14 @@ inline constexpr size_t kElementBatchesPerTask = 256;
 /// smaller colours pay for sharing (docs/performance.md, "Tuned constants").
 inline constexpr size_t kDihedralBatchesPerTask = 32;
 
-/// The sweep over elements in colour order (element_order.h): forward colour by colour, then back from the last.
+/// Which ways an element sweep goes each iteration (see the top of this file).
+enum class ElementSweep : uint8_t {
+  Forward,    ///< Colour by colour, once.
+  Symmetric,  ///< Forward, then back from the last colour.
+};
+
+/// The sweep over elements in colour order (element_order.h): forward colour by colour, then (ElementSweep::Symmetric)
+/// back from the last.
 /// The elements of a colour share no particle, so `batch(begin, end)` may project that range of order() in any order
 /// (four at a time). A colour of more than `batchesPerTask` fours is shared out across `tasks` by runs
 /// (ElementOrder::runBegin: the same element numbers in every colour, so a thread's home runs keep it on the same
@@ -40,24 +52,24 @@ inline constexpr size_t kDihedralBatchesPerTask = 32;
 /// colour is a phase of a parallel job (kMaxPhases per job), with the barrier between colours that Gauss-Seidel
 /// needs; consecutive colours that are not shared run in one phase, on one thread, in order. When no colour is shared,
 /// the elements fall into island groups (ElementOrder::islandGroupCount: bodies, say), none more than half of them,
-/// they are more than a shared colour's worth and there are threads, each group instead sweeps all its colours
-/// forward and back within one phase, whose ranges are the groups (12 small cubes' tets on 2 threads rather than all
+/// they are more than a shared colour's worth and there are threads, each group instead makes its whole sweep within
+/// one phase, whose ranges are the groups (12 small cubes' tets on 2 threads rather than all
 /// on one). Otherwise, on threads, a split order's halves (ElementOrder::splitColour: one big body cut in two halves
-/// that share no particle) each sweep their colours as one range of one phase, forward before the interface and back
-/// after it, and the interface's own halves (subSplitColour) likewise around the last interface: the same bits, with
+/// that share no particle) each sweep their colours as one range of one phase, forward before the interface (and back
+/// after it), and the interface's own halves (subSplitColour) likewise around the last interface: the same bits, with
 /// five barriers (or three) instead of two a colour.
 /// With `particles` > 0, `open(begin, end)` runs over [0, particles) as the first phase and `close(begin, end)` as
 /// the last (the padded positions' copy in and out), in ranges of at least `particlesPerTask`; nothing runs when there
 /// are no elements.
 template <class Batch, class One, class Open, class Close>
-void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, size_t batchesPerTask, Batch&& batch,
-                            One&& one, size_t particles,
-                            size_t particlesPerTask, Open&& open, Close&& close) {
+void colouredElementSweep(TaskSystem& tasks, const ElementOrder& order, ElementSweep ways, size_t batchesPerTask,
+                          Batch&& batch, One&& one, size_t particles, size_t particlesPerTask, Open&& open,
+                          Close&& close) {
   constexpr uint32_t kRest = ElementOrder::kColours, kRuns = ElementOrder::kRuns;
   constexpr size_t kMaxPhases = TaskSystem::kMaxPhases;
   if (order.colourBegin(kRest + 1) == order.colourBegin(0)) return;
   const size_t sharedElements = 4 * batchesPerTask;  // a colour of more elements is shared out
-  // The sweep's colours in order (forward, then back), the empty ones left out.
+  // The sweep's colours in order (forward, then back if symmetric), the empty ones left out.
   struct Visit {
     uint32_t colour;
     bool backward;
@@ -67,8 +79,11 @@ void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, size_t
   for (uint32_t c = 0; c <= kRest; ++c) {
     if (order.colourBegin(c + 1) > order.colourBegin(c)) visits[visitCount++] = {c, false};
   }
-  for (size_t k = visitCount; k-- > 0;) visits[visitCount + (visitCount - 1 - k)] = {visits[k].colour, true};
-  visitCount *= 2;
+  const size_t forwardVisits = visitCount;
+  if (ways == ElementSweep::Symmetric) {
+    for (size_t k = visitCount; k-- > 0;) visits[visitCount + (visitCount - 1 - k)] = {visits[k].colour, true};
+    visitCount *= 2;
+  }
   // A shared colour is a phase of kRuns ranges. A run of consecutive colours that are not shared is one phase of one
   // range: one thread sweeps them in order, with no barrier between them (a barrier per colour, with the other
   // threads idle, made gallery:stack's tets slower on 2 threads than on 1).
@@ -147,26 +162,29 @@ void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, size_t
   // barriers (three with the interface whole) instead of two per colour.
   uint32_t halves = 0, subHalves = 0;  // visits [0, halves) forward are the halves', then subHalves the interface's
   if (tasks.concurrency() > 1) {
-    while (halves < visitCount / 2 && visits[halves].colour < order.splitColour()) ++halves;
-    while (halves + subHalves < visitCount / 2 && visits[halves + subHalves].colour < order.subSplitColour())
+    while (halves < forwardVisits && visits[halves].colour < order.splitColour()) ++halves;
+    while (halves + subHalves < forwardVisits && visits[halves + subHalves].colour < order.subSplitColour())
       ++subHalves;
   }
-  const uint32_t back = uint32_t(visitCount) - halves - subHalves;  // where the halves' visits back begin
+  // Where the halves' visits back begin (none back: the end).
+  const uint32_t back = uint32_t(visitCount) - (ways == ElementSweep::Symmetric ? halves + subHalves : 0);
   if (halves) addPhase({Kind::Halves, 0, halves}, 2, 1);
   if (subHalves) addPhase({Kind::Halves, halves, halves + subHalves}, 2, 1);
   addVisits(halves + subHalves, back);
-  if (subHalves) addPhase({Kind::Halves, back, back + subHalves}, 2, 1);
-  if (halves) addPhase({Kind::Halves, back + subHalves, uint32_t(visitCount)}, 2, 1);
+  if (ways == ElementSweep::Symmetric) {
+    if (subHalves) addPhase({Kind::Halves, back, back + subHalves}, 2, 1);
+    if (halves) addPhase({Kind::Halves, back + subHalves, uint32_t(visitCount)}, 2, 1);
+  }
   if (particles) addPhase({Kind::CopyOut, 0, 0}, particles, particlesPerTask);
   flush();
 }
 
 /// The sweep without a copy in or out: the kernels work on the positions in place.
 template <class Batch, class One>
-void colouredSymmetricSweep(TaskSystem& tasks, const ElementOrder& order, size_t batchesPerTask, Batch&& batch,
-                            One&& one) {
+void colouredElementSweep(TaskSystem& tasks, const ElementOrder& order, ElementSweep ways, size_t batchesPerTask,
+                          Batch&& batch, One&& one) {
   auto none = [](size_t, size_t) {};
-  colouredSymmetricSweep(tasks, order, batchesPerTask, batch, one, 0, 0, none, none);
+  colouredElementSweep(tasks, order, ways, batchesPerTask, batch, one, 0, 0, none, none);
 }
 
 /// PBD's corrected stiffness for a constraint projected twice per iteration (once per sweep).

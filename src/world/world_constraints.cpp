@@ -50,6 +50,7 @@ void World::Impl::reserveDistances(size_t extra) {
   solverData.schedule.constraints.reserve(room);
   solverData.schedule.lambda.reserve(room);
   solverData.schedule.blocks.reserve(count(), room);
+  solverData.volumeSweep.reserve(count(), room, constraints.volumes.capacity());
 }
 
 void World::Impl::appendDistance(const DistanceConstraintDef& d) {

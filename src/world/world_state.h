@@ -281,9 +281,10 @@ struct World::Impl {
     for (uint32_t s = islands.memberBegin[island]; s < islands.memberBegin[island + 1]; ++s) f(s, islands.members[s]);
   }
   void projectDihedrals(bool xpbd, Real invH2);
-  template <class Batch, class One>  // constraint_passes.cpp: colouredSymmetricSweep on paddedP, copied in and out
-  void sweepOnPaddedPositions(const ElementOrder& order, size_t batchesPerTask, Batch&& batch, One&& one,
-                              const std::vector<uint32_t>& atPlace = {}, const std::vector<uint32_t>& placeOf = {});
+  template <class Batch, class One>  // constraint_passes.cpp: colouredElementSweep on paddedP, copied in and out
+  void sweepOnPaddedPositions(const ElementOrder& order, ElementSweep ways, size_t batchesPerTask, Batch&& batch,
+                              One&& one, const std::vector<uint32_t>& atPlace = {},
+                              const std::vector<uint32_t>& placeOf = {});
   void projectVolumes(bool xpbd, Real invH2);
   void projectSurfaceVolumes(bool xpbd, Real invH2);
   void projectNeoHookeans(bool xpbd, Real invH2);

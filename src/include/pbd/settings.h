@@ -23,8 +23,9 @@ enum class Integrator {
 };
 
 /// The order in which Gauss-Seidel projects the distance constraints within an iteration (Solver::GaussSeidel,
-/// ColouredGaussSeidel, Hierarchical; the other solvers ignore it). Dihedrals, tet volumes and Neo-Hookean tets always
-/// sweep symmetrically, and under Integrator::Bdf2 the distances do too, whatever this says.
+/// ColouredGaussSeidel, Hierarchical; the other solvers ignore it). Dihedrals, Neo-Hookean tets and tet volumes always
+/// sweep symmetrically (but volumes whose tets' edges are all rigid, which sweep forward), and under Integrator::Bdf2
+/// the distances do too, whatever this says.
 enum class DistanceSweep {
   Forward,    ///< One pass in the solver's order: the cheapest. Stiff constraints that cannot all hold (a cloth's
               ///< bending and stretch where it folds over an edge) can keep a fold ringing at a few cm/s, damped or

@@ -1,0 +1,39 @@
+// Which ways the tet volumes' sweep goes (world/symmetric_sweep.h says why either is stable): forward only where
+// every volume's tet has all six edges held by rigid distance constraints, else forward and back. Derived from the
+// constraints when they or their strengths change, on buffers reserved with them (no allocation in the step).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "constraints/distance.h"
+#include "constraints/tet_volume.h"
+#include "world/symmetric_sweep.h"
+
+namespace pbd {
+
+class VolumeSweepChoice {
+ public:
+  /// Room for `particles` particles and `distances` distance constraints; none while there is no room for volumes.
+  void reserve(size_t particles, size_t distances, size_t volumes);
+  /// Re-derives the choice. A held edge is a bilateral distance constraint (min = max length) on the tet's two
+  /// vertices that is rigid in the method: XPBD, compliance 0; PBD, stiffness 1, the volumes' stiffness 1 too (so
+  /// that their k', corrected for two projections an iteration, is 1 whichever way they sweep).
+  void refresh(const std::vector<DistanceConstraint>& distances, const std::vector<TetVolumeConstraint>& volumes,
+               size_t particles);
+  /// The sweep for this method.
+  ElementSweep sweep(bool xpbd) const {
+    return (xpbd ? forwardUnderXpbd_ : forwardUnderPbd_) ? ElementSweep::Forward : ElementSweep::Symmetric;
+  }
+
+ private:
+  // The bilateral distance constraints by particle (CSR): particle i's neighbours are other_[begin_[i], begin_[i+1]),
+  // each with its rigidity in `rigid_` (bit kXpbd: compliance 0, bit kPbd: stiffness 1).
+  static constexpr uint8_t kXpbd = 1, kPbd = 2;
+  std::vector<uint32_t> begin_, other_;
+  std::vector<uint8_t> rigid_;
+  bool forwardUnderXpbd_ = false, forwardUnderPbd_ = false;
+};
+
+}  // namespace pbd
