@@ -195,23 +195,28 @@ void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
   }
   if (!islands.anyFreeIsland) return;
   // Per chunk: the masses and the levers about the origin (the centre is not known yet).
+  // The sums run in locals, written to the chunk once (as sumChunk's): the chunk may alias the arrays the loops write,
+  // so sums kept in it went through memory at every member.
   auto masses = [&](GuardChunk& c) {
     const bool needsReach = islands.islandFrames[c.island].lost.shiftsPositions;
-    c.mass = 0, c.reach = 0, c.moment.setZero();
-    c.momenta = {Vec3d::Zero(), Vec3d::Zero()};
+    double mass = 0, reach = 0;
+    Vec3d moment = Vec3d::Zero();
+    IslandMomenta momenta{Vec3d::Zero(), Vec3d::Zero()};
     for (uint32_t s = c.begin; s < c.end; ++s) {
       const uint32_t i = islands.members[s];
       const double m = 1.0 / particles.w[i];
+      const Vec3d l = bdf2 ? lever(i, true, h) : load3d(particles.x, i);  // Euler's lever, inline
       islands.islandMass[s] = m;
-      islands.islandLever[s] = lever(i, bdf2, h);
-      c.mass += m;
-      c.moment += m * islands.islandLever[s];
+      islands.islandLever[s] = l;
+      mass += m;
+      moment += m * l;
       if (bdf2) {
         const Vec3d v = load3d(particles.v, i);
-        c.momenta.angular += m * load3d(particles.x, i).cross(v), c.momenta.linear += m * v;
+        momenta.angular += m * load3d(particles.x, i).cross(v), momenta.linear += m * v;
       }
-      if (needsReach) c.reach = std::max(c.reach, load3d(particles.x, i).cwiseAbs().maxCoeff());
+      if (needsReach) reach = std::max(reach, load3d(particles.x, i).cwiseAbs().maxCoeff());
     }
+    c.mass = mass, c.reach = reach, c.moment = moment, c.momenta = momenta;
   };
   // Per island: the centre, and the translation the positions get back.
   auto centres = [&] {
@@ -230,7 +235,7 @@ void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
   // Per chunk: the levers about the centre, their inertia, and what is given back.
   auto levers = [&](GuardChunk& c) {
     const IslandFrame& f = islands.islandFrames[c.island];
-    c.inertia.setZero();
+    Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();
     c.pendingShift = c.begin == islands.memberBegin[c.island] ? f.pendingShift : Vec3d::Zero();
     // What the velocities do not take of the give-back, in locals (c may alias what the loop writes).
     double lx = 0, ly = 0, lz = 0, ax = 0, ay = 0, az = 0;
@@ -238,7 +243,7 @@ void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
       const uint32_t i = islands.members[s];
       const Vec3d a = islands.islandLever[s] - f.centre;
       islands.islandLever[s] = a;
-      c.inertia += particleInertia(islands.islandMass[s], a);
+      inertia += particleInertia(islands.islandMass[s], a);
       if (f.lost.any) {
         const Vec3d dv = givenBackVelocity(f.lost, a), took = addToVelocity(&particles.v[3 * size_t(i)], dv);
         if (bdf2) {
@@ -251,6 +256,7 @@ void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
       if (f.shift != Vec3d::Zero())
         c.pendingShift -= islands.islandMass[s] * shiftParticle(i, f.shift, {&particles.p, &particles.inertial});
     }
+    c.inertia = inertia;
     c.lostLinear = Vec3d(lx, ly, lz), c.lostAngular = Vec3d(ax, ay, az);
   };
   forFreeChunks(masses, centres, levers);
