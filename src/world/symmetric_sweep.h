@@ -53,11 +53,11 @@ enum class ElementSweep : uint8_t {
 /// needs; consecutive colours that are not shared run in one phase, on one thread, in order. When no colour is shared,
 /// the elements fall into island groups (ElementOrder::islandGroupCount: bodies, say), none more than half of them,
 /// they are more than a shared colour's worth and there are threads, each group instead makes its whole sweep within
-/// one phase, whose ranges are the groups (12 small cubes' tets on 2 threads rather than all
-/// on one). Otherwise, on threads, a split order's halves (ElementOrder::splitColour: one big body cut in two halves
-/// that share no particle) each sweep their colours as one range of one phase, forward before the interface (and back
-/// after it), and the interface's own halves (subSplitColour) likewise around the last interface: the same bits, with
-/// five barriers (or three) instead of two a colour.
+/// one phase, whose ranges are the groups (12 small cubes' tets on 2 threads rather than all on one). Otherwise, on
+/// threads, a split order's halves (ElementOrder::splitColour: one big body cut in two halves that share no particle)
+/// each sweep their colours as one range of one phase, forward before the interface (and back after it), and the
+/// interface's own halves (subSplitColour) likewise around the last interface: the same bits, with five barriers (or
+/// three) instead of two a colour.
 /// With `particles` > 0, `open(begin, end)` runs over [0, particles) as the first phase and `close(begin, end)` as
 /// the last (the padded positions' copy in and out), in ranges of at least `particlesPerTask`; nothing runs when there
 /// are no elements.
