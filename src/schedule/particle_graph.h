@@ -1,5 +1,6 @@
 // The graph that pairs of particles (constraints) make, in compressed rows, and breadth-first search over it: what
-// the locality order (locality_rank.h) and a grid's lattice order (lattice_order.h) are both made of.
+// the locality order (locality_rank.h) and a grid's lattice order (lattice_order.h) are both made of, and what the
+// volume sweep's choice looks tet edges up in (world/volume_sweep.h).
 // Deterministic: a particle's neighbours are in the order its pairs were given, and the search follows them.
 #pragma once
 

@@ -4,11 +4,11 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
 #include <vector>
 
 #include "constraints/distance.h"
 #include "constraints/tet_volume.h"
+#include "schedule/particle_graph.h"
 #include "world/symmetric_sweep.h"
 
 namespace pbd {
@@ -16,7 +16,9 @@ namespace pbd {
 class VolumeSweepChoice {
  public:
   /// Room for `particles` particles and `distances` distance constraints; none while there is no room for volumes.
-  void reserve(size_t particles, size_t distances, size_t volumes);
+  void reserve(size_t particles, size_t distances, size_t volumes) {
+    if (volumes > 0) held_.reserve(particles, distances);
+  }
   /// Re-derives the choice. A held edge is a bilateral distance constraint (min = max length) on the tet's two
   /// vertices that is rigid in the method: XPBD, compliance 0; PBD, stiffness 1, the volumes' stiffness 1 too (so
   /// that their k', corrected for two projections an iteration, is 1 whichever way they sweep).
@@ -28,11 +30,7 @@ class VolumeSweepChoice {
   }
 
  private:
-  // The bilateral distance constraints by particle (CSR): particle i's neighbours are other_[begin_[i], begin_[i+1]),
-  // each with its rigidity in `rigid_` (bit kXpbd: compliance 0, bit kPbd: stiffness 1).
-  static constexpr uint8_t kXpbd = 1, kPbd = 2;
-  std::vector<uint32_t> begin_, other_;
-  std::vector<uint8_t> rigid_;
+  ParticleGraph held_;  // the distance constraints rigid in one method, as pairs of particles (rebuilt per method)
   bool forwardUnderXpbd_ = false, forwardUnderPbd_ = false;
 };
 
