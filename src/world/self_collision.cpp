@@ -54,8 +54,8 @@ Real World::Impl::selfCollisionDistance(uint32_t i, uint32_t j, Real diameter) c
 // since the last search to have come within 2r of one that was not listed; otherwise the list is filtered. Where a
 // list with a skin does not pay, the search lists the pairs within 2r only (so every substep searches, as without a
 // list) while no skin pays; which skin, or none, is the SkinChoice's (world/skin_choice.h), from the work the
-// searches did on the scene itself. Either way the pairs come in the list's sorted
-// order, so neither the timing of a search nor its skin shows in the result.
+// searches did on the scene itself. Either way the pairs come in the list's sorted order, so neither the timing of a
+// search nor its skin shows in the result.
 void World::Impl::findSelfCollisionPairs() {
   selfCollision.selfCollisionPairs.clear();
   if (!settings.selfCollision.enabled || count() < 2) return;
