@@ -38,7 +38,9 @@
 // did not take of the last give-back.
 // Islands with a pinned particle are left alone: a pin legitimately takes torque. Contacts, attachments, tethers and
 // self-contacts are outside the bracket: they exchange momentum with the world, and an island they touched in a
-// substep gets nothing back for it.
+// substep gets nothing back for it. Nor for the substep after it (`slim`), whose round-off is therefore not counted:
+// the guard still takes the projections' torque out, but its sums leave P out and its rotation is not followed
+// through its rounding. The step's first substep always counts.
 //
 // Threads. Each pass runs over chunks of an island's members (GuardChunk, islands.h), the chunks' partial sums added
 // in chunk order, so the bits do not depend on the thread count; a pass with a serial step in it (the centre before
@@ -48,6 +50,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <type_traits>
 
 #include "math/inertia.h"
 #include "world/bdf2.h"
@@ -188,6 +191,7 @@ void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
   for (uint32_t k = 0; k + 1 < islands.islandBegin.size(); ++k) {
     IslandFrame& f = islands.islandFrames[k];
     f.lost = takeLostMotion(f, bdf2);
+    f.slim = f.touched;
     f.free = f.touched = false;
     if (islandHasPin(k) || islands.memberBegin[k + 1] - islands.memberBegin[k] < 2) continue;
     f.free = islands.anyFreeIsland = true;
@@ -292,7 +296,7 @@ void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
 /// commit would carry a velocity given back now 4/3 times.
 LostMotion World::Impl::takeLostMotion(IslandFrame& f, bool bdf2Next) const {
   LostMotion lost;
-  lost.any = f.free && !f.touched && (f.lostLinear != Vec3d::Zero() || f.lostAngular != Vec3d::Zero());
+  lost.any = f.free && !f.touched && !f.slim && (f.lostLinear != Vec3d::Zero() || f.lostAngular != Vec3d::Zero());
   if (f.touched) f.pendingShift.setZero();  // a contact sets where it is
   if (lost.any) {
     lost.translation = f.lostLinear / f.mass;
@@ -369,7 +373,10 @@ void World::Impl::giveBackLostMomenta() {
 
 /// The settle's substeps run from rest and their velocities are dropped: so is what round-off took in them.
 void World::Impl::forgetLostMomenta() {
-  for (IslandFrame& f : islands.islandFrames) f.lostLinear.setZero(), f.lostAngular.setZero(), f.pendingShift.setZero();
+  for (IslandFrame& f : islands.islandFrames) {
+    f.lostLinear.setZero(), f.lostAngular.setZero(), f.pendingShift.setZero();
+    f.touched = false;  // so that the next step's first substep counts (`slim` is within a step)
+  }
 }
 
 void World::Impl::addVelocity(uint32_t i, const Vec3d& dv) { addToVelocity(&particles.v[3 * size_t(i)], dv); }
@@ -399,15 +406,19 @@ void World::Impl::sumChunk(GuardChunk& c) const {
   const double cx = f.centre.x(), cy = f.centre.y(), cz = f.centre.z();
   double tx = 0, ty = 0, tz = 0, px = 0, py = 0, pz = 0;
   const Real* p = particles.p.data();
-  for (uint32_t s = c.begin; s < c.end; ++s) {
-    const double m = islands.islandMass[s];
-    const Vec3d& a = islands.islandLever[s];
-    const Real* q = p + 3 * size_t(islands.members[s]);
-    const double qx = q[0], qy = q[1], qz = q[2];
-    const double dx = qx - cx, dy = qy - cy, dz = qz - cz;
-    tx += m * (a.y() * dz - a.z() * dy), ty += m * (a.z() * dx - a.x() * dz), tz += m * (a.x() * dy - a.y() * dx);
-    px += m * qx, py += m * qy, pz += m * qz;
-  }
+  auto sum = [&](auto counted) {
+    for (uint32_t s = c.begin; s < c.end; ++s) {
+      const double m = islands.islandMass[s];
+      const Vec3d& a = islands.islandLever[s];
+      const Real* q = p + 3 * size_t(islands.members[s]);
+      const double qx = q[0], qy = q[1], qz = q[2];
+      const double dx = qx - cx, dy = qy - cy, dz = qz - cz;
+      tx += m * (a.y() * dz - a.z() * dy), ty += m * (a.z() * dx - a.x() * dz), tz += m * (a.x() * dy - a.y() * dx);
+      if (counted) px += m * qx, py += m * qy, pz += m * qz;
+    }
+  };
+  if (f.slim) sum(std::false_type());  // P is for the round-off's count only
+  else sum(std::true_type());
   c.sums = {Vec3d(tx, ty, tz), Vec3d(px, py, pz)};
 }
 
@@ -438,13 +449,13 @@ void World::Impl::endInternalProjections() {
       f.rotates = false;
       if (!f.free) continue;
       const IslandSums after = islandSums(k);
-      f.lostLinear += f.before.linear - after.linear;
+      if (!f.slim) f.lostLinear += f.before.linear - after.linear;
       const Vec3d theta = f.inverseInertia * (f.before.torque - after.torque);
       // A rotation of more than kMaxGuardAngle in one iteration is no round-off of the sweep's order: the body is
       // being torn apart (or is non-finite, for the step's guard to roll back), and a linearized rotation that large
       // would stretch it further. Left alone, and no angular momentum is given back for it.
       if (!(theta.norm() <= kMaxGuardAngle)) continue;
-      f.lostAngular += f.before.torque - after.torque;
+      if (!f.slim) f.lostAngular += f.before.torque - after.torque;
       f.theta = theta;
       f.rotates = true;
     }
@@ -459,6 +470,15 @@ void World::Impl::endInternalProjections() {
     double llx = ll.x(), lly = ll.y(), llz = ll.z();
     double lax = la.x(), lay = la.y(), laz = la.z();
     Real* p = particles.p.data();
+    if (f.slim) {  // not counted: the move alone
+      for (uint32_t s = c.begin; s < c.end; ++s) {
+        const Vec3d& a = islands.islandLever[s];
+        const double d[3] = {thy * a.z() - thz * a.y(), thz * a.x() - thx * a.z(), thx * a.y() - thy * a.x()};
+        Real* q = p + 3 * size_t(islands.members[s]);
+        for (int i = 0; i < 3; ++i) q[i] = q[i] + Real(d[i]);
+      }
+      return;
+    }
     for (uint32_t s = c.begin; s < c.end; ++s) {
       const Vec3d& a = islands.islandLever[s];
       const double ax = a.x(), ay = a.y(), az = a.z();
@@ -479,7 +499,7 @@ void World::Impl::endInternalProjections() {
   forFreeChunks(sums, rotations, rotate);
   for (uint32_t k = 0; k < islands.islandFrames.size(); ++k) {
     IslandFrame& f = islands.islandFrames[k];
-    if (!f.rotates) continue;
+    if (!f.rotates || f.slim) continue;
     f.lostLinear = chunkTotal(k, [](const GuardChunk& c) { return c.lostLinear; });
     f.lostAngular = chunkTotal(k, [](const GuardChunk& c) { return c.lostAngular; });
   }

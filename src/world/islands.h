@@ -28,6 +28,9 @@ struct LostMotion {  // what round-off took from an island in a substep, as a ri
 struct IslandFrame {
   bool free = false;               // no pinned particle and at least two particles: the guard acts this substep
   bool touched = false;            // a contact or attachment acted on it this substep: nothing is given back
+  // Touched in the substep before (within the step): this substep's round-off goes uncounted (the sums leave P out,
+  // the rotation is not followed through its rounding) and is not given back, as a touched substep's is not.
+  bool slim = false;
   bool bdf2 = false;               // the lever is (4x − x⁻)/3 (BDF2's velocity) rather than x
   Eigen::Vector3d centre;          // c: the mass-weighted centre of the levers, m
   Eigen::Matrix3d inverseInertia;  // I⁺ of the levers about c, 1/(kg m²)
