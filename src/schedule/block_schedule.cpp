@@ -324,8 +324,13 @@ void BlockSchedule::rebuild(const DistanceConstraint* cs, const uint32_t* colour
   if (banded) {
     uint32_t unitColourBegin[kColours + 1];
     colourUnits(placed, coloured, unitColourBegin);  // fills `unbanded`
-    layOut(units_.data(), unitColourBegin, bandParticles);
-    banded = !colourMajor;  // band 0 too small for its blocks to alternate: blocks of particles, as without bands
+    // Band 0 too small for its blocks to alternate: smaller blocks (a unit is a whole batch, so a block's segments
+    // end in no partial batch), then, if still not, blocks of particles, as without bands.
+    for (uint32_t block = kMinBlockParticles; block >= kMinBandBlockParticles; block /= 2) {
+      layOut(units_.data(), unitColourBegin, bandParticles, block);
+      if (!colourMajor) break;
+    }
+    banded = !colourMajor;
     latticeOrdered = latticeOrdered && banded;
   }
   if (latticeOrdered) {
@@ -335,16 +340,17 @@ void BlockSchedule::rebuild(const DistanceConstraint* cs, const uint32_t* colour
   }
   if (!banded) {  // every coloured constraint is in a batch
     unbanded.clear();
-    layOut(cs, colourBegin, particles);
+    layOut(cs, colourBegin, particles, kMinBlockParticles);
   }
   packBatches(cs, particles);
 }
 
-/// Blocks of `cs`'s coloured constraints (or banded, units) over `particles`: blocks of particles, or colour-major
-/// when those leave too little parallel work; coloured and sequenced.
-void BlockSchedule::layOut(const DistanceConstraint* cs, const uint32_t* colourBegin, uint32_t particles) {
+/// Blocks of `cs`'s coloured constraints (or banded, units) over `particles`: blocks of particles (of at least
+/// `minBlock`), or colour-major when those leave too little parallel work; coloured and sequenced.
+void BlockSchedule::layOut(const DistanceConstraint* cs, const uint32_t* colourBegin, uint32_t particles,
+                           uint32_t minBlock) {
   colourMajor = false;
-  blockParticles = kMinBlockParticles;
+  blockParticles = minBlock;
   while (uint64_t(blockParticles) * kTargetBlocks < particles) blockParticles *= 2;
   blockCount = (particles + blockParticles - 1) / blockParticles;
   // A unit's block is its first block's: a shifted unit's is then the one on the band's far side, beside its other

@@ -28,9 +28,10 @@
 // reach a fifth band, a filler). What fits neither (particles two bands apart, or a particle and its own translate)
 // is `unbanded`, projected one by one on the unpadded positions after the batches. Chosen when at least
 // kMinBandedShare of the coloured constraints are in units, the units are that full, m is at least
-// kMinBandParticles, and band 0's blocks leave enough parallel work not to turn colour-major (a 17³-vertex tet cube,
-// whose bands are translates but whose m = 1,229 particles made 5 blocks, too few to alternate, keeps blocks of
-// particles instead).
+// kMinBandParticles, and band 0's blocks leave enough parallel work not to turn colour-major. Where blocks of
+// kMinBlockParticles would not (a 17³-vertex tet cube: m = 1,229 made 5 blocks, too few to alternate), band 0 is cut
+// into smaller blocks, down to kMinBandBlockParticles: a unit is a whole batch, so small blocks cost no partial
+// batches.
 // A square grid numbered at random is not banded by its indices. When its constraints hold such a grid
 // (schedule/lattice_order.h), the bands are tried again on its row-major order (`latticeOrdered`): the units are
 // formed on the particles' places in that order, which is also their place in the band layout, so the pass runs as
@@ -55,6 +56,8 @@ struct BlockSchedule {
   static constexpr uint32_t kGroups = kBlockColours + 1;
   static constexpr uint32_t kMinBlockParticles = 256;        ///< Smallest block: below it the partial batches that
                                                              ///< end every (block, colour) segment cost too much.
+  static constexpr uint32_t kMinBandBlockParticles = 32;     ///< Banded, whose segments end in no partial batch:
+                                                             ///< band 0's blocks may shrink to this to alternate.
   static constexpr uint32_t kTargetBlocks = 32;              ///< Blocks aimed at: enough for 4 threads per colour.
   static constexpr uint32_t kBlocksPerColour = 8;            ///< Colour-major: blocks per colour, one per thread of
                                                              ///< up to 8.
@@ -185,7 +188,7 @@ struct BlockSchedule {
   void rankBatchLanes(uint32_t begin, uint32_t particles);
   void packUnit(const DistanceConstraint* cs, uint32_t at, DistanceBatch& batch, DistanceBatchStrength& strength,
                 uint32_t batchIndex);
-  void layOut(const DistanceConstraint* cs, const uint32_t* colourBegin, uint32_t particles);
+  void layOut(const DistanceConstraint* cs, const uint32_t* colourBegin, uint32_t particles, uint32_t minBlock);
   bool formUnits(const DistanceConstraint* cs, uint32_t coloured, uint32_t particles);
   void colourUnits(const DistanceConstraint* cs, uint32_t coloured, uint32_t* unitColourBegin);
 };

@@ -376,13 +376,33 @@ TEST(BlockSchedule, ABodyWithNoLocalityTurnsColourMajor) {
   }
 }
 
-TEST(BlockSchedule, TheSameBodyInLocalityOrderKeepsBlocksOfParticles) {
+// The 16³-cell tet cube's bands are translates, but band 0's 1,229 particles in blocks of kMinBlockParticles are 5
+// blocks, too few to alternate: it is banded on smaller blocks, whose critical path leaves two threads work (the
+// layOut rule: at most 2/3 of the batches).
+TEST(BlockSchedule, ALatticeTetCubeIsBandedOnBlocksSmallEnoughToAlternate) {
   World world;
   world.addSoftBody(scenes::tetCube(16, 1.0f, Vec3(0, 1, 0)));
-  const BlockSchedule& s = scheduled(world).solverData.schedule.blocks;
+  const WorldImpl& impl = scheduled(world);
+  const BlockSchedule& s = impl.solverData.schedule.blocks;
   EXPECT_FALSE(s.colourMajor);
-  EXPECT_FALSE(s.banded);  // its bands are translates, but band 0's 1,229 particles' blocks would turn colour-major
-  EXPECT_LT(2 * criticalPath(s), s.batches.size());
+  EXPECT_TRUE(s.banded);
+  EXPECT_LT(s.blockParticles, BlockSchedule::kMinBlockParticles);
+  EXPECT_GE(s.blockParticles, BlockSchedule::kMinBandBlockParticles);
+  EXPECT_GE(checkLayout(impl), 2);
+  EXPECT_LE(3 * criticalPath(s), 2 * s.batches.size());
+  // Dropped on the ground, the same bits on 1 and 3 threads.
+  auto drop = [](TaskSystem* tasks) {
+    World w(tasks);
+    w.addSoftBody(scenes::tetCube(16, 1.0f, Vec3(-0.5f, 0.2f, -0.5f)));
+    for (int f = 0; f < 20; ++f) w.step(1.0f / 60);
+    return std::vector<Real>(w.positions(), w.positions() + 3 * w.particleCount());
+  };
+  ThreadPool pool(2);
+  const std::vector<Real> serial = drop(nullptr);
+  EXPECT_EQ(drop(&pool), serial);
+  Real lowest = serial[1];
+  for (size_t k = 1; k < serial.size(); k += 3) lowest = std::min(lowest, serial[k]);
+  EXPECT_LT(lowest, 0.05f);  // it fell the 0.2 m to the ground
 }
 
 TEST(BlockSchedule, AThreadsRangeOfBlocksHoldsAtLeastTheMinimumOfBatches) {
