@@ -14,8 +14,8 @@
 // Tet volumes whose tets' six edges are all held by rigid distance constraints sweep forward only (ElementSweep::
 // Forward, world/volume_sweep.h): a tet's volume is a function of its six edge lengths, so ∇V lies in the span of its
 // edges' gradients, and once the edges' pass has projected them the volumes' pass corrects only what that single pass
-// left. A free block of such tets then gains no energy swept one way (10 to 64 substeps, Euler and BDF2, 10 s), where
-// its volumes alone gain without bound within seconds; the pass back was a third of a rigid tet cube's step.
+// left. A free block of such tets then gains no energy swept one way (tests/native/world/volume_sweep_test.cpp), where
+// its volumes alone gain without bound within seconds (docs/performance.md, "Tried and dropped").
 #pragma once
 
 #include <algorithm>
