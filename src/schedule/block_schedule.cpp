@@ -24,7 +24,7 @@ void BlockSchedule::reserve(size_t particles, size_t constraints) {
   blockSequence.reserve(kMaxBlocks);
   segmentBegin.reserve(kMaxBlocks + 1);
   segments.reserve(maxSegments);
-  // Banded, a batch holds at least 4 kMinBandedShare > 3 constraints on average.
+  // Banded, a batch holds at least 4 kMinUnitFill = 3 constraints on average.
   batches.reserve(constraints / 3 + maxSegments);
   strengths.reserve(constraints / 3 + maxSegments);
   lambda.reserve(4 * (constraints / 3 + maxSegments));
@@ -35,7 +35,7 @@ void BlockSchedule::reserve(size_t particles, size_t constraints) {
   touchedGroups_.reserve(particles);
   locality_.reserve(particles, constraints);
   // The band layout's buffers only where it may be chosen; at most constraints / 3 units (formUnits gives up
-  // beyond: they could not be kMinBandedShare full).
+  // beyond: they could not be kMinUnitFill full).
   if ((particles + 3) / 4 < kMinBandParticles) return;
   lattice_.reserve(particles, constraints);
   bandSlot_.reserve(particles);
@@ -217,8 +217,8 @@ BlockSchedule::BandPlace BlockSchedule::bandPlace(const DistanceConstraint& c, u
 
 /// Banded: the units of the coloured constraints cs[0, coloured). A constraint sits at blocks (a, b) with a shift
 /// (bandPlace); the constraints at one place fill units lane by lane, one per band each (a second one in the same
-/// band starts another unit). Returns whether the units cover kMinBandedShare of the constraints and fill that
-/// share of their lanes.
+/// band starts another unit). Returns whether the units cover kMinBandedShare of the constraints and fill
+/// kMinUnitFill of their lanes.
 bool BlockSchedule::formUnits(const DistanceConstraint* cs, uint32_t coloured, uint32_t particles) {
   const uint32_t m = bandParticles = (particles + 3) / 4;
   if (m < kMinBandParticles) return false;
@@ -246,7 +246,7 @@ bool BlockSchedule::formUnits(const DistanceConstraint* cs, uint32_t coloured, u
     for (uint32_t lane = 0; lane < 4; ++lane) deepest = std::max(deepest, laneBegin[lane + 1] - laneBegin[lane]);
     for (size_t r = 0; r < deepest; ++r) {
       const uint32_t unit = uint32_t(unitLanes_.size() / 4);
-      if (unit == coloured / 3 + 1) return false;  // more units than kMinBandedShare full ones could be
+      if (unit == coloured / 3 + 1) return false;  // more units than kMinUnitFill full ones could be
       for (uint32_t lane = 0; lane < 4; ++lane) {
         const size_t at = laneBegin[lane] + r;
         const uint32_t k = at < laneBegin[lane + 1] ? bandKeys_[at].position : kNoSlot;
@@ -257,7 +257,7 @@ bool BlockSchedule::formUnits(const DistanceConstraint* cs, uint32_t coloured, u
     g = h;
   }
   const size_t units = unitLanes_.size() / 4;
-  return double(filled) >= kMinBandedShare * double(coloured) && double(filled) >= kMinBandedShare * double(4 * units);
+  return double(filled) >= kMinBandedShare * double(coloured) && double(filled) >= kMinUnitFill * double(4 * units);
 }
 
 /// Banded: colours the units greedily over band 0's particles, each when its first constraint comes in cs's order
@@ -325,10 +325,15 @@ void BlockSchedule::rebuild(const DistanceConstraint* cs, const uint32_t* colour
     uint32_t unitColourBegin[kColours + 1];
     colourUnits(placed, coloured, unitColourBegin);  // fills `unbanded`
     // Band 0 too small for its blocks to alternate: smaller blocks (a unit is a whole batch, so a block's segments
-    // end in no partial batch), then, if still not, blocks of particles, as without bands.
-    for (uint32_t block = kMinBlockParticles; block >= kMinBandBlockParticles; block /= 2) {
+    // end in no partial batch). If still not, blocks of particles, as without bands; or, with too few units to go
+    // colour-major (kMinColourMajorConstraints), the largest blocks, on one thread.
+    for (uint32_t block = kMinBlockParticles;; block /= 2) {
       layOut(units_.data(), unitColourBegin, bandParticles, block);
-      if (!colourMajor) break;
+      if (!colourMajor && !blocksLeaveTooLittleParallelWork()) break;
+      if (block / 2 < kMinBandBlockParticles) {
+        if (!colourMajor) layOut(units_.data(), unitColourBegin, bandParticles, kMinBlockParticles);
+        break;
+      }
     }
     banded = !colourMajor;
     latticeOrdered = latticeOrdered && banded;

@@ -27,8 +27,8 @@
 // translates across the other edges: lanes 0 to 2, the second block's vectors rotated a lane (lane 3, which would
 // reach a fifth band, a filler). What fits neither (particles two bands apart, or a particle and its own translate)
 // is `unbanded`, projected one by one on the unpadded positions after the batches. Chosen when at least
-// kMinBandedShare of the coloured constraints are in units, the units are that full, m is at least
-// kMinBandParticles, and band 0's blocks leave enough parallel work not to turn colour-major. Where blocks of
+// kMinBandedShare of the coloured constraints are in units, kMinUnitFill of the units' lanes are filled, m is at
+// least kMinBandParticles, and band 0's blocks leave enough parallel work not to turn colour-major. Where blocks of
 // kMinBlockParticles would not (a 17³-vertex tet cube: m = 1,229 made 5 blocks, too few to alternate), band 0 is cut
 // into smaller blocks, down to kMinBandBlockParticles: a unit is a whole batch, so small blocks cost no partial
 // batches.
@@ -66,11 +66,14 @@ struct BlockSchedule {
                                                                 ///< too little work to share out anyway.
   static constexpr uint32_t kNoSlot = ~0u;                   ///< slotOf of an overflow-group or unbanded
                                                              ///< constraint.
-  static constexpr uint32_t kMinBandParticles = 1024;        ///< Banded only from m = 1024 (a 64² cloth): 4 blocks
-                                                             ///< of band 0 at least, two per block colour.
+  static constexpr uint32_t kMinBandParticles = 256;         ///< Banded only from m = 256 (a 32² cloth): band 0 in
+                                                             ///< 8 blocks of kMinBandBlockParticles at least.
   static constexpr double kMinBandedShare = 0.9;             ///< Banded only with at least this share of the
-                                                             ///< coloured constraints in units, and of the units'
-                                                             ///< lanes filled.
+                                                             ///< coloured constraints in units (the rest run one
+                                                             ///< by one).
+  static constexpr double kMinUnitFill = 0.75;               ///< Banded only with at least this share of the
+                                                             ///< units' lanes filled: a full unit costs about half
+                                                             ///< a batch on padded positions.
   /// Batches a thread's range of one group's blocks holds at least (on the group's average): a group with fewer runs
   /// whole on one thread, and a pass with no group to share runs on the caller alone, with no barrier: colour-major
   /// blocks of a small body are tiny, and a barrier per colour costs more than it shares (docs/performance.md, "Tuned constants").

@@ -184,6 +184,23 @@ int checkLayout(const WorldImpl& impl) {
 
 }  // namespace
 
+/// The largest block of each parallel block colour plus the serial group: the pass's work with unlimited threads.
+static uint32_t criticalPath(const BlockSchedule& s) {
+  const auto size = [&](size_t at) {  // in batches: a block's segments are consecutive
+    return s.segments[s.segmentBegin[at + 1] - 1].end - s.segments[s.segmentBegin[at]].begin;
+  };
+  uint32_t critical = 0;
+  for (uint32_t g = 0; g < BlockSchedule::kBlockColours; ++g) {
+    uint32_t largest = 0;
+    for (size_t at = s.groupBegin[g]; at < s.groupBegin[g + 1]; ++at) largest = std::max(largest, size(at));
+    critical += largest;
+  }
+  for (size_t at = s.groupBegin[BlockSchedule::kSerialGroup]; at < s.groupBegin[BlockSchedule::kGroups]; ++at) {
+    critical += size(at);
+  }
+  return critical;
+}
+
 TEST(BlockSchedule, ARowMajorClothIsBandedInTwoBlockColoursOfStrips) {
   World world;
   scenes::hangingCloth(world, 128);
@@ -209,22 +226,33 @@ TEST(BlockSchedule, ARowMajorClothIsBandedInTwoBlockColoursOfStrips) {
   EXPECT_FALSE(s.colourMajor);
 }
 
-TEST(BlockSchedule, ASmallRowMajorClothIsTwoBlockColoursOfStripsUnbanded) {
+TEST(BlockSchedule, ASmallRowMajorClothIsBandedOnBlocksSmallEnoughToAlternate) {
+  // 2,304 particles: bands of 576 (12 rows), translates of one another. In blocks of 256 band 0 would be 3 blocks in
+  // 3 block colours, one after another; in blocks of 128, 5 in 3 colours, two of which two threads share.
   World world;
   scenes::hangingCloth(world, 48);
   const WorldImpl& impl = scheduled(world);
   const BlockSchedule& s = impl.solverData.schedule.blocks;
-  // 2,304 particles: bands of 576 (m < kMinBandParticles). Strips of 256 particles, 9 of them, alternating.
-  EXPECT_FALSE(s.banded);
-  EXPECT_EQ(s.blockParticles, 256u);
-  EXPECT_EQ(checkLayout(impl), 2);
-  EXPECT_EQ(s.groupBegin[BlockSchedule::kGroups - 1], 9u);
+  EXPECT_TRUE(s.banded);
+  EXPECT_TRUE(s.unbanded.empty());
+  EXPECT_EQ(s.bandParticles, 576u);
+  EXPECT_EQ(s.blockParticles, 128u);
+  EXPECT_GE(checkLayout(impl), 2);
+  EXPECT_LE(3 * criticalPath(s), 2 * s.batches.size());
+  auto swing = [](TaskSystem* tasks) {
+    World w(tasks);
+    scenes::hangingCloth(w, 48);
+    for (int f = 0; f < 20; ++f) w.step(1.0f / 60);
+    return scenes::stateHash(w);
+  };
+  ThreadPool pool(2);
+  EXPECT_EQ(swing(&pool), swing(nullptr));
 }
 
 TEST(BlockSchedule, TwoClothsSideBySideAreNotBandTranslates) {
   // A 96² cloth and a 70 x 50 one after it: bands of 3,179 particles, so bands 0 and 1 are translates within the
   // first cloth (by 33 rows and 11 columns: most of its edges are still edges), but band 3 lies in the second cloth,
-  // whose rows are another width. Most units would lack a lane or two: fewer than kMinBandedShare of the lanes.
+  // whose rows are another width. Most units would lack a lane or two: fewer than kMinUnitFill of the lanes.
   World world;
   scenes::hangingCloth(world, 96);
   ClothDef c;
@@ -241,23 +269,6 @@ TEST(BlockSchedule, TheMixedSceneKeepsEveryInvariant) {
   World world;
   scenes::mixedScene(world, 24);
   EXPECT_GE(checkLayout(scheduled(world)), 1);
-}
-
-/// The largest block of each parallel block colour plus the serial group: the pass's work with unlimited threads.
-static uint32_t criticalPath(const BlockSchedule& s) {
-  const auto size = [&](size_t at) {  // in batches: a block's segments are consecutive
-    return s.segments[s.segmentBegin[at + 1] - 1].end - s.segments[s.segmentBegin[at]].begin;
-  };
-  uint32_t critical = 0;
-  for (uint32_t g = 0; g < BlockSchedule::kBlockColours; ++g) {
-    uint32_t largest = 0;
-    for (size_t at = s.groupBegin[g]; at < s.groupBegin[g + 1]; ++at) largest = std::max(largest, size(at));
-    critical += largest;
-  }
-  for (size_t at = s.groupBegin[BlockSchedule::kSerialGroup]; at < s.groupBegin[BlockSchedule::kGroups]; ++at) {
-    critical += size(at);
-  }
-  return critical;
 }
 
 namespace {
@@ -379,30 +390,35 @@ TEST(BlockSchedule, ABodyWithNoLocalityTurnsColourMajor) {
 // The 16³-cell tet cube's bands are translates, but band 0's 1,229 particles in blocks of kMinBlockParticles are 5
 // blocks, too few to alternate: it is banded on smaller blocks, whose critical path leaves two threads work (the
 // layOut rule: at most 2/3 of the batches).
-TEST(BlockSchedule, ALatticeTetCubeIsBandedOnBlocksSmallEnoughToAlternate) {
-  World world;
-  world.addSoftBody(scenes::tetCube(16, 1.0f, Vec3(0, 1, 0)));
-  const WorldImpl& impl = scheduled(world);
-  const BlockSchedule& s = impl.solverData.schedule.blocks;
-  EXPECT_FALSE(s.colourMajor);
-  EXPECT_TRUE(s.banded);
-  EXPECT_LT(s.blockParticles, BlockSchedule::kMinBlockParticles);
-  EXPECT_GE(s.blockParticles, BlockSchedule::kMinBandBlockParticles);
-  EXPECT_GE(checkLayout(impl), 2);
-  EXPECT_LE(3 * criticalPath(s), 2 * s.batches.size());
-  // Dropped on the ground, the same bits on 1 and 3 threads.
-  auto drop = [](TaskSystem* tasks) {
-    World w(tasks);
-    w.addSoftBody(scenes::tetCube(16, 1.0f, Vec3(-0.5f, 0.2f, -0.5f)));
-    for (int f = 0; f < 20; ++f) w.step(1.0f / 60);
-    return std::vector<Real>(w.positions(), w.positions() + 3 * w.particleCount());
-  };
-  ThreadPool pool(2);
-  const std::vector<Real> serial = drop(nullptr);
-  EXPECT_EQ(drop(&pool), serial);
-  Real lowest = serial[1];
-  for (size_t k = 1; k < serial.size(); k += 3) lowest = std::min(lowest, serial[k]);
-  EXPECT_LT(lowest, 0.05f);  // it fell the 0.2 m to the ground
+TEST(BlockSchedule, LatticeTetCubesAreBandedOnBlocksSmallEnoughToAlternate) {
+  // 11³ and 17³ vertices: bands of 333 and 1,229, a translate by which wraps rows and layers, so some units lack a
+  // lane (the 10³ cube's are 85 % full); band 0 in blocks of 256 would not alternate.
+  for (int n : {10, 16}) {
+    World world;
+    world.addSoftBody(scenes::tetCube(n, 1.0f, Vec3(0, 1, 0)));
+    const WorldImpl& impl = scheduled(world);
+    const BlockSchedule& s = impl.solverData.schedule.blocks;
+    EXPECT_FALSE(s.colourMajor) << n;
+    EXPECT_TRUE(s.banded) << n;
+    EXPECT_TRUE(s.unbanded.empty()) << n;
+    EXPECT_LT(s.blockParticles, BlockSchedule::kMinBlockParticles) << n;
+    EXPECT_GE(s.blockParticles, BlockSchedule::kMinBandBlockParticles) << n;
+    EXPECT_GE(checkLayout(impl), 2) << n;
+    EXPECT_LE(3 * criticalPath(s), 2 * s.batches.size()) << n;
+    // Dropped on the ground, the same bits on 1 and 3 threads.
+    auto drop = [n](TaskSystem* tasks) {
+      World w(tasks);
+      w.addSoftBody(scenes::tetCube(n, 1.0f, Vec3(-0.5f, 0.2f, -0.5f)));
+      for (int f = 0; f < 20; ++f) w.step(1.0f / 60);
+      return std::vector<Real>(w.positions(), w.positions() + 3 * w.particleCount());
+    };
+    ThreadPool pool(2);
+    const std::vector<Real> serial = drop(nullptr);
+    EXPECT_EQ(drop(&pool), serial) << n;
+    Real lowest = serial[1];
+    for (size_t k = 1; k < serial.size(); k += 3) lowest = std::min(lowest, serial[k]);
+    EXPECT_LT(lowest, 0.05f) << n;  // it fell the 0.2 m to the ground
+  }
 }
 
 TEST(BlockSchedule, AThreadsRangeOfBlocksHoldsAtLeastTheMinimumOfBatches) {
@@ -560,9 +576,10 @@ void expectTheSameBitsEitherWay(Run run, bool reference, const std::string& labe
 // With nothing but the blocks moving particles between iterations (World::Impl::blocksAloneMoveParticles: the hanging
 // cloth, its corners pinned by inverse mass 0, far above the ground), the positions stay padded from the first
 // iteration to the last. The residual record reads p after every iteration, so with it on they are copied out and
-// in each time: the same bits either way, banded (128²) or not (32²), on one thread or two.
+// in each time: the same bits either way, banded (128²) or not (24²: bands of 144 particles, under kMinBandParticles),
+// on one thread or two.
 TEST(BlockSchedule, KeepingPositionsPaddedAcrossIterationsChangesNoBit) {
-  for (int n : {32, 128}) {
+  for (int n : {24, 128}) {
     auto run = [n](bool record, TaskSystem* tasks) {
       World world(tasks);
       scenes::hangingCloth(world, n);
@@ -587,10 +604,10 @@ TEST(BlockSchedule, KeepingPositionsPaddedAcrossIterationsChangesNoBit) {
 // rows squeezed to half their spacing, at rest without gravity, its lowest row 1 mm above the ground: the prediction
 // leaves every particle above it (no contact, so the blocks alone move particles), and the solve pushes the lower
 // rows apart, into the ground. The late pass must find them: boxes left from the prediction would not reach the
-// ground, and those particles would end the step inside it. Banded (64²) and not (32²), on one thread and two; the
+// ground, and those particles would end the step inside it. Banded (64²) and not (24²), on one thread and two; the
 // same bits as with the residual record on, where p is copied out every iteration and bounded by its own pass.
 TEST(BlockSchedule, TheLastCopyOutBoundsTheParticlesForTheLateContactPass) {
-  for (int n : {32, 64}) {
+  for (int n : {24, 64}) {
     auto run = [n](bool record, TaskSystem* tasks) {
       World world(tasks);
       SolverSettings s;
@@ -632,10 +649,10 @@ TEST(BlockSchedule, TheLastCopyOutBoundsTheParticlesForTheLateContactPass) {
 // gives the bits of the separate pass. The hanging cloth over a raised ground: it falls with the pass joined and no
 // box near the ground, meets the ground in a substep whose prediction reaches it (the joined job stops after the
 // copy in, and the contacts are generated from the prediction), then lies on it with contacts (the pass apart), and
-// swings back. Unbanded (32²) and banded (64²), one iteration or three, on one thread and two.
+// swings back. Unbanded (24²) and banded (64²), one iteration or three, on one thread and two.
 TEST(BlockSchedule, TheParticlePassJoinedToTheFirstCopyInChangesNoBit) {
   PBD_LONG_SCENE();
-  for (int n : {32, 64}) {
+  for (int n : {24, 64}) {
     for (int iterations : {1, 3}) {
       auto run = [&](bool joined, TaskSystem* tasks) {
         World world(tasks);
