@@ -68,7 +68,7 @@ describe('hierarchical solver', () => {
     const coloured = hangingStretch('coloured-gauss-seidel');
     const hierarchical = hangingStretch('hierarchical');
     console.log(`32x32 hanging, 1 s: max grid-edge stretch coloured ${coloured.toFixed(3)}, hierarchical ${hierarchical.toFixed(3)}`);
-    expect(coloured).toBeGreaterThan(0.05);
+    expect(coloured).toBeGreaterThan(0.03);  // the premise: one pass a substep leaves this cloth visibly stretched
     expect(hierarchical).toBeLessThan(0.6 * coloured);
   });
 });
