@@ -59,7 +59,7 @@ void World::Impl::projectVolumes(bool xpbd, Real invH2) {
   Real* xyzw = solverData.paddedP.data();
   const TetVolumeConstraint* tets = solverData.volumePack.tets(constraints.volumes.data());
   sweepOnPaddedPositions(
-      solverData.volumeOrder, solverData.volumeSweep.sweep(xpbd), kElementBatchesPerTask,
+      solverData.volumeOrder, solverData.volumeSweep.sweep(xpbd, settings.solver), kElementBatchesPerTask,
       [&](uint32_t b, uint32_t e) {
         projectPackedTetVolumes(solverData.volumePack, tets, solverData.volumeOrder.order().data(), b, e,
                                 constraints.volumeLambda.data(), xyzw, xpbd, invH2);

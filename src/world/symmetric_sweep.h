@@ -11,8 +11,9 @@
 // μ⁴ = g(8/3 μ³ - 22/9 μ² + 8/9 μ - 1/9) is stable for real g in [0, 1] but more sensitive to complex g, they sweep
 // back too (step.cpp). On the 10×10 grid the dihedrals in colour order also measured |μ| = 1, so colouring them (for
 // threads) would be an alternative to their second sweep.
-// Tet volumes whose tets' six edges are all held by rigid distance constraints sweep forward only (ElementSweep::
-// Forward, world/volume_sweep.h): a tet's volume is a function of its six edge lengths, so ∇V lies in the span of its
+// Tet volumes whose tets' six edges are all held by rigid distance constraints sweep forward only after the coloured
+// or the Jacobi distances' pass (ElementSweep::Forward, world/volume_sweep.h says why not after the others): a tet's
+// volume is a function of its six edge lengths, so ∇V lies in the span of its
 // edges' gradients, and once the edges' pass has projected them the volumes' pass corrects only what that single pass
 // left. A free block of such tets then gains no energy swept one way (tests/native/world/volume_sweep_test.cpp), where
 // its volumes alone gain without bound within seconds (docs/performance.md, "Tried and dropped").

@@ -1,6 +1,9 @@
 // Which ways the tet volumes' sweep goes (world/symmetric_sweep.h says why either is stable): forward only where
-// every volume's tet has all six edges held by rigid distance constraints, else forward and back. Derived from the
-// constraints when they or their strengths change, on buffers reserved with them (no allocation in the step).
+// every volume's tet has all six edges held by rigid distance constraints and the distances' pass is the coloured or
+// the Jacobi one, else forward and back. After the serial Gauss-Seidel pass or HPBD's, one way left a block whose
+// particles were scrambled tangled for good, where both ways untangle it
+// (VolumeSweep.AScrambledBlockUntanglesUnderEveryGaussSeidelSolver). Derived from the constraints when they or their
+// strengths change, on buffers reserved with them (no allocation in the step).
 #pragma once
 
 #include <cstddef>
@@ -8,6 +11,7 @@
 
 #include "constraints/distance.h"
 #include "constraints/tet_volume.h"
+#include "pbd/settings.h"
 #include "schedule/particle_graph.h"
 #include "world/symmetric_sweep.h"
 
@@ -24,9 +28,11 @@ class VolumeSweepChoice {
   /// that their k', corrected for two projections an iteration, is 1 whichever way they sweep).
   void refresh(const std::vector<DistanceConstraint>& distances, const std::vector<TetVolumeConstraint>& volumes,
                size_t particles);
-  /// The sweep for this method.
-  ElementSweep sweep(bool xpbd) const {
-    return (xpbd ? forwardUnderXpbd_ : forwardUnderPbd_) ? ElementSweep::Forward : ElementSweep::Symmetric;
+  /// The sweep for this method after this solver's distances.
+  ElementSweep sweep(bool xpbd, Solver solver) const {
+    const bool oneWaySolver = solver == Solver::ColouredGaussSeidel || solver == Solver::Jacobi;
+    const bool held = xpbd ? forwardUnderXpbd_ : forwardUnderPbd_;
+    return oneWaySolver && held ? ElementSweep::Forward : ElementSweep::Symmetric;
   }
 
  private:

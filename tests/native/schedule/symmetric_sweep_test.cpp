@@ -346,7 +346,7 @@ TEST(SymmetricSweep, BodiesSplitInHalvesGiveTheSameBitsOnAnyThreadCount) {
         EXPECT_GT(order->splitColour(), 0u);
       }
       EXPECT_GT(impl.solverData.volumeOrder.subSplitColour(), impl.solverData.volumeOrder.splitColour());
-      EXPECT_EQ(impl.solverData.volumeSweep.sweep(true),
+      EXPECT_EQ(impl.solverData.volumeSweep.sweep(true, world.settings().solver),
                 edgeCompliance == 0 ? ElementSweep::Forward : ElementSweep::Symmetric);
       return scenes::stateHash(world);
     };
