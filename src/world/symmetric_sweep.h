@@ -13,10 +13,10 @@
 // threads) would be an alternative to their second sweep.
 // Tet volumes whose tets' six edges are all held by rigid distance constraints sweep forward only after the coloured
 // or the Jacobi distances' pass (ElementSweep::Forward, world/volume_sweep.h says why not after the others): a tet's
-// volume is a function of its six edge lengths, so ∇V lies in the span of its
-// edges' gradients, and once the edges' pass has projected them the volumes' pass corrects only what that single pass
-// left. A free block of such tets then gains no energy swept one way (tests/native/world/volume_sweep_test.cpp), where
-// its volumes alone gain without bound within seconds (docs/performance.md, "Tried and dropped").
+// volume is a function of its six edge lengths, so ∇V lies in the span of its edges' gradients, and once the edges'
+// pass has projected them the volumes' pass corrects only what that single pass left. A free block of such tets then
+// gains no energy swept one way (tests/native/world/volume_sweep_test.cpp), where its volumes alone gain without bound
+// within seconds (docs/performance.md, "Tried and dropped").
 #pragma once
 
 #include <algorithm>
