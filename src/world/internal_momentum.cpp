@@ -470,30 +470,26 @@ void World::Impl::endInternalProjections() {
     double llx = ll.x(), lly = ll.y(), llz = ll.z();
     double lax = la.x(), lay = la.y(), laz = la.z();
     Real* p = particles.p.data();
-    if (f.slim) {  // not counted: the move alone
+    auto move = [&](auto counted) {  // a slim substep's is the move alone, its rounding not followed
       for (uint32_t s = c.begin; s < c.end; ++s) {
         const Vec3d& a = islands.islandLever[s];
-        const double d[3] = {thy * a.z() - thz * a.y(), thz * a.x() - thx * a.z(), thx * a.y() - thy * a.x()};
+        const double ax = a.x(), ay = a.y(), az = a.z();
+        const double d[3] = {thy * az - thz * ay, thz * ax - thx * az, thx * ay - thy * ax};  // θ × a
         Real* q = p + 3 * size_t(islands.members[s]);
-        for (int i = 0; i < 3; ++i) q[i] = q[i] + Real(d[i]);
+        double r[3];  // the move realized after rounding
+        for (int i = 0; i < 3; ++i) {
+          const Real was = q[i];
+          q[i] = was + Real(d[i]);
+          r[i] = double(q[i]) - double(was);
+        }
+        if (!counted) continue;
+        const double m = islands.islandMass[s];
+        llx -= m * r[0], lly -= m * r[1], llz -= m * r[2];
+        lax -= m * (ay * r[2] - az * r[1]), lay -= m * (az * r[0] - ax * r[2]), laz -= m * (ax * r[1] - ay * r[0]);
       }
-      return;
-    }
-    for (uint32_t s = c.begin; s < c.end; ++s) {
-      const Vec3d& a = islands.islandLever[s];
-      const double ax = a.x(), ay = a.y(), az = a.z();
-      const double d[3] = {thy * az - thz * ay, thz * ax - thx * az, thx * ay - thy * ax};  // θ × a
-      Real* q = p + 3 * size_t(islands.members[s]);
-      double r[3];  // the move realized after rounding
-      for (int i = 0; i < 3; ++i) {
-        const Real was = q[i];
-        q[i] = was + Real(d[i]);
-        r[i] = double(q[i]) - double(was);
-      }
-      const double m = islands.islandMass[s];
-      llx -= m * r[0], lly -= m * r[1], llz -= m * r[2];
-      lax -= m * (ay * r[2] - az * r[1]), lay -= m * (az * r[0] - ax * r[2]), laz -= m * (ax * r[1] - ay * r[0]);
-    }
+    };
+    if (f.slim) return move(std::false_type());
+    move(std::true_type());
     c.lostLinear = Vec3d(llx, lly, llz), c.lostAngular = Vec3d(lax, lay, laz);
   };
   forFreeChunks(sums, rotations, rotate);
