@@ -11,10 +11,23 @@
 
 namespace pbd {
 
-/// m (|r|² 1 − r rᵀ): one particle's share of an inertia tensor about the point r is measured from.
-inline Eigen::Matrix3d particleInertia(double m, const Eigen::Vector3d& r) {
-  return m * (r.squaredNorm() * Eigen::Matrix3d::Identity() - r * r.transpose());
-}
+/// Σ m (|r|² 1 − r rᵀ) over particles, r measured from the point the tensor is about, summed entry by entry in
+/// doubles (its six distinct entries; each term formed as the matrix expression forms it, so the same bits): summed
+/// as an Eigen matrix, the sum went through memory at every particle.
+struct InertiaSum {
+  double xx = 0, yy = 0, zz = 0, xy = 0, xz = 0, yz = 0;
+
+  void add(double m, const Eigen::Vector3d& r) {
+    const double r2 = r.squaredNorm();
+    xx += m * (r2 - r.x() * r.x()), yy += m * (r2 - r.y() * r.y()), zz += m * (r2 - r.z() * r.z());
+    xy += m * (0.0 - r.x() * r.y()), xz += m * (0.0 - r.x() * r.z()), yz += m * (0.0 - r.y() * r.z());
+  }
+  Eigen::Matrix3d matrix() const {
+    Eigen::Matrix3d I;
+    I << xx, xy, xz, xy, yy, yz, xz, yz, zz;
+    return I;
+  }
+};
 
 /// I⁺: the inverse of the symmetric positive semi-definite I on the span of its eigenvectors whose eigenvalues exceed
 /// 1e-9 of the largest; zero on the rest. Eigen's iterative 3x3 solver uses no transcendental functions, so native and

@@ -98,6 +98,7 @@ void World::Impl::reserveIslands(size_t bodyCount, size_t particleCount) {
   islands.islandBegin.reserve(n + 1);
   islands.islandOfBody.reserve(n);
   islands.islandFrames.reserve(n);
+  islands.islandPinned.reserve(n);
   islands.chunks.reserve((kGuardChunkGroups + 1) * n + particleCount / kGuardChunkMembers);  // parts below
   islands.chunkBegin.reserve(n + 1);
 }
@@ -150,6 +151,8 @@ void World::Impl::refreshIslands() {
   for (uint32_t k = 0; k < islandCount; ++k) islands.islandBegin[k + 1] += islands.islandBegin[k];
   islands.islandBodies.resize(nBodies);
   islands.islandFrames.resize(islandCount);
+  islands.islandPinned.resize(islandCount);
+  islands.massesStale = true;
   for (uint32_t k = 0; k < islandCount; ++k) islands.islandFrames[k].next = islands.islandBegin[k];
   for (uint32_t b = 0; b < nBodies; ++b) islands.islandBodies[islands.islandFrames[parent[b]].next++] = b;
   islands.members.clear();
@@ -188,12 +191,15 @@ void World::Impl::refreshIslands() {
 void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
   islands.anyFreeIsland = false;
   islands.freeMembers = 0;
+  const bool readMasses = islands.massesStale;
+  islands.massesStale = false;
   for (uint32_t k = 0; k + 1 < islands.islandBegin.size(); ++k) {
     IslandFrame& f = islands.islandFrames[k];
     f.lost = takeLostMotion(f, bdf2);
     f.slim = f.touched;
     f.free = f.touched = false;
-    if (islandHasPin(k) || islands.memberBegin[k + 1] - islands.memberBegin[k] < 2) continue;
+    if (readMasses) islands.islandPinned[k] = islandHasPin(k);
+    if (islands.islandPinned[k] || islands.memberBegin[k + 1] - islands.memberBegin[k] < 2) continue;
     f.free = islands.anyFreeIsland = true;
     islands.freeMembers += islands.memberBegin[k + 1] - islands.memberBegin[k];
   }
@@ -208,9 +214,8 @@ void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
     IslandMomenta momenta{Vec3d::Zero(), Vec3d::Zero()};
     for (uint32_t s = c.begin; s < c.end; ++s) {
       const uint32_t i = islands.members[s];
-      const double m = 1.0 / particles.w[i];
+      const double m = readMasses ? (islands.islandMass[s] = 1.0 / particles.w[i]) : islands.islandMass[s];
       const Vec3d l = bdf2 ? lever(i, true, h) : load3d(particles.x, i);  // Euler's lever, inline
-      islands.islandMass[s] = m;
       islands.islandLever[s] = l;
       mass += m;
       moment += m * l;
@@ -239,7 +244,7 @@ void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
   // Per chunk: the levers about the centre, their inertia, and what is given back.
   auto levers = [&](GuardChunk& c) {
     const IslandFrame& f = islands.islandFrames[c.island];
-    Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();
+    InertiaSum inertia;
     c.pendingShift = c.begin == islands.memberBegin[c.island] ? f.pendingShift : Vec3d::Zero();
     // What the velocities do not take of the give-back, in locals (c may alias what the loop writes).
     double lx = 0, ly = 0, lz = 0, ax = 0, ay = 0, az = 0;
@@ -247,20 +252,21 @@ void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
       const uint32_t i = islands.members[s];
       const Vec3d a = islands.islandLever[s] - f.centre;
       islands.islandLever[s] = a;
-      inertia += particleInertia(islands.islandMass[s], a);
+      const double m = islands.islandMass[s];
+      inertia.add(m, a);
       if (f.lost.any) {
         const Vec3d dv = givenBackVelocity(f.lost, a), took = addToVelocity(&particles.v[3 * size_t(i)], dv);
         if (bdf2) {
-          const Vec3d missed = islands.islandMass[s] * (dv - took);  // what the float32 velocity did not take
+          const Vec3d missed = m * (dv - took);  // what the float32 velocity did not take
           lx += missed[0], ly += missed[1], lz += missed[2];
           ax += a.y() * missed[2] - a.z() * missed[1], ay += a.z() * missed[0] - a.x() * missed[2];
           az += a.x() * missed[1] - a.y() * missed[0];
         }
       }
       if (f.shift != Vec3d::Zero())
-        c.pendingShift -= islands.islandMass[s] * shiftParticle(i, f.shift, {&particles.p, &particles.inertial});
+        c.pendingShift -= m * shiftParticle(i, f.shift, {&particles.p, &particles.inertial});
     }
-    c.inertia = inertia;
+    c.inertia = inertia.matrix();
     c.lostLinear = Vec3d(lx, ly, lz), c.lostAngular = Vec3d(ax, ay, az);
   };
   forFreeChunks(masses, centres, levers);

@@ -88,10 +88,13 @@ struct IslandState {
   // guard's passes of every iteration stream them (no walk over the bodies, no test per particle).
   std::vector<uint32_t> members;
   std::vector<uint32_t> memberBegin;
-  // Per member of a free island, set once a substep (prepareIslandFrames) for the guard's passes of every iteration:
-  // the mass 1 / w (kg) and the lever a = ℓ − c (m) about the island's centre.
+  // Per member of a free island, for the guard's passes of every iteration: the mass 1 / w (kg), read from w at a
+  // step's first substep (`massesStale`: w changes only between steps), and the lever a = ℓ − c (m) about the
+  // island's centre, set once a substep (prepareIslandFrames).
   std::vector<double> islandMass;
   std::vector<Eigen::Vector3d> islandLever;
+  std::vector<uint8_t> islandPinned;  // per island: some member has w = 0 (read with the masses)
+  bool massesStale = true;
   std::vector<GuardChunk> chunks;       // every island's members in chunks, islands in order
   std::vector<uint32_t> chunkBegin;     // island k's chunks are chunks[chunkBegin[k], chunkBegin[k + 1])
   bool islandsDirty = true;

@@ -54,6 +54,7 @@ void World::Impl::step(Real dt) {
 
 void World::Impl::stepOn(Real dt) {
   diagnostics.clock.start(diagnostics.timings);
+  islands.massesStale = true;  // w may have changed since the last step (setInverseMass, the inverseMasses() view)
   diagnostics.report = StepReport{};  // the substeps count dropped contacts into it
   saveState();
   const bool settleFirst = solveChangedSinceLastStep();
