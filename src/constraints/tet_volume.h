@@ -54,7 +54,7 @@ struct TetVolumeLanes {
 /// order for both lane types and no branches, so a tet gets the same bits whichever path projects it. The gradients
 /// are those of tetVolumeGradients, written out per component. Always inlined: called, the lanes went through memory
 /// (a tet cube 16³'s serial step 7 % slower natively).
-template <class T>
+template <class T, bool kClamped = true>
 [[gnu::always_inline]] inline T projectTetVolumeLanes(TetVolumeLanes<T>& l, bool xpbd) {
   const T zero = lanes<T>(0), one = lanes<T>(1), sixth = lanes<T>(Real(1) / 6);
   const T e1x = l.x[1] - l.x[0], e1y = l.y[1] - l.y[0], e1z = l.z[1] - l.z[0];
@@ -69,7 +69,8 @@ template <class T>
   gx[3] = (e1y * e2z - e1z * e2y) * sixth, gy[3] = (e1z * e2x - e1x * e2z) * sixth, gz[3] = (e1x * e2y - e1y * e2x) * sixth;
   gx[0] = -((gx[1] + gx[2]) + gx[3]), gy[0] = -((gy[1] + gy[2]) + gy[3]), gz[0] = -((gz[1] + gz[2]) + gz[3]);
   const T rawC = volume - l.restVolume;
-  const T C = select(rawC > l.maxC, l.maxC, rawC);
+  T C = rawC;
+  if constexpr (kClamped) C = select(rawC > l.maxC, l.maxC, rawC);
   T weighted = zero;
   for (int k = 0; k < 4; ++k) weighted = weighted + l.w[k] * ((gx[k] * gx[k] + gy[k] * gy[k]) + gz[k] * gz[k]);
   const auto active = (C != zero) & (weighted > lanes<T>(Real(1e-24)));
@@ -124,6 +125,8 @@ struct PackedTetVolumes {
   /// With places: every tet as cs holds it but with its particles' places, for the kernels that read whole tets (the
   /// short last batches, the uncoloured rest); empty without.
   std::vector<TetVolumeConstraint> placed;
+  bool rigid = true;           ///< Every compliance is 0 (an XPBD sweep then reads no strength or multiplier).
+  bool anyUnilateral = false;  ///< Some tet only resists compression (its C is clamped).
 
   void reserve(size_t count);
   /// Copies tets cs[order[n]], n in [0, count) (no allocation within reserve()). `placeOf` (or null): where each
@@ -136,7 +139,8 @@ struct PackedTetVolumes {
 /// projectTetVolumesBatched on the packed copy: the same bits. Whole fours from `begin` load packed fields; a short
 /// last batch goes through projectTetVolumesBatched. A four whose compliances are all 0 under XPBD neither reads
 /// nor writes its multipliers: with α̃ = 0 the step −(C + α̃λ)/(w∇C² + α̃) does not depend on λ, and nothing else
-/// reads a rigid tet's λ.
+/// reads a rigid tet's λ. The loop is compiled per method and pack (PackedTetVolumes::rigid, anyUnilateral), so that
+/// a rigid pack under XPBD loads no strength and one with no unilateral tet no clamp.
 void projectPackedTetVolumes(const PackedTetVolumes& packed, const TetVolumeConstraint* cs, const uint32_t* order,
                              size_t begin, size_t end, Real* lambda, Real* xyzw, bool xpbd, Real invH2);
 

@@ -1,5 +1,7 @@
 #include "constraints/tet_volume.h"
 
+#include <type_traits>
+
 namespace pbd {
 
 void projectTetVolumesBatched(const TetVolumeConstraint* cs, const uint32_t* order, size_t begin, size_t end,
@@ -45,17 +47,26 @@ void PackedTetVolumes::pack(const TetVolumeConstraint* cs, const uint32_t* order
       for (uint32_t& i : t.p) i = placeOf[i];
   }
   const TetVolumeConstraint* whole = tets(cs);
+  rigid = true, anyUnilateral = false;
   for (size_t n = 0; n < count; ++n) {
     const TetVolumeConstraint& t = whole[order[n]];
     for (int q = 0; q < 4; ++q) particles[4 * n + q] = t.p[q];
     restVolume[n] = t.restVolume;
     maxC[n] = t.unilateral ? 0 : std::numeric_limits<Real>::infinity();
     kPrime[n] = t.kPrime, compliance[n] = t.compliance;
+    rigid &= t.compliance == 0;
+    anyUnilateral |= t.unilateral;
   }
 }
 
-void projectPackedTetVolumes(const PackedTetVolumes& packed, const TetVolumeConstraint* cs, const uint32_t* order,
-                             size_t begin, size_t end, Real* lambda, Real* xyzw, bool xpbd, Real invH2) {
+namespace {
+
+/// projectPackedTetVolumes' whole fours from `begin`, compiled per case: kRigidXpbd (XPBD, every compliance 0) reads
+/// neither strengths nor multipliers (α̃ = 0: the step −(C + α̃λ)/(w∇C² + α̃) is −C/w∇C², the same bits), and
+/// without kUnilateral C is not clamped (maxC = +inf leaves it as it is). Returns where the whole fours end.
+template <bool kXpbd, bool kRigidXpbd, bool kUnilateral>
+size_t projectWholeFours(const PackedTetVolumes& packed, const uint32_t* order, size_t begin, size_t end,
+                         Real* lambda, Real* xyzw, Real invH2) {
   const Float4 zero = Float4::splat(0), invH2x4 = Float4::splat(invH2);
   size_t n = begin;
   for (; n + 4 <= end; n += 4) {
@@ -67,20 +78,39 @@ void projectPackedTetVolumes(const PackedTetVolumes& packed, const TetVolumeCons
       l.x[q] = v[q].x, l.y[q] = v[q].y, l.z[q] = v[q].z, l.w[q] = v[q].w;
     }
     l.restVolume = Float4::load(packed.restVolume.data() + n);
-    l.maxC = Float4::load(packed.maxC.data() + n);
-    l.kPrime = Float4::load(packed.kPrime.data() + n);
-    const Float4 compliance = Float4::load(packed.compliance.data() + n);
-    const bool multipliers = xpbd && !all(compliance == zero);
-    l.alphaTilde = compliance * invH2x4;
-    l.lambda = multipliers ? Float4::gather(lambda + order[n], lambda + order[n + 1], lambda + order[n + 2],
-                                            lambda + order[n + 3])
-                           : zero;
-    const Float4 dLambda = projectTetVolumeLanes(l, xpbd);
+    if constexpr (kUnilateral) l.maxC = Float4::load(packed.maxC.data() + n);
+    bool multipliers = false;
+    if constexpr (kRigidXpbd) {
+      l.alphaTilde = l.lambda = zero;
+    } else {
+      if constexpr (!kXpbd) l.kPrime = Float4::load(packed.kPrime.data() + n);
+      const Float4 compliance = Float4::load(packed.compliance.data() + n);
+      multipliers = kXpbd && !all(compliance == zero);
+      l.alphaTilde = compliance * invH2x4;
+      l.lambda = multipliers ? Float4::gather(lambda + order[n], lambda + order[n + 1], lambda + order[n + 2],
+                                              lambda + order[n + 3])
+                             : zero;
+    }
+    const Float4 dLambda = projectTetVolumeLanes<Float4, kUnilateral>(l, kXpbd);
     if (multipliers)
       (l.lambda + dLambda)
           .scatter(lambda + order[n], lambda + order[n + 1], lambda + order[n + 2], lambda + order[n + 3]);
     for (int q = 0; q < 4; ++q) storePaddedLanes(v[q], l.x[q], l.y[q], l.z[q]);
   }
+  return n;
+}
+
+}  // namespace
+
+void projectPackedTetVolumes(const PackedTetVolumes& packed, const TetVolumeConstraint* cs, const uint32_t* order,
+                             size_t begin, size_t end, Real* lambda, Real* xyzw, bool xpbd, Real invH2) {
+  auto fours = [&](auto unilateral) {
+    constexpr bool kUnilateral = decltype(unilateral)::value;
+    if (!xpbd) return projectWholeFours<false, false, kUnilateral>(packed, order, begin, end, lambda, xyzw, invH2);
+    if (packed.rigid) return projectWholeFours<true, true, kUnilateral>(packed, order, begin, end, lambda, xyzw, invH2);
+    return projectWholeFours<true, false, kUnilateral>(packed, order, begin, end, lambda, xyzw, invH2);
+  };
+  const size_t n = packed.anyUnilateral ? fours(std::true_type()) : fours(std::false_type());
   if (n < end) projectTetVolumesBatched(cs, order, n, end, lambda, xyzw, xpbd, invH2);
 }
 
