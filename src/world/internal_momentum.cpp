@@ -207,25 +207,31 @@ void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
   // Per chunk: the masses and the levers about the origin (the centre is not known yet).
   // The sums run in locals, written to the chunk once (as sumChunk's): the chunk may alias the arrays the loops write,
   // so sums kept in it went through memory at every member.
+  // The loops below are compiled twice: for the plain case (implicit Euler, nothing given back or shifted), with no
+  // test per member, and for the rest.
   auto masses = [&](GuardChunk& c) {
     const bool needsReach = islands.islandFrames[c.island].lost.shiftsPositions;
-    double mass = 0, reach = 0;
-    Vec3d moment = Vec3d::Zero();
+    double mass = 0, reach = 0, mx = 0, my = 0, mz = 0;  // Σ m, Σ m ℓ
     IslandMomenta momenta{Vec3d::Zero(), Vec3d::Zero()};
-    for (uint32_t s = c.begin; s < c.end; ++s) {
-      const uint32_t i = islands.members[s];
-      const double m = readMasses ? (islands.islandMass[s] = 1.0 / particles.w[i]) : islands.islandMass[s];
-      const Vec3d l = bdf2 ? lever(i, true, h) : load3d(particles.x, i);  // Euler's lever, inline
-      islands.islandLever[s] = l;
-      mass += m;
-      moment += m * l;
-      if (bdf2) {
-        const Vec3d v = load3d(particles.v, i);
-        momenta.angular += m * load3d(particles.x, i).cross(v), momenta.linear += m * v;
+    auto run = [&](auto plain) {
+      for (uint32_t s = c.begin; s < c.end; ++s) {
+        const uint32_t i = islands.members[s];
+        const double m = readMasses ? (islands.islandMass[s] = 1.0 / particles.w[i]) : islands.islandMass[s];
+        const Vec3d l = !plain && bdf2 ? lever(i, true, h) : load3d(particles.x, i);  // Euler's lever, inline
+        islands.islandLever[s] = l;
+        mass += m;
+        mx += m * l.x(), my += m * l.y(), mz += m * l.z();
+        if constexpr (plain) continue;
+        if (bdf2) {
+          const Vec3d v = load3d(particles.v, i);
+          momenta.angular += m * load3d(particles.x, i).cross(v), momenta.linear += m * v;
+        }
+        if (needsReach) reach = std::max(reach, load3d(particles.x, i).cwiseAbs().maxCoeff());
       }
-      if (needsReach) reach = std::max(reach, load3d(particles.x, i).cwiseAbs().maxCoeff());
-    }
-    c.mass = mass, c.reach = reach, c.moment = moment, c.momenta = momenta;
+    };
+    if (!bdf2 && !needsReach) run(std::true_type());
+    else run(std::false_type());
+    c.mass = mass, c.reach = reach, c.moment = Vec3d(mx, my, mz), c.momenta = momenta;
   };
   // Per island: the centre, and the translation the positions get back.
   auto centres = [&] {
@@ -248,24 +254,30 @@ void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
     c.pendingShift = c.begin == islands.memberBegin[c.island] ? f.pendingShift : Vec3d::Zero();
     // What the velocities do not take of the give-back, in locals (c may alias what the loop writes).
     double lx = 0, ly = 0, lz = 0, ax = 0, ay = 0, az = 0;
-    for (uint32_t s = c.begin; s < c.end; ++s) {
-      const uint32_t i = islands.members[s];
-      const Vec3d a = islands.islandLever[s] - f.centre;
-      islands.islandLever[s] = a;
-      const double m = islands.islandMass[s];
-      inertia.add(m, a);
-      if (f.lost.any) {
-        const Vec3d dv = givenBackVelocity(f.lost, a), took = addToVelocity(&particles.v[3 * size_t(i)], dv);
-        if (bdf2) {
-          const Vec3d missed = m * (dv - took);  // what the float32 velocity did not take
-          lx += missed[0], ly += missed[1], lz += missed[2];
-          ax += a.y() * missed[2] - a.z() * missed[1], ay += a.z() * missed[0] - a.x() * missed[2];
-          az += a.x() * missed[1] - a.y() * missed[0];
+    const Vec3d centre = f.centre;  // in a local: the loop's stores of doubles might alias it
+    auto run = [&](auto plain) {
+      for (uint32_t s = c.begin; s < c.end; ++s) {
+        const Vec3d a = islands.islandLever[s] - centre;
+        islands.islandLever[s] = a;
+        const double m = islands.islandMass[s];
+        inertia.add(m, a);
+        if constexpr (plain) continue;
+        const uint32_t i = islands.members[s];
+        if (f.lost.any) {
+          const Vec3d dv = givenBackVelocity(f.lost, a), took = addToVelocity(&particles.v[3 * size_t(i)], dv);
+          if (bdf2) {
+            const Vec3d missed = m * (dv - took);  // what the float32 velocity did not take
+            lx += missed[0], ly += missed[1], lz += missed[2];
+            ax += a.y() * missed[2] - a.z() * missed[1], ay += a.z() * missed[0] - a.x() * missed[2];
+            az += a.x() * missed[1] - a.y() * missed[0];
+          }
         }
+        if (f.shift != Vec3d::Zero())
+          c.pendingShift -= m * shiftParticle(i, f.shift, {&particles.p, &particles.inertial});
       }
-      if (f.shift != Vec3d::Zero())
-        c.pendingShift -= m * shiftParticle(i, f.shift, {&particles.p, &particles.inertial});
-    }
+    };
+    if (!f.lost.any && f.shift == Vec3d::Zero()) run(std::true_type());
+    else run(std::false_type());
     c.inertia = inertia.matrix();
     c.lostLinear = Vec3d(lx, ly, lz), c.lostAngular = Vec3d(ax, ay, az);
   };
