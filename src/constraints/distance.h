@@ -55,7 +55,7 @@ T projectDistanceLanes(DistanceLanes<T>& l, bool xpbd) {
   const T dx = l.p1x - l.p2x, dy = l.p1y - l.p2y, dz = l.p1z - l.p2z;
   const T dSquared = (dx * dx + dy * dy) + dz * dz;
   const T d = sqrt(dSquared);
-  const T zero = lanes<T>(0), one = lanes<T>(1);
+  const T zero = lanes<T>(0);
   const T epsilon = lanes<T>(1e-9f);
   const auto valid = d > epsilon;
   // clamp(d, Lmin, Lmax) as pmax(pmin(d, Lmax), Lmin): one instruction each instead of a compare and a select; the
@@ -70,8 +70,9 @@ T projectDistanceLanes(DistanceLanes<T>& l, bool xpbd) {
   const T numerator = xpbd ? (-C - l.alphaTilde * l.lambda) : -(l.kPrime * C);
   const T denominator = xpbd ? (wSum + l.alphaTilde) : wSum;
   // Δλ n = (numerator / denominator) (p1 - p2) / d, as one quotient s = numerator / (denominator d) times p1 - p2:
-  // one division instead of two on the kernel's critical path. Δλ = s d.
-  const T s = select(active, numerator / select(active, denominator * d, one), zero);
+  // one division instead of two on the kernel's critical path. Δλ = s d. An inactive lane's quotient (perhaps of a
+  // zero denominator: no trap, an inf or NaN) is masked to +0.
+  const T s = selectOrZero(active, numerator / (denominator * d));
   const T s1 = s * l.w1, s2 = s * l.w2;
   l.p1x = l.p1x + s1 * dx;
   l.p1y = l.p1y + s1 * dy;

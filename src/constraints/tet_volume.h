@@ -56,7 +56,7 @@ struct TetVolumeLanes {
 /// (a tet cube 16³'s serial step 7 % slower natively).
 template <class T, bool kClamped = true>
 [[gnu::always_inline]] inline T projectTetVolumeLanes(TetVolumeLanes<T>& l, bool xpbd) {
-  const T zero = lanes<T>(0), one = lanes<T>(1), sixth = lanes<T>(Real(1) / 6);
+  const T zero = lanes<T>(0), sixth = lanes<T>(Real(1) / 6);
   const T e1x = l.x[1] - l.x[0], e1y = l.y[1] - l.y[0], e1z = l.z[1] - l.z[0];
   const T e2x = l.x[2] - l.x[0], e2y = l.y[2] - l.y[0], e2z = l.z[2] - l.z[0];
   const T e3x = l.x[3] - l.x[0], e3y = l.y[3] - l.y[0], e3z = l.z[3] - l.z[0];
@@ -76,7 +76,7 @@ template <class T, bool kClamped = true>
   const auto active = (C != zero) & (weighted > lanes<T>(Real(1e-24)));
   const T numerator = xpbd ? (-C - l.alphaTilde * l.lambda) : -(l.kPrime * C);
   const T denominator = xpbd ? (weighted + l.alphaTilde) : weighted;
-  const T dLambda = select(active, numerator / select(active, denominator, one), zero);
+  const T dLambda = selectOrZero(active, numerator / denominator);  // an inactive lane's quotient masked to +0
   for (int k = 0; k < 4; ++k) {
     const T s = dLambda * l.w[k];
     l.x[k] = l.x[k] + s * gx[k], l.y[k] = l.y[k] + s * gy[k], l.z[k] = l.z[k] + s * gz[k];

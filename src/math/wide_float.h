@@ -95,6 +95,8 @@ struct Float4 {
   friend Mask4 signbit(Float4 a) { return {wasm_i32x4_shr(a.v, 31)}; }
   /// mask ? a : b, lane by lane.
   friend Float4 select(Mask4 mask, Float4 a, Float4 b) { return {wasm_v128_bitselect(a.v, b.v, mask.m)}; }
+  /// mask ? a : +0, lane by lane: one and, where select(mask, a, 0) is three instructions in V8.
+  friend Float4 selectOrZero(Mask4 mask, Float4 a) { return {wasm_v128_and(a.v, mask.m)}; }
   /// b < a ? b : a and a < b ? b : a, lane by lane (wasm's pseudo-min and -max: one instruction, unlike a select).
   friend Float4 pmin(Float4 a, Float4 b) { return {wasm_f32x4_pmin(a.v, b.v)}; }
   friend Float4 pmax(Float4 a, Float4 b) { return {wasm_f32x4_pmax(a.v, b.v)}; }
@@ -140,6 +142,7 @@ struct Float4 {
   friend Float4 select(Mask4 mask, Float4 a, Float4 b) {
     return {_mm_or_ps(_mm_and_ps(mask.m, a.v), _mm_andnot_ps(mask.m, b.v))};
   }
+  friend Float4 selectOrZero(Mask4 mask, Float4 a) { return {_mm_and_ps(mask.m, a.v)}; }
   // minps(x, y) = x < y ? x : y, maxps(x, y) = x > y ? x : y: with the operands swapped, exactly pmin and pmax.
   friend Float4 pmin(Float4 a, Float4 b) { return {_mm_min_ps(b.v, a.v)}; }
   friend Float4 pmax(Float4 a, Float4 b) { return {_mm_max_ps(b.v, a.v)}; }
@@ -199,6 +202,9 @@ struct Float4 {
   friend Mask4 operator<=(Float4 a, Float4 b) { return {vcleq_f32(a.v, b.v)}; }
   friend Mask4 signbit(Float4 a) { return {vreinterpretq_u32_s32(vshrq_n_s32(vreinterpretq_s32_f32(a.v), 31))}; }
   friend Float4 select(Mask4 mask, Float4 a, Float4 b) { return {vbslq_f32(mask.m, a.v, b.v)}; }
+  friend Float4 selectOrZero(Mask4 mask, Float4 a) {
+    return {vreinterpretq_f32_u32(vandq_u32(mask.m, vreinterpretq_u32_f32(a.v)))};
+  }
   // NEON's vminq/vmaxq return NaN for a NaN operand and order -0 below +0, unlike pmin/pmax: compare and select.
   friend Float4 pmin(Float4 a, Float4 b) { return {vbslq_f32(vcltq_f32(b.v, a.v), b.v, a.v)}; }
   friend Float4 pmax(Float4 a, Float4 b) { return {vbslq_f32(vcltq_f32(a.v, b.v), b.v, a.v)}; }
@@ -247,14 +253,16 @@ struct Float4 {
   friend Float4 select(Mask4 mask, Float4 a, Float4 b) {
     return {{mask.m[0] ? a.v[0] : b.v[0], mask.m[1] ? a.v[1] : b.v[1], mask.m[2] ? a.v[2] : b.v[2], mask.m[3] ? a.v[3] : b.v[3]}};
   }
+  friend Float4 selectOrZero(Mask4 mask, Float4 a) { return select(mask, a, Float4::splat(0)); }
   friend Float4 pmin(Float4 a, Float4 b) { return map(a, b, [](float x, float y) { return y < x ? y : x; }); }
   friend Float4 pmax(Float4 a, Float4 b) { return map(a, b, [](float x, float y) { return x < y ? y : x; }); }
 };
 #endif
 
-/// The one-lane twins of Float4's select, pmin and pmax, so kernels written as templates over the lane type run on
+/// The one-lane twins of Float4's select, selectOrZero, pmin and pmax, so kernels written as templates over the lane type run on
 /// plain floats.
 inline float select(bool mask, float a, float b) { return mask ? a : b; }
+inline float selectOrZero(bool mask, float a) { return mask ? a : 0.0f; }
 inline float pmin(float a, float b) { return b < a ? b : a; }
 inline float pmax(float a, float b) { return a < b ? b : a; }
 inline bool signbit(float a) { return std::signbit(a); }
