@@ -50,11 +50,11 @@ inline double addSpringVertexBlock(const Eigen::Vector3d& xa, const Eigen::Vecto
 inline void accumulateSpringLanes(const Float4 (&d)[3], Float4 l, Float4 c, Mask4 active, Float4 k, Float4 (&g)[3],
                                   Float4 (&h)[6]) {
   const Float4 zero = Float4::splat(0);
-  const Float4 invL = select(active, Float4::splat(1) / l, zero);
+  const Float4 invL = selectOrZero(active, Float4::splat(1) / l);
   const Float4 n[3] = {d[0] * invL, d[1] * invL, d[2] * invL};
-  const Float4 f = select(active, k * c, zero);
+  const Float4 f = selectOrZero(active, k * c);
   for (int r = 0; r < 3; ++r) g[r] = g[r] + f * n[r];
-  const Float4 gs = select(zero < f, f * invL, zero), a = select(active, k - gs, zero);
+  const Float4 gs = selectOrZero(zero < f, f * invL), a = selectOrZero(active, k - gs);
   const Float4 an[3] = {a * n[0], a * n[1], a * n[2]};
   h[0] = h[0] + (an[0] * n[0] + gs), h[1] = h[1] + an[0] * n[1], h[2] = h[2] + an[0] * n[2];
   h[3] = h[3] + (an[1] * n[1] + gs), h[4] = h[4] + an[1] * n[2], h[5] = h[5] + (an[2] * n[2] + gs);
