@@ -193,10 +193,9 @@ void springVertexSteps(const uint32_t* v, uint32_t lanes, const Float4 (&x)[3], 
 /// stays 0.
 template <class T>
 T decayedSpringPenalty(T penalty, T inertia) {
-  const T zero = lanes<T>(0);
-  return select(penalty != zero,
-                pmax(penalty * lanes<T>(float(kVbdWarmStartDecay)), lanes<T>(float(kVbdStartPenaltyRatio)) * inertia),
-                zero);
+  const T decayed =
+      pmax(penalty * lanes<T>(float(kVbdWarmStartDecay)), lanes<T>(float(kVbdStartPenaltyRatio)) * inertia);
+  return selectOrZero(penalty != lanes<T>(0), decayed);
 }
 
 /// The springs [begin, end) four at a time: fn(e, pen) with pen the penalties of springs e .. e + 3, in place, or for
