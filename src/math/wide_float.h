@@ -259,8 +259,8 @@ struct Float4 {
 };
 #endif
 
-/// The one-lane twins of Float4's select, selectOrZero, pmin and pmax, so kernels written as templates over the lane type run on
-/// plain floats.
+/// The one-lane twins of Float4's select, selectOrZero, pmin and pmax, so kernels written as templates over the lane
+/// type run on plain floats.
 inline float select(bool mask, float a, float b) { return mask ? a : b; }
 inline float selectOrZero(bool mask, float a) { return mask ? a : 0.0f; }
 inline float pmin(float a, float b) { return b < a ? b : a; }
