@@ -207,8 +207,8 @@ void World::Impl::prepareIslandFrames(bool bdf2, Real h) {
   // Per chunk: the masses and the levers about the origin (the centre is not known yet).
   // The sums run in locals, written to the chunk once (as sumChunk's): the chunk may alias the arrays the loops write,
   // so sums kept in it went through memory at every member.
-  // The loops below are compiled twice: for the plain case (implicit Euler, nothing given back or shifted), with no
-  // test per member, and for the rest.
+  // The loops below are compiled twice: for the plain case (implicit Euler, nothing given back or shifted), whose
+  // only test per member is whether this substep reads the masses, and for the rest.
   auto masses = [&](GuardChunk& c) {
     const bool needsReach = islands.islandFrames[c.island].lost.shiftsPositions;
     double mass = 0, reach = 0, mx = 0, my = 0, mz = 0;  // Σ m, Σ m ℓ

@@ -154,6 +154,50 @@ TEST(TetVolumeKernel, PackedProjectionGivesTheBatchedBits) {
   }
 }
 
+// The packed sweep is compiled per pack (PackedTetVolumes::rigid, anyUnilateral): every variant gives the batched
+// kernel's bits, under XPBD and PBD, from any starting position; a rigid pack's whole fours under XPBD leave their
+// multipliers alone.
+TEST(TetVolumeKernel, EveryCompiledVariantOfThePackedProjectionGivesTheBatchedBits) {
+  std::mt19937 rng(17);
+  for (bool compliant : {false, true}) {
+    for (bool unilateral : {false, true}) {
+      const size_t tets = 13;
+      auto [xyz, w, cs] = disjointTets(rng, tets);
+      std::vector<uint32_t> order(tets);
+      for (size_t t = 0; t < tets; ++t) {
+        order[t] = uint32_t((t * 5 + 3) % tets);
+        cs[t].compliance = compliant ? 1e-6f : 0;
+        cs[t].stiffness = cs[t].kPrime = 0.7f;
+        cs[t].unilateral = unilateral && t % 3 == 1;
+      }
+      PackedTetVolumes packed;
+      packed.pack(cs.data(), order.data(), tets);
+      EXPECT_EQ(packed.rigid, !compliant);
+      EXPECT_EQ(packed.anyUnilateral, unilateral);
+      for (bool xpbd : {true, false}) {
+        for (size_t begin : {size_t(0), size_t(1), size_t(2)}) {
+          SCOPED_TRACE(testing::Message() << "compliant " << compliant << " unilateral " << unilateral << " xpbd "
+                                          << xpbd << " from " << begin);
+          std::vector<Real> lambdaA(tets, 0.01f), lambdaB(tets, 0.01f);
+          std::vector<Real> xyzwA(4 * w.size()), xyzwB(4 * w.size());
+          padRange(xyz.data(), w.data(), 0, w.size(), xyzwA.data());
+          padRange(xyz.data(), w.data(), 0, w.size(), xyzwB.data());
+          const std::vector<Real> start = xyzwA;
+          projectTetVolumesBatched(cs.data(), order.data(), begin, tets, lambdaA.data(), xyzwA.data(), xpbd, 3600);
+          projectPackedTetVolumes(packed, cs.data(), order.data(), begin, tets, lambdaB.data(), xyzwB.data(), xpbd,
+                                  3600);
+          EXPECT_NE(0, std::memcmp(xyzwA.data(), start.data(), start.size() * sizeof(Real)));  // it moved something
+          EXPECT_EQ(0, std::memcmp(xyzwA.data(), xyzwB.data(), xyzwA.size() * sizeof(Real)));
+          if (xpbd && compliant) EXPECT_EQ(lambdaA, lambdaB);
+          // The whole fours of a rigid pack leave their multipliers alone (a short last batch writes its own back).
+          for (size_t n = begin; xpbd && !compliant && n < begin + (tets - begin) / 4 * 4; ++n)
+            EXPECT_EQ(lambdaB[order[n]], 0.01f) << "position " << n;
+        }
+      }
+    }
+  }
+}
+
 TEST(TetVolumeKernel, RestStateAndUnilateralVariant) {
   Vec3 p[4] = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(0, 0, 1)};
   const Real rest = tetVolume(p[0], p[1], p[2], p[3]);

@@ -53,7 +53,7 @@ TEST(WideFloat, EveryOperationMatchesTheScalarOneBitForBit) {
     for (size_t j = 0; j + 4 <= v.size(); j += 3) {
       const Float4 a = Float4::load(&v[i]), b = Float4::load(&v[j]);
       const Float4 sum = a + b, difference = a - b, product = a * b, quotient = a / b, negated = -a, root = sqrt(a);
-      const Float4 lo = pmin(a, b), hi = pmax(a, b), chosen = select(a < b, a, b);
+      const Float4 lo = pmin(a, b), hi = pmax(a, b), chosen = select(a < b, a, b), kept = selectOrZero(a < b, a);
       const Mask4 lt = a < b, gt = a > b, le = a <= b, eq = a == b, ne = a != b, sign = signbit(a), both = lt & le, either = gt | eq;
       for (int k = 0; k < 4; ++k) {
         const float x = v[i + size_t(k)], y = v[j + size_t(k)];
@@ -67,6 +67,8 @@ TEST(WideFloat, EveryOperationMatchesTheScalarOneBitForBit) {
         ASSERT_EQ(bits(laneOf(lo, k)), bits(pmin(x, y)));
         ASSERT_EQ(bits(laneOf(hi, k)), bits(pmax(x, y)));
         ASSERT_EQ(bits(laneOf(chosen, k)), bits(x < y ? x : y));
+        ASSERT_EQ(bits(laneOf(kept, k)), bits(x < y ? x : 0.0f));
+        ASSERT_EQ(bits(laneOf(kept, k)), bits(selectOrZero(x < y, x)));
         ASSERT_EQ(maskLane(lt, k), x < y);
         ASSERT_EQ(maskLane(gt, k), x > y);
         ASSERT_EQ(maskLane(le, k), x <= y);
