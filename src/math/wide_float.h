@@ -35,6 +35,14 @@ inline constexpr const char* kWideFloatPath = "scalar";
 #endif
 
 #if PBD_WIDE_WASM
+/// v unchanged, hidden from LLVM's instruction combining (an empty asm statement, no instruction): it turns an and
+/// with a compare's mask into a bitselect with zero and a xor with the sign bits into a neg, each three instructions
+/// in V8's code where the and and the xor are one.
+inline v128_t opaque(v128_t v) {
+  __asm__("" : "+r"(v));
+  return v;
+}
+
 /// Per-lane booleans (all bits set = true).
 struct Mask4 {
   v128_t m;
@@ -84,7 +92,8 @@ struct Float4 {
   friend Float4 operator-(Float4 a, Float4 b) { return {wasm_f32x4_sub(a.v, b.v)}; }
   friend Float4 operator*(Float4 a, Float4 b) { return {wasm_f32x4_mul(a.v, b.v)}; }
   friend Float4 operator/(Float4 a, Float4 b) { return {wasm_f32x4_div(a.v, b.v)}; }
-  friend Float4 operator-(Float4 a) { return {wasm_f32x4_neg(a.v)}; }
+  /// The sign bit flipped, as f32x4.neg does.
+  friend Float4 operator-(Float4 a) { return {wasm_v128_xor(a.v, opaque(wasm_i32x4_const_splat(INT32_MIN)))}; }
   friend Float4 sqrt(Float4 a) { return {wasm_f32x4_sqrt(a.v)}; }
   friend Mask4 operator<(Float4 a, Float4 b) { return {wasm_f32x4_lt(a.v, b.v)}; }
   friend Mask4 operator>(Float4 a, Float4 b) { return {wasm_f32x4_gt(a.v, b.v)}; }
@@ -96,7 +105,7 @@ struct Float4 {
   /// mask ? a : b, lane by lane.
   friend Float4 select(Mask4 mask, Float4 a, Float4 b) { return {wasm_v128_bitselect(a.v, b.v, mask.m)}; }
   /// mask ? a : +0, lane by lane: one and, where select(mask, a, 0) is three instructions in V8.
-  friend Float4 selectOrZero(Mask4 mask, Float4 a) { return {wasm_v128_and(a.v, mask.m)}; }
+  friend Float4 selectOrZero(Mask4 mask, Float4 a) { return {wasm_v128_and(a.v, opaque(mask.m))}; }
   /// b < a ? b : a and a < b ? b : a, lane by lane (wasm's pseudo-min and -max: one instruction, unlike a select).
   friend Float4 pmin(Float4 a, Float4 b) { return {wasm_f32x4_pmin(a.v, b.v)}; }
   friend Float4 pmax(Float4 a, Float4 b) { return {wasm_f32x4_pmax(a.v, b.v)}; }
