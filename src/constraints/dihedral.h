@@ -114,7 +114,7 @@ T projectDihedralLanes(DihedralLanes<T>& l, bool xpbd) {
   const T numerator = xpbd ? (-C - l.alphaTilde * l.lambda) : -(l.kPrime * C);
   const T denominator = xpbd ? (weighted + l.alphaTilde) : weighted;
   T dLambda = selectOrZero(active, numerator / denominator);  // an inactive lane's quotient masked to +0
-  const T predictedTurn = select(dLambda < zero, -dLambda, dLambda) * weighted;
+  const T predictedTurn = absLanes(dLambda) * weighted;
   const T maxStep = lanes<T>(kMaxDihedralStep);
   dLambda = select(predictedTurn > maxStep, dLambda * (maxStep / select(predictedTurn > maxStep, predictedTurn, one)),
                    dLambda);

@@ -21,12 +21,11 @@ namespace pbd {
 template <class T>
 T atan2Lanes(T y, T x) {
   const T zero = lanes<T>(0), one = lanes<T>(1);
-  const T ax = select(x < zero, -x, x), ay = select(y < zero, -y, y);
+  const T ax = absLanes(x), ay = absLanes(y);
   const auto steep = ay > ax;
   const T big = select(steep, ay, ax), small = select(steep, ax, ay);
-  const auto flat = big == zero;
-  const T a = select(flat, zero, small / select(flat, one, big));  // NaN stays NaN
-  const auto reduced = a > lanes<T>(0.414213562373095f);          // tan(π/8)
+  const T a = selectOrZero(big != zero, small / big);  // 0 where big is (its 0/0 masked); NaN stays NaN
+  const auto reduced = a > lanes<T>(0.414213562373095f);  // tan(π/8)
   const T t = select(reduced, (a - one) / (a + one), a);
   const T z = t * t;
   T r = ((((lanes<T>(8.05374449538e-2f) * z - lanes<T>(1.38776856032e-1f)) * z + lanes<T>(1.99777106478e-1f)) * z -

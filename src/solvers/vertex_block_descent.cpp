@@ -588,7 +588,7 @@ void VertexBlockDescent::growSpringPenalties(size_t begin, size_t end, const flo
     const Float4 d[3] = {xi[0] - xj[0], xi[1] - xj[1], xi[2] - xj[2]};
     const Float4 l = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
     const Float4 c = l - pmin(pmax(l, Float4::load(&sp.minLength[e])), Float4::load(&sp.maxLength[e]));
-    const Float4 absC = select(c < zero, -c, c), s = Float4::load(&sp.inertia[e]);
+    const Float4 absC = absLanes(c), s = Float4::load(&sp.inertia[e]);
     const Float4 next = selectOrZero(rigid, pmin(old + growth * s * absC * Float4::load(&sp.invScale[e]), cap * s));
     next.store(pen);
     select(rigid, next, Float4::load(&sp.stiffness[e])).store(&springs_.stiffness[e]);

@@ -54,6 +54,7 @@ TEST(WideFloat, EveryOperationMatchesTheScalarOneBitForBit) {
       const Float4 a = Float4::load(&v[i]), b = Float4::load(&v[j]);
       const Float4 sum = a + b, difference = a - b, product = a * b, quotient = a / b, negated = -a, root = sqrt(a);
       const Float4 lo = pmin(a, b), hi = pmax(a, b), chosen = select(a < b, a, b), kept = selectOrZero(a < b, a);
+      const Float4 magnitude = absLanes(a);
       const Mask4 lt = a < b, gt = a > b, le = a <= b, eq = a == b, ne = a != b, sign = signbit(a), both = lt & le, either = gt | eq;
       for (int k = 0; k < 4; ++k) {
         const float x = v[i + size_t(k)], y = v[j + size_t(k)];
@@ -69,6 +70,8 @@ TEST(WideFloat, EveryOperationMatchesTheScalarOneBitForBit) {
         ASSERT_EQ(bits(laneOf(chosen, k)), bits(x < y ? x : y));
         ASSERT_EQ(bits(laneOf(kept, k)), bits(x < y ? x : 0.0f));
         ASSERT_EQ(bits(laneOf(kept, k)), bits(selectOrZero(x < y, x)));
+        ASSERT_EQ(bits(laneOf(magnitude, k)), bits(x < 0 ? -x : x));  // -0 and NaN as they are
+        ASSERT_EQ(bits(laneOf(magnitude, k)), bits(absLanes(x)));
         ASSERT_EQ(maskLane(lt, k), x < y);
         ASSERT_EQ(maskLane(gt, k), x > y);
         ASSERT_EQ(maskLane(le, k), x <= y);
