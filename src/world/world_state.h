@@ -250,12 +250,12 @@ struct World::Impl {
     return total;
   }
   /// first(chunk) for every chunk of a free island, then between() once, then second(chunk) for each again: one job
-  /// on the task system, whose barriers order the three (phaseCount 1: first alone). On the threads only when the
-  /// free islands have 2 kGuardChunkMembers members or more: below, a dispatch costs more than the passes.
+  /// on the task system, whose barriers order the three (phaseCount 1: first alone). On the threads once the free
+  /// islands have more than kGuardChunkMembers members (more than one chunk; docs/performance.md, "Tuned constants").
   template <class First, class Between, class Second>
   void forFreeChunks(First& first, Between& between, Second& second, size_t phaseCount = 3) {
     const size_t n = islands.chunks.size();
-    const size_t minRange = islands.freeMembers >= 2 * kGuardChunkMembers ? 1 : TaskSystem::kOneRange;
+    const size_t minRange = islands.freeMembers > kGuardChunkMembers ? 1 : TaskSystem::kOneRange;
     const size_t sizes[3] = {n, 1, n}, minRanges[3] = {minRange, TaskSystem::kOneRange, minRange};
     auto run = [&](size_t phase, size_t begin, size_t end) {
       if (phase == 1) return between();
