@@ -24,7 +24,7 @@ T atan2Lanes(T y, T x) {
   const T ax = absLanes(x), ay = absLanes(y);
   const auto steep = ay > ax;
   const T big = select(steep, ay, ax), small = select(steep, ax, ay);
-  const T a = selectOrZero(big != zero, small / big);  // 0 where big is (its 0/0 masked); NaN stays NaN
+  const T a = selectOrZero(big != zero, small / big);  // +0 where big = 0 (its 0/0 masked); NaN stays NaN
   const auto reduced = a > lanes<T>(0.414213562373095f);  // tan(π/8)
   const T t = select(reduced, (a - one) / (a + one), a);
   const T z = t * t;
