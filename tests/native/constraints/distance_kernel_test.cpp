@@ -311,6 +311,46 @@ TEST(BandLayout, PaddingInAnOrderAndBackKeepEveryBit) {
   }
 }
 
+TEST(DistanceKernel, PaddingInAnOrderAndBackKeepEveryBitAndWriteOnlyTheirRange) {
+  // padPositionsInOrder and unpadPositionsInOrder (one vector a particle in wasm, value by value elsewhere) against
+  // the element-by-element layout, to the raw bits: signed zeros, infinities and a signalling NaN's payload (a copy
+  // through float arithmetic would quiet it), in ranges that split the places and the particles anywhere.
+  const uint32_t n = 37;
+  std::mt19937 rng(52);
+  std::uniform_real_distribution<Real> u(-2, 2);
+  std::vector<Real> xyz(3 * n), w(n);
+  for (Real& x : xyz) x = u(rng);
+  for (Real& x : w) x = u(rng) + 3;
+  xyz[3] = -0.0f, xyz[7] = std::numeric_limits<Real>::infinity(), w[4] = -0.0f;
+  const uint32_t payload = 0x7fa5a5a5u;
+  std::memcpy(&xyz[3 * 9 + 1], &payload, sizeof payload);
+  std::vector<uint32_t> order(n), rank(n);
+  std::iota(order.begin(), order.end(), 0u);
+  std::shuffle(order.begin(), order.end(), rng);
+  for (uint32_t r = 0; r < n; ++r) rank[order[r]] = r;
+  for (auto [begin, end] : {std::pair<size_t, size_t>{0, n}, {3, 11}, {5, 6}, {20, n}}) {
+    std::vector<Real> padded(4 * size_t(n), Real(0.25)), back(3 * size_t(n), Real(0.75));
+    padPositionsInOrder(xyz.data(), w.data(), order.data(), begin, end, padded.data());
+    for (size_t r = 0; r < n; ++r) {
+      const bool in = r >= begin && r < end;
+      for (int a = 0; a < 3; ++a) {
+        const Real expected = in ? xyz[3 * size_t(order[r]) + a] : Real(0.25);
+        ASSERT_EQ(0, std::memcmp(&padded[4 * r + a], &expected, sizeof(Real))) << "place " << r;
+      }
+      const Real expected = in ? w[order[r]] : Real(0.25);
+      ASSERT_EQ(0, std::memcmp(&padded[4 * r + 3], &expected, sizeof(Real))) << "place " << r;
+    }
+    padPositionsInOrder(xyz.data(), w.data(), order.data(), 0, n, padded.data());
+    unpadPositionsInOrder(padded.data(), rank.data(), begin, end, back.data());
+    for (size_t i = 0; i < n; ++i) {
+      for (int a = 0; a < 3; ++a) {
+        const Real expected = i >= begin && i < end ? xyz[3 * i + a] : Real(0.75);
+        ASSERT_EQ(0, std::memcmp(&back[3 * i + a], &expected, sizeof(Real))) << "particle " << i;
+      }
+    }
+  }
+}
+
 TEST(DistanceKernel, BandedBatchIsBitIdenticalToOneByOne) {
   // 4U independent constraints on 8U particles, constraint k on particles 2k and 2k+1: with m = 2U particles a
   // band, constraints k, k + U, k + 2U, k + 3U are translates by m, one batch. Every kind (slack, bilateral,
