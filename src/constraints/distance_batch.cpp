@@ -28,36 +28,11 @@ void unpadPositions(const Real* xyzw, size_t begin, size_t end, Real* xyz) { unp
 
 void padPositionsInOrder(const Real* xyz, const Real* w, const uint32_t* order, size_t begin, size_t end,
                          Real* xyzw) {
-  for (size_t r = begin; r < end; ++r) {
-    const uint32_t i = order[r];
-#if PBD_WIDE_WASM
-    // A particle as one vector, built by lane loads and stored at once: four loads and four stores a particle cost V8
-    // twice the instructions.
-    v128_t v = wasm_v128_load64_zero(xyz + 3 * size_t(i));
-    v = wasm_v128_load32_lane(xyz + 3 * size_t(i) + 2, v, 2);
-    wasm_v128_store(xyzw + 4 * r, wasm_v128_load32_lane(w + i, v, 3));
-#else
-    xyzw[4 * r] = xyz[3 * i];
-    xyzw[4 * r + 1] = xyz[3 * i + 1];
-    xyzw[4 * r + 2] = xyz[3 * i + 2];
-    xyzw[4 * r + 3] = w[i];
-#endif
-  }
+  for (size_t r = begin; r < end; ++r) padParticle(xyz + 3 * size_t(order[r]), w + order[r], xyzw + 4 * r);
 }
 
 void unpadPositionsInOrder(const Real* xyzw, const uint32_t* rank, size_t begin, size_t end, Real* xyz) {
-  for (size_t i = begin; i < end; ++i) {
-    const size_t r = rank[i];
-#if PBD_WIDE_WASM
-    const v128_t v = wasm_v128_load(xyzw + 4 * r);  // one load, two lane stores (x y, then z)
-    wasm_v128_store64_lane(xyz + 3 * i, v, 0);
-    wasm_v128_store32_lane(xyz + 3 * i + 2, v, 2);
-#else
-    xyz[3 * i] = xyzw[4 * r];
-    xyz[3 * i + 1] = xyzw[4 * r + 1];
-    xyz[3 * i + 2] = xyzw[4 * r + 2];
-#endif
-  }
+  for (size_t i = begin; i < end; ++i) unpadParticle(xyzw + 4 * size_t(rank[i]), xyz + 3 * i);
 }
 
 namespace {

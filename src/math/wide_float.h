@@ -357,6 +357,29 @@ inline void padRange(const float* xyz, const float* w, size_t begin, size_t end,
   }
 }
 
+/// One particle padded: xyzw[0..3] = (xyz[0..2], *w). In wasm one vector built by lane loads and stored at once, where
+/// four loads and four stores cost V8 twice the instructions (a copy in a particle order of its own: no run of four
+/// consecutive particles for padRange's shuffles).
+inline void padParticle(const float* xyz, const float* w, float* xyzw) {
+#if PBD_WIDE_WASM
+  const v128_t v = wasm_v128_load32_lane(xyz + 2, wasm_v128_load64_zero(xyz), 2);
+  wasm_v128_store(xyzw, wasm_v128_load32_lane(w, v, 3));
+#else
+  xyzw[0] = xyz[0], xyzw[1] = xyz[1], xyzw[2] = xyz[2], xyzw[3] = *w;
+#endif
+}
+
+/// padParticle's way back, w dropped: xyz[0..2] = xyzw[0..2] (in wasm one load and two lane stores).
+inline void unpadParticle(const float* xyzw, float* xyz) {
+#if PBD_WIDE_WASM
+  const v128_t v = wasm_v128_load(xyzw);
+  wasm_v128_store64_lane(xyz, v, 0);
+  wasm_v128_store32_lane(xyz + 2, v, 2);
+#else
+  xyz[0] = xyzw[0], xyz[1] = xyzw[1], xyz[2] = xyzw[2];
+#endif
+}
+
 /// xyz[3i .. 3i+2] = xyzw[4i .. 4i+2] for i in [begin, end): padRange's way back, w dropped.
 inline void unpadRange(const float* xyzw, size_t begin, size_t end, float* xyz) {
   size_t i = begin;
