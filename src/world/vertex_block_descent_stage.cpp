@@ -114,8 +114,29 @@ void World::Impl::bookVertexBlockDescentContacts() {
 void World::Impl::beginVertexBlockDescent(Real invH2, Real stepFraction) {
   fillVertexBlockDescentAttachments(stepFraction);
   fillVertexBlockDescentContacts();
+  releaseIslandsHeldInVertexSteps();
   solverData.vbd.beginSubstep(vertexBlockDescentElements(), particles.w.data(), settings.method == Method::Xpbd,
                               double(invH2), double(settings.chebyshevRho), *tasks);
+}
+
+/// The attachments and the energy contacts act within the vertex steps, so inside the momentum guard's bracket
+/// (internal_momentum.cpp), whose rotation would take their torque out as if the sweep had made it: a cloth hung by
+/// an attachment hardly swung. The islands they hold are left alone for the substep, as an island with a pin is
+/// (once its first iteration's sums are taken: they go unused), and count as touched.
+void World::Impl::releaseIslandsHeldInVertexSteps() {
+  if (!islands.anyFreeIsland) return;
+  auto release = [&](uint32_t particle) {
+    const uint32_t k = islands.islandOfBody[bodyOf(particle)];
+    IslandFrame& f = islands.islandFrames[k];
+    f.touched = true;
+    if (!f.free) return;
+    f.free = false;
+    islands.freeMembers -= islands.memberBegin[k + 1] - islands.memberBegin[k];
+  };
+  for (const VbdAttachment& a : solverData.vbdAttachments)
+    if (a.active) release(a.particle);
+  for (const VbdContact& c : solverData.vbdContacts) release(c.particle);
+  islands.anyFreeIsland = islands.freeMembers > 0;
 }
 
 /// One VBD iteration on p.

@@ -211,6 +211,7 @@ struct World::Impl {
   void beginVertexBlockDescent(Real invH2, Real stepFraction);  // targets, stiffness and the contacts
   void fillVertexBlockDescentContacts();  // the substep's contacts that VBD's vertex steps take as energies
   void bookVertexBlockDescentContacts();  // what their normal forces gave the colliders, at the last iteration
+  void releaseIslandsHeldInVertexSteps();  // the momentum guard leaves the islands VBD's attachments or contacts hold
   void solveVertexBlockDescent(Real invH2);        // one VBD iteration on p
   void projectTethers();
   // internal_momentum.cpp: the momentum guard around the internal projections
