@@ -321,6 +321,9 @@ void World::Impl::solveConstraints(Real h, bool useBdf2, Real stepFraction, size
       generateContacts(advance->h);
     }
   }
+  // VBD's attachments, contacts and stiffnesses for the substep, before the guard's first sums: the islands they hold
+  // leave the guard for it (releaseIslandsHeldInVertexSteps).
+  if (settings.solver == Solver::VertexBlockDescent) beginVertexBlockDescent(invH2, stepFraction);
   const bool keepPadded = blocksAloneMoveParticles(plan);
   for (int it = 0; it < settings.iterations; ++it) {
     // A first pass done with the particle pass copied out (paddedP still holds what it copied).
@@ -354,7 +357,6 @@ void World::Impl::solveConstraints(Real h, bool useBdf2, Real stepFraction, size
       // A Newton step per vertex on the energies of distances, dihedrals, tets, strain triangles, attachments and
       // contacts; the rest PBD-style below.
       case Solver::VertexBlockDescent:
-        if (it == 0) beginVertexBlockDescent(invH2, stepFraction);
         solveVertexBlockDescent(invH2);
         if (it + 1 == settings.iterations) bookVertexBlockDescentContacts();
         break;

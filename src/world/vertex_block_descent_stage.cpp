@@ -121,8 +121,8 @@ void World::Impl::beginVertexBlockDescent(Real invH2, Real stepFraction) {
 
 /// The attachments and the energy contacts act within the vertex steps, so inside the momentum guard's bracket
 /// (internal_momentum.cpp), whose rotation would take their torque out as if the sweep had made it: a cloth hung by
-/// an attachment hardly swung. The islands they hold are left alone for the substep, as an island with a pin is
-/// (once its first iteration's sums are taken: they go unused), and count as touched.
+/// an attachment hardly swung. The islands they hold are left alone for the substep, as an island with a pin is, and
+/// count as touched.
 void World::Impl::releaseIslandsHeldInVertexSteps() {
   if (!islands.anyFreeIsland) return;
   auto release = [&](uint32_t particle) {
