@@ -1,6 +1,6 @@
-// Whole-scene tests that take minutes under ASan + UBSan (about ten times slower than Release): the sanitized suite
-// of `npm test` skips them and the wasm suite of the same run checks them whole; `npm run test:sanitized-long`
-// (PBD_LONG_SCENES=1) runs them under the sanitizers too.
+// Tests that take ten seconds or more under ASan + UBSan (about ten times slower than Release): whole scenes, and
+// the same scenes on every thread count. The sanitized suite of `npm test` skips them and the wasm suite of the same
+// run checks them whole; `npm run test:sanitized-long` (PBD_LONG_SCENES=1) runs them under the sanitizers too.
 #pragma once
 
 #include <gtest/gtest.h>

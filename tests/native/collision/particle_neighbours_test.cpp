@@ -12,6 +12,7 @@
 #include "pbd/world.h"
 #include "native/random_particles.h"
 #include "scenes/scenes.h"
+#include "native/long_scene.h"
 
 using namespace pbd;
 
@@ -181,6 +182,7 @@ TEST(ParticleNeighbours, AWorldThatKeepsItsListStepsLikeOneThatSearchesEveryFram
 // that are never in contact, more than its room: the world searches without a skin instead, and still steps the
 // same whether it kept its list or not.
 TEST(ParticleNeighbours, AWorldWhoseListWithASkinDoesNotFitStepsLikeOneThatSearchesEveryFrame) {
+  PBD_LONG_SCENE();
   SearchCounts counts;
   expectAKeptListToStepLikeAFreshSearch(0.01f, 0.02f, 16, counts);
   // The premise: the lists without a skin were the ones kept (one search with a skin per 64 stale substeps).

@@ -259,6 +259,7 @@ void dropClothOn(const Mesh& m, const Vec3& clothOrigin, Real width) {
 }  // namespace
 
 TEST(MeshCollider, ClothDrapedOnASphereMeshStaysOutside) {
+  PBD_LONG_SCENE();
   const scenes::IcosphereMesh ico = scenes::icosphere(3, 0.4);
   dropClothOn({ico.positions, ico.triangles}, Vec3(-0.6f, 0.6f, -0.6f), 1.2f);
 }

@@ -140,6 +140,7 @@ TEST(Momentum, AFreeBodyKeepsItsMomentaAtEverySubstepCount) {
 // changed by 1.4e-5 at 64 substeps and 8 rad/s, BDF2's recurrence carrying on every rounding of the velocities the
 // guard gave back to, until the guard booked that rounding too (prepareIslandFrames).
 TEST(Momentum, AFreeBodyKeepsItsAngularMomentumUnderBdf2) {
+  PBD_LONG_SCENE();
   for (int substeps : {1, 10, 40, 64}) {
     for (Real spin : {0.3f, 8.0f}) {
       const FreeBodyDrift d = freeCubeDrift(substeps, spin, 4, 120, nullptr, Integrator::Bdf2);

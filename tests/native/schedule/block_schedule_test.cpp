@@ -549,6 +549,7 @@ uint64_t bandedClothHash(TaskSystem* tasks, Method method, Integrator integrator
 }  // namespace
 
 TEST(BlockSchedule, TheBandedLayoutGivesTheSameBitsOnAnyThreadCount) {
+  PBD_LONG_SCENE();
   // Forward passes (implicit Euler) and BDF2's forward and backward sweeps; XPBD's compliant and rigid units and PBD.
   for (Method method : {Method::Xpbd, Method::Pbd}) {
     for (Integrator integrator : {Integrator::ImplicitEuler, Integrator::Bdf2}) {

@@ -64,6 +64,7 @@ void expectTheSerialBitsOnThreads(Run run, unsigned workers) {
 // Before: x381 at 10 substeps and x17,000 at 40 in 2 s. Swept one way in colour order (as volumes held by rigid
 // edges are, world/volume_sweep.h), volumes alone still gain at 1 m/s: the check that they keep both ways.
 TEST(SymmetricSweep, RigidTetVolumesAloneDoNotAmplifyADisturbance) {
+  PBD_LONG_SCENE();
   SoftBodyDef body = tetBlock();
   body.edgeConstraints = false;
   body.volume = Strength{0, 1};

@@ -20,6 +20,7 @@
 #include "scenes/scenes.h"
 #include "solvers/hierarchy.h"
 #include "scenes/free_space.h"
+#include "native/long_scene.h"
 
 using namespace pbd;
 
@@ -353,6 +354,7 @@ std::pair<double, double> clothStretch(bool hierarchical, bool vertical, double*
 }  // namespace
 
 TEST(HierarchicalPbd, ADenseRigidClothStretchesLessThanWithColouredGaussSeidel) {
+  PBD_LONG_SCENE();
   // The point of HPBD: with one iteration per substep, Gauss-Seidel moves a correction about one edge per pass, so a
   // 64 x 64 rigid cloth stretches a lot near its pins; the coarse levels carry the correction across in long jumps.
   for (bool vertical : {true, false}) {

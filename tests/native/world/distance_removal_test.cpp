@@ -14,6 +14,7 @@
 #include "pbd/world.h"
 #include "scenes/scenes.h"
 #include "schedule/graph_colouring.h"
+#include "native/long_scene.h"
 
 using namespace pbd;
 
@@ -161,6 +162,7 @@ TEST(DistanceRemoval, RemovedSpringNoLongerPulls) {
 }
 
 TEST(DistanceRemoval, StateHashIsIdenticalForAnyThreadCountAfterRemovals) {
+  PBD_LONG_SCENE();
   // A 64² hanging cloth (more constraints than one task range) slit open after 5 frames, then 20 more frames.
   for (Solver solver : {Solver::ColouredGaussSeidel, Solver::Jacobi, Solver::Hierarchical}) {
     auto run = [solver](TaskSystem* tasks) {

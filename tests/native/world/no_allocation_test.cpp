@@ -137,6 +137,7 @@ TEST(NoAllocation, StepAfterLoadingASnapshotNeverAllocates) {
 }
 
 TEST(NoAllocation, RemovingDistanceConstraintsNeverAllocates) {
+  PBD_LONG_SCENE();
   // removeDistanceConstraint frees colours in place, and the step after it regroups the schedule into the buffers
   // reserved when the constraints were added: neither allocates, serial or threaded.
   for (unsigned workers : {0u, 1u}) {

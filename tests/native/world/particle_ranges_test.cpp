@@ -17,6 +17,7 @@
 #include "scenes/scenes.h"
 #include "scenes/tet_cube.h"
 #include "native/world_internals.h"
+#include "native/long_scene.h"
 
 using namespace pbd;
 
@@ -58,6 +59,7 @@ void stepOnce(World& world, Solver solver) {
 }  // namespace
 
 TEST(ParticleRanges, EveryParticleOnceFromTheStartOfARunOnAnyThreadCount) {
+  PBD_LONG_SCENE();
   for (unsigned workers : {0u, 1u, 2u, 3u}) {
     std::unique_ptr<ThreadPool> pool = workers ? std::make_unique<ThreadPool>(workers) : nullptr;
     const std::string threads = " on " + std::to_string(workers + 1) + " threads";

@@ -12,6 +12,7 @@
 #include "scenes/measures.h"
 #include "scenes/tet_cube.h"
 #include "native/world_internals.h"
+#include "native/long_scene.h"
 
 using namespace pbd;
 
@@ -86,6 +87,7 @@ TEST(VolumeSweep, TetsWhoseEdgesAreAllRigidSweepOneWayTheOthersBothWays) {
 // and 1 m/s, never above its starting mechanical energy in 5 s, under Euler and BDF2 at 10 and 64 substeps. (Its
 // volumes alone, swept one way, gain: SymmetricSweep.RigidTetVolumesAloneDoNotAmplifyADisturbance.)
 TEST(VolumeSweep, AFreeBlockHeldByRigidEdgesGainsNoEnergySweptOneWay) {
+  PBD_LONG_SCENE();
   for (Integrator integrator : {Integrator::ImplicitEuler, Integrator::Bdf2}) {
     for (int substeps : {10, 64}) {
       for (Real speed : {0.1f, 1.0f}) {
