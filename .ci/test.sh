@@ -39,7 +39,7 @@ summary=""
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 # The long whole-scene tests (tests/native/long_scene.h) skip themselves here and run in the wasm suite.
 run_ctest "native ASan+UBSan" build/asan
-# Six GoogleTest shards of the whole suite, one ctest test each (tests/CMakeLists.txt).
+# Eight GoogleTest shards of the whole suite, one ctest test each (tests/CMakeLists.txt).
 run_ctest "wasm, in shards" build/wasm-threaded
 # Every kernel (the batched ones against one by one), the lane operations, the determinism goldens and snapshots.
 # Not the matrix's thread-count and repeat checks (1.9 minutes under qemu): they compare runs of one build with each
