@@ -188,7 +188,9 @@ TEST(TetVolumeKernel, EveryCompiledVariantOfThePackedProjectionGivesTheBatchedBi
                                   3600);
           EXPECT_NE(0, std::memcmp(xyzwA.data(), start.data(), start.size() * sizeof(Real)));  // it moved something
           EXPECT_EQ(0, std::memcmp(xyzwA.data(), xyzwB.data(), xyzwA.size() * sizeof(Real)));
-          if (xpbd && compliant) EXPECT_EQ(lambdaA, lambdaB);
+          if (xpbd && compliant) {
+            EXPECT_EQ(lambdaA, lambdaB);
+          }
           // The whole fours of a rigid pack leave their multipliers alone (a short last batch writes its own back).
           for (size_t n = begin; xpbd && !compliant && n < begin + (tets - begin) / 4 * 4; ++n)
             EXPECT_EQ(lambdaB[order[n]], 0.01f) << "position " << n;
