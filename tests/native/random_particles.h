@@ -24,4 +24,10 @@ inline RandomParticles randomParticles(std::mt19937& rng, uint32_t n, Real sprea
   return r;
 }
 
+/// A vector uniform in [-scale, scale]³.
+inline Vec3 randomVec(std::mt19937& rng, Real scale) {
+  std::uniform_real_distribution<Real> u(-scale, scale);
+  return Vec3(u(rng), u(rng), u(rng));
+}
+
 }  // namespace pbd::test

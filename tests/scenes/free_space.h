@@ -108,4 +108,11 @@ inline MomentumDrift momentumDrift(World& w, int frames) {
           (after.angular - before.angular).norm() / before.angular.norm()};
 }
 
+/// A world of free space (no gravity, no ground) for XPBD at `substeps`.
+inline World weightless(int substeps) {
+  World world;
+  world.setSettings(freeSpace(Method::Xpbd, substeps));
+  return world;
+}
+
 }  // namespace pbd::scenes

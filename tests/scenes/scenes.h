@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "pbd/world.h"
 
@@ -72,6 +73,12 @@ inline uint64_t stateHash(const World& world) {
   mix(world.positions(), 3 * size_t(world.particleCount()));
   mix(world.velocities(), 3 * size_t(world.particleCount()));
   return h;
+}
+
+/// Every solver, in Solver's order.
+inline std::vector<Solver> everySolver() {
+  return {Solver::GaussSeidel,        Solver::Jacobi, Solver::ColouredGaussSeidel, Solver::Hierarchical,
+          Solver::ProjectiveDynamics, Solver::VertexBlockDescent};
 }
 
 }  // namespace pbd::scenes

@@ -40,10 +40,7 @@ TriangleMeshDef sphereDef(const scenes::UvSphere& sphere, Real pressure) {
   return def;
 }
 
-Vec3 at(const World& world, uint32_t particle) {
-  const Real* x = world.positions() + 3 * size_t(particle);
-  return Vec3(x[0], x[1], x[2]);
-}
+using scenes::positionOf;
 
 /// The largest distance between render vertices that started at the same point (seam and pole copies).
 Real largestSeamGap(const World& world, const scenes::UvSphere& sphere, const std::vector<uint32_t>& renderToParticle) {
@@ -51,9 +48,13 @@ Real largestSeamGap(const World& world, const scenes::UvSphere& sphere, const st
   const size_t rows = sphere.grid.size();
   for (size_t r = 0; r < rows; ++r) {
     const auto& row = sphere.grid[r];
-    gap = std::max(gap, (at(world, renderToParticle[row.front()]) - at(world, renderToParticle[row.back()])).norm());
+    const Vec3 first = positionOf(world, renderToParticle[row.front()]);
+    gap = std::max(gap, (first - positionOf(world, renderToParticle[row.back()])).norm());
     if (r == 0 || r + 1 == rows) {
-      for (uint32_t v : row) gap = std::max(gap, (at(world, renderToParticle[v]) - at(world, renderToParticle[row[0]])).norm());
+      for (uint32_t v : row) {
+        const Vec3 d = positionOf(world, renderToParticle[v]) - positionOf(world, renderToParticle[row[0]]);
+        gap = std::max(gap, d.norm());
+      }
     }
   }
   return gap;
@@ -86,7 +87,8 @@ TEST(MeshBody, BalloonDroppedOnTheGroundKeepsItsVolumeAndItsSeam) {
   EXPECT_NEAR(world.surfaceVolume(0), world.surfaceRestVolume(0), 0.02f * world.surfaceRestVolume(0));
   EXPECT_EQ(largestSeamGap(world, sphere, body.renderToParticle), 0);
   Real lowest = 1e9f;
-  for (uint32_t i = 0; i < body.range.particleCount; ++i) lowest = std::min(lowest, at(world, body.range.firstParticle + i).y());
+  for (uint32_t i = 0; i < body.range.particleCount; ++i)
+    lowest = std::min(lowest, positionOf(world, body.range.firstParticle + i).y());
   EXPECT_GT(lowest, -0.01f) << "the balloon should rest on the ground";
 }
 
@@ -184,7 +186,7 @@ TEST(MeshBody, OnlyCompressionResistingBalloonMayGrowButNotShrink) {
     const MeshBody body = world.addTriangleMesh(def);
     const Real rest = world.surfaceRestVolume(0);
     const auto scaleBy = [&](Real factor) {
-      for (uint32_t i = 0; i < body.range.particleCount; ++i) world.setPosition(i, factor * at(world, i));
+      for (uint32_t i = 0; i < body.range.particleCount; ++i) world.setPosition(i, factor * positionOf(world, i));
     };
     scaleBy(1.1f);  // +33 % volume
     for (int f = 0; f < 10; ++f) world.step(1.0f / 60);

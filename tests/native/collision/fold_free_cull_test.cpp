@@ -75,7 +75,9 @@ Pairs walked(SelfCollidingSurface& s, const std::vector<Real>& x, const std::vec
   return pairs;
 }
 
-Point3d at(const std::vector<Real>& xyz, uint32_t i) { return Point3d(xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]); }
+Point3d pointAt(const std::vector<Real>& xyz, uint32_t i) {
+  return Point3d(xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]);
+}
 
 /// The owner-triangle pairs of every point–triangle and edge–edge pair (sharing no vertex) that the narrow phase
 /// finds in contact over x → p: brute force over all elements.
@@ -83,7 +85,7 @@ Pairs contactingOwners(const SelfCollidingSurface& s, const std::vector<Real>& x
   Pairs owners;
   auto test = [&](const uint32_t (&v)[4], bool pointTriangle) {
     Point3d start[4], end[4];
-    for (int k = 0; k < 4; ++k) start[k] = at(x, v[k]), end[k] = at(p, v[k]);
+    for (int k = 0; k < 4; ++k) start[k] = pointAt(x, v[k]), end[k] = pointAt(p, v[k]);
     return pointTriangle ? pointTriangleContact(start, end, s.settings.thickness).has_value()
                          : edgeEdgeContact(start, end, s.settings.thickness).has_value();
   };

@@ -18,11 +18,11 @@ using namespace pbd;
 
 namespace {
 
-using Pairs = std::vector<std::pair<uint32_t, uint32_t>>;
+using PairList = std::vector<std::pair<uint32_t, uint32_t>>;
 
 /// Every pair i < j closer than `diameter` at xyz and not closer than it at rest, by i then j.
-Pairs bruteForcePairs(const std::vector<Real>& xyz, const std::vector<Real>& rest, Real diameter) {
-  Pairs pairs;
+PairList bruteForcePairs(const std::vector<Real>& xyz, const std::vector<Real>& rest, Real diameter) {
+  PairList pairs;
   const uint32_t n = uint32_t(xyz.size() / 3);
   for (uint32_t i = 0; i < n; ++i) {
     for (uint32_t j = i + 1; j < n; ++j) {
@@ -62,9 +62,9 @@ TEST(ParticleNeighbours, YieldExactlyTheBruteForcePairsWhileTheListIsReused) {
         });
         ++searches;
       }
-      Pairs found;
+      PairList found;
       list.forEachWithin(xyz.data(), diameter, [&](uint32_t i, uint32_t j) { found.push_back({i, j}); });
-      const Pairs expected = bruteForcePairs(xyz, rest, diameter);
+      const PairList expected = bruteForcePairs(xyz, rest, diameter);
       ASSERT_EQ(found, expected) << "step " << step << " (" << searches << " searches so far)";
       pairsSeen += expected.size();
       for (size_t k = 0; k < xyz.size(); ++k) xyz[k] += velocity[k];
@@ -104,7 +104,7 @@ TEST(ParticleNeighbours, APairWithoutRoomGoesToOverflowAndTheListStaysStale) {
   const std::vector<Real> rest = {0, 0, 0, 1, 0, 0, 2, 0, 0};
   ParticleNeighbours list;
   list.reserve(3, 1);  // three pairs within reach, room for one
-  Pairs overflowed;
+  PairList overflowed;
   EXPECT_FALSE(list.search(xyz.data(), rest.data(), 3, 0.1f, 0.1f, 0.05f, [&](uint32_t i, uint32_t j) { overflowed.push_back({i, j}); }));
   EXPECT_EQ(list.size() + overflowed.size(), 3u);
   EXPECT_EQ(list.size(), 1u);
@@ -198,9 +198,9 @@ TEST(ParticleNeighbours, WithoutASkinTheListHoldsExactlyThePairsWithinTheDiamete
   ParticleNeighbours list;
   list.reserve(n, 16 * n);
   EXPECT_TRUE(list.search(xyz.data(), rest.data(), n, diameter, diameter, 0, [](uint32_t, uint32_t) {}));
-  const Pairs expected = bruteForcePairs(xyz, rest, diameter);
+  const PairList expected = bruteForcePairs(xyz, rest, diameter);
   EXPECT_EQ(list.size(), expected.size());
-  Pairs found;
+  PairList found;
   list.forEachWithin(xyz.data(), diameter, [&](uint32_t i, uint32_t j) { found.push_back({i, j}); });
   EXPECT_EQ(found, expected);
   EXPECT_FALSE(list.stale(xyz.data(), n, diameter));  // unmoved
@@ -212,7 +212,7 @@ namespace {
 
 struct SearchResult {
   bool complete;
-  Pairs listed, overflowed;  // the list in its order; the overflow calls in theirs
+  PairList listed, overflowed;  // the list in its order; the overflow calls in theirs
   uint64_t visits;           // ParticleNeighbours::searchVisits, which the world's choice of skin reads
 };
 

@@ -9,22 +9,20 @@
 #include <random>
 
 #include "constraints/cosserat_rod.h"
+#include "native/random_particles.h"
 
 using namespace pbd;
 
 namespace {
 
-Quat randomRotation(std::mt19937& rng) {
+Quat randomQuaternion(std::mt19937& rng) {
   std::normal_distribution<float> g;
   Quat q(g(rng), g(rng), g(rng), g(rng));
   q.normalize();
   return q;
 }
 
-Vec3 randomVector(std::mt19937& rng, Real scale) {
-  std::uniform_real_distribution<float> u(-scale, scale);
-  return Vec3(u(rng), u(rng), u(rng));
-}
+using test::randomVec;
 
 /// q turned by the angle `angle` about the world axis `axis` (a turn δθ = angle · axis).
 Quat turned(const Quat& q, const Vec3& axis, double angle) {
@@ -38,7 +36,7 @@ constexpr double kStep = 1e-3;
 TEST(CosseratRod, ThirdDirectorIsTheFramesRotatedZAxis) {
   std::mt19937 rng(3);
   for (int k = 0; k < 100; ++k) {
-    const Quat q = randomRotation(rng);
+    const Quat q = randomQuaternion(rng);
     EXPECT_LT((thirdDirector(q) - q * Vec3(0, 0, 1)).norm(), 1e-6f);
   }
 }
@@ -46,8 +44,8 @@ TEST(CosseratRod, ThirdDirectorIsTheFramesRotatedZAxis) {
 TEST(CosseratRod, DarbouxVectorOfABentPairIsHalfTheAngleAlongTheAxis) {
   std::mt19937 rng(4);
   for (int k = 0; k < 50; ++k) {
-    const Quat q0 = randomRotation(rng);
-    const Vec3 axis = randomVector(rng, 1).normalized();
+    const Quat q0 = randomQuaternion(rng);
+    const Vec3 axis = randomVec(rng, 1).normalized();
     const Real theta = 0.7f;
     const Quat q1 = q0 * Quat(Eigen::AngleAxis<Real>(theta, axis));   // turned by θ about its own axis
     EXPECT_LT((darbouxVector(q0, q1) - std::sin(theta / 2) * axis).norm(), 1e-6f);
@@ -58,8 +56,8 @@ TEST(CosseratRod, DarbouxVectorOfABentPairIsHalfTheAngleAlongTheAxis) {
 TEST(CosseratRod, StretchShearJacobianMatchesFiniteDifferences) {
   std::mt19937 rng(5);
   for (int k = 0; k < 50; ++k) {
-    const Vec3 p0 = randomVector(rng, 1), p1 = p0 + randomVector(rng, 0.3f);
-    const Quat q = randomRotation(rng);
+    const Vec3 p0 = randomVec(rng, 1), p1 = p0 + randomVec(rng, 0.3f);
+    const Quat q = randomQuaternion(rng);
     const Real l = 0.2f;
     const StretchShear at = stretchShear(p0, p1, q, l);
     for (int a = 0; a < 3; ++a) {
@@ -81,9 +79,9 @@ TEST(CosseratRod, StretchShearJacobianMatchesFiniteDifferences) {
 TEST(CosseratRod, BendTwistJacobianMatchesFiniteDifferences) {
   std::mt19937 rng(6);
   for (int k = 0; k < 50; ++k) {
-    const Quat q0 = randomRotation(rng);
-    const Quat q1 = turned(q0, randomVector(rng, 1).normalized(), 0.8);
-    const Vec3 rest = 0.3f * randomVector(rng, 1);
+    const Quat q0 = randomQuaternion(rng);
+    const Quat q1 = turned(q0, randomVec(rng, 1).normalized(), 0.8);
+    const Vec3 rest = 0.3f * randomVec(rng, 1);
     const BendTwist at = bendTwist(q0, q1, rest);
     for (int a = 0; a < 3; ++a) {
       const Vec3 axis = Vec3::Unit(a);
@@ -102,11 +100,11 @@ TEST(CosseratRod, BendTwistJacobianMatchesFiniteDifferences) {
 TEST(CosseratRod, RigidMotionsLeaveTheConstraintsUnchanged) {
   std::mt19937 rng(7);
   for (int k = 0; k < 50; ++k) {
-    const Vec3 p0 = randomVector(rng, 1), p1 = p0 + randomVector(rng, 0.3f);
-    const Quat q = randomRotation(rng);
+    const Vec3 p0 = randomVec(rng, 1), p1 = p0 + randomVec(rng, 0.3f);
+    const Quat q = randomQuaternion(rng);
     const Real l = 0.25f;
     const StretchShear at = stretchShear(p0, p1, q, l);
-    const Eigen::Vector3d omega = randomVector(rng, 1).cast<double>();
+    const Eigen::Vector3d omega = randomVec(rng, 1).cast<double>();
     const Eigen::Vector3d moved = at.frameTranspose / l * (omega.cross(p1.cast<double>()) - omega.cross(p0.cast<double>())) +
                                   at.turn * omega;
     EXPECT_LT(moved.norm(), 1e-6 * omega.norm());
@@ -120,9 +118,9 @@ TEST(CosseratRod, RigidMotionsLeaveTheConstraintsUnchanged) {
 TEST(CosseratRod, BendTwistIsTheSameForEitherSignOfAFrame) {
   std::mt19937 rng(8);
   for (int k = 0; k < 50; ++k) {
-    const Quat q0 = randomRotation(rng);
-    const Quat q1 = turned(q0, randomVector(rng, 1).normalized(), 0.5);
-    const Vec3 rest = darbouxVector(q0, turned(q0, randomVector(rng, 1).normalized(), 0.4));
+    const Quat q0 = randomQuaternion(rng);
+    const Quat q1 = turned(q0, randomVec(rng, 1).normalized(), 0.5);
+    const Vec3 rest = darbouxVector(q0, turned(q0, randomVec(rng, 1).normalized(), 0.4));
     const Quat minusQ1(-q1.w(), -q1.x(), -q1.y(), -q1.z());
     const BendTwist a = bendTwist(q0, q1, rest), b = bendTwist(q0, minusQ1, rest);
     EXPECT_LT((a.c - b.c).norm(), 1e-6);
@@ -134,8 +132,8 @@ TEST(CosseratRod, BendTwistIsTheSameForEitherSignOfAFrame) {
 TEST(CosseratRod, RotationVectorAndTurnedFrameAreLogAndExp) {
   std::mt19937 rng(9);
   for (int k = 0; k < 50; ++k) {
-    const Quat q = randomRotation(rng);
-    const Eigen::Vector3d turn = (2.5 * randomVector(rng, 1).normalized()).cast<double>();  // under π
+    const Quat q = randomQuaternion(rng);
+    const Eigen::Vector3d turn = (2.5 * randomVec(rng, 1).normalized()).cast<double>();  // under π
     const Quat moved = turnedFrame(q, turn);
     EXPECT_LT((rotationVector(moved * q.conjugate()) - turn).norm(), 1e-5);
     const Eigen::AngleAxisd expected(turn.norm(), turn.normalized());

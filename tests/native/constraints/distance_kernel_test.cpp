@@ -12,6 +12,7 @@
 
 #include "constraints/distance.h"
 #include "math/band_layout.h"
+#include "native/random_particles.h"
 
 using namespace pbd;
 
@@ -24,10 +25,7 @@ Real distanceC(const Vec3& a, const Vec3& b, Real lo, Real hi) {
   return C;
 }
 
-Vec3 randomVec(std::mt19937& rng, Real scale) {
-  std::uniform_real_distribution<Real> u(-scale, scale);
-  return Vec3(u(rng), u(rng), u(rng));
-}
+using test::randomVec;
 
 }  // namespace
 

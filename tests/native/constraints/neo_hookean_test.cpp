@@ -65,7 +65,7 @@ Solve pbdSetup(Real kDeviatoric, Real kHydrostatic) {
 }
 
 /// One projection of x in place with the sequential or the coupled solve.
-void project(Vec3 x[4], const Real w[4], const RestTet& t, const Solve& s, bool coupled, Real lambda[2]) {
+void projectTet(Vec3 x[4], const Real w[4], const RestTet& t, const Solve& s, bool coupled, Real lambda[2]) {
   Vec3* p[4] = {&x[0], &x[1], &x[2], &x[3]};
   if (coupled)
     projectNeoHookean(p, w, t.restInverse, s.gamma, s.xpbd, s.kPrime, s.alphaTilde, lambda);
@@ -91,7 +91,7 @@ void rigidlyMoved(std::mt19937& rng, Vec3 out[4]) {
 void settleWith(Vec3 x[4], const RestTet& t, const Solve& s, bool coupled, int substeps) {
   for (int substep = 0; substep < substeps; ++substep) {
     Real lambda[2] = {0, 0};
-    for (int it = 0; it < 4; ++it) project(x, kWeights, t, s, coupled, lambda);
+    for (int it = 0; it < 4; ++it) projectTet(x, kWeights, t, s, coupled, lambda);
     for (int k = 0; k < 4; ++k) ASSERT_TRUE(x[k].allFinite()) << "substep " << substep;
   }
 }
@@ -144,7 +144,7 @@ TEST(NeoHookeanKernel, NoCorrectionAtRestOrAfterARigidMotion) {
                            xpbdMaterial(5e7f, t.restVolume), pbdSetup(1, 1)}) {
       Vec3 x[4] = {start[0], start[1], start[2], start[3]};
       Real lambda[2] = {0, 0};
-      for (int it = 0; it < 10; ++it) project(x, w, t, s, /*coupled=*/true, lambda);
+      for (int it = 0; it < 10; ++it) projectTet(x, w, t, s, /*coupled=*/true, lambda);
       EXPECT_LT(maxMove(x, start), 1e-5f) << "trial " << trial << " xpbd " << s.xpbd << " α̃_D "
                                            << s.alphaTilde[0] / neoHookeanDeviatoricWeight(w, t.restInverse)
                                            << " Σ w |∇C_D|²";
@@ -163,7 +163,7 @@ TEST(NeoHookeanKernel, SequentialXpbdMovesARestingTetAndSettlesShortOfRest) {
     Real first = 0;
     for (int substep = 0; substep < 3000; ++substep) {
       Real lambda[2] = {0, 0};
-      for (int it = 0; it < 4; ++it) project(x, kWeights, t, s, /*coupled=*/false, lambda);
+      for (int it = 0; it < 4; ++it) projectTet(x, kWeights, t, s, /*coupled=*/false, lambda);
       if (substep == 0) first = maxMove(x, kRest);
     }
     const Real V = tetVolume(x[0], x[1], x[2], x[3]) / t.restVolume;
@@ -206,7 +206,7 @@ TEST(NeoHookeanKernel, CorrectionsCarryNoLinearOrAngularMomentum) {
                           Case{pbdSetup(0, 1), false, true}, Case{xpbdMaterial(1e8f, t.restVolume), false, false}}) {
       Vec3 x[4] = {start[0], start[1], start[2], start[3]};
       Real lambda[2] = {0, 0};
-      project(x, w, t, c.setup, c.coupled, lambda);
+      projectTet(x, w, t, c.setup, c.coupled, lambda);
       Vec3 linear = Vec3::Zero(), angular = Vec3::Zero();
       Real scale = 0, roundoff = 0;  // float rounding of x - start is about 1e-7 |x|
       for (int k = 0; k < 4; ++k) {
@@ -351,7 +351,7 @@ TEST(NeoHookeanKernel, CollapsedTetsAndPinnedVerticesGiveNoNaN) {
         for (const Solve& s : {xpbdMaterial(1e6f, t.restVolume), pbdSetup(1, 1)}) {
           Vec3 x[4] = {start[0], start[1], start[2], start[3]};
           Real lambda[2] = {0, 0};
-          project(x, w, t, s, coupled, lambda);
+          projectTet(x, w, t, s, coupled, lambda);
           for (const Vec3& q : x) EXPECT_TRUE(q.allFinite());
           EXPECT_TRUE(std::isfinite(lambda[0]) && std::isfinite(lambda[1]));
           if (w == pinned) {

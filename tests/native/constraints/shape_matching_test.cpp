@@ -47,7 +47,7 @@ struct Cluster {
   }
 };
 
-Mat3 randomRotation(std::mt19937& rng) {
+Mat3 randomAxisRotation(std::mt19937& rng) {
   std::uniform_real_distribution<Real> u(-1, 1);
   return Eigen::AngleAxis<Real>(3 * u(rng), Vec3(u(rng), u(rng), u(rng)).normalized()).toRotationMatrix();
 }
@@ -61,7 +61,7 @@ Real goalDistance(const Cluster& c) {
   return std::sqrt(sum);
 }
 
-Real maxMove(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
+Real largestMove(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
   Real m = 0;
   for (size_t i = 0; i < a.size(); ++i) m = std::max(m, (a[i] - b[i]).norm());
   return m;
@@ -73,10 +73,10 @@ TEST(ShapeMatchingKernel, ARigidlyMovedClusterIsLeftAlone) {
   std::mt19937 rng(3);
   for (int trial = 0; trial < 20; ++trial) {
     Cluster c;
-    c.place(trial == 0 ? Mat3(Mat3::Identity()) : randomRotation(rng), Vec3(trial, -2, 0.5f * trial));
+    c.place(trial == 0 ? Mat3(Mat3::Identity()) : randomAxisRotation(rng), Vec3(trial, -2, 0.5f * trial));
     const std::vector<Vec3> before = c.p;
     for (bool xpbd : {true, false}) c.project(xpbd, 1);
-    EXPECT_LT(maxMove(c.p, before), 2e-6f * (1 + trial)) << "trial " << trial;
+    EXPECT_LT(largestMove(c.p, before), 2e-6f * (1 + trial)) << "trial " << trial;
   }
 }
 
@@ -85,7 +85,7 @@ TEST(ShapeMatchingKernel, ADeformedClusterMovesToItsRigidGoal) {
   std::uniform_real_distribution<Real> u(-0.3f, 0.3f);
   for (Real k : {1.0f, 0.5f}) {
     Cluster c;
-    c.place(randomRotation(rng), Vec3(1, 2, 3));
+    c.place(randomAxisRotation(rng), Vec3(1, 2, 3));
     for (uint32_t i : c.members) c.p[i] += Vec3(u(rng), u(rng), u(rng));
     const ShapeMatchingFrame f = c.frame();
     const std::vector<Vec3> before = c.p;
@@ -126,7 +126,7 @@ TEST(ShapeMatchingKernel, CorrectionCarriesNoLinearOrAngularMomentum) {
   std::uniform_real_distribution<Real> u(-0.4f, 0.4f);
   for (int trial = 0; trial < 20; ++trial) {
     Cluster c;  // unequal masses, m_i = 1/w_i
-    c.place(randomRotation(rng), Vec3(2, -1, 3));
+    c.place(randomAxisRotation(rng), Vec3(2, -1, 3));
     for (uint32_t i : c.members) c.p[i] += Vec3(u(rng), u(rng), u(rng));
     const std::vector<Vec3> before = c.p;
     const bool xpbd = trial % 2;
@@ -152,7 +152,7 @@ TEST(ShapeMatchingKernel, GradientMatchesCentralDifferences) {
   std::uniform_real_distribution<Real> u(-0.3f, 0.3f);
   for (int trial = 0; trial < 10; ++trial) {
     Cluster c;
-    c.place(randomRotation(rng), Vec3(0.2f, 0.1f, 0));
+    c.place(randomAxisRotation(rng), Vec3(0.2f, 0.1f, 0));
     for (uint32_t i : c.members) c.p[i] += Vec3(u(rng), u(rng), u(rng));
     const ShapeMatchingFrame f = c.frame();
     const Real C = goalDistance(c);
@@ -175,7 +175,7 @@ TEST(ShapeMatchingKernel, PinnedMembersStayAndTheOthersMatchAroundThem) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<Real> u(-0.3f, 0.3f);
   Cluster c;
-  c.place(randomRotation(rng), Vec3(0, 0, 0));
+  c.place(randomAxisRotation(rng), Vec3(0, 0, 0));
   for (uint32_t i : c.members) c.p[i] += Vec3(u(rng), u(rng), u(rng));
   const uint32_t pin = c.members[3];
   c.w[pin] = 0;
@@ -198,7 +198,7 @@ TEST(ShapeMatchingKernel, XpbdComplianceClosesTheFractionOneOverOnePlusAlphaTild
   std::uniform_real_distribution<Real> u(-0.3f, 0.3f);
   for (Real alphaTilde : {0.0f, 1.0f, 3.0f}) {
     Cluster c;
-    c.place(randomRotation(rng), Vec3(0, 0, 0));
+    c.place(randomAxisRotation(rng), Vec3(0, 0, 0));
     for (uint32_t i : c.members) c.p[i] += Vec3(u(rng), u(rng), u(rng));
     const Real C0 = goalDistance(c);
     const ShapeMatchingFrame f = c.frame();

@@ -82,7 +82,7 @@ Surface icosahedron() {
 }
 
 /// The icosahedron subdivided `levels` times, every vertex on the sphere of radius r around the origin.
-Surface icosphere(int levels, Real r) {
+Surface icosphereSurface(int levels, Real r) {
   const scenes::IcosphereMesh m = scenes::icosphere(levels, r);
   Surface s;
   for (size_t k = 0; k < m.positions.size(); k += 3) s.p.push_back(Vec3(m.positions[k], m.positions[k + 1], m.positions[k + 2]));
@@ -110,7 +110,7 @@ TEST(SurfaceVolumeKernel, ValueMatchesTheCubeTheIcosahedronAndTheSphere) {
   EXPECT_NEAR(ico.volume(), 5.0f / 12 * (3 + std::sqrt(5.0f)) * 8, 1e-4f);  // (5/12)(3 + √5) a³, a = 2
   const Real sphere = 4.0f / 3 * Real(M_PI);
   for (int levels : {2, 3}) {
-    Surface s = icosphere(levels, 1);
+    Surface s = icosphereSurface(levels, 1);
     const Real v = s.volume();
     EXPECT_NEAR(v, volumeAsTets(s, Vec3::Zero()), 1e-5f * v);
     EXPECT_LT(v, sphere);  // inscribed
@@ -125,7 +125,7 @@ TEST(SurfaceVolumeKernel, GradientMatchesCentralDifferences) {
   std::mt19937 rng(12);
   std::uniform_real_distribution<Real> u(-0.1f, 0.1f);
   for (int trial = 0; trial < 5; ++trial) {
-    Surface s = icosphere(1, 1);
+    Surface s = icosphereSurface(1, 1);
     for (Vec3& q : s.p) q += Vec3(u(rng), u(rng), u(rng)) + Vec3(0.3f, 0, -0.2f);
     surfaceVolume(s.vertices, s.triangles, s.p.data(), s.scratch);
     for (uint32_t i = 0; i < s.p.size(); i += 3) {
@@ -145,7 +145,7 @@ TEST(SurfaceVolumeKernel, NoCorrectionAtRestOrAfterARigidMotion) {
   std::mt19937 rng(13);
   std::uniform_real_distribution<Real> u(-1, 1);
   for (int trial = 0; trial < 10; ++trial) {
-    Surface s = icosphere(2, 0.5f);
+    Surface s = icosphereSurface(2, 0.5f);
     const Real rest = s.volume();
     if (trial > 0) {
       const Eigen::AngleAxis<Real> rotation(3 * u(rng), Vec3(u(rng), u(rng), u(rng)).normalized());
@@ -164,7 +164,7 @@ TEST(SurfaceVolumeKernel, CorrectionCarriesNoLinearOrAngularMomentum) {
   std::mt19937 rng(14);
   std::uniform_real_distribution<Real> u(-0.1f, 0.1f), mass(0.2f, 5);
   for (int trial = 0; trial < 10; ++trial) {
-    Surface s = icosphere(1, 1);
+    Surface s = icosphereSurface(1, 1);
     for (Vec3& q : s.p) q += Vec3(u(rng), u(rng), u(rng)) + Vec3(1, -0.5f, 0.7f);
     std::vector<Real> m(s.p.size());
     for (size_t i = 0; i < s.p.size(); ++i) s.w[i] = 1 / (m[i] = mass(rng));
@@ -186,7 +186,7 @@ TEST(SurfaceVolumeKernel, CorrectionCarriesNoLinearOrAngularMomentum) {
 
 TEST(SurfaceVolumeKernel, PressureTwoInflatesToTwiceTheRestVolume) {
   for (bool xpbd : {true, false}) {
-    Surface s = icosphere(2, 1);
+    Surface s = icosphereSurface(2, 1);
     const Real rest = s.volume();
     Real lambda = 0;
     for (int it = 0; it < 20; ++it) lambda += s.project(rest, 2, false, xpbd, 1, 0, lambda);
@@ -196,7 +196,7 @@ TEST(SurfaceVolumeKernel, PressureTwoInflatesToTwiceTheRestVolume) {
     EXPECT_NEAR(s.volume() / rest, 1, 1e-3f) << "xpbd " << xpbd;
   }
   // A compliant balloon (XPBD α̃ > 0) settles where C + α̃ λ = 0: part of the way.
-  Surface s = icosphere(2, 1);
+  Surface s = icosphereSurface(2, 1);
   const Real rest = s.volume();
   Real lambda = 0;
   for (int it = 0; it < 50; ++it) lambda += s.project(rest, 2, false, true, 1, 1.0f, lambda);
@@ -207,7 +207,7 @@ TEST(SurfaceVolumeKernel, PressureTwoInflatesToTwiceTheRestVolume) {
 }
 
 TEST(SurfaceVolumeKernel, UnilateralOnlyPushesTheVolumeUp) {
-  Surface s = icosphere(2, 1);
+  Surface s = icosphereSurface(2, 1);
   const Real rest = s.volume();
   // Inflated beyond the target: left alone.
   for (Vec3& q : s.p) q *= 1.2f;

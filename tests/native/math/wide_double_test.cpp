@@ -20,13 +20,13 @@ namespace {
 using test::bits;
 
 /// Lane k of a pair, its bytes as they are (every path's pair is two doubles in lane order).
-double laneOf(Double2 a, int k) {
+double doubleLaneOf(Double2 a, int k) {
   double out[2];
   std::memcpy(out, &a, sizeof out);
   return out[k];
 }
 
-std::vector<double> samples() {
+std::vector<double> doubleSamples() {
   using L = std::numeric_limits<double>;
   std::vector<double> v = {0.0, -0.0, 1.0, -1.0, 0.5, 3.0, L::infinity(), -L::infinity(), L::quiet_NaN(),
                            L::denorm_min(), -L::denorm_min(), L::min(), L::max(), -L::max(), 1e-300, 1e300};
@@ -47,7 +47,7 @@ Double2 pairOf(double a, double b) {
 }  // namespace
 
 TEST(WideDouble, EveryOperationMatchesTheScalarOneBitForBit) {
-  const std::vector<double> v = samples();
+  const std::vector<double> v = doubleSamples();
   size_t checked = 0;
   for (size_t i = 0; i + 2 <= v.size(); ++i) {
     for (size_t j = 0; j + 2 <= v.size(); j += 3) {
@@ -57,10 +57,10 @@ TEST(WideDouble, EveryOperationMatchesTheScalarOneBitForBit) {
       for (int k = 0; k < 2; ++k) {
         const double x = v[i + size_t(k)], y = v[j + size_t(k)];
         SCOPED_TRACE(testing::Message() << "lane " << k << ": x = " << x << ", y = " << y);
-        ASSERT_EQ(bits(laneOf(sum, k)), bits(x + y));
-        ASSERT_EQ(bits(laneOf(difference, k)), bits(x - y));
-        ASSERT_EQ(bits(laneOf(product, k)), bits(x * y));
-        ASSERT_EQ(bits(laneOf(quotient, k)), bits(x / y));
+        ASSERT_EQ(bits(doubleLaneOf(sum, k)), bits(x + y));
+        ASSERT_EQ(bits(doubleLaneOf(difference, k)), bits(x - y));
+        ASSERT_EQ(bits(doubleLaneOf(product, k)), bits(x * y));
+        ASSERT_EQ(bits(doubleLaneOf(quotient, k)), bits(x / y));
         ASSERT_EQ(bool(gt >> k & 1u), x > y);
         ASSERT_EQ(bool(eq >> k & 1u), x == y);
         ASSERT_FALSE(both >> k & 1u);
@@ -69,7 +69,7 @@ TEST(WideDouble, EveryOperationMatchesTheScalarOneBitForBit) {
     }
   }
   EXPECT_GT(checked, 4000u);
-  EXPECT_EQ(bits(laneOf(Double2(-0.0), 1)), bits(-0.0));
+  EXPECT_EQ(bits(doubleLaneOf(Double2(-0.0), 1)), bits(-0.0));
 }
 
 TEST(WideDouble, FloatLanesWidenAndRoundAsStaticCasts) {
@@ -79,8 +79,8 @@ TEST(WideDouble, FloatLanesWidenAndRoundAsStaticCasts) {
     const Float4 lanes = Float4::load(f + at);
     const Double2 lo = Double2::low(lanes), hi = Double2::high(lanes);
     for (int k = 0; k < 2; ++k) {
-      EXPECT_EQ(bits(laneOf(lo, k)), bits(double(f[at + k]))) << at + k;
-      EXPECT_EQ(bits(laneOf(hi, k)), bits(double(f[at + 2 + k]))) << at + 2 + k;
+      EXPECT_EQ(bits(doubleLaneOf(lo, k)), bits(double(f[at + k]))) << at + k;
+      EXPECT_EQ(bits(doubleLaneOf(hi, k)), bits(double(f[at + 2 + k]))) << at + 2 + k;
     }
   }
   // Doubles that round up, down, to even, overflow to infinity and underflow to a subnormal or zero.

@@ -21,7 +21,7 @@ namespace {
 
 using test::bits;
 
-std::vector<float> samples() {
+std::vector<float> floatSamples() {
   using L = std::numeric_limits<float>;
   std::vector<float> v = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, 3.0f, L::infinity(), -L::infinity(), L::quiet_NaN(),
                           -L::quiet_NaN(), L::denorm_min(), -L::denorm_min(), L::min(), L::max(), -L::max(), 1e-20f};
@@ -47,7 +47,7 @@ bool maskLane(Mask4 m, int k) {  // select picks a where the mask is set
 TEST(WideFloat, EveryOperationMatchesTheScalarOneBitForBit) {
   RecordProperty("path", kWideFloatPath);
   std::cout << "wide_float path: " << kWideFloatPath << "\n";
-  const std::vector<float> v = samples();
+  const std::vector<float> v = floatSamples();
   size_t checked = 0;
   for (size_t i = 0; i + 4 <= v.size(); ++i) {
     for (size_t j = 0; j + 4 <= v.size(); j += 3) {
@@ -168,7 +168,7 @@ TEST(WideFloat, PaddingPositionsMovesEveryBitToItsLaneAndBack) {
   // nothing outside [begin, end) written.
   const size_t n = 23;
   std::vector<float> xyz(3 * n), w(n);
-  const std::vector<float> pool = samples();
+  const std::vector<float> pool = floatSamples();
   for (size_t k = 0; k < xyz.size(); ++k) xyz[k] = pool[(7 * k + 3) % pool.size()];
   for (size_t i = 0; i < n; ++i) w[i] = pool[(5 * i + 1) % pool.size()];
   uint32_t payload = 0x7fa5a5a5u;  // a signalling NaN: a copy through float arithmetic would quiet it

@@ -68,7 +68,7 @@ std::vector<float> randomPoints(size_t count, float lo, float hi, unsigned seed)
   return p;
 }
 
-Vec3 at(const std::vector<float>& p, size_t i) { return Vec3(p[3 * i], p[3 * i + 1], p[3 * i + 2]); }
+Vec3 vertexAt(const std::vector<float>& p, size_t i) { return Vec3(p[3 * i], p[3 * i + 1], p[3 * i + 2]); }
 
 // Reference distance from p to a solid tet, independent of the library's: inside by sign tests, otherwise the
 // smallest distance to a face (plane projection if it falls in the face, else the nearest edge).
@@ -80,7 +80,7 @@ double segmentDistance(const Eigen::Vector3d& p, const Eigen::Vector3d& a, const
 double referenceDistance(const TetMesh& m, size_t t, const Vec3& pf) {
   const Eigen::Vector3d p = pf.cast<double>();
   Eigen::Vector3d x[4];
-  for (int k = 0; k < 4; ++k) x[k] = at(m.positions, m.tets[4 * t + k]).cast<double>();
+  for (int k = 0; k < 4; ++k) x[k] = vertexAt(m.positions, m.tets[4 * t + k]).cast<double>();
   double best = std::numeric_limits<double>::max();
   bool inside = true;
   for (int k = 0; k < 4; ++k) {
@@ -139,13 +139,13 @@ TEST(Embed, AffineMotionMovesInsideAndOutsidePointsAffinely) {
   const Vec3 shift(5, -2, 0.5f);
   std::vector<float> moved(m.positions.size());
   for (size_t i = 0; i < m.positions.size() / 3; ++i) {
-    const Vec3 y = A * at(m.positions, i) + shift;
+    const Vec3 y = A * vertexAt(m.positions, i) + shift;
     for (int a = 0; a < 3; ++a) moved[3 * i + a] = y[a];
   }
   const std::vector<float> out = apply(e, m, moved);
   for (size_t v = 0; v < render.size() / 3; ++v) {
-    const Vec3 expected = A * at(render, v) + shift;
-    EXPECT_LT((at(out, v) - expected).norm(), 2e-5f) << "vertex " << v;
+    const Vec3 expected = A * vertexAt(render, v) + shift;
+    EXPECT_LT((vertexAt(out, v) - expected).norm(), 2e-5f) << "vertex " << v;
   }
 }
 
@@ -155,8 +155,9 @@ TEST(Embed, OutsidePointsBindToTheNearestTet) {
   const TetEmbedding e = bindToTets(m.positions, m.tets, render);
   for (size_t v = 0; v < render.size() / 3; ++v) {
     double nearest = std::numeric_limits<double>::max();
-    for (size_t t = 0; t < m.tets.size() / 4; ++t) nearest = std::min(nearest, referenceDistance(m, t, at(render, v)));
-    EXPECT_NEAR(referenceDistance(m, e.tet[v], at(render, v)), nearest, 1e-9) << "vertex " << v;
+    for (size_t t = 0; t < m.tets.size() / 4; ++t)
+      nearest = std::min(nearest, referenceDistance(m, t, vertexAt(render, v)));
+    EXPECT_NEAR(referenceDistance(m, e.tet[v], vertexAt(render, v)), nearest, 1e-9) << "vertex " << v;
   }
 }
 
@@ -190,8 +191,8 @@ TEST(Embed, AVertexFarOutsideEvaluatesOnlyTheTetsNearItsNearestPoint) {
   const size_t vertices = render.size() / 3;
   for (size_t v = 0; v < vertices; ++v) {
     double nearest = std::numeric_limits<double>::max();
-    for (size_t t = 0; t < tetCount; ++t) nearest = std::min(nearest, referenceDistance(m, t, at(render, v)));
-    EXPECT_NEAR(referenceDistance(m, e.tet[v], at(render, v)), nearest, 1e-9 * nearest) << "vertex " << v;
+    for (size_t t = 0; t < tetCount; ++t) nearest = std::min(nearest, referenceDistance(m, t, vertexAt(render, v)));
+    EXPECT_NEAR(referenceDistance(m, e.tet[v], vertexAt(render, v)), nearest, 1e-9 * nearest) << "vertex " << v;
   }
   EXPECT_LT(stats.tetsEvaluated, vertices * tetCount / 50) << stats.tetsEvaluated / vertices << " tets a vertex";
 }

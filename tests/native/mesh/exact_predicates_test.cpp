@@ -23,7 +23,7 @@ LatticePoint add(const LatticePoint& a, const LatticePoint& b, int64_t s = 1) {
 }
 
 /// All integer points (x, y, z) with x² + y² + z² = r².
-std::vector<LatticePoint> latticeSphere(int64_t r) {
+std::vector<LatticePoint> latticeSpherePoints(int64_t r) {
   std::vector<LatticePoint> s;
   for (int64_t x = -r; x <= r; ++x)
     for (int64_t y = -r; y <= r; ++y)
@@ -105,10 +105,10 @@ TEST(ExactPredicates, InsphereIsZeroOnCosphericalLatticePointsAndSignsTheSmalles
   std::vector<std::pair<std::vector<LatticePoint>, LatticePoint>> spheres;
   for (int64_t k : {1, 1000, 340000}) {
     std::vector<LatticePoint> s;
-    for (const LatticePoint& p : latticeSphere(3)) s.push_back({k * p.x, k * p.y, k * p.z});
+    for (const LatticePoint& p : latticeSpherePoints(3)) s.push_back({k * p.x, k * p.y, k * p.z});
     spheres.push_back({s, {0, 0, 0}});
   }
-  spheres.push_back({latticeSphere(9), {12345, -777, 4}});
+  spheres.push_back({latticeSpherePoints(9), {12345, -777, 4}});
   for (auto& [s, centre] : spheres)
     for (LatticePoint& p : s) p = add(p, centre);
   int checked = 0;

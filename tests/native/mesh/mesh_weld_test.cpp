@@ -53,7 +53,7 @@ std::vector<uint32_t> referenceWeld(const std::vector<float>& p, float tolerance
   return map;
 }
 
-void expectRejected(std::vector<float> p, std::vector<uint32_t> t, float tolerance,
+void expectWeldRejected(std::vector<float> p, std::vector<uint32_t> t, float tolerance,
                     std::initializer_list<const char*> fragments) {
   expectError([&] { weldVertices(p, t, tolerance); }, fragments);
 }
@@ -140,13 +140,13 @@ TEST(Weld, LargeCoordinatesAndTinyTolerance) {
 TEST(Weld, RejectsBadInputNamingTheArgument) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const std::vector<float> p = {0, 0, 0, 1, 0, 0, 0, 1, 0};
-  expectRejected({0, 0, 0, 1}, {}, 0, {"weldVertices: positions.size() must be a multiple of 3 (got 4)"});
-  expectRejected({0, 0, 0, 1, nan, 0}, {}, 0, {"weldVertices: positions[4] must be finite (got nan)"});
-  expectRejected(p, {0, 1}, 0, {"triangles.size() must be a multiple of 3"});
-  expectRejected(p, {0, 1, 2, 2, 1, 3}, 0, {"weldVertices: triangles[5] is out of range [0, 3) (got 3)"});
-  expectRejected(p, {0, 1, 2}, -1, {"tolerance must be finite and >= 0 (got -1)"});
-  expectRejected(p, {0, 1, 2}, nan, {"tolerance"});
-  expectRejected(p, {0, 1, 2}, std::numeric_limits<float>::infinity(), {"tolerance"});
+  expectWeldRejected({0, 0, 0, 1}, {}, 0, {"weldVertices: positions.size() must be a multiple of 3 (got 4)"});
+  expectWeldRejected({0, 0, 0, 1, nan, 0}, {}, 0, {"weldVertices: positions[4] must be finite (got nan)"});
+  expectWeldRejected(p, {0, 1}, 0, {"triangles.size() must be a multiple of 3"});
+  expectWeldRejected(p, {0, 1, 2, 2, 1, 3}, 0, {"weldVertices: triangles[5] is out of range [0, 3) (got 3)"});
+  expectWeldRejected(p, {0, 1, 2}, -1, {"tolerance must be finite and >= 0 (got -1)"});
+  expectWeldRejected(p, {0, 1, 2}, nan, {"tolerance"});
+  expectWeldRejected(p, {0, 1, 2}, std::numeric_limits<float>::infinity(), {"tolerance"});
 }
 
 TEST(Weld, EmptyInputGivesEmptyResult) {

@@ -34,7 +34,7 @@ struct Mesh {
 Mesh wall() { return {{0, -1, -1, 0, 1, -1, 0, 1, 1, 0, -1, 1}, {0, 1, 2, 0, 2, 3}}; }
 
 /// A closed box [lo, hi], 12 triangles wound counter-clockwise seen from outside.
-Mesh box(const Vec3& lo, const Vec3& hi) {
+Mesh boxMesh(const Vec3& lo, const Vec3& hi) {
   Mesh m;
   for (int k = 0; k < 8; ++k) {
     m.positions.insert(m.positions.end(), {k & 1 ? hi.x() : lo.x(), k & 2 ? hi.y() : lo.y(), k & 4 ? hi.z() : lo.z()});
@@ -52,11 +52,7 @@ ColliderDef meshCollider(const Mesh& m, Real thickness) {
   return d;
 }
 
-World weightless(int substeps) {
-  World world;
-  world.setSettings(scenes::freeSpace(Method::Xpbd, substeps));
-  return world;
-}
+using scenes::weightless;
 
 std::vector<Point3d> points(const std::vector<Real>& xyz) {
   std::vector<Point3d> v;
@@ -134,7 +130,7 @@ TEST(TriangleBvh, QueriesEqualBruteForceAlsoAfterRefit) {
 TEST(MeshCollider, ABulletStopsOnTheNearSideOfAThinWallInOneSubstep) {
   const Real thickness = 1e-3f, h = 1.0f / 60;
   // Two triangles, and a closed box 1 mm thick: 100 m/s covers 1.67 m in the substep, far past the wall at x = 0.5.
-  for (const Mesh& m : {wall(), box(Vec3(0, -1, -1), Vec3(1e-3f, 1, 1))}) {
+  for (const Mesh& m : {wall(), boxMesh(Vec3(0, -1, -1), Vec3(1e-3f, 1, 1))}) {
     for (Real restitution : {0.0f, 0.5f}) {
       World world = weightless(1);
       ColliderDef d = meshCollider(m, thickness);
@@ -291,7 +287,7 @@ TEST(MeshCollider, AMovingPlatformCarriesAParticleByFriction) {
   s.ground.enabled = false;
   world.setSettings(s);
   const Real thickness = 0.01f, u = 1, h = 1.0f / 60;
-  const Mesh slab = box(Vec3(-2, -0.05f, -1), Vec3(2, 0, 1));  // top face at y = 0
+  const Mesh slab = boxMesh(Vec3(-2, -0.05f, -1), Vec3(2, 0, 1));  // top face at y = 0
   ColliderDef d = meshCollider(slab, thickness);
   d.friction = 0.5f;
   const uint32_t platform = world.addCollider(d);
@@ -405,7 +401,7 @@ TEST(MeshCollider, ALatePushIntoAnAnalyticColliderIsPushedOutOfItToo) {
   // face, y = -1), which is the centre of sphere B (collider 1). B's scan must see it there and push it out.
   World world = weightless(1);
   const uint32_t i = world.addParticle(Vec3(0, -3, 0), 1);
-  const Mesh cube = box(Vec3(-1, -1, -1), Vec3(1, 1, 1));
+  const Mesh cube = boxMesh(Vec3(-1, -1, -1), Vec3(1, 1, 1));
   world.addCollider(meshCollider(cube, 0.01f));
   ColliderDef b;
   b.position = Vec3(0, -1, 0), b.radius = 0.5f;

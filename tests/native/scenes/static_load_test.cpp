@@ -28,10 +28,7 @@ World quietWorld() {
   return world;
 }
 
-Vec3 at(const World& world, uint32_t i) {
-  const Real* x = world.positions() + 3 * size_t(i);
-  return Vec3(x[0], x[1], x[2]);
-}
+using scenes::positionOf;
 
 /// Settles with damping, then averages `measure` over an undamped tail.
 template <class F>
@@ -62,9 +59,9 @@ TEST(StaticLoad, TetVolumeUnderAnApexLoad) {
   world.setInverseMass(r.firstParticle + 3, 1e4f);
   world.setExternalForce(r.firstParticle + 3, Vec3(0, -force, 0));
   const Real area = 0.2f * 0.2f / 2;
-  const double rest = tetVolume(at(world, 0), at(world, 2), at(world, 1), at(world, 3));
+  const double rest = tetVolume(positionOf(world, 0), positionOf(world, 2), positionOf(world, 1), positionOf(world, 3));
   const double change = settledMean(world, [&] {
-    return tetVolume(at(world, 0), at(world, 2), at(world, 1), at(world, 3)) - rest;
+    return tetVolume(positionOf(world, 0), positionOf(world, 2), positionOf(world, 1), positionOf(world, 3)) - rest;
   });
   const double expected = -3.0 * force * alpha / area;
   ASSERT_LT(std::abs(expected), 0.05 * rest) << "the load must be small for the first-order answer";
@@ -85,11 +82,12 @@ TEST(StaticLoad, DihedralHingeUnderATorque) {
   world.addDihedralConstraint(d);
   Real phi0;
   Vec3 grad[4];
-  ASSERT_TRUE(evalDihedral(at(world, 0), at(world, 1), at(world, 2), at(world, 3), phi0, grad));
+  ASSERT_TRUE(
+      evalDihedral(positionOf(world, 0), positionOf(world, 1), positionOf(world, 2), positionOf(world, 3), phi0, grad));
   world.setExternalForce(1, Vec3(0, force, 0));  // perpendicular to the flat hinge: a torque F r about the edge
   const double change = settledMean(world, [&] {
     Real phi;
-    evalDihedral(at(world, 0), at(world, 1), at(world, 2), at(world, 3), phi, grad);
+    evalDihedral(positionOf(world, 0), positionOf(world, 1), positionOf(world, 2), positionOf(world, 3), phi, grad);
     return double(wrapAngle(phi - phi0));
   });
   const double expected = force * r * alpha;

@@ -43,7 +43,7 @@ ClothDef pinnedDihedralCloth(int n, Real spacing, const Vec3& origin) {
   return cloth;
 }
 
-SoftBodyDef tetBlock() {
+SoftBodyDef rigidTetBlock() {
   const int cells[3] = {6, 6, 6};
   return scenes::tetBox(cells, Vec3(0.6f, 0.6f, 0.6f), Vec3::Zero());
 }
@@ -65,7 +65,7 @@ void expectTheSerialBitsOnThreads(Run run, unsigned workers) {
 // edges are, world/volume_sweep.h), volumes alone still gain at 1 m/s: the check that they keep both ways.
 TEST(SymmetricSweep, RigidTetVolumesAloneDoNotAmplifyADisturbance) {
   PBD_LONG_SCENE();
-  SoftBodyDef body = tetBlock();
+  SoftBodyDef body = rigidTetBlock();
   body.edgeConstraints = false;
   body.volume = Strength{0, 1};
   for (int substeps : {10, 40}) {
@@ -77,7 +77,7 @@ TEST(SymmetricSweep, RigidTetVolumesAloneDoNotAmplifyADisturbance) {
 
 TEST(SymmetricSweep, NeoHookeanTetsDoNotAmplifyADisturbance) {
   PBD_LONG_SCENE();
-  SoftBodyDef body = tetBlock();
+  SoftBodyDef body = rigidTetBlock();
   body.edgeConstraints = false;
   body.material = SoftMaterial::NeoHookean;  // 1e5 Pa; 1e7 Pa still gains at 10 substeps (see the closing notes)
   for (int substeps : {10, 40}) EXPECT_LE(worstEnergyGain(body, substeps), 1.02) << substeps << " substeps";

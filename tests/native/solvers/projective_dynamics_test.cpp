@@ -16,6 +16,7 @@
 #include "scenes/tet_cube.h"
 #include "solvers/projective_dynamics.h"
 #include "native/long_scene.h"
+#include "scenes/free_space.h"
 
 using namespace pbd;
 
@@ -34,9 +35,7 @@ SolverSettings pdSettings(Method method, int substeps, int iterations, bool grav
   return s;
 }
 
-Vec3 positionOf(const World& w, uint32_t i) {
-  return Vec3(w.positions()[3 * i], w.positions()[3 * i + 1], w.positions()[3 * i + 2]);
-}
+using scenes::positionOf;
 
 Eigen::Matrix3d rotationAbout(const Eigen::Vector3d& axis, double angle) {
   return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
@@ -188,7 +187,7 @@ TEST(ProjectiveDynamics, InternalElementsConserveLinearMomentum) {
 namespace {
 
 /// A bob of `mass` hanging from a pin by one edge: mean length over the last half of `seconds` (the equilibrium).
-double settledLength(Method method, Integrator integrator, Real mass, const Strength& strength, int substeps,
+double settledSpringLength(Method method, Integrator integrator, Real mass, const Strength& strength, int substeps,
                      int iterations) {
   World world;
   SolverSettings s = pdSettings(method, substeps, iterations, true, false);
@@ -212,7 +211,7 @@ TEST(ProjectiveDynamics, SpringStretchIsMgOverTheWeight) {
   const double expected = mass * kG * alpha;
   for (Integrator integrator : {Integrator::ImplicitEuler, Integrator::Bdf2}) {
     for (int iterations : {1, 5}) {
-      const double stretch = settledLength(Method::Xpbd, integrator, mass, Strength{alpha, 1}, 4, iterations) - 1;
+      const double stretch = settledSpringLength(Method::Xpbd, integrator, mass, Strength{alpha, 1}, 4, iterations) - 1;
       std::printf("spring: stretch %.6f m, m g α = %.6f m (iterations %d, integrator %d)\n", stretch, expected,
                   iterations, int(integrator));
       EXPECT_NEAR(stretch, expected, 0.01 * expected) << "iterations " << iterations << " bdf2 " << int(integrator);
@@ -221,7 +220,7 @@ TEST(ProjectiveDynamics, SpringStretchIsMgOverTheWeight) {
   // PBD: w = k/(1-k) m/h², so m g / w = (1-k) h² g / k, PBD's own answer (spring_equilibrium_test.cpp).
   const Real k = 0.5f, h = 1.0f / 60 / 2;
   const double pbdExpected = (1 - k) * h * h * kG / k;
-  const double pbdStretch = settledLength(Method::Pbd, Integrator::ImplicitEuler, 1, Strength{0, k}, 2, 3) - 1;
+  const double pbdStretch = settledSpringLength(Method::Pbd, Integrator::ImplicitEuler, 1, Strength{0, k}, 2, 3) - 1;
   EXPECT_NEAR(pbdStretch, pbdExpected, 0.01 * pbdExpected);
 }
 

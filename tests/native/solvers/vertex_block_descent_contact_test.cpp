@@ -21,9 +21,8 @@ using namespace pbd;
 namespace {
 
 constexpr Real kFrame = 1.0f / 60;
-constexpr Real kG = 9.81f;
 
-SolverSettings vbdSettings(int iterations) {
+SolverSettings vbdSettingsAt(int iterations) {
   SolverSettings s;
   s.solver = Solver::VertexBlockDescent;
   s.iterations = iterations;
@@ -36,7 +35,7 @@ struct PatchOnBox {
   World world;
   uint32_t box = 0;
   explicit PatchOnBox(int iterations, Real angle = 0) {
-    SolverSettings s = vbdSettings(iterations);
+    SolverSettings s = vbdSettingsAt(iterations);
     s.ground.enabled = false;
     world.setSettings(s);
     ColliderDef b;
@@ -67,7 +66,7 @@ Real maxSpeed(const World& world) {
 
 TEST(VertexBlockDescentContacts, TheGroundsAndStaticCollidersContactsAreEnergiesADynamicOnesAreNot) {
   World world;
-  world.setSettings(vbdSettings(1));
+  world.setSettings(vbdSettingsAt(1));
   ColliderDef box;
   box.shape = ColliderShape::Box;
   box.position = Vec3(0, 0.1f, 0);
@@ -129,7 +128,7 @@ TEST(VertexBlockDescentContacts, ARestingPatchGivesTheBoxItsWeightAtAnyIteration
     PatchOnBox patch(iterations, angle);
     for (int f = 0; f < 60; ++f) patch.world.step(kFrame);
     const Vec3 impulse = patch.world.colliderImpulse(patch.box).linear;
-    const Real weight = kG * kFrame;  // N·s a frame, 1 kg
+    const Real weight = patch.world.settings().gravity.norm() * kFrame;  // N·s a frame, 1 kg
     std::printf("%d iterations, box turned %.1f rad: impulse %.6f %.6f %.6f (m g dt %.6f)\n", iterations,
                 double(angle), double(impulse.x()), double(impulse.y()), double(impulse.z()), double(weight));
     EXPECT_LE((impulse - Vec3(0, -weight, 0)).norm(), 1e-3f * weight)
@@ -141,7 +140,7 @@ TEST(VertexBlockDescentContacts, ACrumpledClothComesToRestOnTheGround) {
   PBD_LONG_SCENE();
   // A 24² cloth (1 m, defaults) let go hanging with its lower edge 5 cm above the ground: it folds onto it.
   World world;
-  world.setSettings(vbdSettings(1));
+  world.setSettings(vbdSettingsAt(1));
   ClothDef c;
   c.columns = c.rows = 24;
   c.spacing = 1.0f / 23;
@@ -159,7 +158,7 @@ TEST(VertexBlockDescentContacts, ACrumpledClothComesToRestOnTheGround) {
 TEST(VertexBlockDescentContacts, SameBitsOnAnyThreadCount) {
   auto run = [](TaskSystem* tasks) {
     World world(tasks);
-    world.setSettings(vbdSettings(2));
+    world.setSettings(vbdSettingsAt(2));
     ColliderDef sphere;
     sphere.shape = ColliderShape::Sphere;
     sphere.position = Vec3(0, 0.5f, 0);

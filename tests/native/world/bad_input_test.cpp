@@ -18,15 +18,15 @@ namespace {
 const Real kNaN = std::numeric_limits<Real>::quiet_NaN();
 const Real kInf = std::numeric_limits<Real>::infinity();
 
-struct Snapshot {
+struct StateSummary {
   uint64_t hash;
   uint32_t particles, constraints;
   int substeps, iterations;
   Real gravityY, damping;
-  bool operator==(const Snapshot&) const = default;
+  bool operator==(const StateSummary&) const = default;
 };
 
-Snapshot snapshot(const World& w) {
+StateSummary stateSummary(const World& w) {
   return {scenes::stateHash(w), w.particleCount(), w.constraintCount(), w.settings().substeps,
           w.settings().iterations, w.settings().gravity.y(), w.settings().linearDamping};
 }
@@ -44,14 +44,14 @@ class BadInput : public ::testing::Test {
 
   /// The call must throw InvalidArgument whose message contains every fragment, and change nothing.
   void expectRejected(const std::function<void()>& call, std::initializer_list<const char*> fragments) {
-    const Snapshot before = snapshot(world);
+    const StateSummary before = stateSummary(world);
     try {
       call();
       ADD_FAILURE() << "no exception; expected one mentioning " << *fragments.begin();
     } catch (const InvalidArgument& e) {
       for (const char* f : fragments) EXPECT_NE(std::string(e.what()).find(f), std::string::npos) << e.what();
     }
-    EXPECT_TRUE(snapshot(world) == before) << "the world changed";
+    EXPECT_TRUE(stateSummary(world) == before) << "the world changed";
   }
 
   World world;

@@ -16,15 +16,13 @@
 #include "io/byte_stream.h"
 #include "pbd/world.h"
 #include "scenes/free_space.h"
+#include "native/random_particles.h"
 
 using namespace pbd;
 
 namespace {
 
-Vec3 randomVec(std::mt19937& rng, Real scale) {
-  std::uniform_real_distribution<Real> u(-scale, scale);
-  return Vec3(u(rng), u(rng), u(rng));
-}
+using test::randomVec;
 
 // --- Kernel ---------------------------------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ using namespace pbd;
 
 namespace {
 
-ColliderDef box(const Vec3& position) {
+ColliderDef boxCollider(const Vec3& position) {
   ColliderDef d;
   d.shape = ColliderShape::Box;
   d.halfExtents = Vec3(0.1f, 0.1f, 0.1f);
@@ -35,7 +35,7 @@ World hangingFromBox(Method method = Method::Xpbd) {
   c.axisU = Vec3(1, 0, 0), c.axisV = Vec3(0, -1, 0);
   c.mass = 0.5f;
   world.addCloth(c);
-  world.addCollider(box(Vec3(0, 0, 0)));
+  world.addCollider(boxCollider(Vec3(0, 0, 0)));
   for (uint32_t corner : {0u, 7u}) {
     AttachmentDef a;
     a.particle = corner;
@@ -83,7 +83,7 @@ TEST(ColliderAttachment, ExchangesMomentumWithADynamicColliderWithinTheStep) {
 TEST(ColliderAttachment, GravityOffKeepsTheBodysVelocity) {
   World world;
   world.setGravity(Vec3(0, -9.81f, 0));
-  world.addCollider(box(Vec3(0, 2, 0)));
+  world.addCollider(boxCollider(Vec3(0, 2, 0)));
   ColliderBody b{1, Vec3::Constant(0.01f), Vec3(0.5f, 0, 0), Vec3::Zero()};
   b.gravity = false;
   world.setColliderBody(0, b);
@@ -98,7 +98,7 @@ TEST(ColliderAttachment, GravityOffKeepsTheBodysVelocity) {
 
 TEST(ColliderAttachment, RemoveColliderFreesItsAttachmentsAndRenumbersTheOthers) {
   World world = hangingFromBox();
-  world.addCollider(box(Vec3(1, 0, 0)));   // collider 1
+  world.addCollider(boxCollider(Vec3(1, 0, 0)));   // collider 1
   AttachmentDef a;
   a.particle = 63, a.collider = 1, a.anchor = Vec3(0, -0.2f, 0);
   const uint32_t onSecond = world.addAttachment(a);

@@ -44,7 +44,7 @@ uint32_t bruteForceColour(const World& world, uint32_t i, uint32_t j, uint32_t s
 }
 
 /// No two constraints of one parallel colour share a particle (every pair checked).
-void expectValidColouring(const World& world) {
+void expectProperColouring(const World& world) {
   const uint32_t n = world.distanceConstraintCount();
   for (uint32_t a = 0; a < n; ++a) {
     const uint32_t colour = world.distanceConstraintColour(a);
@@ -113,10 +113,10 @@ TEST(DistanceRemoval, ColouringStaysValidUnderRandomAddsAndRemoves) {
         const DistanceConstraintDef d = world.distanceConstraint(k);
         ASSERT_EQ(Pair(d.i, d.j), model[k]) << "op " << op << " constraint " << k;
       }
-      expectValidColouring(world);
+      expectProperColouring(world);
     }
   }
-  expectValidColouring(world);
+  expectProperColouring(world);
   EXPECT_GT(overflowAdds, 0);  // the overflow path was exercised
   EXPECT_GT(removals, 500);
   world.step(1.0f / 60);  // the regrouped schedule steps (and stays finite)

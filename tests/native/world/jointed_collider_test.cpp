@@ -46,15 +46,15 @@ World hingedRod(Real omega, BodyJoint joint = BodyJoint::Hinge) {
 }
 
 /// The rod's angle from the vertical about z, rad.
-Real angleOf(const World& world) { return 2 * std::asin(world.colliderDef(0).rotation.z()); }
+Real swingAngle(const World& world) { return 2 * std::asin(world.colliderDef(0).rotation.z()); }
 
 /// The mean period of the swing over `frames` frames of 1/60 s, from its upward zero crossings, s.
-double measuredPeriod(World& world, int frames) {
+double swingPeriod(World& world, int frames) {
   std::vector<double> crossings;
-  Real last = angleOf(world);
+  Real last = swingAngle(world);
   for (int f = 1; f <= frames; ++f) {
     world.step(1.0f / 60);
-    const Real now = angleOf(world);
+    const Real now = swingAngle(world);
     if (last < 0 && now >= 0) crossings.push_back((f - 1 + last / (last - now)) / 60.0);
     last = now;
   }
@@ -93,7 +93,7 @@ TEST(JointedCollider, AHingedRodSwingsWithTheCompoundPendulumsPeriod) {
   World world = hingedRod(0.3f);
   const double inertia = (1 + 0.04 * 0.04) / 12 + 0.25, moment = 0.5;   // about the hinge: I_c + m d², m d
   const double predicted = 2 * std::numbers::pi * std::sqrt(inertia / (moment * kG));
-  EXPECT_NEAR(measuredPeriod(world, 600), predicted, 0.005 * predicted);
+  EXPECT_NEAR(swingPeriod(world, 600), predicted, 0.005 * predicted);
   const ColliderDef pose = world.colliderDef(0);
   EXPECT_NEAR((pose.position - kPivot).norm(), 0.5f, 1e-5f);   // carried round the hinge
   EXPECT_NEAR(pose.position.z(), 0, 1e-6f);                    // in the plane the hinge allows
@@ -109,8 +109,8 @@ TEST(JointedCollider, AClothHungFromItLengthensThePeriodAsItsMassPredicts) {
   hangCloth(loaded, 0.2f, omega, inertia, moment);
   const double predicted = 2 * std::numbers::pi * std::sqrt(inertia / (moment * kG));
   ASSERT_GT(predicted / barePredicted, 1.05);   // the shift is far larger than the tolerance
-  EXPECT_NEAR(measuredPeriod(loaded, 900), predicted, 0.01 * predicted);
-  EXPECT_NEAR(measuredPeriod(bare, 900), barePredicted, 0.005 * barePredicted);
+  EXPECT_NEAR(swingPeriod(loaded, 900), predicted, 0.01 * predicted);
+  EXPECT_NEAR(swingPeriod(bare, 900), barePredicted, 0.005 * barePredicted);
 }
 
 // Zero gravity: a ball-jointed rod spinning about an oblique axis at 2.3 rad/s drags a cloth round; the joint's force

@@ -9,11 +9,7 @@ using namespace pbd;
 
 namespace {
 
-World weightless(int substeps) {
-  World world;
-  world.setSettings(scenes::freeSpace(Method::Xpbd, substeps));
-  return world;
-}
+using scenes::weightless;
 
 }  // namespace
 

@@ -224,7 +224,7 @@ std::vector<Scene> scenesToCompare() {
   return out;
 }
 
-uint64_t run(const Scene& scene, bool fused, TaskSystem* tasks) {
+uint64_t runHash(const Scene& scene, bool fused, TaskSystem* tasks) {
   World world(tasks);
   const std::function<void(int)> drive = scene.build(world);
   WorldInternals::of(world).fusePasses = fused;
@@ -242,7 +242,8 @@ TEST(PassFusion, TheFusedAndTheUnfusedStepGiveTheSameBitsOnEveryScene) {
   ThreadPool pool(1);  // a pool of two: the calling thread and one worker
   for (const Scene& scene : scenesToCompare()) {
     for (TaskSystem* tasks : {static_cast<TaskSystem*>(nullptr), static_cast<TaskSystem*>(&pool)}) {
-      EXPECT_EQ(run(scene, true, tasks), run(scene, false, tasks)) << scene.name << (tasks ? ", 2 threads" : "");
+      EXPECT_EQ(runHash(scene, true, tasks), runHash(scene, false, tasks))
+          << scene.name << (tasks ? ", 2 threads" : "");
     }
   }
 }

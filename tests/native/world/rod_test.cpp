@@ -14,6 +14,7 @@
 #include "native/long_scene.h"
 #include "pbd/task_system.h"
 #include "pbd/world.h"
+#include "scenes/scenes.h"
 
 using namespace pbd;
 
@@ -21,10 +22,7 @@ namespace {
 
 constexpr double kPi = std::numbers::pi;
 
-std::vector<Solver> solvers() {
-  return {Solver::GaussSeidel,  Solver::Jacobi, Solver::ColouredGaussSeidel, Solver::Hierarchical,
-          Solver::ProjectiveDynamics, Solver::VertexBlockDescent};
-}
+using scenes::everySolver;
 
 /// A world without the ground (the rods below lie at y = 0).
 World groundless() {
@@ -64,7 +62,7 @@ double twistAboutX(const World& w, uint32_t segment, const Quat& rest) {
 // A torque T about the rod's axis at its free end twists it by φ = T ℓ / (G J) between the clamped frame and the last
 // one, ℓ the distance between their centres ((n − 1) segments), J = π r⁴ / 2.
 TEST(Rod, StaticTwistMatchesTorsionUnderEverySolverAndIntegrator) {
-  for (Solver solver : solvers()) {
+  for (Solver solver : everySolver()) {
     for (Integrator integrator : {Integrator::ImplicitEuler, Integrator::Bdf2}) {
       World w = groundless();
       w.setGravity(Vec3::Zero());

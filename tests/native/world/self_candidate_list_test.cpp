@@ -38,7 +38,7 @@ PairKey keyOf(uint32_t a, uint32_t b, uint32_t c, uint32_t d, bool pointTriangle
   return e < f ? PairKey{0, e[0], e[1], f[0], f[1]} : PairKey{0, f[0], f[1], e[0], e[1]};
 }
 
-Vec3 at(const std::vector<Real>& xyz, uint32_t i) { return Vec3(xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]); }
+Vec3 positionAt(const std::vector<Real>& xyz, uint32_t i) { return Vec3(xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]); }
 
 /// The listed pairs the substep x → p keeps (the swept boxes grown by half the thickness, as the broad phase does);
 /// fails the test if one comes twice.
@@ -140,7 +140,8 @@ TEST(SelfCandidateList, TheReachKeepsEveryTrianglesNormalWithinTenDegrees) {
         const Vec3 d = Vec3(Real(u(rng)), Real(u(rng)), Real(u(rng))).normalized() * Real(reach);
         for (int k = 0; k < 3; ++k) moved[i + k] += d[k];
       }
-      const double turn = normalAngle(at(rest, 0), at(rest, 1), at(rest, 2), at(moved, 0), at(moved, 1), at(moved, 2));
+      const double turn = normalAngle(positionAt(rest, 0), positionAt(rest, 1), positionAt(rest, 2),
+                                      positionAt(moved, 0), positionAt(moved, 1), positionAt(moved, 2));
       EXPECT_LE(turn, theta * (1 + 1e-3)) << "trial " << trial;
       worst = std::max(worst, turn);
     }
@@ -236,7 +237,8 @@ TEST(SelfCandidateList, EveryContactOfARolledStripIsListedWhileItHolds) {
     const std::set<PairKey> listed = listedCandidates(s, x, p);
     forEveryElementPair(s, [&](const PairKey& key, const uint32_t* q, bool pointTriangle) {
       Point3d start[4], end[4];
-      for (int k = 0; k < 4; ++k) start[k] = at(x, q[k]).cast<double>(), end[k] = at(p, q[k]).cast<double>();
+      for (int k = 0; k < 4; ++k)
+        start[k] = positionAt(x, q[k]).cast<double>(), end[k] = positionAt(p, q[k]).cast<double>();
       const bool contact = pointTriangle ? pointTriangleContact(start, end, thickness).has_value()
                                          : edgeEdgeContact(start, end, thickness).has_value();
       if (!contact) return;

@@ -11,6 +11,7 @@
 
 #include "native/expect_error.h"
 #include "pbd/world.h"
+#include "scenes/scenes.h"
 
 using namespace pbd;
 
@@ -20,10 +21,7 @@ constexpr int kColumns = 8, kRows = 8;
 constexpr Real kSpacing = 0.05f, kDt = 1.0f / 60;
 const Vec3 kOutward(0, 0, -1);  // the cape hangs behind the character (z < 0): the skin's outward normal
 
-std::vector<Solver> solvers() {
-  return {Solver::GaussSeidel,  Solver::Jacobi, Solver::ColouredGaussSeidel, Solver::Hierarchical,
-          Solver::ProjectiveDynamics, Solver::VertexBlockDescent};
-}
+using scenes::everySolver;
 
 std::string nameOf(Solver s, Integrator i) {
   return "solver " + std::to_string(int(s)) + (i == Integrator::Bdf2 ? " bdf2" : " euler");
@@ -133,7 +131,7 @@ Violations runCape(Cape& cape, int frames) {
 }  // namespace
 
 TEST(SkinnedConstraint, CapeStaysWithinItsMaximumDistanceAndNeverBehindItsBackstop) {
-  for (Solver solver : solvers()) {
+  for (Solver solver : everySolver()) {
     for (Integrator integrator : {Integrator::ImplicitEuler, Integrator::Bdf2}) {
       for (Real radius : {Real(0), Real(0.3f)}) {
         Cape cape;
@@ -161,7 +159,7 @@ TEST(SkinnedConstraint, LimitsBindInTheCapeScene) {
 }
 
 TEST(SkinnedConstraint, ZeroMaximumDistanceIsTheSkinnedMeshToTheBit) {
-  for (Solver solver : solvers()) {
+  for (Solver solver : everySolver()) {
     for (Integrator integrator : {Integrator::ImplicitEuler, Integrator::Bdf2}) {
       Cape cape;
       buildCape(cape, solver, integrator, noReach, -1, 0);

@@ -33,7 +33,7 @@ namespace {
 
 using Blob = std::vector<uint8_t>;
 
-void run(World& world, const scenes::EveryKind& kinds, int from, int frames) {
+void stepEveryKind(World& world, const scenes::EveryKind& kinds, int from, int frames) {
   for (int f = from; f < from + frames; ++f) {
     scenes::driveEveryKind(world, kinds, f);
     world.step(1.0f / 60);
@@ -103,12 +103,12 @@ TEST(Snapshot, ContinuesBitIdenticallyForEverySolverAndIntegrator) {
       original.setIntegrator(integrator);
       // A small external force on every particle: a loaded world must apply it too.
       for (uint32_t i = 0; i < original.particleCount(); ++i) original.setExternalForce(i, Vec3(0.02f, 0, 0.01f));
-      run(original, kinds, 0, 6);  // BDF2 is mid-run: its history is valid and matters
+      stepEveryKind(original, kinds, 0, 6);  // BDF2 is mid-run: its history is valid and matters
       const Blob blob = original.saveSnapshot();
       const uint64_t saved = scenes::stateHash(original);
       size_t touching = 0;  // contacts and self-collision pairs over the continued frames: they must be restored too
       for (int f = 6; f < 12; ++f) {
-        run(original, kinds, f, 1);
+        stepEveryKind(original, kinds, f, 1);
         touching += original.selfCollisionPairCount() + original.contactCount();
       }
       const uint64_t expected = scenes::stateHash(original);
@@ -119,16 +119,16 @@ TEST(Snapshot, ContinuesBitIdenticallyForEverySolverAndIntegrator) {
       fresh.loadSnapshot(blob.data(), blob.size());
       EXPECT_EQ(scenes::stateHash(fresh), saved) << label;
       EXPECT_TRUE(fresh.saveSnapshot() == blob) << label << ": the loaded world saves the same bytes";
-      run(fresh, kinds, 6, 6);
+      stepEveryKind(fresh, kinds, 6, 6);
       EXPECT_EQ(scenes::stateHash(fresh), expected) << label << ": new world";
 
       original.loadSnapshot(blob.data(), blob.size());  // the original, which ran on since
-      run(original, kinds, 6, 6);
+      stepEveryKind(original, kinds, 6, 6);
       EXPECT_EQ(scenes::stateHash(original), expected) << label << ": original world";
 
       World threaded(&pool);
       threaded.loadSnapshot(blob.data(), blob.size());
-      run(threaded, kinds, 6, 6);
+      stepEveryKind(threaded, kinds, 6, 6);
       EXPECT_EQ(scenes::stateHash(threaded), expected) << label << ": 2 threads";
     }
   }
@@ -186,21 +186,21 @@ void expectTheSnapshotKeepsASetting(Set set, Unset unset, Kept kept) {
   World original;
   const scenes::EveryKind kinds = scenes::buildEveryKind(original);
   set(original);
-  run(original, kinds, 0, 6);
+  stepEveryKind(original, kinds, 0, 6);
   const Blob blob = original.saveSnapshot();
-  run(original, kinds, 6, 6);
+  stepEveryKind(original, kinds, 6, 6);
   const uint64_t expected = scenes::stateHash(original);
 
   World fresh;
   fresh.loadSnapshot(blob.data(), blob.size());
   EXPECT_TRUE(kept(fresh.settings()));
-  run(fresh, kinds, 6, 6);
+  stepEveryKind(fresh, kinds, 6, 6);
   EXPECT_EQ(scenes::stateHash(fresh), expected);
 
   World lost;
   lost.loadSnapshot(blob.data(), blob.size());
   unset(lost);
-  run(lost, kinds, 6, 6);
+  stepEveryKind(lost, kinds, 6, 6);
   EXPECT_NE(scenes::stateHash(lost), expected);
 }
 
@@ -242,22 +242,22 @@ TEST(Snapshot, ALoadedWorldAppliesTheForcesItCarries) {
 TEST(Snapshot, HashSeesASingleUlpSoTheComparisonsCanFail) {
   World original;
   const scenes::EveryKind kinds = scenes::buildEveryKind(original);
-  run(original, kinds, 0, 3);
+  stepEveryKind(original, kinds, 0, 3);
   const Blob blob = original.saveSnapshot();
-  run(original, kinds, 3, 3);
+  stepEveryKind(original, kinds, 3, 3);
   World nudged;
   nudged.loadSnapshot(blob.data(), blob.size());
   // A free particle of the cloth (one a contact or skinned constraint holds may be set back where it was).
   const Vec3 x(nudged.positions() + 3 * 20);
   nudged.setPosition(20, Vec3(std::nextafter(x[0], 1.0f), x[1], x[2]));
-  run(nudged, kinds, 3, 3);
+  stepEveryKind(nudged, kinds, 3, 3);
   EXPECT_NE(scenes::stateHash(nudged), scenes::stateHash(original));
 }
 
 TEST(Snapshot, KeepsHandlesAndCountsAndLetsTheWorldGrow) {
   World original;
   const scenes::EveryKind kinds = scenes::buildEveryKind(original);
-  run(original, kinds, 0, 2);
+  stepEveryKind(original, kinds, 0, 2);
   const Blob blob = original.saveSnapshot();
   World loaded;
   loaded.loadSnapshot(blob.data(), blob.size());
@@ -278,8 +278,8 @@ TEST(Snapshot, KeepsHandlesAndCountsAndLetsTheWorldGrow) {
   const DistanceConstraintDef d{1, 7, -1, -1, Strength{}};
   EXPECT_EQ(loaded.distanceConstraintColour(loaded.addDistanceConstraint(d)),
             original.distanceConstraintColour(original.addDistanceConstraint(d)));
-  run(original, kinds, 2, 3);
-  run(loaded, kinds, 2, 3);
+  stepEveryKind(original, kinds, 2, 3);
+  stepEveryKind(loaded, kinds, 2, 3);
   EXPECT_EQ(scenes::stateHash(loaded), scenes::stateHash(original));
 }
 

@@ -16,9 +16,7 @@ using namespace pbd;
 
 namespace {
 
-Vec3 positionOf(const World& w, uint32_t i) {
-  return Vec3(w.positions()[3 * i], w.positions()[3 * i + 1], w.positions()[3 * i + 2]);
-}
+using scenes::positionOf;
 
 }  // namespace
 
