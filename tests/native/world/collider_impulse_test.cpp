@@ -16,6 +16,7 @@
 #include "scenes/free_space.h"
 #include "scenes/measures.h"
 #include "scenes/icosphere.h"
+#include "scenes/scenes.h"
 
 using namespace pbd;
 
@@ -168,8 +169,7 @@ TEST(ColliderImpulse, RestingClothWeighsOnItsSupport) {
   box.shape = ColliderShape::Box;
   box.position = Vec3(0, -0.2f, 0);
   box.halfExtents = Vec3(0.5f, 0.1f, 0.5f);
-  for (Solver solver : {Solver::GaussSeidel, Solver::Jacobi, Solver::ColouredGaussSeidel, Solver::Hierarchical,
-                        Solver::ProjectiveDynamics, Solver::VertexBlockDescent}) {
+  for (Solver solver : scenes::everySolver()) {
     SCOPED_TRACE(int(solver));
     World world = thrownCloth(solver, box);
     SolverSettings s = world.settings();

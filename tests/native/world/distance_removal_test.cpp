@@ -126,8 +126,7 @@ TEST(DistanceRemoval, ColouringStaysValidUnderRandomAddsAndRemoves) {
 TEST(DistanceRemoval, RemovedSpringNoLongerPulls) {
   // Two identical stretched springs (rest 1 m, 2 m apart, no gravity). Removing the first moves the second into
   // index 0. After a step the pair that lost its spring is exactly at rest, the other pair is pulled together.
-  for (Solver solver : {Solver::GaussSeidel, Solver::Jacobi, Solver::ColouredGaussSeidel, Solver::Hierarchical,
-                        Solver::ProjectiveDynamics, Solver::VertexBlockDescent}) {
+  for (Solver solver : scenes::everySolver()) {
     for (bool remove : {false, true}) {
       World world;
       SolverSettings s;

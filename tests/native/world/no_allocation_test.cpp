@@ -13,6 +13,7 @@
 #include "scenes/icosphere.h"
 #include "scenes/every_kind.h"
 #include "scenes/numbered_cloth.h"
+#include "scenes/scenes.h"
 #include "scenes/shuffle.h"
 #include "scenes/tet_cube.h"
 #include "native/long_scene.h"
@@ -82,8 +83,7 @@ TEST(NoAllocation, StepNeverAllocates) {
     a.particle = 3000;
     const uint32_t grab = world.addAttachment(a);
     world.setRecordResiduals(true);
-    for (Solver solver : {Solver::ColouredGaussSeidel, Solver::GaussSeidel, Solver::Jacobi, Solver::Hierarchical,
-                          Solver::ProjectiveDynamics, Solver::VertexBlockDescent}) {
+    for (Solver solver : scenes::everySolver()) {
       world.setSolver(solver);
       world.step(1.0f / 60);  // first step after a change may rebuild the schedule (the HPBD hierarchy, the PD factor)
       allocations = 0;
@@ -337,8 +337,7 @@ TEST(NoAllocation, RodStepsNeverAllocate) {
     world.addRod(def);
   }
   world.setSegmentTorque(29, Vec3(0.001f, 0, 0));
-  for (Solver solver : {Solver::ColouredGaussSeidel, Solver::GaussSeidel, Solver::Jacobi, Solver::Hierarchical,
-                        Solver::ProjectiveDynamics, Solver::VertexBlockDescent}) {
+  for (Solver solver : scenes::everySolver()) {
     world.setSolver(solver);
     world.step(1.0f / 60);
     allocations = 0;

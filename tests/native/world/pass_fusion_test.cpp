@@ -123,8 +123,7 @@ void addGalleryTwins(std::vector<Scene>& out) {
                    w.addCloth(c);
                    return still(w);
                  }});
-  for (const Solver solver : {Solver::GaussSeidel, Solver::Jacobi, Solver::ColouredGaussSeidel,
-                              Solver::Hierarchical, Solver::ProjectiveDynamics, Solver::VertexBlockDescent}) {
+  for (const Solver solver : scenes::everySolver()) {
     out.push_back({"gallery solvers, solver " + std::to_string(int(solver)), 20, [solver](World& w) {
                      scenes::hangingCloth(w, 24);
                      SolverSettings s = w.settings();
