@@ -23,5 +23,5 @@ case "${1:-release}" in
     flags=(-DCMAKE_TOOLCHAIN_FILE=.ci/aarch64-toolchain.cmake -DCMAKE_BUILD_TYPE=Release -DPBD_BUILD_BENCH=OFF) ;;
   *) echo "build-native: unknown flavour '$1' (release, sanitized, arm64 or arm64-full)" >&2; exit 2 ;;
 esac
-[ -f "$dir/CMakeCache.txt" ] || cmake -S . -B "$dir" "${flags[@]}" ${PBD_CMAKE_ARGS:-} >/dev/null
+[ -f "$dir/CMakeCache.txt" ] || cmake -S . -B "$dir" -G Ninja "${flags[@]}" ${PBD_CMAKE_ARGS:-} >/dev/null
 cmake --build "$dir" -j2

@@ -3,8 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-DEBIAN_PACKAGES=(emscripten libeigen3-dev libgtest-dev libbenchmark-dev chromium cmake g++ make clang libclang-rt-14-dev
-  g++-aarch64-linux-gnu qemu-user)   # the last two: the NEON build, cross-compiled and run under qemu
+DEBIAN_PACKAGES=(emscripten libeigen3-dev libgtest-dev libbenchmark-dev chromium cmake ninja-build g++ make clang
+  libclang-rt-14-dev g++-aarch64-linux-gnu qemu-user)  # the last two: the NEON build, cross-compiled, run under qemu
 
 missing=()
 for p in "${DEBIAN_PACKAGES[@]}"; do
