@@ -1,6 +1,13 @@
 #!/usr/bin/env bash
 # Builds both wasm variants and copies them into the package (web/lib/wasm/{threaded,single}).
+#   .ci/build-wasm.sh           the package and the GoogleTest suite as wasm (in the threaded variant's folder)
+#   .ci/build-wasm.sh package   the package alone (`npm start`: the demo needs nothing else)
 set -euo pipefail
+case "${1:-all}" in
+  all) targets=() ;;
+  package) targets=(--target pbd_wasm) ;;
+  *) echo "build-wasm: unknown argument '$1' (package, or none for the tests too)" >&2; exit 2 ;;
+esac
 cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs   # emcc's JS optimizer needs acorn from Debian's node modules
 # Emscripten's test binaries (pbd_tests.js and its worker) are CommonJS; our package.json says "type":"module".
@@ -17,7 +24,7 @@ for variant in threaded single; do
       -DPBD_BUILD_TESTS=$tests -DPBD_UNITY_BUILD=ON \
       "-DCMAKE_CXX_LINKER_LAUNCHER=env;NODE_PATH=/usr/share/nodejs" >/dev/null
   fi
-  cmake --build "$dir" -j2
+  cmake --build "$dir" -j2 "${targets[@]}"
   out=web/lib/wasm/$variant
   mkdir -p "$out"
   cp "$dir"/wasm/pbd_wasm.mjs "$dir"/wasm/pbd_wasm.wasm "$out"/
